@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# Makes the Pulumi engine available: `pulumi`, `pulumi-language-nodejs` and
+# `pulumi-resource-pulumi-nodejs`, all in one directory. Prints that directory as the last line
+# of stdout (progress goes to stderr), so callers can do:
+#
+#   export PATH="$(bash scripts/ensure-pulumi.sh):$PATH"
+#
+# Order of preference:
+#   1. a `pulumi` on PATH whose version is the pinned one (what users with an installed CLI get);
+#   2. a cached build in $PULUMI_IP_CACHE_DIR (default ~/.cache/pulumi-integration-platform);
+#   3. a fresh build from the Go modules pinned in tools/pulumi/, written to that cache.
+#
+# Why a build: no package registry these machines reach ships the CLI binary, and the npm
+# packages named `pulumi` download it from the internet at run time.
+set -euo pipefail
+
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+tools="$repo/tools/pulumi"
+
+log() { printf 'ensure-pulumi: %s\n' "$*" >&2; }
+die() {
+  log "$*"
+  cat >&2 <<EOF
+ensure-pulumi: the Pulumi CLI v${version:-?} is needed and could not be provided. Either
+  - install it with the official installer:  curl -fsSL https://get.pulumi.com | sh -s -- --version ${version:-<version>}
+    and put ~/.pulumi/bin on PATH, or
+  - install Go 1.25 or newer and run this script again: it builds the CLI from the Go modules
+    pinned in tools/pulumi/ (about 10 minutes on 2 cores, once; later runs use the cache).
+EOF
+  exit 1
+}
+
+# The CLI release is pinned by the wrapper module; the npm SDK must be the same release, because
+# the engine and @pulumi/pulumi talk a protocol that both sides version together.
+version="$(awk '$1 == "github.com/pulumi/pulumi/pkg/v3" { sub(/^v/, "", $2); print $2; exit }' "$tools/go.mod")"
+[ -n "$version" ] || die "could not read the pinned pkg/v3 version from $tools/go.mod"
+sdk_pkg="$repo/node_modules/@pulumi/pulumi"
+if [ -f "$sdk_pkg/package.json" ]; then
+  sdk_version="$(node -p "require('$sdk_pkg/package.json').version")"
+  if [ "$sdk_version" != "$version" ]; then
+    die "node_modules/@pulumi/pulumi is $sdk_version but tools/pulumi/go.mod pins the CLI at $version; make them equal"
+  fi
+else
+  die "node_modules/@pulumi/pulumi is missing; run 'npm ci' first (the dynamic provider host ships in it)"
+fi
+
+# 1. An installed CLI of the pinned version is used as it is.
+if command -v pulumi >/dev/null 2>&1; then
+  installed="$(pulumi version 2>/dev/null | sed 's/^v//' || true)"
+  dir="$(dirname "$(command -v pulumi)")"
+  if [ "$installed" = "$version" ] && [ -x "$dir/pulumi-language-nodejs" ]; then
+    log "using the installed pulumi v$installed in $dir"
+    # The dynamic provider host ships with the CLI distribution; add the npm one only if absent.
+    if [ ! -x "$dir/pulumi-resource-pulumi-nodejs" ] && ! command -v pulumi-resource-pulumi-nodejs >/dev/null 2>&1; then
+      die "$dir has no pulumi-resource-pulumi-nodejs; put $sdk_pkg on PATH too"
+    fi
+    echo "$dir"
+    exit 0
+  fi
+  [ -n "$installed" ] && log "ignoring pulumi v$installed on PATH: this project pins v$version"
+fi
+
+# 2. The cache, keyed by version and by the exact module graph (go.sum), so that a change to the
+#    wrapper modules never reuses a stale build.
+key="$(cat "$tools/go.sum" "$tools/language-nodejs/go.sum" | sha256sum | cut -c1-12)"
+cache_root="${PULUMI_IP_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-integration-platform}"
+bin="$cache_root/pulumi-v$version-$key/bin"
+if [ -x "$bin/pulumi" ] && [ -x "$bin/pulumi-language-nodejs" ]; then
+  # The provider host script is copied each time: it is tiny and must match node_modules.
+  install -m 0755 "$sdk_pkg/pulumi-resource-pulumi-nodejs" "$bin/pulumi-resource-pulumi-nodejs"
+  log "using the cached pulumi v$version in $bin"
+  echo "$bin"
+  exit 0
+fi
+
+# 3. Build.
+command -v go >/dev/null 2>&1 || die "no pulumi v$version on PATH and no Go toolchain to build it"
+export GOTOOLCHAIN=local GOFLAGS=-mod=mod CGO_ENABLED=0
+staging="$(mktemp -d "${TMPDIR:-/tmp}/pulumi-build.XXXXXX")"
+trap 'rm -rf "$staging"' EXIT
+
+# `go build -v` names each package as it compiles; a count every 100 shows progress without
+# flooding CI logs.
+build() { # <module dir> <package> <label> <version stamped into the binary>
+  local started=$SECONDS
+  log "building $3 from $2 (first time only) ..."
+  if ! (cd "$1" && go build -v -trimpath -ldflags "-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$4" \
+        -o "$staging/" "$2" 2>&1) | awk -v label="$3" '
+          /^(go: |#|.*\.go:[0-9]+)/ { print; errors = 1; next }
+          { n++; if (n % 100 == 0) { printf "ensure-pulumi:   %s: %d packages compiled\n", label, n; fflush() } }
+        ' >&2; then
+    die "building $3 failed (see the lines above)"
+  fi
+  [ -x "$staging/$(basename "$2")" ] || die "building $3 produced no binary (see the lines above)"
+  log "built $3 in $((SECONDS - started)) s"
+}
+build "$tools" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi "pulumi v$version" "$version"
+host_version="$(awk '$1 == "github.com/pulumi/pulumi/sdk/v3" { sub(/^v/, "", $2); print $2; exit }' "$tools/language-nodejs/go.mod")"
+build "$tools/language-nodejs" github.com/pulumi/pulumi/sdk/v3/nodejs/cmd/pulumi-language-nodejs "pulumi-language-nodejs v$host_version" "$host_version"
+install -m 0755 "$sdk_pkg/pulumi-resource-pulumi-nodejs" "$staging/pulumi-resource-pulumi-nodejs"
+
+# Move into place in one rename, so an interrupted build never leaves a half-filled cache entry.
+mkdir -p "$(dirname "$bin")"
+rm -rf "$bin.tmp.$$"
+mv "$staging" "$bin.tmp.$$"
+trap - EXIT
+rm -rf "$bin"
+mv "$bin.tmp.$$" "$bin"
+"$bin/pulumi" version >/dev/null || die "the built pulumi does not run"
+log "pulumi v$version is ready in $bin"
+echo "$bin"
