@@ -24,7 +24,7 @@ die() {
 ensure-pulumi: the Pulumi CLI v${version:-?} is needed and could not be provided. Either
   - install it with the official installer:  curl -fsSL https://get.pulumi.com | sh -s -- --version ${version:-<version>}
     and put ~/.pulumi/bin on PATH, or
-  - install Go 1.25 or newer and run this script again: it builds the CLI from the Go modules
+  - install Go 1.25.11 or newer and run this script again: it builds the CLI from the Go modules
     pinned in tools/pulumi/ (about 10 minutes on 2 cores, once; later runs use the cache).
 EOF
   exit 1
@@ -32,7 +32,11 @@ EOF
 
 # The CLI release is pinned by the wrapper module; the npm SDK must be the same release, because
 # the engine and @pulumi/pulumi talk a protocol that both sides version together.
-version="$(awk '$1 == "github.com/pulumi/pulumi/pkg/v3" { sub(/^v/, "", $2); print $2; exit }' "$tools/go.mod")"
+# Prints the version a go.mod requires of a module, for both the one-line and the block form.
+required_version() { # <go.mod> <module path>
+  awk -v mod="$2" '{ for (i = 1; i < NF; i++) if ($i == mod) { v = $(i + 1); sub(/^v/, "", v); print v; exit } }' "$1"
+}
+version="$(required_version "$tools/go.mod" github.com/pulumi/pulumi/pkg/v3)"
 [ -n "$version" ] || die "could not read the pinned pkg/v3 version from $tools/go.mod"
 sdk_pkg="$repo/node_modules/@pulumi/pulumi"
 if [ -f "$sdk_pkg/package.json" ]; then
@@ -95,7 +99,7 @@ build() { # <module dir> <package> <label> <version stamped into the binary>
   log "built $3 in $((SECONDS - started)) s"
 }
 build "$tools" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi "pulumi v$version" "$version"
-host_version="$(awk '$1 == "github.com/pulumi/pulumi/sdk/v3" { sub(/^v/, "", $2); print $2; exit }' "$tools/language-nodejs/go.mod")"
+host_version="$(required_version "$tools/language-nodejs/go.mod" github.com/pulumi/pulumi/sdk/v3)"
 build "$tools/language-nodejs" github.com/pulumi/pulumi/sdk/v3/nodejs/cmd/pulumi-language-nodejs "pulumi-language-nodejs v$host_version" "$host_version"
 install -m 0755 "$sdk_pkg/pulumi-resource-pulumi-nodejs" "$staging/pulumi-resource-pulumi-nodejs"
 
