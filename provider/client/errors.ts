@@ -1,0 +1,127 @@
+// One error hierarchy for every call to the platform, made by one factory (`apiErrorFrom`).
+// Messages name the operation and say what to do next. They are built only from the method,
+// the path template, the status and the platform's own message, never from request headers or
+// bodies, so no API key, bearer token or env value can reach them.
+
+/** Base class of every error this package raises about the platform's API. */
+export class ApiError extends Error {
+  /** HTTP status, when the platform answered at all. */
+  readonly status?: number;
+  /** The platform's internal error code (`error` or `error_code` in its error body). */
+  readonly code?: string;
+  /** The operation that failed, as `METHOD /path`. */
+  readonly operation: string;
+
+  constructor(message: string, operation: string, status?: number, code?: string) {
+    super(message);
+    this.name = new.target.name;
+    this.operation = operation;
+    this.status = status;
+    this.code = code;
+  }
+}
+
+/** 400: the platform refused the request's content. */
+export class BadRequestError extends ApiError {}
+/** 401 or 403: the credentials were refused. */
+export class AuthenticationError extends ApiError {}
+/** 404: the object does not exist. */
+export class NotFoundError extends ApiError {}
+/** 410: the operation was removed from the platform. */
+export class GoneError extends ApiError {}
+/** 429: the rate limit was hit, and stayed hit through every retry. */
+export class RateLimitError extends ApiError {}
+/** 5xx: the platform failed, through every retry. */
+export class ServerError extends ApiError {}
+/** No answer: connection refused or reset, DNS failure, or timeout, through every retry. */
+export class ConnectionError extends ApiError {}
+/** The platform answered 2xx with a body that does not have the documented shape. */
+export class ResponseValidationError extends ApiError {}
+
+/** A connection setting is missing or malformed; the message names the stack config key. */
+export class SettingsError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "SettingsError";
+  }
+}
+
+/** What the factory needs to know about a failed exchange. */
+export interface FailedExchange {
+  /** `METHOD /path`, with ids in the path. */
+  operation: string;
+  /** How the request authenticated, which decides what to tell the user to check. */
+  auth: "apiKey" | "token";
+  status?: number;
+  /** The platform's error body, when it sent one. */
+  body?: unknown;
+  /** The transport error code (ECONNREFUSED, ECONNABORTED, ...), when nothing was answered. */
+  transportCode?: string;
+  /** How many attempts were made, retries included. */
+  attempts: number;
+}
+
+/** Reads `{message, error | error_code}` from the platform's documented error body. */
+function platformMessage(body: unknown): { message?: string; code?: string } {
+  if (typeof body !== "object" || body === null) return {};
+  const record = body as Record<string, unknown>;
+  const message = typeof record.message === "string" ? record.message : undefined;
+  const code =
+    typeof record.error_code === "string"
+      ? record.error_code
+      : typeof record.error === "string"
+        ? record.error
+        : undefined;
+  return { message, code };
+}
+
+/** Turns a failed exchange into the ApiError subclass for its meaning. */
+export function apiErrorFrom(failure: FailedExchange): ApiError {
+  const { operation, status } = failure;
+  const { message, code } = platformMessage(failure.body);
+  const said = message ? `: ${message}` : "";
+  const tries = failure.attempts > 1 ? ` (after ${failure.attempts} attempts)` : "";
+  const credential =
+    failure.auth === "token"
+      ? "the bearer token was refused; check `integration-platform:token` (INTEGRATION_PLATFORM_TOKEN), or unset it to use the API key"
+      : "the API key was refused; check `integration-platform:apiKey` (INTEGRATION_PLATFORM_API_KEY)";
+
+  if (status === undefined) {
+    const why =
+      failure.transportCode === "ECONNABORTED" || failure.transportCode === "ETIMEDOUT"
+        ? "the platform did not answer in time"
+        : `the platform could not be reached (${failure.transportCode ?? "network error"})`;
+    return new ConnectionError(
+      `${operation} failed${tries}: ${why}; check \`integration-platform:baseUrl\` (INTEGRATION_PLATFORM_BASE_URL) and that the service is up`,
+      operation,
+      undefined,
+      failure.transportCode,
+    );
+  }
+  if (status === 401 || status === 403) {
+    return new AuthenticationError(`${status} from ${operation}${said}: ${credential}`, operation, status, code);
+  }
+  if (status === 404) {
+    return new NotFoundError(`404 from ${operation}${said}: check the ids you gave`, operation, status, code);
+  }
+  if (status === 410) {
+    return new GoneError(`410 from ${operation}${said}: the platform removed this operation`, operation, status, code);
+  }
+  if (status === 429) {
+    return new RateLimitError(
+      `429 from ${operation}${tries}${said}: the platform's rate limit held through every retry; run again later or lower \`pulumi up --parallel\``,
+      operation,
+      status,
+      code,
+    );
+  }
+  if (status >= 500) {
+    return new ServerError(
+      `${status} from ${operation}${tries}${said}: the platform failed; run again later, and contact its support if it persists`,
+      operation,
+      status,
+      code,
+    );
+  }
+  return new BadRequestError(`${status} from ${operation}${said}: fix the input named in the message`, operation, status, code);
+}

@@ -1,0 +1,242 @@
+// The one HTTP client for the whole API: auth headers, timeouts, retries, error mapping and
+// response validation live here and nowhere else.
+import axios, { AxiosError, AxiosInstance } from "axios";
+import axiosRetry, { exponentialDelay, isNetworkError, retryAfter } from "axios-retry";
+import { z } from "zod";
+import { ConnectionSettings, SETTINGS } from "../settings";
+import { apiErrorFrom, ResponseValidationError, SettingsError } from "./errors";
+import * as s from "./schemas";
+
+/** The version segment every public operation carries (spec 9). */
+const API_PREFIX = "/api/v2/public";
+/** First retry waits about this long; each further retry doubles it (plus up to 20% jitter). */
+const RETRY_BASE_DELAY_MS = 250;
+/** A `Retry-After` longer than this is cut short, so one answer cannot stall a deployment. */
+const MAX_RETRY_DELAY_MS = 20_000;
+
+/** Which credential an operation takes: the spec allows a bearer token only on env and audit operations. */
+type Auth = "apiKey" | "tokenOrApiKey";
+
+interface Call<T extends z.ZodType> {
+  method: "GET" | "PUT" | "PATCH" | "POST" | "DELETE";
+  /** Path below /api/v2/public, ids already inserted. */
+  path: string;
+  auth: Auth;
+  response: T;
+  query?: Record<string, string | number | undefined>;
+  headers?: Record<string, string | undefined>;
+  body?: unknown;
+}
+
+/** Query and filters of the paginated lists. */
+export interface PageQuery {
+  page?: number;
+  limit?: number;
+}
+
+/** Retries 429, 5xx, 408 and every failure without an answer (reset, refused, timeout). */
+function isRetryable(error: AxiosError): boolean {
+  if (!error.response) return isNetworkError(error) || error.code === "ECONNABORTED" || error.code === "ETIMEDOUT";
+  const status = error.response.status;
+  return status === 408 || status === 429 || status >= 500;
+}
+
+/** Typed access to every operation of the public API that the provider and the lookups use. */
+export class PlatformClient {
+  private readonly http: AxiosInstance;
+
+  constructor(private readonly settings: ConnectionSettings) {
+    this.http = axios.create({
+      baseURL: settings.baseUrl + API_PREFIX,
+      timeout: settings.timeoutMs,
+      headers: { "content-type": "application/json", accept: "application/json" },
+    });
+    axiosRetry(this.http, {
+      retries: settings.maxRetries,
+      // Every operation used here is idempotent: PUTs, the env upsert, and a DELETE whose 404 the
+      // callers treat as success. So every method may be retried.
+      retryCondition: isRetryable,
+      retryDelay: (count, error) => Math.min(Math.max(exponentialDelay(count, error, RETRY_BASE_DELAY_MS), retryAfter(error)), MAX_RETRY_DELAY_MS),
+      // Each attempt gets the full timeout, otherwise one slow answer would eat the retries' budget.
+      shouldResetTimeout: true,
+    });
+  }
+
+  private headersFor(auth: Auth, operation: string): { headers: Record<string, string>; used: "apiKey" | "token" } {
+    if (auth === "tokenOrApiKey" && this.settings.token) {
+      return { headers: { authorization: `Bearer ${this.settings.token}` }, used: "token" };
+    }
+    if (!this.settings.apiKey) {
+      throw new SettingsError(
+        `${operation} needs an API key, and only a bearer token is configured: set ${SETTINGS.apiKey.config} (${SETTINGS.apiKey.env}): ${SETTINGS.apiKey.hint}`,
+      );
+    }
+    return { headers: { "x-api-key": this.settings.apiKey }, used: "apiKey" };
+  }
+
+  private async call<T extends z.ZodType>(call: Call<T>): Promise<z.infer<T>> {
+    const operation = `${call.method} ${call.path}`;
+    const auth = this.headersFor(call.auth, operation);
+    const headers: Record<string, string> = { ...auth.headers };
+    for (const [name, value] of Object.entries(call.headers ?? {})) if (value !== undefined) headers[name] = value;
+    const params = Object.fromEntries(Object.entries(call.query ?? {}).filter(([, v]) => v !== undefined));
+
+    let body: unknown;
+    let status: number;
+    try {
+      const response = await this.http.request({ method: call.method, url: call.path, params, headers, data: call.body });
+      status = response.status;
+      body = response.data;
+    } catch (e) {
+      // A fresh error is built from the status, the platform's body and the transport code only:
+      // the AxiosError itself carries the request headers, so it must go no further.
+      const error = e as AxiosError;
+      const retries = (error.config as { "axios-retry"?: { retryCount?: number } } | undefined)?.["axios-retry"]?.retryCount ?? 0;
+      throw apiErrorFrom({
+        operation,
+        auth: auth.used,
+        status: error.response?.status,
+        body: error.response?.data,
+        transportCode: error.code,
+        attempts: retries + 1,
+      });
+    }
+    const parsed = call.response.safeParse(body);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const where = issue.path.length ? issue.path.join(".") : "(the whole body)";
+      throw new ResponseValidationError(
+        `${operation} answered ${status} with a body that does not have the documented shape: \`${where}\`: ${issue.message}. The platform's API may have changed; report this with the package version.`,
+        operation,
+        status,
+      );
+    }
+    return parsed.data;
+  }
+
+  /** `PUT /config/field/:fieldId` with the spec's body (4.1). */
+  updateConfigField(args: {
+    fieldId: string;
+    linkedAccountId: string;
+    slug: string;
+    configId: string;
+    workflowId?: string;
+    body: { slug: string; config_id: string; fields: unknown[]; workflows: unknown[] };
+  }): Promise<s.ConfigFieldRecord> {
+    return this.call({
+      method: "PUT",
+      path: `/config/field/${encodeURIComponent(args.fieldId)}`,
+      auth: "apiKey",
+      headers: { linked_account_id: args.linkedAccountId, slug: args.slug },
+      query: { workflow_id: args.workflowId, config_id: args.configId },
+      body: args.body,
+      response: s.ConfigFieldRecord,
+    });
+  }
+
+  /** `GET /slug/:slug/config/:configId` (platform facts). */
+  getConfig(args: { slug: string; configId: string; linkedAccountId: string }): Promise<s.Config> {
+    return this.call({
+      method: "GET",
+      path: `/slug/${encodeURIComponent(args.slug)}/config/${encodeURIComponent(args.configId)}`,
+      auth: "apiKey",
+      headers: { linked_account_id: args.linkedAccountId },
+      response: s.Config,
+    });
+  }
+
+  /** `PUT /application/event/:eventId` (spec 4.2); returns every event of the org. */
+  updateApplicationEvent(eventId: string, body: { name: string; response: unknown }): Promise<s.ApplicationEventRecord[]> {
+    return this.call({
+      method: "PUT",
+      path: `/application/event/${encodeURIComponent(eventId)}`,
+      auth: "apiKey",
+      body,
+      response: s.ApplicationEventList,
+    });
+  }
+
+  /** `PUT /slug/:slug/config/:configId/workflows/:workflowId` with `{enabled}` (spec 4.3; PUT per the conflicts rule). */
+  setWorkflowEnabled(args: {
+    slug: string;
+    configId: string;
+    workflowId: string;
+    linkedAccountId: string;
+    enabled: boolean;
+  }): Promise<z.infer<typeof s.WorkflowToggleResult>> {
+    return this.call({
+      method: "PUT",
+      path: `/slug/${encodeURIComponent(args.slug)}/config/${encodeURIComponent(args.configId)}/workflows/${encodeURIComponent(args.workflowId)}`,
+      auth: "apiKey",
+      headers: { linked_account_id: args.linkedAccountId },
+      body: { enabled: args.enabled },
+      response: s.WorkflowToggleResult,
+    });
+  }
+
+  /** `GET /env/definitions` (org-admin: API key only). */
+  listEnvDefinitions(query: PageQuery & { scope?: string; var_format?: string; name?: string }) {
+    return this.call({ method: "GET", path: "/env/definitions", auth: "apiKey", query: { ...query }, response: s.Page(s.EnvDefinition) });
+  }
+
+  /** `GET /env/definitions/:id`. */
+  async getEnvDefinition(definitionId: string): Promise<s.EnvDefinition> {
+    const result = await this.call({
+      method: "GET",
+      path: `/env/definitions/${encodeURIComponent(definitionId)}`,
+      auth: "tokenOrApiKey",
+      response: s.EnvDefinitionResult,
+    });
+    return result.definition;
+  }
+
+  /** `GET /env/values/:scope`. */
+  listEnvValues(
+    scope: s.EnvScope,
+    query: PageQuery & { variable_definition_id?: string; linked_account_id?: string; workflow_id?: string },
+  ) {
+    return this.call({
+      method: "GET",
+      path: `/env/values/${encodeURIComponent(scope)}`,
+      auth: "tokenOrApiKey",
+      query: { ...query },
+      response: s.Page(s.EnvValueListItem),
+    });
+  }
+
+  /** `POST /env/values`: an upsert, one value per definition, linked account and workflow. */
+  setEnvValue(body: {
+    variable_definition_id: string;
+    value: string;
+    linked_account_id?: string;
+    workflow_id?: string;
+  }): Promise<s.EnvValueRecord> {
+    return this.call({ method: "POST", path: "/env/values", auth: "tokenOrApiKey", body, response: s.EnvValueRecord });
+  }
+
+  /** `DELETE /env/values/:valueId`. */
+  async deleteEnvValue(valueId: string): Promise<void> {
+    await this.call({
+      method: "DELETE",
+      path: `/env/values/${encodeURIComponent(valueId)}`,
+      auth: "tokenOrApiKey",
+      response: s.StatusResult,
+    });
+  }
+
+  /** `GET /linked-account` (org-admin: API key only). */
+  listLinkedAccounts(query: PageQuery & { search?: string; env_variable_name?: string; env_variable_value?: string }) {
+    return this.call({ method: "GET", path: "/linked-account", auth: "apiKey", query: { ...query }, response: s.Page(s.LinkedAccount) });
+  }
+
+  /** `GET /audit/event-received`. */
+  listAuditEvents(query: PageQuery) {
+    return this.call({
+      method: "GET",
+      path: "/audit/event-received",
+      auth: "tokenOrApiKey",
+      query: { ...query },
+      response: s.Page(z.looseObject({})),
+    });
+  }
+}

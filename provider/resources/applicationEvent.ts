@@ -1,0 +1,154 @@
+// ApplicationEvent: one application event's name and response structure (spec 4.2).
+//
+// The API has no operation that reads an event: the update is the only door, and it answers
+// with every event of the org as they are after the update. So this resource cannot learn what
+// an event held before it took it over, and refresh cannot see drift. What delete puts back is
+// therefore declared, in `restoreOnDelete`; without it, the event keeps its last declared state.
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import * as api from "../client/schemas";
+import { platformClient } from "../connection";
+import { checkProperties, describe, diffProperties, Id, unlessGone } from "./lifecycle";
+import { MODULE, runtimeProvider } from "./shim";
+
+/** A sample of the event's response: a JSON object, nested objects allowed. */
+export type EventResponseSample = { [key: string]: unknown };
+
+/** An event definition: its name and a sample of its response. */
+export interface EventDefinition {
+  /** The event's name. */
+  name: string;
+  /** A sample of the response; the platform derives the declared keys from it. */
+  response: EventResponseSample;
+}
+
+/** Inputs of an ApplicationEvent. */
+export interface ApplicationEventArgs {
+  /** The event's id on the platform. Changing it replaces the resource. */
+  eventId: pulumi.Input<string>;
+  /** The event's name. */
+  name: pulumi.Input<string>;
+  /**
+   * A sample of the event's response, as a readable object. The platform declares one key per
+   * property, with dot paths for nested properties (`user.id`), and keeps the sample itself.
+   */
+  response: pulumi.Input<EventResponseSample>;
+  /** What the event is set back to on delete. The API cannot read an event, so this must be declared to be restored. */
+  restoreOnDelete?: pulumi.Input<{ name: pulumi.Input<string>; response: pulumi.Input<EventResponseSample> }>;
+}
+
+/** A declared response key, as the platform returns it. */
+export interface DeclaredKey {
+  /** Dot path of the property. */
+  key: string;
+  /** The platform's type: `text` or `object`. */
+  type: string;
+}
+
+interface ApplicationEventState {
+  eventId: string;
+  name: string;
+  response: EventResponseSample;
+  restoreOnDelete?: EventDefinition;
+  declaredKeys: DeclaredKey[];
+  rawResponse?: string;
+}
+
+/** A JSON object: what the platform accepts as a response sample. */
+const Sample = z.custom<EventResponseSample>(
+  (value) => value !== null && typeof value === "object" && !Array.isArray(value),
+  { error: (issue) => `must be an object (a sample of the event's response), not ${describe(issue.input)}` },
+);
+
+const inputShape = {
+  eventId: Id,
+  name: z.string({ error: (issue) => (issue.input === undefined ? "is required" : `must be a string, not ${describe(issue.input)}`) }).trim().min(1, "must not be empty"),
+  response: Sample,
+  restoreOnDelete: z
+    .object({ name: z.string().trim().min(1, "must not be empty"), response: Sample }, {
+      error: (issue) => `must be {name, response}, not ${describe(issue.input)}`,
+    })
+    .strict()
+    .optional(),
+};
+
+/** Updates the event and picks our record out of the org's list. */
+async function putEvent(eventId: string, definition: EventDefinition): Promise<api.ApplicationEventRecord> {
+  const events = await platformClient().updateApplicationEvent(eventId, definition);
+  const record = events.find((e) => e._id === eventId);
+  if (!record) {
+    throw new Error(`PUT /application/event/${eventId} succeeded, but the returned list has no event ${eventId}; run again, and report it if it persists`);
+  }
+  return record;
+}
+
+function stateOf(inputs: ApplicationEventState, record: api.ApplicationEventRecord): ApplicationEventState {
+  return {
+    eventId: inputs.eventId,
+    name: inputs.name,
+    response: inputs.response,
+    ...(inputs.restoreOnDelete ? { restoreOnDelete: inputs.restoreOnDelete } : {}),
+    declaredKeys: record.response.map(({ key, type }) => ({ key, type })),
+    ...(typeof record.raw_response === "string" ? { rawResponse: record.raw_response } : {}),
+  };
+}
+
+/** The provider behind ApplicationEvent, loaded at run time through the runtime entry point. */
+export const applicationEventProvider: pulumi.dynamic.ResourceProvider = {
+  async check(_olds, news) {
+    const { inputs, failures } = checkProperties(inputShape, news);
+    return { inputs, failures };
+  },
+
+  async diff(_id, olds: ApplicationEventState, news: ApplicationEventState) {
+    return diffProperties(olds, news, ["eventId"], ["name", "response", "restoreOnDelete"]);
+  },
+
+  async create(inputs: ApplicationEventState) {
+    const record = await putEvent(inputs.eventId, { name: inputs.name, response: inputs.response });
+    return { id: inputs.eventId, outs: stateOf(inputs, record) };
+  },
+
+  // No read operation exists for events (see the top of this file): refresh keeps the state.
+  async read(id, props: ApplicationEventState) {
+    return { id, props };
+  },
+
+  async update(_id, _olds: ApplicationEventState, news: ApplicationEventState) {
+    const record = await putEvent(news.eventId, { name: news.name, response: news.response });
+    return { outs: stateOf(news, record) };
+  },
+
+  async delete(_id, props: ApplicationEventState) {
+    if (!props.restoreOnDelete) return;
+    await unlessGone(() => putEvent(props.eventId, props.restoreOnDelete!));
+  },
+};
+
+/** Declares one application event's name and response structure. */
+export class ApplicationEvent extends pulumi.dynamic.Resource {
+  /** The event's id. */
+  declare readonly eventId: pulumi.Output<string>;
+  /** The event's name. */
+  declare readonly name: pulumi.Output<string>;
+  /** The response sample, as declared. */
+  declare readonly response: pulumi.Output<EventResponseSample>;
+  /** What delete sets the event back to, if declared. */
+  declare readonly restoreOnDelete: pulumi.Output<EventDefinition | undefined>;
+  /** The keys the platform declared from the sample, with dot paths for nested properties. */
+  declare readonly declaredKeys: pulumi.Output<DeclaredKey[]>;
+  /** The sample as the platform stores it, serialized as a string. */
+  declare readonly rawResponse: pulumi.Output<string | undefined>;
+
+  /** Declares the event's name and response structure. */
+  constructor(name: string, args: ApplicationEventArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      runtimeProvider("ApplicationEvent"),
+      name,
+      { ...args, declaredKeys: undefined, rawResponse: undefined },
+      opts,
+      MODULE,
+      "ApplicationEvent",
+    );
+  }
+}

@@ -1,0 +1,275 @@
+// ConfigField: one field of one config (spec 4.1), in the config of one linked account and app.
+// The field sits in `fields` when it is global to the app and in `workflows[{id, fields}]` when
+// it belongs to a workflow. Create records what the field held before, and delete puts it back.
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { BadRequestError, NotFoundError } from "../client/errors";
+import * as api from "../client/schemas";
+import { NameValue } from "../client/schemas";
+import { platformClient } from "../connection";
+import { checkProperties, defined, diffProperties, Id, NameValueList, unlessGone } from "./lifecycle";
+import { MODULE, runtimeProvider } from "./shim";
+
+/** Inputs of a ConfigField. */
+export interface ConfigFieldArgs {
+  /** The application's slug, e.g. `hubspot`. Changing it replaces the resource. */
+  slug: pulumi.Input<string>;
+  /** The customer's identifier of the linked account (end user). Changing it replaces the resource. */
+  linkedAccountId: pulumi.Input<string>;
+  /** The config to update; by default the platform names a config after its linked account. Changing it replaces the resource. */
+  configId: pulumi.Input<string>;
+  /** The field's id. Changing it replaces the resource. */
+  fieldId: pulumi.Input<string>;
+  /** The published workflow the field belongs to; omit it for a field global to the app. Changing it replaces the resource. */
+  workflowId?: pulumi.Input<string>;
+  /** The field's display name in this config. Omit it to leave the name alone. */
+  name?: pulumi.Input<string>;
+  /** The options of a select or map field. Omit them to leave the options alone; `[]` clears them. */
+  options?: pulumi.Input<pulumi.Input<NameValueInput>[]>;
+  /** Labels of the field. Omit them to leave the labels alone; `[]` clears them. */
+  labels?: pulumi.Input<pulumi.Input<NameValueInput>[]>;
+}
+
+/** A `{name, value}` pair as an input. */
+export interface NameValueInput {
+  /** The option's or label's name. */
+  name: pulumi.Input<string>;
+  /** The option's or label's value. */
+  value: pulumi.Input<string>;
+}
+
+/** The field as the platform returns it (spec 2.1), in camelCase. */
+export interface ConfigFieldRecord {
+  /** The field's id. */
+  id: string;
+  /** The field's display name. */
+  name?: string;
+  /** Whether the field is required. */
+  required: boolean;
+  /** One of text, number, select, map. */
+  fieldType: string;
+  /** Whether the field is hidden. */
+  hidden?: boolean;
+  /** The options, as the platform returns them. */
+  options: unknown[];
+  /** Whether dynamic map fields are available. */
+  hasDynamicMapFields?: boolean;
+  /** The dynamic slot's identifier. */
+  dynamicSlotIdentifier?: string;
+}
+
+/** The properties a ConfigField manages, and so restores on delete. */
+const MANAGED = ["name", "options", "labels"] as const;
+type Managed = (typeof MANAGED)[number];
+
+/** What the resource keeps in state: its inputs, the returned field, and what to restore. */
+interface ConfigFieldState {
+  slug: string;
+  linkedAccountId: string;
+  configId: string;
+  fieldId: string;
+  workflowId?: string;
+  name?: string;
+  options?: NameValue[];
+  labels?: NameValue[];
+  field: ConfigFieldRecord;
+  /** The managed properties' values before this resource took the field over. */
+  previous: { name?: string; options?: NameValue[]; labels?: NameValue[] };
+}
+
+const inputShape = {
+  slug: Id,
+  linkedAccountId: Id,
+  configId: Id,
+  fieldId: Id,
+  workflowId: Id.optional(),
+  name: z.string({ error: "must be a string" }).trim().min(1, "must not be empty").optional(),
+  options: NameValueList.optional(),
+  labels: NameValueList.optional(),
+};
+
+/** Identity: a change to any of these addresses another field, so the resource is replaced. */
+const IDENTITY = ["slug", "linkedAccountId", "configId", "fieldId", "workflowId"] as const;
+
+/** Projects the platform's option or label elements onto `{name, value}`, the shape we send. */
+function nameValues(list: unknown[] | null | undefined): NameValue[] {
+  return (list ?? []).flatMap((item) => {
+    const parsed = NameValue.safeParse(item);
+    return parsed.success ? [{ name: parsed.data.name, value: parsed.data.value }] : [];
+  });
+}
+
+function toRecord(field: api.ConfigFieldRecord): ConfigFieldRecord {
+  return defined({
+    id: field.id,
+    name: field.name ?? undefined,
+    required: field.required,
+    fieldType: field.field_type,
+    hidden: field.hidden ?? undefined,
+    options: field.options ?? [],
+    hasDynamicMapFields: field.has_dynamic_map_fields ?? undefined,
+    dynamicSlotIdentifier: field.dynamic_slot_identifier ?? undefined,
+  }) as ConfigFieldRecord;
+}
+
+/** Finds the field in a config: among the global fields, or in the named workflow. */
+function findField(config: api.Config, fieldId: string, workflowId?: string): api.ConfigFieldState | undefined {
+  const fields = workflowId === undefined ? config.fields : config.workflows.find((w) => w.id === workflowId)?.fields;
+  return fields?.find((f) => f.id === fieldId);
+}
+
+function where(s: ConfigFieldState): string {
+  const workflow = s.workflowId ? `, workflow ${s.workflowId}` : "";
+  return `field ${s.fieldId} (app ${s.slug}, linked account ${s.linkedAccountId}, config ${s.configId}${workflow})`;
+}
+
+/** Sends one field update in the spec's body; `values` holds only the properties to set. */
+async function putField(target: ConfigFieldState, values: Partial<Record<Managed, unknown>>): Promise<ConfigFieldRecord> {
+  const entry = { id: target.fieldId, ...values };
+  const field = await platformClient().updateConfigField({
+    fieldId: target.fieldId,
+    linkedAccountId: target.linkedAccountId,
+    slug: target.slug,
+    configId: target.configId,
+    workflowId: target.workflowId,
+    body: {
+      slug: target.slug,
+      config_id: target.configId,
+      fields: target.workflowId === undefined ? [entry] : [],
+      workflows: target.workflowId === undefined ? [] : [{ id: target.workflowId, fields: [entry] }],
+    },
+  });
+  return toRecord(field);
+}
+
+/** The values to send: what the user manages now, and the previous value of what they stopped managing. */
+function desiredValues(news: Partial<ConfigFieldState>, olds?: ConfigFieldState): Partial<Record<Managed, unknown>> {
+  const values: Partial<Record<Managed, unknown>> = {};
+  for (const key of MANAGED) {
+    if (news[key] !== undefined) values[key] = news[key];
+    else if (olds && olds[key] !== undefined) values[key] = olds.previous[key] ?? (key === "name" ? undefined : []);
+  }
+  return defined(values);
+}
+
+/** The provider behind ConfigField, loaded at run time through the runtime entry point. */
+export const configFieldProvider: pulumi.dynamic.ResourceProvider = {
+  async check(_olds, news) {
+    const { inputs, failures } = checkProperties(inputShape, news);
+    return { inputs, failures };
+  },
+
+  async diff(_id, olds: ConfigFieldState, news: ConfigFieldState) {
+    return diffProperties(olds, news, IDENTITY, MANAGED);
+  },
+
+  async create(inputs: ConfigFieldState) {
+    const client = platformClient();
+    // One read, to learn what the field holds before we take it over: delete restores it.
+    const config = await client.getConfig(inputs);
+    const before = findField(config, inputs.fieldId, inputs.workflowId);
+    if (!before) {
+      const hint = inputs.workflowId
+        ? `the workflow ${inputs.workflowId} is not a published workflow of this config, or has no such field`
+        : "the app has no global field with that id";
+      throw new Error(`Cannot manage ${where(inputs)}: ${hint}. Check fieldId and workflowId.`);
+    }
+    const previous = defined({
+      name: inputs.name !== undefined ? (before.name ?? undefined) : undefined,
+      options: inputs.options !== undefined ? nameValues(before.options) : undefined,
+      labels: inputs.labels !== undefined ? nameValues(before.labels) : undefined,
+    });
+    const field = await putField(inputs, desiredValues(inputs));
+    const outs: ConfigFieldState = { ...stateInputs(inputs), field, previous };
+    return { id: idOf(inputs), outs };
+  },
+
+  async read(id, props: ConfigFieldState) {
+    const config = await unlessGone(() => platformClient().getConfig(props));
+    const live = config && findField(config, props.fieldId, props.workflowId);
+    // The config, the workflow or the field is gone: the resource leaves the state.
+    if (!live) return { id: "", props: {} };
+    const outs: ConfigFieldState = { ...props, field: toRecord(live) };
+    // Drift in a managed property shows as a changed output, and the next `up` repairs it.
+    if (props.name !== undefined && live.name !== props.name) outs.name = live.name ?? "";
+    if (props.options !== undefined && !sameList(nameValues(live.options), props.options)) outs.options = nameValues(live.options);
+    if (props.labels !== undefined && !sameList(nameValues(live.labels), props.labels)) outs.labels = nameValues(live.labels);
+    return { id, props: outs };
+  },
+
+  async update(_id, olds: ConfigFieldState, news: ConfigFieldState) {
+    // Keep the pre-takeover values of properties already managed; learn none for newly managed ones:
+    // they were recorded at create only if managed then, so take what the field holds now.
+    const previous = { ...olds.previous };
+    const newlyManaged = MANAGED.filter((key) => news[key] !== undefined && olds[key] === undefined && previous[key] === undefined);
+    if (newlyManaged.length > 0) {
+      const live = findField(await platformClient().getConfig(news), news.fieldId, news.workflowId);
+      for (const key of newlyManaged) {
+        if (key === "name") previous.name = live?.name ?? undefined;
+        else previous[key] = nameValues(live?.[key]);
+      }
+    }
+    const field = await putField(news, desiredValues(news, olds));
+    return { outs: { ...stateInputs(news), field, previous: defined(previous) } };
+  },
+
+  async delete(_id, props: ConfigFieldState) {
+    const restore = desiredValues({}, props);
+    if (Object.keys(restore).length === 0) return;
+    // A config, workflow or field that is gone has nothing left to restore.
+    try {
+      await putField(props, restore);
+    } catch (error) {
+      const gone = error instanceof NotFoundError || (error instanceof BadRequestError && /not found/i.test(error.message));
+      if (!gone) throw error;
+    }
+  },
+};
+
+function stateInputs(inputs: ConfigFieldState): Omit<ConfigFieldState, "field" | "previous"> {
+  return defined({
+    slug: inputs.slug,
+    linkedAccountId: inputs.linkedAccountId,
+    configId: inputs.configId,
+    fieldId: inputs.fieldId,
+    workflowId: inputs.workflowId,
+    name: inputs.name,
+    options: inputs.options,
+    labels: inputs.labels,
+  }) as Omit<ConfigFieldState, "field" | "previous">;
+}
+
+function sameList(a: NameValue[], b: NameValue[]): boolean {
+  return a.length === b.length && a.every((item, i) => item.name === b[i].name && item.value === b[i].value);
+}
+
+function idOf(s: ConfigFieldState): string {
+  return [s.linkedAccountId, s.slug, s.configId, s.workflowId ?? "", s.fieldId].join("/");
+}
+
+/** Sets one field's name, options or labels in one config, and restores them on delete. */
+export class ConfigField extends pulumi.dynamic.Resource {
+  /** The application's slug. */
+  declare readonly slug: pulumi.Output<string>;
+  /** The linked account's identifier. */
+  declare readonly linkedAccountId: pulumi.Output<string>;
+  /** The config's id. */
+  declare readonly configId: pulumi.Output<string>;
+  /** The field's id. */
+  declare readonly fieldId: pulumi.Output<string>;
+  /** The workflow the field belongs to, if any. */
+  declare readonly workflowId: pulumi.Output<string | undefined>;
+  /** The managed display name, if set. */
+  declare readonly name: pulumi.Output<string | undefined>;
+  /** The managed options, if set. */
+  declare readonly options: pulumi.Output<NameValue[] | undefined>;
+  /** The managed labels, if set. */
+  declare readonly labels: pulumi.Output<NameValue[] | undefined>;
+  /** The field as the platform returned it: required, fieldType, hidden, options and the rest. */
+  declare readonly field: pulumi.Output<ConfigFieldRecord>;
+
+  /** Declares the field's managed properties in one config. */
+  constructor(name: string, args: ConfigFieldArgs, opts?: pulumi.CustomResourceOptions) {
+    super(runtimeProvider("ConfigField"), name, { ...args, field: undefined }, opts, MODULE, "ConfigField");
+  }
+}

@@ -1,0 +1,109 @@
+// Pieces every resource's provider shares: input checking that lets the engine's unknown values
+// through, and a diff that looks at user properties only.
+import { isDeepStrictEqual } from "node:util";
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { NotFoundError } from "../client/errors";
+
+/** The value the engine sends during preview for anything not yet known (pulumi/pulumi#6310). */
+export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+/** True when the value, or anything inside it, is not known yet. */
+export function containsUnknown(value: unknown): boolean {
+  if (value === UNKNOWN) return true;
+  if (Array.isArray(value)) return value.some(containsUnknown);
+  if (value !== null && typeof value === "object") return Object.values(value).some(containsUnknown);
+  return false;
+}
+
+/** An id the platform issues or the user chose: a string with something in it. */
+export const Id = z
+  .string({ error: (issue) => (issue.input === undefined ? "is required" : `must be a string, not ${describe(issue.input)}`) })
+  .refine((value) => value.trim() !== "", { message: "must not be empty or whitespace" })
+  .refine((value) => value === value.trim(), { message: "must not start or end with whitespace" });
+
+/** A `{name, value}` list, as field options and labels take (spec 2.2). */
+export const NameValueList = z.array(
+  z.object({ name: z.string().min(1, "name must not be empty"), value: z.string() }).strict(),
+  { error: (issue) => `must be a list of {name, value} objects, not ${describe(issue.input)}` },
+);
+
+/** Names a JavaScript value's kind for messages, without echoing the value itself. */
+export function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "a list";
+  return typeof value === "object" ? "an object" : `a ${typeof value}`;
+}
+
+/** Turns a zod issue into a reason; the path inside the property leads, e.g. `[0].value: ...`. */
+function reasonOf(issue: z.core.$ZodIssue): string {
+  const inner = issue.path
+    .map((part) => (typeof part === "number" ? `[${part}]` : `.${String(part)}`))
+    .join("")
+    .replace(/^\./, "");
+  const message = issue.code === "unrecognized_keys" ? `unknown ${issue.keys.length > 1 ? "keys" : "key"} ${issue.keys.join(", ")}` : issue.message;
+  return inner ? `${inner}: ${message}` : message;
+}
+
+/**
+ * Validates each property on its own, so that every bad property gets exactly one failure that
+ * names it, and a property that holds an unknown value is passed through unchecked.
+ */
+export function checkProperties<Shape extends z.ZodRawShape>(
+  shape: Shape,
+  news: Record<string, unknown>,
+): { inputs: Record<string, unknown>; failures: pulumi.dynamic.CheckFailure[]; known: Set<keyof Shape & string> } {
+  const inputs: Record<string, unknown> = {};
+  const failures: pulumi.dynamic.CheckFailure[] = [];
+  const known = new Set<keyof Shape & string>();
+  for (const [property, schema] of Object.entries(shape) as [keyof Shape & string, z.ZodType][]) {
+    const value = news[property];
+    if (containsUnknown(value)) {
+      inputs[property] = value;
+      continue;
+    }
+    const result = schema.safeParse(value);
+    if (result.success) {
+      if (result.data !== undefined) inputs[property] = result.data;
+      known.add(property);
+    } else {
+      failures.push({ property, reason: reasonOf(result.error.issues[0]) });
+    }
+  }
+  for (const property of Object.keys(news)) {
+    if (!(property in shape) && property !== "__provider") {
+      failures.push({ property, reason: `is not a property of this resource (expected one of ${Object.keys(shape).join(", ")})` });
+    }
+  }
+  return { inputs, failures, known };
+}
+
+/** Diffs user properties only: identity properties replace, the rest update in place. */
+export function diffProperties<T extends object>(
+  olds: T,
+  news: T,
+  identity: readonly (keyof T & string)[],
+  updatable: readonly (keyof T & string)[],
+): pulumi.dynamic.DiffResult {
+  const changed = (key: keyof T & string) => containsUnknown(news[key]) || !isDeepStrictEqual(olds[key], news[key]);
+  const replaces = identity.filter(changed);
+  const changes = replaces.length > 0 || updatable.some(changed);
+  // Replacements of these objects must not overlap: the old and the new resource would address
+  // different platform objects, so create-before-delete is safe and keeps the default order.
+  return { changes, replaces };
+}
+
+/** Runs a platform call whose 404 means "already gone"; returns undefined then. */
+export async function unlessGone<T>(call: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof NotFoundError) return undefined;
+    throw error;
+  }
+}
+
+/** Copies the keys of `source` whose value is defined; state stays free of explicit undefineds. */
+export function defined<T extends Record<string, unknown>>(source: T): Partial<T> {
+  return Object.fromEntries(Object.entries(source).filter(([, value]) => value !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,145 @@
+// WorkflowToggle: enables or disables one published workflow in one config (spec 4.3). Create
+// records whether the workflow was enabled before, and delete puts that back.
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { BadRequestError } from "../client/errors";
+import * as api from "../client/schemas";
+import { platformClient } from "../connection";
+import { checkProperties, describe, diffProperties, Id, unlessGone } from "./lifecycle";
+import { MODULE, runtimeProvider } from "./shim";
+
+/** Inputs of a WorkflowToggle. */
+export interface WorkflowToggleArgs {
+  /** The application's slug. Changing it replaces the resource. */
+  slug: pulumi.Input<string>;
+  /** The linked account (end user) whose config holds the workflow. Changing it replaces the resource. */
+  linkedAccountId: pulumi.Input<string>;
+  /** The config's id. Changing it replaces the resource. */
+  configId: pulumi.Input<string>;
+  /** The published workflow's id. Changing it replaces the resource. */
+  workflowId: pulumi.Input<string>;
+  /** Whether the workflow runs for this config. */
+  enabled: pulumi.Input<boolean>;
+}
+
+interface WorkflowToggleState {
+  slug: string;
+  linkedAccountId: string;
+  configId: string;
+  workflowId: string;
+  enabled: boolean;
+  /** The workflow's name, as the platform reports it. */
+  workflowName?: string;
+  /** Whether the workflow was enabled before this resource took it over. */
+  previousEnabled: boolean;
+}
+
+const inputShape = {
+  slug: Id,
+  linkedAccountId: Id,
+  configId: Id,
+  workflowId: Id,
+  enabled: z.boolean({ error: (issue) => `must be true or false, not ${describe(issue.input)}` }),
+};
+
+const IDENTITY = ["slug", "linkedAccountId", "configId", "workflowId"] as const;
+
+function findWorkflow(config: api.Config, workflowId: string) {
+  return config.workflows.find((w) => w.id === workflowId);
+}
+
+/** Sends the toggle, turning the platform's refusal of a draft into advice. */
+async function setEnabled(target: WorkflowToggleState, enabled: boolean) {
+  try {
+    const result = await platformClient().setWorkflowEnabled({ ...target, enabled });
+    return result.workflows.find((w) => w.id === target.workflowId);
+  } catch (error) {
+    if (error instanceof BadRequestError && (error.code === "WORKFLOW_NOT_PUBLISHED" || /draft|publish/i.test(error.message))) {
+      throw new BadRequestError(
+        `Workflow ${target.workflowId} of app ${target.slug} is a draft: the platform blocks drafts from public routes. Publish it, then run again. (${error.message})`,
+        error.operation,
+        error.status,
+        error.code,
+      );
+    }
+    throw error;
+  }
+}
+
+/** The provider behind WorkflowToggle, loaded at run time through the runtime entry point. */
+export const workflowToggleProvider: pulumi.dynamic.ResourceProvider = {
+  async check(_olds, news) {
+    const { inputs, failures } = checkProperties(inputShape, news);
+    return { inputs, failures };
+  },
+
+  async diff(_id, olds: WorkflowToggleState, news: WorkflowToggleState) {
+    return diffProperties(olds, news, IDENTITY, ["enabled"]);
+  },
+
+  async create(inputs: WorkflowToggleState) {
+    // One read, to learn the state to restore on delete. A draft is not listed; the toggle
+    // itself then produces the platform's own refusal.
+    const config = await platformClient().getConfig(inputs);
+    const before = findWorkflow(config, inputs.workflowId);
+    const after = await setEnabled(inputs, inputs.enabled);
+    const outs: WorkflowToggleState = {
+      slug: inputs.slug,
+      linkedAccountId: inputs.linkedAccountId,
+      configId: inputs.configId,
+      workflowId: inputs.workflowId,
+      enabled: inputs.enabled,
+      // A workflow the config does not list yet has never been enabled for it.
+      previousEnabled: before?.enabled ?? false,
+      ...(after?.name ? { workflowName: after.name } : {}),
+    };
+    return { id: [inputs.linkedAccountId, inputs.slug, inputs.configId, inputs.workflowId].join("/"), outs };
+  },
+
+  async read(id, props: WorkflowToggleState) {
+    const config = await unlessGone(() => platformClient().getConfig(props));
+    const live = config && findWorkflow(config, props.workflowId);
+    if (!live) return { id: "", props: {} };
+    return { id, props: { ...props, enabled: live.enabled } };
+  },
+
+  async update(_id, olds: WorkflowToggleState, news: WorkflowToggleState) {
+    const after = await setEnabled(news, news.enabled);
+    return { outs: { ...olds, enabled: news.enabled, ...(after?.name ? { workflowName: after.name } : {}) } };
+  },
+
+  async delete(_id, props: WorkflowToggleState) {
+    if (props.previousEnabled === props.enabled) return;
+    await unlessGone(() => setEnabled(props, props.previousEnabled));
+  },
+};
+
+/** Enables or disables one published workflow in one config, and restores it on delete. */
+export class WorkflowToggle extends pulumi.dynamic.Resource {
+  /** The application's slug. */
+  declare readonly slug: pulumi.Output<string>;
+  /** The linked account's identifier. */
+  declare readonly linkedAccountId: pulumi.Output<string>;
+  /** The config's id. */
+  declare readonly configId: pulumi.Output<string>;
+  /** The workflow's id. */
+  declare readonly workflowId: pulumi.Output<string>;
+  /** Whether the workflow is enabled. */
+  declare readonly enabled: pulumi.Output<boolean>;
+  /** The workflow's name, as the platform reports it. */
+  declare readonly workflowName: pulumi.Output<string | undefined>;
+  /** Whether the workflow was enabled before this resource took it over; delete restores it. */
+  declare readonly previousEnabled: pulumi.Output<boolean>;
+
+  /** Declares whether one workflow is enabled in one config. */
+  constructor(name: string, args: WorkflowToggleArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      runtimeProvider("WorkflowToggle"),
+      name,
+      { ...args, workflowName: undefined, previousEnabled: undefined },
+      opts,
+      MODULE,
+      "WorkflowToggle",
+    );
+  }
+}

@@ -1,0 +1,116 @@
+// Connection settings. They are read at run time, in the dynamic provider's process, from the
+// stack config that `configure()` hands over, with environment variables as the fallback. They
+// are never captured into `__provider` (which would put the API key into state in plaintext,
+// pulumi/pulumi#8265).
+import { SettingsError } from "./client/errors";
+
+/** Where and how to reach the platform. */
+export interface ConnectionSettings {
+  /** The platform's base address, without `/api/v2/public`. */
+  baseUrl: string;
+  /** The `x-api-key` value. */
+  apiKey?: string;
+  /** An optional bearer token, used by the operations that accept one. */
+  token?: string;
+  /** Per-attempt timeout in milliseconds. */
+  timeoutMs: number;
+  /** Retries after the first attempt, for 429, 5xx and connection errors. */
+  maxRetries: number;
+}
+
+/** Reads a stack config value; the dynamic provider's `ConfigureRequest.config` has this shape. */
+export interface ConfigReader {
+  get(key: string): string | undefined;
+}
+
+/** One setting: its stack config key, its environment variable, and what it is for. */
+interface SettingSource {
+  config: string;
+  env: string;
+  hint: string;
+}
+
+/** Every setting the provider reads, for lookups and for documentation tests. */
+export const SETTINGS = {
+  baseUrl: {
+    config: "integration-platform:baseUrl",
+    env: "INTEGRATION_PLATFORM_BASE_URL",
+    hint: "pulumi config set integration-platform:baseUrl https://<your platform host>",
+  },
+  apiKey: {
+    config: "integration-platform:apiKey",
+    env: "INTEGRATION_PLATFORM_API_KEY",
+    hint: "pulumi config set --secret integration-platform:apiKey <key>",
+  },
+  token: {
+    config: "integration-platform:token",
+    env: "INTEGRATION_PLATFORM_TOKEN",
+    hint: "pulumi config set --secret integration-platform:token <token>",
+  },
+  timeoutMs: {
+    config: "integration-platform:timeoutMs",
+    env: "INTEGRATION_PLATFORM_TIMEOUT_MS",
+    hint: "pulumi config set integration-platform:timeoutMs 10000",
+  },
+  maxRetries: {
+    config: "integration-platform:maxRetries",
+    env: "INTEGRATION_PLATFORM_MAX_RETRIES",
+    hint: "pulumi config set integration-platform:maxRetries 3",
+  },
+} satisfies Record<keyof ConnectionSettings, SettingSource>;
+
+/** Defaults chosen so that a permanently failing platform fails `pulumi up` in under a minute. */
+export const DEFAULT_TIMEOUT_MS = 10_000;
+/** See DEFAULT_TIMEOUT_MS. */
+export const DEFAULT_MAX_RETRIES = 3;
+
+function read(source: SettingSource, config: ConfigReader | undefined, env: NodeJS.ProcessEnv): string | undefined {
+  const value = config?.get(source.config) ?? env[source.env];
+  return value === undefined || value.trim() === "" ? undefined : value.trim();
+}
+
+function integer(source: SettingSource, raw: string | undefined, fallback: number, min: number, max: number): number {
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new SettingsError(
+      `${source.config} (${source.env}) must be a whole number from ${min} to ${max}; got ${JSON.stringify(raw)}`,
+    );
+  }
+  return value;
+}
+
+/** Resolves the settings from stack config, then the environment; throws one SettingsError naming every missing key. */
+export function resolveSettings(config?: ConfigReader, env: NodeJS.ProcessEnv = process.env): ConnectionSettings {
+  const baseUrl = read(SETTINGS.baseUrl, config, env);
+  const apiKey = read(SETTINGS.apiKey, config, env);
+  const token = read(SETTINGS.token, config, env);
+
+  const missing: SettingSource[] = [];
+  if (!baseUrl) missing.push(SETTINGS.baseUrl);
+  if (!apiKey && !token) missing.push(SETTINGS.apiKey);
+  if (missing.length > 0) {
+    const lines = missing.map((s) => `  ${s.config} (or the environment variable ${s.env}): ${s.hint}`);
+    throw new SettingsError(`The integration platform connection is not configured. Set:\n${lines.join("\n")}`);
+  }
+
+  let url: URL;
+  try {
+    url = new URL(baseUrl!);
+  } catch {
+    throw new SettingsError(`${SETTINGS.baseUrl.config} must be an absolute http(s) URL; got ${JSON.stringify(baseUrl)}`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new SettingsError(`${SETTINGS.baseUrl.config} must use http or https; got ${JSON.stringify(url.protocol)}`);
+  }
+  // The API lives under /api/v2/public; accept a base URL given with or without it.
+  const normalized = url.toString().replace(/\/+$/, "").replace(/\/api\/v2\/public$/, "");
+
+  return {
+    baseUrl: normalized,
+    apiKey,
+    token,
+    timeoutMs: integer(SETTINGS.timeoutMs, read(SETTINGS.timeoutMs, config, env), DEFAULT_TIMEOUT_MS, 100, 600_000),
+    maxRetries: integer(SETTINGS.maxRetries, read(SETTINGS.maxRetries, config, env), DEFAULT_MAX_RETRIES, 0, 10),
+  };
+}

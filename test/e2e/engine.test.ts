@@ -1,0 +1,69 @@
+// The engine itself, end to end: a tiny program with one dynamic resource, with our package
+// installed from its tarball, through `up`, `preview --expect-no-changes` and `destroy`.
+import * as assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { resourcesOfType, Stack, Workspace } from "../support/engine";
+import { writeProgram } from "../support/program";
+
+const PROGRAM = `
+import * as pulumi from "@pulumi/pulumi";
+import * as platform from "pulumi-integration-platform";
+
+// The smallest dynamic resource: proves the engine, the language host and the provider host.
+const echo: pulumi.dynamic.ResourceProvider = {
+  async create(inputs) { return { id: "echo-1", outs: { ...inputs, length: String(inputs.message).length } }; },
+  async diff(_id, olds, news) { return { changes: olds.message !== news.message }; },
+};
+class Echo extends pulumi.dynamic.Resource {
+  declare readonly length: pulumi.Output<number>;
+  constructor(name: string, message: string) { super(echo, name, { message, length: undefined }, {}, "smoke", "Echo"); }
+}
+
+const r = new Echo("hello", "hello from the engine");
+export const length = r.length;
+// The installed package loads and exposes its resources.
+export const exported = Object.keys(platform).filter((k) => /^[A-Z]/.test(k)).sort();
+`;
+
+describe("e2e: the Pulumi engine on this machine", function () {
+  this.timeout(10 * 60_000);
+  let workspace: Workspace;
+  let stack: Stack;
+
+  before(async function () {
+    workspace = new Workspace();
+    stack = new Stack(workspace, writeProgram(workspace.root, "smoke", { "index.ts": PROGRAM }));
+    await stack.init();
+  });
+  after(() => workspace?.dispose());
+
+  it("runs up, preview --expect-no-changes and destroy through the real CLI", async () => {
+    const up = await stack.ok(["up", "--yes", "--skip-preview"]);
+    assert.match(up.stdout, /pulumi-nodejs:dynamic\/smoke:Echo\s+hello\s+created/);
+    assert.match(up.stdout, /\+ 2 created/);
+
+    const state = await stack.exportState();
+    const [echo] = resourcesOfType(state, "pulumi-nodejs:dynamic/smoke:Echo");
+    assert.equal(echo.id, "echo-1");
+    assert.equal(echo.outputs?.length, "hello from the engine".length);
+    const outputs = (state.deployment.resources ?? []).find((r) => r.type === "pulumi:pulumi:Stack")?.outputs;
+    for (const name of ["ApplicationEvent", "ConfigField", "EnvVariableValue", "WorkflowToggle"]) {
+      assert.ok((outputs?.exported as string[]).includes(name), `the installed package exports ${name}`);
+    }
+
+    const preview = await stack.run(["preview", "--expect-no-changes"]);
+    assert.equal(preview.code, 0, preview.stdout + preview.stderr);
+    assert.match(preview.stdout, /2 unchanged/);
+
+    const destroy = await stack.ok(["destroy", "--yes", "--skip-preview"]);
+    assert.match(destroy.stdout, /- 2 deleted/);
+    const after = await stack.exportState();
+    assert.deepEqual(after.deployment.resources ?? [], []);
+  });
+
+  it("writes nothing outside its temporary directory", () => {
+    assert.ok(fs.existsSync(path.join(workspace.root, "backend", ".pulumi")), "the file backend lives in the workspace");
+    assert.ok(fs.existsSync(path.join(workspace.root, "home")), "PULUMI_HOME lives in the workspace");
+  });
+});

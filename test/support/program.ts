@@ -1,0 +1,83 @@
+// Pulumi programs for the e2e tests, with our package installed the way a user installs it:
+// `npm pack` of this repository, then `npm install` of the tarball. A relative import of
+// provider/ would capture our code by value into `__provider` and prove nothing about users.
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { REPO } from "./engine";
+
+let installDir: string | undefined;
+
+function rootVersion(name: string): string {
+  return (JSON.parse(fs.readFileSync(path.join(REPO, "node_modules", name, "package.json"), "utf8")) as { version: string }).version;
+}
+
+/**
+ * Packs the repository (its `dist/` must be built: `npm test` builds it first) and installs the
+ * tarball with the engine's SDK into a directory keyed by the tarball's hash, reused across
+ * runs in the OS temporary directory. Returns that directory; programs link its node_modules.
+ */
+export function installedPackage(): string {
+  if (installDir) return installDir;
+  const packDir = fs.mkdtempSync(path.join(os.tmpdir(), "pip-pack-"));
+  try {
+    const out = execFileSync("npm", ["pack", "--json", "--pack-destination", packDir], { cwd: REPO, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+    const [{ filename }] = JSON.parse(out) as { filename: string }[];
+    const tarball = path.join(packDir, path.basename(filename));
+    const hash = createHash("sha256").update(fs.readFileSync(tarball)).digest("hex").slice(0, 16);
+    const dir = path.join(os.tmpdir(), `pip-e2e-install-${hash}`);
+    if (!fs.existsSync(path.join(dir, ".complete"))) {
+      fs.rmSync(dir, { recursive: true, force: true });
+      fs.mkdirSync(dir, { recursive: true });
+      const kept = path.join(dir, path.basename(tarball));
+      fs.copyFileSync(tarball, kept);
+      const manifest = {
+        name: "e2e-programs",
+        private: true,
+        dependencies: {
+          "pulumi-integration-platform": `file:${kept}`,
+          "@pulumi/pulumi": rootVersion("@pulumi/pulumi"),
+          typescript: rootVersion("typescript"),
+          "@types/node": rootVersion("@types/node"),
+        },
+      };
+      fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify(manifest, null, 2));
+      execFileSync("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel", "error"], {
+        cwd: dir,
+        stdio: ["ignore", "ignore", "inherit"],
+      });
+      fs.writeFileSync(path.join(dir, ".complete"), new Date().toISOString());
+    }
+    installDir = dir;
+    return dir;
+  } finally {
+    fs.rmSync(packDir, { recursive: true, force: true });
+  }
+}
+
+/** Writes a TypeScript Pulumi program into `parent/<name>` with the installed package linked in. */
+export function writeProgram(parent: string, name: string, files: Record<string, string>): string {
+  const dir = path.join(parent, name);
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(
+    path.join(dir, "Pulumi.yaml"),
+    `name: ${name}\nruntime:\n  name: nodejs\n  options:\n    typescript: true\n`,
+  );
+  fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name, private: true, main: "index.ts" }, null, 2));
+  for (const [file, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    fs.writeFileSync(path.join(dir, file), text);
+  }
+  fs.symlinkSync(path.join(installedPackage(), "node_modules"), path.join(dir, "node_modules"), "dir");
+  return dir;
+}
+
+/** Copies a program directory (e.g. examples/quickstart) and links the installed package in. */
+export function copyProgram(source: string, parent: string): string {
+  const dir = path.join(parent, path.basename(source));
+  fs.cpSync(source, dir, { recursive: true, filter: (src) => !src.includes(`${path.sep}node_modules`) });
+  fs.symlinkSync(path.join(installedPackage(), "node_modules"), path.join(dir, "node_modules"), "dir");
+  return dir;
+}
