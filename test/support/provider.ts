@@ -1,0 +1,93 @@
+// Runs the resources' providers in-process against an in-process emulator: the unit level under
+// the e2e suite. The provider objects are the ones the runtime entry point serves.
+import axios from "axios";
+import { startEmulator, type RunningEmulator } from "../../emulator";
+import { useStackConfig } from "../../provider/connection";
+import { providers } from "../../provider/runtime";
+import type { ResourceType } from "../../provider/resources/shim";
+
+/** Ids from emulator/fixtures/default.json that the provider tests use. */
+export const IDS = {
+  definitions: {
+    apiBaseUrl: "64f0000000000000000000d1",
+    maxRetries: "64f0000000000000000000d2",
+    workspaceRegion: "64f0000000000000000000d3",
+    crmApiToken: "64f0000000000000000000d4",
+    accountTier: "64f0000000000000000000d5",
+    accountQuota: "64f0000000000000000000d6",
+    webhookUrl: "64f0000000000000000000d7",
+    batchSize: "64f0000000000000000000d8",
+  },
+  events: { contactCreated: "64f0000000000000000000e1", dealWon: "64f0000000000000000000e2" },
+};
+
+/** Stack config as the engine hands it to `configure()`. */
+export type StackConfig = Record<string, string>;
+
+/** Points the provider process at the emulator, with fast retries so failing cases stay quick. */
+export function connect(emulator: RunningEmulator, overrides: StackConfig = {}): void {
+  const config: StackConfig = {
+    "integration-platform:baseUrl": emulator.url,
+    "integration-platform:apiKey": emulator.apiKey,
+    "integration-platform:timeoutMs": "2000",
+    "integration-platform:maxRetries": "2",
+    ...overrides,
+  };
+  useStackConfig({ get: (key) => config[key] });
+}
+
+/** The provider object of a resource type, typed loosely as the engine calls it. */
+export function provider(type: ResourceType) {
+  // Every method is present on our providers; the non-null assertions state that.
+  const p = providers[type];
+  return {
+    check: (olds: object, news: object) => p.check!(olds, news),
+    diff: (id: string, olds: object, news: object) => p.diff!(id, olds, news),
+    create: (inputs: object) => p.create(inputs),
+    read: (id: string, props: object) => p.read!(id, props),
+    update: (id: string, olds: object, news: object) => p.update!(id, olds, news),
+    delete: (id: string, props: object) => p.delete!(id, props),
+  };
+}
+
+/** An emulator for a test file, reset before each test, and the provider connected to it. */
+export function useEmulator(): { emulator: RunningEmulator } {
+  const ctx = {} as { emulator: RunningEmulator };
+  before(async () => {
+    ctx.emulator = await startEmulator({ quiet: true });
+  });
+  beforeEach(async () => {
+    await ctx.emulator.store.reset();
+    ctx.emulator.faults.clear();
+    ctx.emulator.requests.clear();
+    connect(ctx.emulator);
+  });
+  after(async () => ctx.emulator?.close());
+  return ctx;
+}
+
+/** Reads a config through the public API, the way users observe it. */
+export async function getConfig(emulator: RunningEmulator, linkedAccountId: string, slug: string, configId = linkedAccountId) {
+  const response = await axios.get(`${emulator.url}/api/v2/public/slug/${slug}/config/${configId}`, {
+    headers: { "x-api-key": emulator.apiKey, linked_account_id: linkedAccountId },
+  });
+  return response.data as {
+    fields: { id: string; name: string; options: unknown[]; labels: unknown[] }[];
+    workflows: { id: string; enabled: boolean; fields: { id: string; name: string; options: unknown[]; labels: unknown[] }[] }[];
+  };
+}
+
+/** Write requests (anything but GET) in the emulator's log. */
+export function writes(emulator: RunningEmulator) {
+  return emulator.requests.list().filter((r) => r.method !== "GET");
+}
+
+/** Asserts that a promise rejects, and returns the error for further checks. */
+export async function rejection(promise: Promise<unknown>): Promise<Error> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error("expected a rejection, but the promise resolved");
+}

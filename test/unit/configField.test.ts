@@ -1,0 +1,148 @@
+import * as assert from "node:assert/strict";
+import { AuthenticationError, ServerError } from "../../provider";
+import { UNKNOWN } from "../../provider/resources/lifecycle";
+import { connect, getConfig, provider, rejection, useEmulator, writes } from "../support/provider";
+
+const field = provider("ConfigField");
+const GLOBAL = { slug: "hubspot", linkedAccountId: "acme", configId: "acme", fieldId: "hs_pipeline" };
+const WORKFLOW = { ...GLOBAL, fieldId: "hs_contact_owner", workflowId: "wf_hs_contact_sync" };
+const OPTIONS = [
+  { name: "Sales", value: "sales" },
+  { name: "Partners", value: "partners" },
+];
+
+describe("ConfigField provider", () => {
+  const ctx = useEmulator();
+
+  describe("check", () => {
+    it("accepts complete inputs unchanged", async () => {
+      const inputs = { ...GLOBAL, name: "Pipeline", options: OPTIONS, labels: [] };
+      assert.deepEqual(await field.check({}, inputs), { inputs, failures: [] });
+    });
+
+    it("returns one failure per bad property, naming it, and makes no request", async () => {
+      const result = await field.check({}, { slug: "", linkedAccountId: "  ", fieldId: 7, options: [{ name: "a", value: 1 }], labels: "x", colour: "red" });
+      assert.deepEqual(
+        result.failures?.map((f) => [f.property, f.reason]),
+        [
+          ["slug", "must not be empty or whitespace"],
+          ["linkedAccountId", "must not be empty or whitespace"],
+          ["configId", "is required"],
+          ["fieldId", "must be a string, not a number"],
+          ["options", "[0].value: Invalid input: expected string, received number"],
+          ["labels", "must be a list of {name, value} objects, not a string"],
+          ["colour", "is not a property of this resource (expected one of slug, linkedAccountId, configId, fieldId, workflowId, name, options, labels)"],
+        ],
+      );
+      assert.equal(ctx.emulator.requests.list().length, 0);
+    });
+
+    it("lets unknown values through, even nested and in non-string properties", async () => {
+      const news = { ...GLOBAL, fieldId: UNKNOWN, options: [{ name: "Sales", value: UNKNOWN }], labels: UNKNOWN };
+      const result = await field.check({}, news);
+      assert.deepEqual(result.failures, []);
+      assert.deepEqual(result.inputs, news);
+    });
+  });
+
+  describe("diff", () => {
+    const olds = { ...GLOBAL, name: "Pipeline", field: { id: "hs_pipeline" }, previous: {} };
+    it("reports no change when the user's properties are equal, whatever the outputs hold", async () => {
+      assert.deepEqual(await field.diff("id", olds, { ...GLOBAL, name: "Pipeline" }), { changes: false, replaces: [] });
+    });
+    it("updates in place for name, options and labels", async () => {
+      assert.deepEqual(await field.diff("id", olds, { ...GLOBAL, name: "Deals" }), { changes: true, replaces: [] });
+      assert.deepEqual(await field.diff("id", olds, { ...GLOBAL }), { changes: true, replaces: [] }, "dropping a managed property restores it");
+    });
+    it("replaces for every identity property, and for an unknown one", async () => {
+      for (const key of ["slug", "linkedAccountId", "configId", "fieldId", "workflowId"]) {
+        const result = await field.diff("id", olds, { ...GLOBAL, name: "Pipeline", [key]: "other" });
+        assert.deepEqual(result.replaces, [key]);
+      }
+      assert.deepEqual((await field.diff("id", olds, { ...GLOBAL, name: "Pipeline", slug: UNKNOWN })).replaces, ["slug"]);
+    });
+  });
+
+  describe("lifecycle", () => {
+    it("creates a global field, reads it back, updates, and restores it on delete", async () => {
+      const before = (await getConfig(ctx.emulator, "acme", "hubspot")).fields.find((f) => f.id === "hs_pipeline")!;
+      const created = await field.create({ ...GLOBAL, name: "Sales pipeline", options: OPTIONS });
+      assert.equal(created.id, "acme/hubspot/acme//hs_pipeline");
+      assert.equal(created.outs.field.fieldType, "select");
+      assert.equal(created.outs.field.required, false);
+      assert.deepEqual(created.outs.previous, { name: before.name, options: before.options });
+
+      let live = (await getConfig(ctx.emulator, "acme", "hubspot")).fields.find((f) => f.id === "hs_pipeline")!;
+      assert.equal(live.name, "Sales pipeline");
+      assert.deepEqual(live.options, OPTIONS);
+      assert.deepEqual(writes(ctx.emulator).map((r) => `${r.method} ${r.path}`), ["PUT /api/v2/public/config/field/hs_pipeline"]);
+
+      const read = await field.read(created.id, created.outs);
+      assert.deepEqual(read, { id: created.id, props: created.outs }, "no drift, no change");
+
+      const updated = await field.update(created.id, created.outs, { ...GLOBAL, options: OPTIONS.slice(0, 1) });
+      live = (await getConfig(ctx.emulator, "acme", "hubspot")).fields.find((f) => f.id === "hs_pipeline")!;
+      assert.equal(live.name, before.name, "the name the user stopped managing is restored");
+      assert.deepEqual(live.options, OPTIONS.slice(0, 1));
+      assert.equal(updated.outs.name, undefined);
+
+      await field.delete(created.id, updated.outs);
+      live = (await getConfig(ctx.emulator, "acme", "hubspot")).fields.find((f) => f.id === "hs_pipeline")!;
+      assert.deepEqual(live, before);
+    });
+
+    it("puts a workflow field in workflows[{id, fields}]", async () => {
+      const created = await field.create({ ...WORKFLOW, labels: [{ name: "team", value: "sales" }] });
+      const config = await getConfig(ctx.emulator, "acme", "hubspot");
+      const live = config.workflows.find((w) => w.id === "wf_hs_contact_sync")!.fields.find((f) => f.id === "hs_contact_owner")!;
+      assert.deepEqual(live.labels, [{ name: "team", value: "sales" }]);
+      assert.equal(created.outs.field.fieldType, "text");
+      await field.delete(created.id, created.outs);
+      const restored = (await getConfig(ctx.emulator, "acme", "hubspot")).workflows.find((w) => w.id === "wf_hs_contact_sync")!;
+      assert.deepEqual(restored.fields.find((f) => f.id === "hs_contact_owner")!.labels, []);
+    });
+
+    it("shows drift on read, and drops a resource whose config is gone", async () => {
+      const created = await field.create({ ...GLOBAL, name: "Sales pipeline" });
+      const config = ctx.emulator.store.config({ linkedAccountId: "acme", slug: "hubspot", configId: "acme" })!;
+      ctx.emulator.store.configFieldState(config, null, "hs_pipeline").name = "Renamed by hand";
+      const drifted = await field.read(created.id, created.outs);
+      assert.equal(drifted.props?.name, "Renamed by hand");
+      assert.deepEqual(await field.diff(created.id, drifted.props!, { ...GLOBAL, name: "Sales pipeline" }), { changes: true, replaces: [] });
+
+      await ctx.emulator.store.update((state) => {
+        state.configs = state.configs.filter((c) => !(c.linked_account_id === "acme" && c.slug === "hubspot"));
+      });
+      assert.deepEqual(await field.read(created.id, created.outs), { id: "", props: {} });
+      await field.delete(created.id, created.outs); // nothing left to restore: no error
+    });
+  });
+
+  describe("API errors", () => {
+    it("names the field and what to check when it does not exist", async () => {
+      const error = await rejection(field.create({ ...GLOBAL, fieldId: "no_such_field", name: "x" }));
+      assert.match(error.message, /field no_such_field \(app hubspot, linked account acme, config acme\).*Check fieldId and workflowId/);
+    });
+
+    it("refuses a field of a draft workflow with advice", async () => {
+      const error = await rejection(field.create({ ...GLOBAL, fieldId: "hs_score_model", workflowId: "wf_hs_lead_scoring", name: "x" }));
+      assert.match(error.message, /workflow wf_hs_lead_scoring is not a published workflow/);
+    });
+
+    it("maps a refused API key to AuthenticationError naming the config key, without the key", async () => {
+      connect(ctx.emulator, { "integration-platform:apiKey": "tk_wrong_secret_value" });
+      const error = await rejection(field.create({ ...GLOBAL, name: "x" }));
+      assert.ok(error instanceof AuthenticationError);
+      assert.match(error.message, /^401 from GET \/slug\/hubspot\/config\/acme: Invalid Credentials: the API key was refused; check `integration-platform:apiKey`/);
+      assert.doesNotMatch(error.message + String(error.stack), /tk_wrong_secret_value/);
+    });
+
+    it("retries a 500 and gives a ServerError naming the operation when it persists", async () => {
+      ctx.emulator.faults.add([{ method: "PUT", path: "^/api/v2/public/config/field/", action: { status: 500 } }]);
+      const error = await rejection(field.create({ ...GLOBAL, name: "x" }));
+      assert.ok(error instanceof ServerError);
+      assert.match(error.message, /^500 from PUT \/config\/field\/hs_pipeline \(after 3 attempts\)/);
+      assert.equal(writes(ctx.emulator).length, 3);
+    });
+  });
+});

@@ -1,0 +1,123 @@
+import * as assert from "node:assert/strict";
+import { UNKNOWN } from "../../provider/resources/lifecycle";
+import { connect, IDS, provider, rejection, useEmulator, writes } from "../support/provider";
+
+const envValue = provider("EnvVariableValue");
+const QUOTA = { definitionId: IDS.definitions.accountQuota, linkedAccountId: "globex", value: "250" };
+
+describe("EnvVariableValue provider", () => {
+  const ctx = useEmulator();
+
+  describe("check", () => {
+    it("refuses bad local input without any request", async () => {
+      const result = await envValue.check({}, { definitionId: " ", value: 42, workflowId: "" });
+      assert.deepEqual(result.failures, [
+        { property: "definitionId", reason: "must not be empty or whitespace" },
+        { property: "value", reason: "must be a string, not a number" },
+        { property: "workflowId", reason: "must not be empty or whitespace" },
+      ]);
+      assert.equal(ctx.emulator.requests.list().length, 0);
+    });
+
+    it("reads the definition once to check its scope and format, never echoing the value", async () => {
+      const secretish = "not-a-number-s3cr3t";
+      const result = await envValue.check({}, { definitionId: IDS.definitions.accountQuota, value: secretish, workflowId: "wf_hs_contact_sync" });
+      assert.deepEqual(result.failures, [
+        { property: "linkedAccountId", reason: "is required: definition ACCOUNT_QUOTA has scope linked_account" },
+        { property: "workflowId", reason: "must not be set: definition ACCOUNT_QUOTA has scope linked_account" },
+        { property: "value", reason: "must be a number, because the definition's var_format is number" },
+      ]);
+      assert.doesNotMatch(JSON.stringify(result.failures), /s3cr3t/);
+      assert.deepEqual(ctx.emulator.requests.list().map((r) => `${r.method} ${r.path}`), [`GET /api/v2/public/env/definitions/${IDS.definitions.accountQuota}`]);
+    });
+
+    it("checks url values, and scopes without ids", async () => {
+      const url = await envValue.check({}, { definitionId: IDS.definitions.apiBaseUrl, value: "ftp://x", linkedAccountId: "acme" });
+      assert.deepEqual(url.failures, [
+        { property: "linkedAccountId", reason: "must not be set: definition API_BASE_URL has scope org" },
+        { property: "value", reason: "must be an absolute http(s) URL, because the definition's var_format is url" },
+      ]);
+    });
+
+    it("names an unknown definition", async () => {
+      const result = await envValue.check({}, { definitionId: "64f0000000000000000000dd", value: "x" });
+      assert.deepEqual(result.failures, [{ property: "definitionId", reason: 'no env variable definition has the id "64f0000000000000000000dd"' }]);
+    });
+
+    it("adds the definition's scope, and makes no request when nothing changed since the last check", async () => {
+      const first = await envValue.check({}, QUOTA);
+      assert.deepEqual(first, { inputs: { ...QUOTA, scope: "linked_account", encrypted: false }, failures: [] });
+      ctx.emulator.requests.clear();
+      assert.deepEqual(await envValue.check(first.inputs, QUOTA), first);
+      assert.equal(ctx.emulator.requests.list().length, 0);
+    });
+
+    it("passes unknown values through, skipping the read when the definition is unknown", async () => {
+      assert.deepEqual((await envValue.check({}, { ...QUOTA, definitionId: UNKNOWN })).failures, []);
+      assert.equal(ctx.emulator.requests.list().length, 0);
+      assert.deepEqual((await envValue.check({}, { ...QUOTA, value: UNKNOWN })).failures, []);
+    });
+  });
+
+  describe("lifecycle", () => {
+    it("creates with one write, reads drift, updates in place and deletes", async () => {
+      const { inputs } = await envValue.check({}, QUOTA);
+      ctx.emulator.requests.clear();
+      const created = await envValue.create(inputs);
+      assert.deepEqual(writes(ctx.emulator).map((r) => `${r.method} ${r.path}`), ["POST /api/v2/public/env/values"]);
+      const stored = ctx.emulator.store.envValue(created.id)!;
+      assert.equal(stored.value, "250");
+
+      stored.value = "999";
+      const drifted = await envValue.read(created.id, created.outs);
+      assert.equal(drifted.props?.value, "999");
+      assert.deepEqual(await envValue.diff(created.id, drifted.props!, inputs), { changes: true, replaces: [] });
+
+      await envValue.update(created.id, drifted.props!, { ...inputs, value: "300" });
+      assert.equal(ctx.emulator.store.envValue(created.id)!.value, "300", "updated in place, same id");
+
+      await envValue.delete(created.id, created.outs);
+      assert.equal(ctx.emulator.store.envValue(created.id), undefined);
+      await envValue.delete(created.id, created.outs); // a 404 counts as success
+      assert.deepEqual(await envValue.read(created.id, created.outs), { id: "", props: {} });
+    });
+
+    it("adopts an existing value instead of duplicating it", async () => {
+      const { inputs } = await envValue.check({}, { definitionId: IDS.definitions.accountTier, linkedAccountId: "acme", value: "platinum" });
+      const created = await envValue.create(inputs);
+      assert.equal(created.id, "64f0000000000000000000f5");
+      const values = ctx.emulator.store.snapshot().envValues.filter((v) => v.variable_definition_id === IDS.definitions.accountTier && v.linked_account_id === "acme");
+      assert.equal(values.length, 1);
+      assert.equal(values[0].value, "platinum");
+    });
+
+    it("keeps an encrypted value from state, since the platform redacts it", async () => {
+      const { inputs } = await envValue.check({}, { definitionId: IDS.definitions.crmApiToken, linkedAccountId: "globex", value: "tok-123" });
+      const created = await envValue.create(inputs);
+      const read = await envValue.read(created.id, created.outs);
+      assert.equal(read.props?.value, "tok-123");
+      assert.equal(read.props?.encrypted, true);
+    });
+
+    it("diff replaces for identity and updates the value in place", async () => {
+      const olds = { ...QUOTA, scope: "linked_account", encrypted: false };
+      assert.deepEqual(await envValue.diff("v", olds, { ...olds }), { changes: false, replaces: [] });
+      assert.deepEqual(await envValue.diff("v", olds, { ...olds, value: "1" }), { changes: true, replaces: [] });
+      assert.deepEqual((await envValue.diff("v", olds, { ...olds, linkedAccountId: "acme" })).replaces, ["linkedAccountId"]);
+    });
+  });
+
+  it("uses the bearer token for env operations when one is configured", async () => {
+    connect(ctx.emulator, { "integration-platform:apiKey": "", "integration-platform:token": ctx.emulator.token });
+    const { inputs } = await envValue.check({}, QUOTA);
+    await envValue.create(inputs);
+    assert.deepEqual(new Set(ctx.emulator.requests.list().map((r) => r.auth)), new Set(["bearer"]));
+  });
+
+  it("never puts the value into an API error", async () => {
+    ctx.emulator.faults.add([{ method: "POST", path: "^/api/v2/public/env/values", action: { status: 400, message: "value does not match the variable format" } }]);
+    const error = await rejection(envValue.create({ ...QUOTA, value: "hunter2-secret", scope: "linked_account", encrypted: false }));
+    assert.match(error.message, /^400 from POST \/env\/values: value does not match the variable format/);
+    assert.doesNotMatch(error.message + String(error.stack), /hunter2/);
+  });
+});
