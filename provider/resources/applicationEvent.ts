@@ -9,7 +9,8 @@ import { z } from "zod";
 import * as api from "../client/schemas";
 import { platformClient } from "../connection";
 import { checkProperties, describe, diffProperties, Id, unlessGone } from "./lifecycle";
-import { MODULE, runtimeProvider } from "./shim";
+import applicationEventEntry = require("../entry/ApplicationEvent");
+import { MODULE } from "./shim";
 
 /** A sample of the event's response: a JSON object, nested objects allowed. */
 export type EventResponseSample = { [key: string]: unknown };
@@ -143,7 +144,7 @@ export class ApplicationEvent extends pulumi.dynamic.Resource {
   /** Declares the event's name and response structure. */
   constructor(name: string, args: ApplicationEventArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      runtimeProvider("ApplicationEvent"),
+      applicationEventEntry,
       name,
       { ...args, declaredKeys: undefined, rawResponse: undefined },
       opts,

@@ -8,7 +8,8 @@ import * as api from "../client/schemas";
 import { NameValue } from "../client/schemas";
 import { platformClient } from "../connection";
 import { checkProperties, defined, diffProperties, Id, NameValueList, unlessGone } from "./lifecycle";
-import { MODULE, runtimeProvider } from "./shim";
+import configFieldEntry = require("../entry/ConfigField");
+import { MODULE } from "./shim";
 
 /** Inputs of a ConfigField. */
 export interface ConfigFieldArgs {
@@ -270,6 +271,6 @@ export class ConfigField extends pulumi.dynamic.Resource {
 
   /** Declares the field's managed properties in one config. */
   constructor(name: string, args: ConfigFieldArgs, opts?: pulumi.CustomResourceOptions) {
-    super(runtimeProvider("ConfigField"), name, { ...args, field: undefined }, opts, MODULE, "ConfigField");
+    super(configFieldEntry, name, { ...args, field: undefined }, opts, MODULE, "ConfigField");
   }
 }

@@ -9,7 +9,8 @@ import { NotFoundError } from "../client/errors";
 import { EnvDefinition, EnvFormat, EnvScope } from "../client/schemas";
 import { platformClient } from "../connection";
 import { checkProperties, containsUnknown, describe, diffProperties, Id, unlessGone } from "./lifecycle";
-import { MODULE, runtimeProvider } from "./shim";
+import envVariableValueEntry = require("../entry/EnvVariableValue");
+import { MODULE } from "./shim";
 
 /** Inputs of an EnvVariableValue. */
 export interface EnvVariableValueArgs {
@@ -196,6 +197,6 @@ export class EnvVariableValue extends pulumi.dynamic.Resource {
     // kept in state as well.
     const props = { ...args, value: pulumi.secret(args.value), scope: undefined, encrypted: undefined };
     const options = pulumi.mergeOptions(opts, { additionalSecretOutputs: ["value"] });
-    super(runtimeProvider("EnvVariableValue"), name, props, options, MODULE, "EnvVariableValue");
+    super(envVariableValueEntry, name, props, options, MODULE, "EnvVariableValue");
   }
 }

@@ -6,7 +6,8 @@ import { BadRequestError } from "../client/errors";
 import * as api from "../client/schemas";
 import { platformClient } from "../connection";
 import { checkProperties, describe, diffProperties, Id, unlessGone } from "./lifecycle";
-import { MODULE, runtimeProvider } from "./shim";
+import workflowToggleEntry = require("../entry/WorkflowToggle");
+import { MODULE } from "./shim";
 
 /** Inputs of a WorkflowToggle. */
 export interface WorkflowToggleArgs {
@@ -134,7 +135,7 @@ export class WorkflowToggle extends pulumi.dynamic.Resource {
   /** Declares whether one workflow is enabled in one config. */
   constructor(name: string, args: WorkflowToggleArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      runtimeProvider("WorkflowToggle"),
+      workflowToggleEntry,
       name,
       { ...args, workflowName: undefined, previousEnabled: undefined },
       opts,
