@@ -3,8 +3,8 @@
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { resourcesOfType, Stack, Workspace } from "../support/engine";
-import { writeProgram } from "../support/program";
+import { resourcesOfType, Stack, Workspace } from "../../scripts/lib/engine";
+import { writeProgram } from "../../scripts/lib/program";
 
 const PROGRAM = `
 import * as pulumi from "@pulumi/pulumi";

@@ -5,8 +5,8 @@ import { randomBytes } from "node:crypto";
 import * as path from "node:path";
 import axios from "axios";
 import { startEmulator, type RunningEmulator } from "../../emulator";
-import { REPO, resourcesOfType, Stack, Workspace } from "../support/engine";
-import { copyProgram } from "../support/program";
+import { REPO, resourcesOfType, Stack, Workspace } from "../../scripts/lib/engine";
+import { copyProgram } from "../../scripts/lib/program";
 
 const TYPE = (name: string) => `pulumi-nodejs:dynamic/integration-platform:${name}`;
 // Distinctive values, so that finding them in state or output means a leak and nothing else.

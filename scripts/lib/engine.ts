@@ -1,9 +1,9 @@
-// The real Pulumi engine, offline: one helper that every e2e test shares.
+// The real Pulumi engine, offline: one helper that the e2e tests, the demo and the benchmark share.
 //   - a file backend and PULUMI_HOME in a temporary directory, removed by `dispose()`;
 //   - a passphrase secrets provider;
 //   - no update checks and no plugin downloads;
 //   - programs installed the way users install them: from the packed tarball.
-// Without the engine the e2e tests fail; they never skip.
+// Without the engine, callers fail; nothing skips.
 import { execFile, execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";

@@ -1,0 +1,127 @@
+// The one HTTP client: retries, Retry-After, timeouts, error mapping and response validation,
+// each observed through the emulator's request log.
+import * as assert from "node:assert/strict";
+import * as net from "node:net";
+import { ConnectionError, RateLimitError, ResponseValidationError, SettingsError } from "../../provider";
+import { PlatformClient } from "../../provider/client/http";
+import { resolveSettings } from "../../provider/settings";
+import { rejection, useEmulator } from "../support/provider";
+
+describe("PlatformClient", () => {
+  const ctx = useEmulator();
+  const client = (extra: Record<string, string> = {}) =>
+    new PlatformClient(
+      resolveSettings(undefined, {
+        INTEGRATION_PLATFORM_BASE_URL: ctx.emulator.url,
+        INTEGRATION_PLATFORM_API_KEY: ctx.emulator.apiKey,
+        INTEGRATION_PLATFORM_TIMEOUT_MS: "500",
+        INTEGRATION_PLATFORM_MAX_RETRIES: "3",
+        ...extra,
+      }),
+    );
+  const attempts = () => ctx.emulator.requests.list().filter((r) => r.path.startsWith("/api/v2/public/linked-account")).length;
+
+  it("retries a 429 after the Retry-After it names, then succeeds", async () => {
+    ctx.emulator.faults.add([{ path: "^/api/v2/public/linked-account", action: { status: 429, retryAfter: 1 }, times: 1 }]);
+    const started = Date.now();
+    const page = await client().listLinkedAccounts({});
+    assert.equal(page.docs.length, 3);
+    assert.equal(attempts(), 2);
+    assert.ok(Date.now() - started >= 1000, "waited for Retry-After: 1");
+  });
+
+  it("retries 500, 503, a reset connection and a timeout", async () => {
+    ctx.emulator.faults.add([
+      { path: "^/api/v2/public/linked-account", action: { status: 500 }, times: 1 },
+      { path: "^/api/v2/public/linked-account", action: { status: 503 }, times: 1 },
+      { path: "^/api/v2/public/linked-account", action: { reset: true }, times: 1 },
+    ]);
+    await client().listLinkedAccounts({});
+    assert.equal(attempts(), 4);
+
+    ctx.emulator.requests.clear();
+    ctx.emulator.faults.clear();
+    ctx.emulator.faults.add([{ path: "^/api/v2/public/linked-account", action: { delayMs: 1500 }, times: 1 }]);
+    const started = Date.now();
+    await client().listLinkedAccounts({});
+    assert.ok(Date.now() - started < 1500, "the retry answered before the slow first attempt would have");
+    // The emulator logs a request when it has answered: wait for the slow one to finish.
+    await new Promise((resolve) => setTimeout(resolve, 1500 - (Date.now() - started) + 100));
+    assert.equal(attempts(), 2, "the slow answer timed out after 500 ms and was retried");
+  });
+
+  it("does not retry a 400 or a 404", async () => {
+    const error = await rejection(client().listLinkedAccounts({ limit: 500 }));
+    assert.match(error.message, /^400 from GET \/linked-account: .*limit/);
+    assert.equal(attempts(), 1);
+  });
+
+  it("gives up after the bounded count with RateLimitError", async () => {
+    ctx.emulator.faults.add([{ path: "^/api/v2/public/linked-account", action: { status: 429 } }]);
+    const error = await rejection(client({ INTEGRATION_PLATFORM_MAX_RETRIES: "2" }).listLinkedAccounts({}));
+    assert.ok(error instanceof RateLimitError);
+    assert.match(error.message, /^429 from GET \/linked-account \(after 3 attempts\)/);
+    assert.equal(attempts(), 3);
+  });
+
+  it("fails fast and clearly when the base URL is unreachable", async () => {
+    // A port that was free a moment ago: nothing listens there.
+    const port = await new Promise<number>((resolve) => {
+      const server = net.createServer().listen(0, "127.0.0.1", () => {
+        const { port } = server.address() as net.AddressInfo;
+        server.close(() => resolve(port));
+      });
+    });
+    const started = Date.now();
+    const error = await rejection(client({ INTEGRATION_PLATFORM_BASE_URL: `http://127.0.0.1:${port}` }).listLinkedAccounts({}));
+    assert.ok(error instanceof ConnectionError);
+    assert.match(error.message, /could not be reached \(ECONNREFUSED\); check `integration-platform:baseUrl`/);
+    assert.ok(Date.now() - started < 10_000);
+  });
+
+  it("names the field when a response does not have the documented shape", async () => {
+    const list = ctx.emulator.store.snapshot().linkedAccounts;
+    await ctx.emulator.store.update((state) => {
+      (state.linkedAccounts[1] as { account_id: unknown }).account_id = 42;
+    });
+    const error = await rejection(client().listLinkedAccounts({}));
+    assert.ok(error instanceof ResponseValidationError);
+    assert.match(error.message, /^GET \/linked-account answered 200 with a body that does not have the documented shape: `docs.1.account_id`/);
+    assert.equal(list.length, 3);
+  });
+
+  it("asks for an API key when only a token is set and the operation needs a key", async () => {
+    const error = await rejection(client({ INTEGRATION_PLATFORM_API_KEY: "", INTEGRATION_PLATFORM_TOKEN: "t" }).listLinkedAccounts({}));
+    assert.ok(error instanceof SettingsError);
+    assert.match(error.message, /GET \/linked-account needs an API key.*integration-platform:apiKey/);
+    assert.equal(attempts(), 0);
+  });
+});
+
+describe("resolveSettings", () => {
+  it("names every missing config key in one error", () => {
+    assert.throws(() => resolveSettings(undefined, {}), (error: Error) => {
+      assert.ok(error instanceof SettingsError);
+      assert.match(error.message, /integration-platform:baseUrl \(or the environment variable INTEGRATION_PLATFORM_BASE_URL\)/);
+      assert.match(error.message, /integration-platform:apiKey \(or the environment variable INTEGRATION_PLATFORM_API_KEY\)/);
+      return true;
+    });
+  });
+
+  it("prefers stack config over the environment, and strips /api/v2/public", () => {
+    const settings = resolveSettings({ get: (k) => ({ "integration-platform:baseUrl": "http://cfg.test/api/v2/public/" })[k] }, {
+      INTEGRATION_PLATFORM_BASE_URL: "http://env.test",
+      INTEGRATION_PLATFORM_API_KEY: "tk_x",
+    });
+    assert.equal(settings.baseUrl, "http://cfg.test");
+    assert.equal(settings.apiKey, "tk_x");
+  });
+
+  it("refuses a malformed base URL or a bad number, naming the key", () => {
+    assert.throws(() => resolveSettings(undefined, { INTEGRATION_PLATFORM_BASE_URL: "nope", INTEGRATION_PLATFORM_API_KEY: "k" }), /integration-platform:baseUrl must be an absolute http\(s\) URL/);
+    assert.throws(
+      () => resolveSettings(undefined, { INTEGRATION_PLATFORM_BASE_URL: "http://x", INTEGRATION_PLATFORM_API_KEY: "k", INTEGRATION_PLATFORM_MAX_RETRIES: "many" }),
+      /integration-platform:maxRetries \(INTEGRATION_PLATFORM_MAX_RETRIES\) must be a whole number from 0 to 10/,
+    );
+  });
+});
