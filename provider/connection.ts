@@ -1,5 +1,7 @@
-// The provider process's connection to the platform. `configure()` hands over the stack config
-// once per process; the client is made lazily from it (or from the environment) and reused.
+// The process's connection to the platform. In the dynamic provider's process, `configure()`
+// hands over the stack config; in the program's process (lookups), the program's own config is
+// read. Either way the environment is the fallback, and the client is made lazily and reused.
+import * as pulumi from "@pulumi/pulumi";
 import { PlatformClient } from "./client/http";
 import { ConfigReader, resolveSettings } from "./settings";
 
@@ -12,8 +14,11 @@ export function useStackConfig(config: ConfigReader | undefined): void {
   client = undefined;
 }
 
+/** The program's own stack config, for lookups that run in the program rather than the provider process. */
+const programConfig: ConfigReader = { get: (key) => pulumi.runtime.getConfig(key) };
+
 /** The client for this process, made on first use so that a missing setting fails the operation that needs it. */
 export function platformClient(): PlatformClient {
-  client ??= new PlatformClient(resolveSettings(stackConfig));
+  client ??= new PlatformClient(resolveSettings(stackConfig ?? programConfig));
   return client;
 }

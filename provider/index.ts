@@ -1,4 +1,4 @@
-// The package's public surface: resources, their argument and output types, and errors.
+// The package's public surface: resources, the component, lookups, their types, and errors.
 export { ConfigField, ConfigFieldArgs, ConfigFieldRecord, NameValueInput } from "./resources/configField";
 export { ApplicationEvent, ApplicationEventArgs, DeclaredKey, EventDefinition, EventResponseSample } from "./resources/applicationEvent";
 export { WorkflowToggle, WorkflowToggleArgs } from "./resources/workflowToggle";
@@ -16,3 +16,8 @@ export {
   SettingsError,
 } from "./client/errors";
 export { SETTINGS } from "./settings";
+export { LinkedAccountSetup, LinkedAccountSetupArgs, SetupEnvValue, SetupField } from "./components/linkedAccountSetup";
+export { getEnvDefinition, getEnvDefinitionOutput, getEnvDefinitions, getEnvDefinitionsOutput, EnvDefinition, GetEnvDefinitionArgs, GetEnvDefinitionsArgs } from "./functions/envDefinitions";
+export { getEnvValues, getEnvValuesOutput, EnvValue, GetEnvValuesArgs } from "./functions/envValues";
+export { getLinkedAccounts, getLinkedAccountsOutput, LinkedAccount, GetLinkedAccountsArgs } from "./functions/linkedAccounts";
+export { getAuditEvents, getAuditEventsOutput, AuditEvent, GetAuditEventsArgs } from "./functions/auditEvents";

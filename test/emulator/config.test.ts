@@ -180,6 +180,8 @@ describe("emulator: PUT /config/field/:fieldId", () => {
 
   it("400 when the spec body has no entry for the field", async () => {
     assertError(await putField("hs_pipeline", specBody([{ id: "hs_sync_limit" }])), 400, "VALIDATION_ERROR", "no entry for field hs_pipeline");
+    const config = h.emulator.store.config({ linkedAccountId: "acme", slug: "hubspot", configId: "acme" })!;
+    assert.ok(!config.fields.some((f) => f.id === "hs_pipeline"), "a refused body must not touch the config");
     assertError(
       await putField("hs_batch_size", specBody([], []), acmeHubspot, { workflow_id: "wf_hs_contact_sync" }),
       400,

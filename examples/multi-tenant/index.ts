@@ -1,0 +1,28 @@
+// Multi-tenant: choose linked accounts by reading the platform, then stamp one setup per account.
+// Each setup is named after its account, so a new matching account only adds its own resources.
+import * as pulumi from "@pulumi/pulumi";
+import * as platform from "pulumi-integration-platform";
+
+const config = new pulumi.Config();
+// Whom to set up: accounts whose name contains `search`, or else (the default) accounts whose
+// ACCOUNT_TIER env variable is `tier`.
+const search = config.get("search");
+const tier = config.get("tier") ?? "enterprise";
+
+export = async () => {
+  const accounts = await platform.getLinkedAccounts(
+    search ? { search } : { envVariableName: "ACCOUNT_TIER", envVariableValue: tier },
+  );
+
+  for (const account of accounts) {
+    new platform.LinkedAccountSetup(`${account.accountId}-hubspot`, {
+      linkedAccountId: account.accountId,
+      slug: "hubspot",
+      fields: [{ fieldId: "hs_pipeline", name: `${account.name ?? account.accountId} pipeline` }],
+      workflows: { wf_hs_deal_alerts: true },
+      envValues: [{ definitionId: "64f0000000000000000000d6", value: config.getSecret("quota") ?? "500" }], // ACCOUNT_QUOTA
+    });
+  }
+
+  return { accounts: accounts.map((account) => account.accountId) };
+};

@@ -1,0 +1,79 @@
+// LinkedAccountSetup: one end user's setup of one app, as one component. Children are named
+// from the component's name and each entry's own ids, never from positions in a list, so that
+// adding an account, a field or a value never renames (and so replaces) anything else.
+import * as pulumi from "@pulumi/pulumi";
+import { ConfigField, NameValueInput } from "../resources/configField";
+import { EnvVariableValue } from "../resources/envVariableValue";
+import { WorkflowToggle } from "../resources/workflowToggle";
+
+/** One field of the config, as LinkedAccountSetup takes it. */
+export interface SetupField {
+  /** The field's id. Part of the child's name, so a plain string. */
+  fieldId: string;
+  /** The workflow the field belongs to, for a workflow field. Part of the child's name. */
+  workflowId?: string;
+  /** The field's display name. */
+  name?: pulumi.Input<string>;
+  /** Options of a select or map field. */
+  options?: pulumi.Input<pulumi.Input<NameValueInput>[]>;
+  /** Labels. */
+  labels?: pulumi.Input<pulumi.Input<NameValueInput>[]>;
+}
+
+/** One env variable value of the linked account (a linked_account or workflow definition). */
+export interface SetupEnvValue {
+  /** The definition's id. Part of the child's name. */
+  definitionId: string;
+  /** For a workflow definition: the workflow. Part of the child's name. */
+  workflowId?: string;
+  /** The value (stored as a secret). */
+  value: pulumi.Input<string>;
+}
+
+/** Inputs of a LinkedAccountSetup. */
+export interface LinkedAccountSetupArgs {
+  /** The linked account (end user). */
+  linkedAccountId: pulumi.Input<string>;
+  /** The app's slug. */
+  slug: pulumi.Input<string>;
+  /** The config; defaults to the linked account's id, as the platform's does. */
+  configId?: pulumi.Input<string>;
+  /** Fields to set in the config. */
+  fields?: SetupField[];
+  /** Workflows to enable (true) or disable (false), by workflow id. */
+  workflows?: Record<string, pulumi.Input<boolean>>;
+  /** Env variable values of this linked account. */
+  envValues?: SetupEnvValue[];
+}
+
+/** Groups one linked account's fields, workflow toggles and env values for one app. */
+export class LinkedAccountSetup extends pulumi.ComponentResource {
+  /** The ConfigFields, keyed `[workflowId/]fieldId`. */
+  readonly fields: Record<string, ConfigField> = {};
+  /** The WorkflowToggles, keyed by workflow id. */
+  readonly workflows: Record<string, WorkflowToggle> = {};
+  /** The EnvVariableValues, keyed `definitionId[/workflowId]`. */
+  readonly envValues: Record<string, EnvVariableValue> = {};
+
+  /** Declares the setup; `name` should be stable per account and app, e.g. `acme-hubspot`. */
+  constructor(name: string, args: LinkedAccountSetupArgs, opts?: pulumi.ComponentResourceOptions) {
+    super("integration-platform:index:LinkedAccountSetup", name, {}, opts);
+    const parent = { parent: this };
+    const config = { slug: args.slug, linkedAccountId: args.linkedAccountId, configId: args.configId ?? args.linkedAccountId };
+
+    for (const field of args.fields ?? []) {
+      const key = field.workflowId ? `${field.workflowId}/${field.fieldId}` : field.fieldId;
+      if (this.fields[key]) throw new Error(`LinkedAccountSetup ${name}: field ${key} is listed twice`);
+      this.fields[key] = new ConfigField(`${name}/field/${key}`, { ...config, ...field }, parent);
+    }
+    for (const [workflowId, enabled] of Object.entries(args.workflows ?? {})) {
+      this.workflows[workflowId] = new WorkflowToggle(`${name}/workflow/${workflowId}`, { ...config, workflowId, enabled }, parent);
+    }
+    for (const env of args.envValues ?? []) {
+      const key = env.workflowId ? `${env.definitionId}/${env.workflowId}` : env.definitionId;
+      if (this.envValues[key]) throw new Error(`LinkedAccountSetup ${name}: env value ${key} is listed twice`);
+      this.envValues[key] = new EnvVariableValue(`${name}/env/${key}`, { ...env, linkedAccountId: args.linkedAccountId }, parent);
+    }
+    this.registerOutputs({});
+  }
+}
