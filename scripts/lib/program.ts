@@ -15,7 +15,8 @@ function rootVersion(name: string): string {
 }
 
 /**
- * Packs the repository (its `dist/` must be built: `npm test` builds it first) and installs the
+ * Packs the repository (its `dist/` must be built: `npm test` builds it first; --ignore-scripts
+ * skips `prepare`, which would build again) and installs the
  * tarball with the engine's SDK into a directory keyed by the tarball's hash, reused across
  * runs in the OS temporary directory. Returns that directory; programs link its node_modules.
  */
@@ -23,32 +24,38 @@ export function installedPackage(): string {
   if (installDir) return installDir;
   const packDir = fs.mkdtempSync(path.join(os.tmpdir(), "pip-pack-"));
   try {
-    const out = execFileSync("npm", ["pack", "--json", "--pack-destination", packDir], { cwd: REPO, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+    const out = execFileSync("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", packDir], { cwd: REPO, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
     const [{ filename }] = JSON.parse(out) as { filename: string }[];
     const tarball = path.join(packDir, path.basename(filename));
     const hash = createHash("sha256").update(fs.readFileSync(tarball)).digest("hex").slice(0, 16);
     const dir = path.join(os.tmpdir(), `pip-e2e-install-${hash}`);
     if (!fs.existsSync(path.join(dir, ".complete"))) {
-      fs.rmSync(dir, { recursive: true, force: true });
-      fs.mkdirSync(dir, { recursive: true });
-      const kept = path.join(dir, path.basename(tarball));
+      // Installed beside, then renamed into place: concurrent test runs never see half an install.
+      const staging = fs.mkdtempSync(`${dir}.staging-`);
+      const kept = path.join(staging, path.basename(tarball));
       fs.copyFileSync(tarball, kept);
       const manifest = {
         name: "e2e-programs",
         private: true,
         dependencies: {
-          "pulumi-integration-platform": `file:${kept}`,
+          "pulumi-integration-platform": `file:./${path.basename(tarball)}`,
           "@pulumi/pulumi": rootVersion("@pulumi/pulumi"),
           typescript: rootVersion("typescript"),
           "@types/node": rootVersion("@types/node"),
         },
       };
-      fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify(manifest, null, 2));
+      fs.writeFileSync(path.join(staging, "package.json"), JSON.stringify(manifest, null, 2));
       execFileSync("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel", "error"], {
-        cwd: dir,
+        cwd: staging,
         stdio: ["ignore", "ignore", "inherit"],
       });
-      fs.writeFileSync(path.join(dir, ".complete"), new Date().toISOString());
+      fs.writeFileSync(path.join(staging, ".complete"), new Date().toISOString());
+      try {
+        fs.renameSync(staging, dir);
+      } catch {
+        // Another run finished first; its install is identical (same tarball hash).
+        fs.rmSync(staging, { recursive: true, force: true });
+      }
     }
     installDir = dir;
     return dir;
