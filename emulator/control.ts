@@ -1,0 +1,39 @@
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import type { EmulatorContext } from "./server";
+import { parseInput } from "./validation";
+
+/** Prefix of the control plane: never under /api, never authenticated, logged or faulted. */
+export const CONTROL_PREFIX = "/_emulator";
+
+const sinceQuerySchema = z.object({ since: z.coerce.number().int().min(0).default(0) });
+
+/** Control plane for tests and demos: health, reset, state, request log and fault rules. */
+export function registerControlPlane(app: FastifyInstance, { store, faults, requests }: EmulatorContext): void {
+  app.get(`${CONTROL_PREFIX}/health`, async () => ({ status: "ok" }));
+
+  app.post(`${CONTROL_PREFIX}/reset`, async () => {
+    await store.reset();
+    return { status: "ok" };
+  });
+
+  // Shows encrypted env values in clear: this is a test-only window onto the state, and tests
+  // need to see what was stored behind "[REDACTED]".
+  app.get(`${CONTROL_PREFIX}/state`, async () => store.state);
+
+  app.get(`${CONTROL_PREFIX}/requests`, async (request) => {
+    const { since } = parseInput(sinceQuerySchema, request.query, "query");
+    return requests.list(since);
+  });
+
+  app.delete(`${CONTROL_PREFIX}/requests`, async () => ({ cleared: requests.clear() }));
+
+  app.get(`${CONTROL_PREFIX}/faults`, async () => ({ rules: faults.list() }));
+
+  app.post(`${CONTROL_PREFIX}/faults`, async (request) => ({ rules: faults.addFromBody(request.body) }));
+
+  app.delete(`${CONTROL_PREFIX}/faults`, async () => {
+    faults.clear();
+    return { rules: faults.list() };
+  });
+}

@@ -1,0 +1,131 @@
+#!/usr/bin/env node
+import { parseArgs } from "node:util";
+import type { RunningEmulator } from "./index";
+
+/** Default port of the command line (the library defaults to 0, a free port). */
+export const DEFAULT_PORT = 4010;
+
+const USAGE = `Usage: pulumi-integration-platform-emulator [options]
+
+Runs a local emulator of the integration platform's public API on 127.0.0.1.
+
+Options:
+  --port N          TCP port (default ${DEFAULT_PORT}; 0 picks a free port)
+  --fixtures FILE   seed state from FILE instead of the bundled default fixture
+  --data FILE       load state from FILE if it exists; write every change to it
+  --api-key KEY     API key to accept in x-api-key (default tk_emulator)
+  --token TOKEN     bearer token to accept in Authorization (default emulator_token)
+  --quiet           do not print warnings
+  -h, --help        show this help
+`;
+
+/** Exit status for unusable arguments, a bad fixture or a bad data file. */
+const EXIT_USAGE = 2;
+
+class UsageError extends Error {}
+
+interface CliOptions {
+  port: number;
+  fixtures?: string;
+  data?: string;
+  apiKey?: string;
+  token?: string;
+  quiet: boolean;
+  help: boolean;
+}
+
+function parseCommandLine(argv: string[]): CliOptions {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        port: { type: "string" },
+        fixtures: { type: "string" },
+        data: { type: "string" },
+        "api-key": { type: "string" },
+        token: { type: "string" },
+        quiet: { type: "boolean", default: false },
+        help: { type: "boolean", short: "h", default: false },
+      },
+    });
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  const { values } = parsed;
+  const portText = values.port ?? String(DEFAULT_PORT);
+  const port = Number(portText);
+  if (!/^\d+$/.test(portText) || port > 65535) {
+    throw new UsageError(`--port must be an integer from 0 to 65535, got "${portText}"`);
+  }
+  for (const name of ["api-key", "token"] as const) {
+    if (values[name] === "") throw new UsageError(`--${name} must not be empty`);
+  }
+  return {
+    port,
+    fixtures: values.fixtures,
+    data: values.data,
+    apiKey: values["api-key"],
+    token: values.token,
+    quiet: values.quiet ?? false,
+    help: values.help ?? false,
+  };
+}
+
+async function main(argv: string[]): Promise<void> {
+  let options: CliOptions;
+  try {
+    options = parseCommandLine(argv);
+  } catch (err) {
+    process.stderr.write(`error: ${(err as Error).message}\n\n${USAGE}`);
+    process.exit(EXIT_USAGE);
+  }
+  if (options.help) {
+    process.stdout.write(USAGE);
+    return;
+  }
+
+  // Loaded only now so that --help and argument errors answer without loading the server.
+  const { startEmulator, EmulatorConfigError, CONTROL_PREFIX } = await import("./index");
+  let emulator: RunningEmulator;
+  try {
+    emulator = await startEmulator(options);
+  } catch (err) {
+    process.stderr.write(`error: ${(err as Error).message}\n`);
+    process.exit(err instanceof EmulatorConfigError ? EXIT_USAGE : 1);
+  }
+
+  process.stdout.write(
+    [
+      `Integration platform emulator listening on ${emulator.url}`,
+      `API key: ${emulator.apiKey}`,
+      `Bearer token: ${emulator.token}`,
+      `Control plane: ${emulator.url}${CONTROL_PREFIX}/`,
+      options.data ? `State file: ${options.data}` : "State: in memory (use --data FILE to keep it)",
+      "",
+    ].join("\n"),
+  );
+
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    // A second signal while flushing means "now": exit without waiting for the disk.
+    if (stopping) process.exit(1);
+    stopping = true;
+    emulator.close().then(
+      () => {
+        if (!options.quiet) process.stderr.write(`emulator: stopped on ${signal}\n`);
+        process.exit(0);
+      },
+      (err: unknown) => {
+        process.stderr.write(`error while stopping: ${(err as Error).message}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+}
+
+void main(process.argv.slice(2));

@@ -1,0 +1,54 @@
+import { z } from "zod";
+
+/** Largest page the platform serves. */
+export const MAX_PAGE_SIZE = 100;
+
+function positiveInteger(max?: number) {
+  const error = max === undefined ? "must be an integer >= 1" : `must be an integer between 1 and ${max}`;
+  const schema = z.coerce.number({ error }).int({ error }).min(1, { error });
+  return max === undefined ? schema : schema.max(max, { error });
+}
+
+/** Query parameters `page` (default 1) and `limit` (default 10, at most 100); extend it with a route's filters. */
+export const paginationQuerySchema = z.object({
+  page: positiveInteger().default(1),
+  limit: positiveInteger(MAX_PAGE_SIZE).default(10),
+});
+
+/** Parsed `page` and `limit`. */
+export type PageRequest = z.output<typeof paginationQuerySchema>;
+
+/** The platform's (mongoose-paginate style) page envelope. */
+export interface Page<T> {
+  docs: T[];
+  totalDocs: number;
+  limit: number;
+  page: number;
+  totalPages: number;
+  pagingCounter: number;
+  hasPrevPage: boolean;
+  hasNextPage: boolean;
+  prevPage: number | null;
+  nextPage: number | null;
+}
+
+/** Cuts one page out of `items` and renders only that page's documents with `view`. */
+export function paginate<T, D>(items: readonly T[], { page, limit }: PageRequest, view: (item: T) => D): Page<D> {
+  const totalDocs = items.length;
+  // mongoose-paginate reports one (empty) page for an empty collection.
+  const totalPages = Math.max(1, Math.ceil(totalDocs / limit));
+  const hasPrevPage = page > 1;
+  const hasNextPage = page < totalPages;
+  return {
+    docs: items.slice((page - 1) * limit, page * limit).map(view),
+    totalDocs,
+    limit,
+    page,
+    totalPages,
+    pagingCounter: (page - 1) * limit + 1,
+    hasPrevPage,
+    hasNextPage,
+    prevPage: hasPrevPage ? page - 1 : null,
+    nextPage: hasNextPage ? page + 1 : null,
+  };
+}

@@ -1,0 +1,54 @@
+import type { AuthKind } from "./auth";
+import type { FaultKind } from "./faults";
+
+/** One API request as the control plane reports it; `status` is 0 when a fault reset the connection. */
+export interface RequestLogEntry {
+  seq: number;
+  time: string;
+  method: string;
+  path: string;
+  query: Record<string, unknown>;
+  status: number;
+  auth: AuthKind;
+  durationMs: number;
+  fault?: FaultKind;
+}
+
+/** Default number of entries kept before the oldest are dropped. */
+export const REQUEST_LOG_CAPACITY = 100_000;
+
+/** Bounded log of API requests; sequence numbers keep growing across clears so `since` cursors stay valid. */
+export class RequestLog {
+  private readonly ring: RequestLogEntry[] = [];
+  private head = 0;
+  private nextSeq = 1;
+
+  /** Creates a log that keeps the last `capacity` entries. */
+  constructor(readonly capacity = REQUEST_LOG_CAPACITY) {}
+
+  /** Appends an entry and gives it the next sequence number. */
+  record(entry: Omit<RequestLogEntry, "seq">): RequestLogEntry {
+    const logged = { seq: this.nextSeq++, ...entry };
+    if (this.ring.length < this.capacity) this.ring.push(logged);
+    else {
+      this.ring[this.head] = logged;
+      this.head = (this.head + 1) % this.capacity;
+    }
+    return logged;
+  }
+
+  /** Entries with a sequence number greater than `since`, oldest first. */
+  list(since = 0): RequestLogEntry[] {
+    const ordered = [...this.ring.slice(this.head), ...this.ring.slice(0, this.head)];
+    const firstSeq = ordered.length > 0 ? ordered[0].seq : this.nextSeq;
+    return ordered.slice(Math.max(0, since - firstSeq + 1));
+  }
+
+  /** Drops every entry and returns how many were dropped. */
+  clear(): number {
+    const dropped = this.ring.length;
+    this.ring.length = 0;
+    this.head = 0;
+    return dropped;
+  }
+}

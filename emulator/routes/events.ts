@@ -1,0 +1,41 @@
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import { notFound } from "../errors";
+import { describeSample, isPlainObject, parseSampleDocument } from "../model";
+import type { EmulatorContext } from "../server";
+import { parseInput } from "../validation";
+import { eventView } from "../views";
+import { API_PREFIX, accepts, commitChange } from "./shared";
+
+const SAMPLE_ERROR = "must be a JSON object, or a string holding a JSON object";
+
+/** The event update body; `response` arrives as an object or as a JSON-encoded string of one. */
+const eventBodySchema = z.object({
+  name: z.string(),
+  response: z.unknown().transform((value, ctx) => {
+    const sample = typeof value === "string" ? parseSampleDocument(value) : isPlainObject(value) ? value : undefined;
+    if (sample === undefined) {
+      ctx.addIssue({ code: "custom", message: value === undefined ? `required (${SAMPLE_ERROR})` : SAMPLE_ERROR });
+      return z.NEVER;
+    }
+    return sample;
+  }),
+});
+
+/** Application event routes: update an event's name and declared response structure (4.2). */
+export function registerEventRoutes(app: FastifyInstance, { store }: EmulatorContext): void {
+  const url = `${API_PREFIX}/application/event/:event_id`;
+  app.put<{ Params: { event_id: string } }>(url, accepts("api_key"), async (request) => {
+    const eventId = request.params.event_id;
+    const body = parseInput(eventBodySchema, request.body);
+    const event = store.event(eventId);
+    if (!event) throw notFound("Event not found");
+    Object.assign(event, {
+      name: body.name,
+      response: describeSample(body.response),
+      raw_response: JSON.stringify(body.response),
+    });
+    await commitChange(store, request, "APPLICATION_EVENT_UPDATED", { resource_id: eventId });
+    return store.state.events.map(eventView);
+  });
+}

@@ -1,0 +1,17 @@
+import type { FastifyInstance } from "fastify";
+import { ApiError } from "../errors";
+import type { EmulatorContext } from "../server";
+import { API_PREFIX, accepts } from "./shared";
+
+/** The session token refresh, decommissioned in v3.4.16: always 410, whatever the credentials. */
+export function registerSessionRoutes(app: FastifyInstance, _ctx: EmulatorContext): void {
+  for (const url of ["/session-token/refresh", `${API_PREFIX}/session-token/refresh`]) {
+    app.post(url, accepts("none"), async () => {
+      throw new ApiError(
+        410,
+        "OPERATION_DECOMMISSIONED",
+        "POST /session-token/refresh was decommissioned in v3.4.16; use a personal access token or the API key instead",
+      );
+    });
+  }
+}

@@ -1,0 +1,173 @@
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import { setTimeout as sleep } from "node:timers/promises";
+import { detectAuthKind, enforceAuth, type AuthKind, type AuthPolicy, type Credentials } from "./auth";
+import { registerControlPlane, CONTROL_PREFIX } from "./control";
+import { ApiError, badRequest, defaultErrorCode, toApiError } from "./errors";
+import type { FaultKind, FaultRules, FiredFault } from "./faults";
+import type { RequestLog } from "./requestLog";
+import { registerAuditRoutes } from "./routes/audit";
+import { registerConfigRoutes } from "./routes/config";
+import { registerEnvRoutes } from "./routes/env";
+import { registerEventRoutes } from "./routes/events";
+import { registerLinkedAccountRoutes } from "./routes/linkedAccounts";
+import { registerSessionRoutes } from "./routes/session";
+import { registerWorkflowRoutes } from "./routes/workflows";
+import type { EmulatorStore } from "./store";
+
+/** Everything the routes share: state, accepted credentials, fault rules, request log. */
+export interface EmulatorContext {
+  store: EmulatorStore;
+  credentials: Credentials;
+  faults: FaultRules;
+  requests: RequestLog;
+  /** Reports problems the client cannot see (persistence failures, internal errors). */
+  warn(message: string): void;
+}
+
+/** Bookkeeping of one API request (control-plane requests have none). */
+export interface ApiCall {
+  startedAt: bigint;
+  auth: AuthKind;
+  fault?: FaultKind;
+}
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /** Which credentials the operation accepts; routes without it (404s) are not checked. */
+    auth?: AuthPolicy;
+  }
+  interface FastifyRequest {
+    apiCall: ApiCall | null;
+  }
+}
+
+/** Builds the fastify app: API routes, control plane, fault injection, auth and request logging. */
+export function buildServer(ctx: EmulatorContext): FastifyInstance {
+  // forceCloseConnections: a delay fault must not hold close() hostage.
+  const app = Fastify({ logger: false, forceCloseConnections: true });
+  app.decorateRequest("apiCall", null);
+  // Aborts delay faults when the server closes, so a long delay keeps neither close() nor the process waiting.
+  const closing = new AbortController();
+  app.addHook("preClose", async () => closing.abort());
+
+  // JSON only (fastify also parses text/plain by default). Same parser as fastify's, except that an
+  // empty body with a JSON content type means "no body", which clients commonly send on DELETE;
+  // routes that need a body then report it as required.
+  const defaultJsonParser = app.getDefaultJsonParser("error", "error");
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
+    const text = body.toString();
+    if (text === "") done(null, undefined);
+    else defaultJsonParser(request, text, done);
+  });
+  // Bodiless requests pass whatever Content-Type a client library adds (axios sends a form type).
+  app.addContentTypeParser("*", { parseAs: "string" }, (_request, body, done) => {
+    if (body.toString() === "") done(null, undefined);
+    else done(badRequest("Content-Type must be application/json"), undefined);
+  });
+
+  app.addHook("onRequest", async (request, reply) => {
+    if (isControlPlane(request.url)) return;
+    const call: ApiCall = { startedAt: process.hrtime.bigint(), auth: detectAuthKind(request.headers, ctx.credentials) };
+    request.apiCall = call;
+    const fault = ctx.faults.match(request.method, pathOf(request.url));
+    if (fault) {
+      call.fault = fault.kind;
+      if (await applyFault(fault, request, reply, ctx, closing.signal)) return;
+    }
+    const policy = request.routeOptions.config.auth;
+    if (policy) enforceAuth(call.auth, policy);
+  });
+
+  app.addHook("onResponse", async (request, reply) => {
+    if (request.apiCall) logCall(ctx, request, reply.statusCode);
+  });
+
+  app.setErrorHandler((err, _request, reply) => {
+    const apiError = toApiError(err);
+    if (apiError.statusCode >= 500 && !(err instanceof ApiError)) {
+      ctx.warn(`internal error: ${(err as Error).stack ?? String(err)}`);
+    }
+    return reply.code(apiError.statusCode).headers(apiError.headers).send(apiError.toBody());
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const error = new ApiError(404, "RESOURCE_NOT_FOUND", `No operation ${request.method} ${pathOf(request.url)}`);
+    return reply.code(404).send(error.toBody());
+  });
+
+  for (const register of [
+    registerConfigRoutes,
+    registerEventRoutes,
+    registerWorkflowRoutes,
+    registerEnvRoutes,
+    registerLinkedAccountRoutes,
+    registerAuditRoutes,
+    registerSessionRoutes,
+    registerControlPlane,
+  ]) {
+    register(app, ctx);
+  }
+  return app;
+}
+
+/**
+ * Carries out a fired fault. Returns true when the request is finished (connection reset) and the
+ * normal chain must not run; a status fault throws so that the error handler answers it.
+ */
+async function applyFault(
+  fault: FiredFault,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  ctx: EmulatorContext,
+  closing: AbortSignal,
+): Promise<boolean> {
+  const { action } = fault;
+  if ("delayMs" in action) {
+    try {
+      await sleep(action.delayMs, undefined, { signal: closing });
+      return false;
+    } catch {
+      // The server is closing and has dropped the connection already: nothing is left to answer.
+      reply.hijack();
+      return true;
+    }
+  }
+  if ("reset" in action) {
+    logCall(ctx, request, 0);
+    reply.hijack();
+    request.raw.socket.destroy();
+    return true;
+  }
+  const headers: Record<string, string> = action.retryAfter === undefined ? {} : { "retry-after": String(action.retryAfter) };
+  const message = action.message ?? `Fault injected by the emulator (rule ${fault.ruleId})`;
+  throw new ApiError(action.status, defaultErrorCode(action.status), message, "error", headers);
+}
+
+function logCall(ctx: EmulatorContext, request: FastifyRequest, status: number): void {
+  const call = request.apiCall;
+  if (!call) return;
+  // Logged once: a reset is logged by the fault and must not be logged again if the reply finishes.
+  request.apiCall = null;
+  const durationMs = Number(process.hrtime.bigint() - call.startedAt) / 1e6;
+  ctx.requests.record({
+    time: new Date(Date.now() - durationMs).toISOString(),
+    method: request.method,
+    path: pathOf(request.url),
+    query: { ...(request.query as Record<string, unknown>) },
+    status,
+    auth: call.auth,
+    durationMs: Math.round(durationMs * 100) / 100,
+    ...(call.fault && { fault: call.fault }),
+  });
+}
+
+function isControlPlane(url: string): boolean {
+  const path = pathOf(url);
+  return path === CONTROL_PREFIX || path.startsWith(`${CONTROL_PREFIX}/`);
+}
+
+function pathOf(url: string): string {
+  const q = url.indexOf("?");
+  return q === -1 ? url : url.slice(0, q);
+}
