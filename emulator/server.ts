@@ -83,6 +83,13 @@ export function buildServer(ctx: EmulatorContext): FastifyInstance {
     if (request.apiCall) logCall(ctx, request, reply.statusCode);
   });
 
+  // A client that gives up (its timeout) still made the call: log it as 499, nginx's "client
+  // closed request", so tests can count every attempt. The server goes on processing it, as a
+  // real one would, which is what makes a client's retries need to be idempotent.
+  app.addHook("onRequestAbort", async (request) => {
+    if (request.apiCall) logCall(ctx, request, 499);
+  });
+
   app.setErrorHandler((err, _request, reply) => {
     const apiError = toApiError(err);
     if (apiError.statusCode >= 500 && !(err instanceof ApiError)) {

@@ -122,7 +122,7 @@ describe("lookups", () => {
 
     it("has an Output twin whose result is secret", async () => {
       const output = getEnvValuesOutput({ scope: "workflow", workflowId: pulumi.output("wf_hs_contact_sync") });
-      assert.equal(await output.isSecret, true);
+      assert.equal(await pulumi.isSecret(output), true);
       assert.deepEqual((await valueOf(output)).map((v) => v.value).sort(), ["50", "https://hooks.example.com/contacts"]);
     });
   });
