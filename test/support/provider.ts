@@ -6,20 +6,8 @@ import { useStackConfig } from "../../provider/connection";
 import { providers } from "../../provider/runtime";
 import type { ResourceType } from "../../provider/resources/shim";
 
-/** Ids from emulator/fixtures/default.json that the provider tests use. */
-export const IDS = {
-  definitions: {
-    apiBaseUrl: "64f0000000000000000000d1",
-    maxRetries: "64f0000000000000000000d2",
-    workspaceRegion: "64f0000000000000000000d3",
-    crmApiToken: "64f0000000000000000000d4",
-    accountTier: "64f0000000000000000000d5",
-    accountQuota: "64f0000000000000000000d6",
-    webhookUrl: "64f0000000000000000000d7",
-    batchSize: "64f0000000000000000000d8",
-  },
-  events: { contactCreated: "64f0000000000000000000e1", dealWon: "64f0000000000000000000e2" },
-};
+/** Ids from emulator/fixtures/default.json, shared with the emulator's tests. */
+export { FIXTURE as IDS } from "../emulator/helpers";
 
 /** Stack config as the engine hands it to `configure()`. */
 export type StackConfig = Record<string, string>;

@@ -4,13 +4,14 @@ import { UNKNOWN } from "../../provider/resources/lifecycle";
 import { IDS, provider, rejection, useEmulator, writes } from "../support/provider";
 
 const event = provider("ApplicationEvent");
+const DEAL_WON = IDS.events[1];
 const SAMPLE = { deal: { id: "d_1", amount: 1200, currency: "EUR" }, owner: "ada" };
 
 describe("ApplicationEvent provider", () => {
   const ctx = useEmulator();
 
   it("check refuses a response that is not an object, and a blank name, without a request", async () => {
-    const result = await event.check({}, { eventId: IDS.events.dealWon, name: " ", response: [1, 2] });
+    const result = await event.check({}, { eventId: DEAL_WON, name: " ", response: [1, 2] });
     assert.deepEqual(result.failures, [
       { property: "name", reason: "must not be empty" },
       { property: "response", reason: "must be an object (a sample of the event's response), not a list" },
@@ -20,10 +21,10 @@ describe("ApplicationEvent provider", () => {
   });
 
   it("declares the keys with dot paths and the raw sample, and restores `restoreOnDelete`", async () => {
-    const original = ctx.emulator.store.event(IDS.events.dealWon)!;
+    const original = ctx.emulator.store.event(DEAL_WON)!;
     const restoreOnDelete = { name: original.name, response: JSON.parse(original.raw_response) };
-    const created = await event.create({ eventId: IDS.events.dealWon, name: "deal.closed", response: SAMPLE, restoreOnDelete });
-    assert.equal(created.id, IDS.events.dealWon);
+    const created = await event.create({ eventId: DEAL_WON, name: "deal.closed", response: SAMPLE, restoreOnDelete });
+    assert.equal(created.id, DEAL_WON);
     assert.deepEqual(created.outs.declaredKeys, [
       { key: "deal", type: "object" },
       { key: "deal.id", type: "text" },
@@ -32,26 +33,26 @@ describe("ApplicationEvent provider", () => {
       { key: "owner", type: "text" },
     ]);
     assert.equal(created.outs.rawResponse, JSON.stringify(SAMPLE));
-    assert.equal(ctx.emulator.store.event(IDS.events.dealWon)!.name, "deal.closed");
+    assert.equal(ctx.emulator.store.event(DEAL_WON)!.name, "deal.closed");
 
     // No read operation exists: refresh keeps the state as it is.
     assert.deepEqual(await event.read(created.id, created.outs), { id: created.id, props: created.outs });
 
     const updated = await event.update(created.id, created.outs, { ...created.outs, name: "deal.won.v2" });
-    assert.equal(ctx.emulator.store.event(IDS.events.dealWon)!.name, "deal.won.v2");
+    assert.equal(ctx.emulator.store.event(DEAL_WON)!.name, "deal.won.v2");
 
     await event.delete(created.id, updated.outs);
-    const after = ctx.emulator.store.event(IDS.events.dealWon)!;
+    const after = ctx.emulator.store.event(DEAL_WON)!;
     assert.equal(after.name, original.name);
     assert.deepEqual(JSON.parse(after.raw_response), restoreOnDelete.response);
   });
 
   it("leaves the event as declared on delete when nothing is declared to restore", async () => {
-    const created = await event.create({ eventId: IDS.events.dealWon, name: "deal.closed", response: SAMPLE });
+    const created = await event.create({ eventId: DEAL_WON, name: "deal.closed", response: SAMPLE });
     const before = writes(ctx.emulator).length;
     await event.delete(created.id, created.outs);
     assert.equal(writes(ctx.emulator).length, before, "delete makes no request");
-    assert.equal(ctx.emulator.store.event(IDS.events.dealWon)!.name, "deal.closed");
+    assert.equal(ctx.emulator.store.event(DEAL_WON)!.name, "deal.closed");
   });
 
   it("diff replaces for another event id and updates the rest in place", async () => {
