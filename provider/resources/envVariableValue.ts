@@ -7,6 +7,7 @@ import { isDeepStrictEqual } from "node:util";
 import { z } from "zod";
 import { NotFoundError } from "../client/errors";
 import { EnvDefinition, EnvFormat, EnvScope } from "../client/schemas";
+import { PlatformClient } from "../client/http";
 import { platformClient } from "../connection";
 import { checkProperties, containsUnknown, describe, diffProperties, Id, unlessGone } from "./lifecycle";
 import envVariableValueEntry = require("../entry/EnvVariableValue");
@@ -53,6 +54,26 @@ const SCOPE_RULES: Record<EnvScope, { linkedAccountId: "required" | "allowed" | 
   linked_account: { linkedAccountId: "required", workflowId: "refused" },
   workflow: { linkedAccountId: "allowed", workflowId: "required" },
 };
+
+/**
+ * Definitions read by this provider process, by client (one per connection) and id. Many values
+ * share a definition, and a definition's scope and format do not change within one `pulumi`
+ * run, so one read per definition is enough. A failed read is dropped, so it is tried again.
+ */
+const definitions = new WeakMap<PlatformClient, Map<string, Promise<EnvDefinition>>>();
+
+function definitionOf(definitionId: string): Promise<EnvDefinition> {
+  const client = platformClient();
+  let known = definitions.get(client);
+  if (!known) definitions.set(client, (known = new Map()));
+  let definition = known.get(definitionId);
+  if (!definition) {
+    definition = client.getEnvDefinition(definitionId);
+    known.set(definitionId, definition);
+    definition.catch(() => known.delete(definitionId));
+  }
+  return definition;
+}
 
 /** Checks the ids present against a scope; one failure per property. */
 export function scopeFailures(
@@ -107,7 +128,7 @@ export const envVariableValueProvider: pulumi.dynamic.ResourceProvider = {
 
     let definition: EnvDefinition;
     try {
-      definition = await platformClient().getEnvDefinition(inputs.definitionId as string);
+      definition = await definitionOf(inputs.definitionId as string);
     } catch (error) {
       if (error instanceof NotFoundError) {
         return { inputs, failures: [{ property: "definitionId", reason: `no env variable definition has the id ${JSON.stringify(inputs.definitionId)}` }] };

@@ -39,6 +39,15 @@ describe("EnvVariableValue provider", () => {
       ]);
     });
 
+    it("reads each definition once per connection, however many values use it", async () => {
+      for (const linkedAccountId of ["acme", "globex", "initech"]) await envValue.check({}, { ...QUOTA, linkedAccountId });
+      await envValue.check({}, { definitionId: IDS.definitions.apiBaseUrl, value: "https://x.example" });
+      assert.deepEqual(
+        ctx.emulator.requests.list().map((r) => r.path),
+        [`/api/v2/public/env/definitions/${IDS.definitions.accountQuota}`, `/api/v2/public/env/definitions/${IDS.definitions.apiBaseUrl}`],
+      );
+    });
+
     it("names an unknown definition", async () => {
       const result = await envValue.check({}, { definitionId: "64f0000000000000000000dd", value: "x" });
       assert.deepEqual(result.failures, [{ property: "definitionId", reason: 'no env variable definition has the id "64f0000000000000000000dd"' }]);
