@@ -90,7 +90,8 @@ build() { # <module dir> <package> <label> <version stamped into the binary>
   log "building $3 from $2 (first time only) ..."
   if ! (cd "$1" && go build -v -trimpath -ldflags "-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$4" \
         -o "$staging/" "$2" 2>&1) | awk -v label="$3" '
-          /^(go: |#|.*\.go:[0-9]+)/ { print; errors = 1; next }
+          /^go: downloading / { d++; if (d % 100 == 0) { printf "ensure-pulumi:   %s: %d modules downloaded\n", label, d; fflush() } next }
+          /^(go: |#|.*\.go:[0-9]+)/ { print; next }
           { n++; if (n % 100 == 0) { printf "ensure-pulumi:   %s: %d packages compiled\n", label, n; fflush() } }
         ' >&2; then
     die "building $3 failed (see the lines above)"
