@@ -11,13 +11,19 @@ export class ApiError extends Error {
   readonly code?: string;
   /** The operation that failed, as `METHOD /path`. */
   readonly operation: string;
+  /** The platform's own message (`message` in its error body), when it sent one. */
+  readonly detail?: string;
 
-  constructor(message: string, operation: string, status?: number, code?: string) {
+  constructor(message: string, operation: string, status?: number, code?: string, detail?: string) {
     super(message);
     this.name = new.target.name;
     this.operation = operation;
     this.status = status;
     this.code = code;
+    this.detail = detail;
+    // These errors are advice to the user, not bugs: a stack trace under them is only noise
+    // (the dynamic provider host prints `${error}: ${error.stack}` for some operations).
+    this.stack = `${this.name}: ${message}`;
   }
 }
 
@@ -43,6 +49,8 @@ export class SettingsError extends Error {
   constructor(message: string) {
     super(message);
     this.name = "SettingsError";
+    // Advice to the user, not a bug: no stack trace (see ApiError).
+    this.stack = `${this.name}: ${message}`;
   }
 }
 
@@ -99,13 +107,13 @@ export function apiErrorFrom(failure: FailedExchange): ApiError {
     );
   }
   if (status === 401 || status === 403) {
-    return new AuthenticationError(`${status} from ${operation}${said}: ${credential}`, operation, status, code);
+    return new AuthenticationError(`${status} from ${operation}${said}: ${credential}`, operation, status, code, message);
   }
   if (status === 404) {
-    return new NotFoundError(`404 from ${operation}${said}: check the ids you gave`, operation, status, code);
+    return new NotFoundError(`404 from ${operation}${said}: check the ids you gave`, operation, status, code, message);
   }
   if (status === 410) {
-    return new GoneError(`410 from ${operation}${said}: the platform removed this operation`, operation, status, code);
+    return new GoneError(`410 from ${operation}${said}: the platform removed this operation`, operation, status, code, message);
   }
   if (status === 429) {
     return new RateLimitError(
@@ -113,6 +121,7 @@ export function apiErrorFrom(failure: FailedExchange): ApiError {
       operation,
       status,
       code,
+      message,
     );
   }
   if (status >= 500) {
@@ -121,7 +130,8 @@ export function apiErrorFrom(failure: FailedExchange): ApiError {
       operation,
       status,
       code,
+      message,
     );
   }
-  return new BadRequestError(`${status} from ${operation}${said}: fix the input named in the message`, operation, status, code);
+  return new BadRequestError(`${status} from ${operation}${said}: fix the input named in the message`, operation, status, code, message);
 }

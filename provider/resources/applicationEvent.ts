@@ -8,7 +8,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import * as api from "../client/schemas";
 import { platformClient } from "../connection";
-import { checkProperties, describe, diffProperties, Id, unlessGone } from "./lifecycle";
+import { checkProperties, claim, claimedByAnother, describe, diffProperties, Id, unlessGone } from "./lifecycle";
 import applicationEventEntry = require("../entry/ApplicationEvent");
 import { MODULE } from "./shim";
 
@@ -58,7 +58,8 @@ interface ApplicationEventState {
 /** A JSON object: what the platform accepts as a response sample. */
 const Sample = z.custom<EventResponseSample>(
   (value) => value !== null && typeof value === "object" && !Array.isArray(value),
-  { error: (issue) => `must be an object (a sample of the event's response), not ${describe(issue.input)}` },
+  // A missing sample is its own case: "not a undefined" would not tell the user to add it.
+  { error: (issue) => (issue.input === undefined ? "is required" : `must be an object (a sample of the event's response), not ${describe(issue.input)}`) },
 );
 
 const inputShape = {
@@ -107,6 +108,7 @@ export const applicationEventProvider: pulumi.dynamic.ResourceProvider = {
 
   async create(inputs: ApplicationEventState) {
     const record = await putEvent(inputs.eventId, { name: inputs.name, response: inputs.response });
+    claim("ApplicationEvent", inputs.eventId);
     return { id: inputs.eventId, outs: stateOf(inputs, record) };
   },
 
@@ -120,8 +122,8 @@ export const applicationEventProvider: pulumi.dynamic.ResourceProvider = {
     return { outs: stateOf(news, record) };
   },
 
-  async delete(_id, props: ApplicationEventState) {
-    if (!props.restoreOnDelete) return;
+  async delete(id, props: ApplicationEventState) {
+    if (!props.restoreOnDelete || claimedByAnother("ApplicationEvent", id)) return;
     await unlessGone(() => putEvent(props.eventId, props.restoreOnDelete!));
   },
 };

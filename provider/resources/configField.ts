@@ -7,7 +7,7 @@ import { BadRequestError, NotFoundError } from "../client/errors";
 import * as api from "../client/schemas";
 import { NameValue } from "../client/schemas";
 import { platformClient } from "../connection";
-import { checkProperties, defined, diffProperties, Id, NameValueList, unlessGone } from "./lifecycle";
+import { checkProperties, claim, claimedByAnother, defined, diffProperties, Id, NameValueList, unlessGone } from "./lifecycle";
 import configFieldEntry = require("../entry/ConfigField");
 import { MODULE } from "./shim";
 
@@ -182,6 +182,7 @@ export const configFieldProvider: pulumi.dynamic.ResourceProvider = {
     });
     const field = await putField(inputs, desiredValues(inputs));
     const outs: ConfigFieldState = { ...stateInputs(inputs), field, previous };
+    claim("ConfigField", idOf(inputs));
     return { id: idOf(inputs), outs };
   },
 
@@ -214,9 +215,9 @@ export const configFieldProvider: pulumi.dynamic.ResourceProvider = {
     return { outs: { ...stateInputs(news), field, previous: defined(previous) } };
   },
 
-  async delete(_id, props: ConfigFieldState) {
+  async delete(id, props: ConfigFieldState) {
     const restore = desiredValues({}, props);
-    if (Object.keys(restore).length === 0) return;
+    if (Object.keys(restore).length === 0 || claimedByAnother("ConfigField", id)) return;
     // A config, workflow or field that is gone has nothing left to restore.
     try {
       await putField(props, restore);

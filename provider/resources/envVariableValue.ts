@@ -5,11 +5,11 @@
 import * as pulumi from "@pulumi/pulumi";
 import { isDeepStrictEqual } from "node:util";
 import { z } from "zod";
-import { NotFoundError } from "../client/errors";
+import { ApiError, NotFoundError, SettingsError } from "../client/errors";
 import { EnvDefinition, EnvFormat, EnvScope } from "../client/schemas";
 import { PlatformClient } from "../client/http";
 import { platformClient } from "../connection";
-import { checkProperties, containsUnknown, describe, diffProperties, Id, unlessGone } from "./lifecycle";
+import { checkProperties, claim, claimedByAnother, containsUnknown, describe, diffProperties, Id, unlessGone } from "./lifecycle";
 import envVariableValueEntry = require("../entry/EnvVariableValue");
 import { MODULE } from "./shim";
 
@@ -133,6 +133,10 @@ export const envVariableValueProvider: pulumi.dynamic.ResourceProvider = {
       if (error instanceof NotFoundError) {
         return { inputs, failures: [{ property: "definitionId", reason: `no env variable definition has the id ${JSON.stringify(inputs.definitionId)}` }] };
       }
+      // A missing setting or an unreachable platform: one clean line at preview, not a stack trace.
+      if (error instanceof ApiError || error instanceof SettingsError) {
+        return { inputs, failures: [{ property: "definitionId", reason: `the definition could not be read to check the value: ${error.message}` }] };
+      }
       throw error;
     }
     const subject = `definition ${definition.name}`;
@@ -157,6 +161,7 @@ export const envVariableValueProvider: pulumi.dynamic.ResourceProvider = {
       linked_account_id: inputs.linkedAccountId,
       workflow_id: inputs.workflowId,
     });
+    claim("EnvVariableValue", record._id);
     return { id: record._id, outs: inputs };
   },
 
@@ -193,6 +198,8 @@ export const envVariableValueProvider: pulumi.dynamic.ResourceProvider = {
   },
 
   async delete(id) {
+    // The upsert hands a renamed resource the same value: then the value is the new resource's.
+    if (claimedByAnother("EnvVariableValue", id)) return;
     await unlessGone(() => platformClient().deleteEnvValue(id));
   },
 };

@@ -4,6 +4,8 @@ import { isDeepStrictEqual } from "node:util";
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { NotFoundError } from "../client/errors";
+import { PlatformClient } from "../client/http";
+import { platformClient } from "../connection";
 
 /** The value the engine sends during preview for anything not yet known (pulumi/pulumi#6310). */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -91,6 +93,33 @@ export function diffProperties<T extends object>(
   // Replacements of these objects must not overlap: the old and the new resource would address
   // different platform objects, so create-before-delete is safe and keeps the default order.
   return { changes, replaces };
+}
+
+/**
+ * Platform objects that a resource took over in this provider process, by resource type and id.
+ * When a resource is renamed without `aliases` (or replaced with `--replace`), the engine creates
+ * the new resource and then deletes the old one, in the same process, and both address the same
+ * platform object. The old one's delete must then leave alone what the new one has just taken
+ * over: restoring or deleting it would silently undo a deployment that reported success.
+ */
+// Kept per client: one client per connection, so per `pulumi` run in a provider process.
+const claims = new WeakMap<PlatformClient, Set<string>>();
+
+function claimed(): Set<string> {
+  const client = platformClient();
+  let set = claims.get(client);
+  if (!set) claims.set(client, (set = new Set()));
+  return set;
+}
+
+/** Records that a resource now manages this platform object (call after a successful create). */
+export function claim(type: string, id: string): void {
+  claimed().add(`${type}:${id}`);
+}
+
+/** True when a resource took this platform object over earlier in this run: it is not ours to undo. */
+export function claimedByAnother(type: string, id: string): boolean {
+  return claimed().has(`${type}:${id}`);
 }
 
 /** Runs a platform call whose 404 means "already gone"; returns undefined then. */

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { BadRequestError } from "../client/errors";
 import * as api from "../client/schemas";
 import { platformClient } from "../connection";
-import { checkProperties, describe, diffProperties, Id, unlessGone } from "./lifecycle";
+import { checkProperties, claim, claimedByAnother, describe, diffProperties, Id, unlessGone } from "./lifecycle";
 import workflowToggleEntry = require("../entry/WorkflowToggle");
 import { MODULE } from "./shim";
 
@@ -40,7 +40,8 @@ const inputShape = {
   linkedAccountId: Id,
   configId: Id,
   workflowId: Id,
-  enabled: z.boolean({ error: (issue) => `must be true or false, not ${describe(issue.input)}` }),
+  // A missing `enabled` is its own case: "not a undefined" would not tell the user to add it.
+  enabled: z.boolean({ error: (issue) => (issue.input === undefined ? "is required" : `must be true or false, not ${describe(issue.input)}`) }),
 };
 
 const IDENTITY = ["slug", "linkedAccountId", "configId", "workflowId"] as const;
@@ -57,10 +58,11 @@ async function setEnabled(target: WorkflowToggleState, enabled: boolean) {
   } catch (error) {
     if (error instanceof BadRequestError && (error.code === "WORKFLOW_NOT_PUBLISHED" || /draft|publish/i.test(error.message))) {
       throw new BadRequestError(
-        `Workflow ${target.workflowId} of app ${target.slug} is a draft: the platform blocks drafts from public routes. Publish it, then run again. (${error.message})`,
+        `Workflow ${target.workflowId} of app ${target.slug} is a draft, and the platform blocks drafts from public routes (${error.status} from ${error.operation}: ${error.detail ?? error.code}). Publish it, then run again.`,
         error.operation,
         error.status,
         error.code,
+        error.detail,
       );
     }
     throw error;
@@ -94,7 +96,9 @@ export const workflowToggleProvider: pulumi.dynamic.ResourceProvider = {
       previousEnabled: before?.enabled ?? false,
       ...(after?.name ? { workflowName: after.name } : {}),
     };
-    return { id: [inputs.linkedAccountId, inputs.slug, inputs.configId, inputs.workflowId].join("/"), outs };
+    const id = [inputs.linkedAccountId, inputs.slug, inputs.configId, inputs.workflowId].join("/");
+    claim("WorkflowToggle", id);
+    return { id, outs };
   },
 
   async read(id, props: WorkflowToggleState) {
@@ -109,8 +113,8 @@ export const workflowToggleProvider: pulumi.dynamic.ResourceProvider = {
     return { outs: { ...olds, enabled: news.enabled, ...(after?.name ? { workflowName: after.name } : {}) } };
   },
 
-  async delete(_id, props: WorkflowToggleState) {
-    if (props.previousEnabled === props.enabled) return;
+  async delete(id, props: WorkflowToggleState) {
+    if (props.previousEnabled === props.enabled || claimedByAnother("WorkflowToggle", id)) return;
     await unlessGone(() => setEnabled(props, props.previousEnabled));
   },
 };

@@ -1,9 +1,10 @@
 // Runs the resources' providers in-process against an in-process emulator: the unit level under
-// the e2e suite. The provider objects are the ones the runtime entry point serves.
+// the e2e suite. The provider objects are the resources' own, which report check failures per
+// property; the runtime entry point serves them wrapped (see withoutEchoedValues, test/unit/runtime.test.ts).
 import axios from "axios";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { useStackConfig } from "../../provider/connection";
-import { providers } from "../../provider/runtime";
+import { resourceProviders as providers } from "../../provider/runtime";
 import type { ResourceType } from "../../provider/resources/shim";
 
 /** Ids from emulator/fixtures/default.json, shared with the emulator's tests. */
@@ -22,6 +23,14 @@ export function connect(emulator: RunningEmulator, overrides: StackConfig = {}):
     ...overrides,
   };
   useStackConfig({ get: (key) => config[key] });
+}
+
+/**
+ * Starts a new "run" of the provider against the same emulator, as a later `pulumi` command
+ * would: a new connection, and so no memory of what the previous run created.
+ */
+export function nextRun(emulator: RunningEmulator): void {
+  connect(emulator);
 }
 
 /** The provider object of a resource type, typed loosely as the engine calls it. */

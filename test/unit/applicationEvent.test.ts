@@ -1,7 +1,7 @@
 import * as assert from "node:assert/strict";
 import { NotFoundError } from "../../provider";
 import { UNKNOWN } from "../../provider/resources/lifecycle";
-import { IDS, provider, rejection, useEmulator, writes } from "../support/provider";
+import { IDS, nextRun, provider, rejection, useEmulator, writes } from "../support/provider";
 
 const event = provider("ApplicationEvent");
 const DEAL_WON = IDS.events[1];
@@ -15,6 +15,10 @@ describe("ApplicationEvent provider", () => {
     assert.deepEqual(result.failures, [
       { property: "name", reason: "must not be empty" },
       { property: "response", reason: "must be an object (a sample of the event's response), not a list" },
+    ]);
+    assert.deepEqual((await event.check({}, { eventId: DEAL_WON, name: "x", restoreOnDelete: { name: "x" } })).failures, [
+      { property: "response", reason: "is required" },
+      { property: "restoreOnDelete", reason: "response: is required" },
     ]);
     assert.deepEqual((await event.check({}, { eventId: UNKNOWN, name: "x", response: { a: UNKNOWN } })).failures, []);
     assert.equal(ctx.emulator.requests.list().length, 0);
@@ -41,6 +45,8 @@ describe("ApplicationEvent provider", () => {
     const updated = await event.update(created.id, created.outs, { ...created.outs, name: "deal.won.v2" });
     assert.equal(ctx.emulator.store.event(DEAL_WON)!.name, "deal.won.v2");
 
+    nextRun(ctx.emulator); // the delete comes from a later `pulumi` run
+
     await event.delete(created.id, updated.outs);
     const after = ctx.emulator.store.event(DEAL_WON)!;
     assert.equal(after.name, original.name);
@@ -50,6 +56,7 @@ describe("ApplicationEvent provider", () => {
   it("leaves the event as declared on delete when nothing is declared to restore", async () => {
     const created = await event.create({ eventId: DEAL_WON, name: "deal.closed", response: SAMPLE });
     const before = writes(ctx.emulator).length;
+    nextRun(ctx.emulator); // the delete comes from a later `pulumi` run
     await event.delete(created.id, created.outs);
     assert.equal(writes(ctx.emulator).length, before, "delete makes no request");
     assert.equal(ctx.emulator.store.event(DEAL_WON)!.name, "deal.closed");

@@ -1,7 +1,7 @@
 import * as assert from "node:assert/strict";
 import { AuthenticationError, ServerError } from "../../provider";
 import { UNKNOWN } from "../../provider/resources/lifecycle";
-import { connect, getConfig, provider, rejection, useEmulator, writes } from "../support/provider";
+import { connect, getConfig, nextRun, provider, rejection, useEmulator, writes } from "../support/provider";
 
 const field = provider("ConfigField");
 const GLOBAL = { slug: "hubspot", linkedAccountId: "acme", configId: "acme", fieldId: "hs_pipeline" };
@@ -86,6 +86,8 @@ describe("ConfigField provider", () => {
       assert.deepEqual(live.options, OPTIONS.slice(0, 1));
       assert.equal(updated.outs.name, undefined);
 
+      nextRun(ctx.emulator); // the delete comes from a later `pulumi` run
+
       await field.delete(created.id, updated.outs);
       live = (await getConfig(ctx.emulator, "acme", "hubspot")).fields.find((f) => f.id === "hs_pipeline")!;
       assert.deepEqual(live, before);
@@ -97,6 +99,7 @@ describe("ConfigField provider", () => {
       const live = config.workflows.find((w) => w.id === "wf_hs_contact_sync")!.fields.find((f) => f.id === "hs_contact_owner")!;
       assert.deepEqual(live.labels, [{ name: "team", value: "sales" }]);
       assert.equal(created.outs.field.fieldType, "text");
+      nextRun(ctx.emulator); // the delete comes from a later `pulumi` run
       await field.delete(created.id, created.outs);
       const restored = (await getConfig(ctx.emulator, "acme", "hubspot")).workflows.find((w) => w.id === "wf_hs_contact_sync")!;
       assert.deepEqual(restored.fields.find((f) => f.id === "hs_contact_owner")!.labels, []);
@@ -114,8 +117,24 @@ describe("ConfigField provider", () => {
         state.configs = state.configs.filter((c) => !(c.linked_account_id === "acme" && c.slug === "hubspot"));
       });
       assert.deepEqual(await field.read(created.id, created.outs), { id: "", props: {} });
+      nextRun(ctx.emulator); // the delete comes from a later `pulumi` run
       await field.delete(created.id, created.outs); // nothing left to restore: no error
     });
+  });
+
+  it("leaves the field to the new resource when it was renamed without aliases", async () => {
+    const before = (await getConfig(ctx.emulator, "acme", "hubspot")).fields.find((f) => f.id === "hs_pipeline")!;
+    const old = await field.create({ ...GLOBAL, name: "Sales pipeline" });
+    // The rename's run: the engine creates the new resource first, then deletes the old one.
+    nextRun(ctx.emulator);
+    const renamed = await field.create({ ...GLOBAL, name: "Sales pipeline" });
+    await field.delete(old.id, old.outs);
+    assert.equal((await getConfig(ctx.emulator, "acme", "hubspot")).fields.find((f) => f.id === "hs_pipeline")!.name, "Sales pipeline");
+    // A later destroy of the new resource still restores what the field held when it took over.
+    nextRun(ctx.emulator);
+    await field.delete(renamed.id, renamed.outs);
+    assert.equal((await getConfig(ctx.emulator, "acme", "hubspot")).fields.find((f) => f.id === "hs_pipeline")!.name, "Sales pipeline");
+    assert.notEqual(before.name, "Sales pipeline");
   });
 
   describe("API errors", () => {

@@ -1,6 +1,6 @@
 import * as assert from "node:assert/strict";
 import { UNKNOWN } from "../../provider/resources/lifecycle";
-import { connect, IDS, provider, rejection, useEmulator, writes } from "../support/provider";
+import { IDS, connect, nextRun, provider, rejection, useEmulator, writes } from "../support/provider";
 
 const envValue = provider("EnvVariableValue");
 const QUOTA = { definitionId: IDS.definitions.accountQuota, linkedAccountId: "globex", value: "250" };
@@ -85,10 +85,23 @@ describe("EnvVariableValue provider", () => {
       await envValue.update(created.id, drifted.props!, { ...inputs, value: "300" });
       assert.equal(ctx.emulator.store.envValue(created.id)!.value, "300", "updated in place, same id");
 
+      nextRun(ctx.emulator); // the delete comes from a later `pulumi` run
+
       await envValue.delete(created.id, created.outs);
       assert.equal(ctx.emulator.store.envValue(created.id), undefined);
+      nextRun(ctx.emulator); // the delete comes from a later `pulumi` run
       await envValue.delete(created.id, created.outs); // a 404 counts as success
       assert.deepEqual(await envValue.read(created.id, created.outs), { id: "", props: {} });
+    });
+
+    it("keeps the value when its resource was renamed without aliases", async () => {
+      const { inputs } = await envValue.check({}, QUOTA);
+      const old = await envValue.create(inputs);
+      nextRun(ctx.emulator); // the rename's run: create the new resource, then delete the old one
+      const renamed = await envValue.create(inputs);
+      assert.equal(renamed.id, old.id, "the upsert adopts the same value");
+      await envValue.delete(old.id, old.outs);
+      assert.equal(ctx.emulator.store.envValue(old.id)?.value, "250");
     });
 
     it("adopts an existing value instead of duplicating it", async () => {

@@ -1,7 +1,7 @@
 import * as assert from "node:assert/strict";
 import { BadRequestError } from "../../provider";
 import { UNKNOWN } from "../../provider/resources/lifecycle";
-import { getConfig, provider, rejection, useEmulator, writes } from "../support/provider";
+import { getConfig, nextRun, provider, rejection, useEmulator, writes } from "../support/provider";
 
 const toggle = provider("WorkflowToggle");
 const DEAL_ALERTS = { slug: "hubspot", linkedAccountId: "acme", configId: "acme", workflowId: "wf_hs_deal_alerts" };
@@ -19,6 +19,7 @@ describe("WorkflowToggle provider", () => {
       { property: "workflowId", reason: "is required" },
       { property: "enabled", reason: "must be true or false, not a string" },
     ]);
+    assert.deepEqual((await toggle.check({}, { ...DEAL_ALERTS })).failures, [{ property: "enabled", reason: "is required" }]);
     assert.equal(ctx.emulator.requests.list().length, 0);
     assert.deepEqual((await toggle.check({}, { ...DEAL_ALERTS, enabled: UNKNOWN })).failures, []);
   });
@@ -49,6 +50,8 @@ describe("WorkflowToggle provider", () => {
     assert.equal(updated.outs.enabled, true);
     assert.equal(await enabled(ctx.emulator, "wf_hs_deal_alerts"), true);
 
+    nextRun(ctx.emulator); // the delete comes from a later `pulumi` run
+
     await toggle.delete(created.id, updated.outs);
     assert.equal(await enabled(ctx.emulator, "wf_hs_deal_alerts"), false);
   });
@@ -59,13 +62,17 @@ describe("WorkflowToggle provider", () => {
       state.configs = state.configs.filter((c) => c.linked_account_id !== "acme");
     });
     assert.deepEqual(await toggle.read(created.id, created.outs), { id: "", props: {} });
+    nextRun(ctx.emulator); // the delete comes from a later `pulumi` run
     await toggle.delete(created.id, created.outs);
   });
 
   it("gives a clear error for a draft workflow", async () => {
     const error = await rejection(toggle.create({ ...DEAL_ALERTS, workflowId: "wf_hs_lead_scoring", enabled: true }));
     assert.ok(error instanceof BadRequestError);
-    assert.match(error.message, /^Workflow wf_hs_lead_scoring of app hubspot is a draft: .* Publish it, then run again/);
+    assert.match(
+      error.message,
+      /^Workflow wf_hs_lead_scoring of app hubspot is a draft, and the platform blocks drafts from public routes \(400 from PUT \/slug\/hubspot\/config\/acme\/workflows\/wf_hs_lead_scoring: .*\)\. Publish it, then run again\.$/,
+    );
   });
 
   it("names the unknown config", async () => {

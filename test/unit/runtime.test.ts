@@ -1,0 +1,31 @@
+// The runtime entry point serves the providers wrapped so that no check failure names a
+// property: the engine would print that property's value beside it, secrets included
+// (see withoutEchoedValues in provider/runtime.ts; proven through the CLI in
+// test/e2e/reliability/badInput.test.ts and secrets.test.ts).
+import * as assert from "node:assert/strict";
+import { providers, resourceProviders } from "../../provider/runtime";
+import { IDS, useEmulator } from "../support/provider";
+
+describe("runtime entry point", () => {
+  const ctx = useEmulator();
+
+  it("serves check failures without a property, naming it in the reason", async () => {
+    const news = { definitionId: IDS.definitions.accountQuota, linkedAccountId: "globex", value: "twelve-s3cr3t" };
+    const own = await resourceProviders.EnvVariableValue.check!({}, news);
+    assert.deepEqual(own.failures, [{ property: "value", reason: "must be a number, because the definition's var_format is number" }]);
+    const served = await providers.EnvVariableValue.check!({}, news);
+    assert.deepEqual(served.failures, [{ property: "", reason: "value: must be a number, because the definition's var_format is number" }]);
+    assert.deepEqual(served.inputs, own.inputs);
+  });
+
+  it("leaves a passing check as it is, and every other method untouched", async () => {
+    const news = { slug: "hubspot", linkedAccountId: "acme", configId: "acme", workflowId: "wf_hs_contact_sync", enabled: true };
+    const served = await providers.WorkflowToggle.check!({}, news);
+    assert.deepEqual(served, await resourceProviders.WorkflowToggle.check!({}, news));
+    for (const type of ["ConfigField", "ApplicationEvent", "WorkflowToggle", "EnvVariableValue"] as const) {
+      for (const method of ["diff", "create", "read", "update", "delete"] as const) {
+        assert.equal(providers[type][method], resourceProviders[type][method], `${type}.${method}`);
+      }
+    }
+  });
+});
