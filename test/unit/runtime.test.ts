@@ -7,7 +7,7 @@ import { providers, resourceProviders } from "../../provider/runtime";
 import { IDS, useEmulator } from "../support/provider";
 
 describe("runtime entry point", () => {
-  const ctx = useEmulator();
+  useEmulator();
 
   it("serves check failures without a property, naming it in the reason", async () => {
     const news = { definitionId: IDS.definitions.accountQuota, linkedAccountId: "globex", value: "twelve-s3cr3t" };
