@@ -202,12 +202,13 @@ export function summarize(data: unknown): string {
   const clashing = clashes(ours);
   if (clashing.length > 0) {
     lines.push(
-      "> **Warning: a release undoes a takeover.** Pulumi deletes after it creates, so in each pair below the released resource puts back " +
-        "what it recorded (an env value is deleted) after the new one has set its values, and the platform ends up without the change:",
+      "> **Warning: an object changes hands.** In each pair below one resource releases a platform object that another takes over in the " +
+        "same update. The provider leaves the object to the new resource, but the new one records the values it finds (the old one's) as " +
+        "what to restore on delete, so the original values are forgotten:",
       ">",
       ...clashing.map((line) => `> - ${line}`),
       ">",
-      "> A rename is the usual cause: give the new resource `aliases` naming its old name, and preview again.",
+      "> A rename is the usual cause: give the new resource `aliases` naming its old name (it then stays the same resource), and preview again.",
       "",
     );
   }
@@ -239,8 +240,9 @@ export function summarize(data: unknown): string {
 
 /**
  * Platform objects that one resource releases (delete, or the old side of a replace) while another
- * takes them over (create, or the new side of a replace) in the same update: the release runs last
- * and undoes the takeover. A resource renamed without `aliases` does exactly this.
+ * takes them over (create, or the new side of a replace) in the same update. The provider keeps the
+ * release from undoing the takeover, but the original values to restore are lost. A resource
+ * renamed without `aliases` does exactly this.
  */
 function clashes(changes: Change[]): string[] {
   const objectKey = (change: Change, inputs: Props | null | undefined) => {

@@ -179,7 +179,7 @@ describe("summarize: the change summary of a pull request", () => {
           step("delete", "ConfigField", "domain", { old: { ...field, fieldId: "hs_api_domain" } }),
         ],
       });
-      assert.match(renamed, /> \*\*Warning: a release undoes a takeover\.\*\*/);
+      assert.match(renamed, /> \*\*Warning: an object changes hands\.\*\*/);
       assert.match(renamed, /> - field `hs_pipeline`, linked account `acme`: `pipeline-a` releases it, `pipeline-b` takes it over\n>\n/);
       assert.doesNotMatch(renamed, /`domain` releases/);
       assert.doesNotMatch(summarize(realPreview()), /Warning/, "a replace releases one object and takes over another");
