@@ -2,7 +2,7 @@
 // hands over the stack config; in the program's process (lookups), the program's own config is
 // read. Either way the environment is the fallback, and the client is made lazily and reused.
 import * as pulumi from "@pulumi/pulumi";
-import { PlatformClient } from "./client/http";
+import type { PlatformClient } from "./client/http";
 import { ConfigReader, resolveSettings } from "./settings";
 
 let stackConfig: ConfigReader | undefined;
@@ -19,6 +19,9 @@ const programConfig: ConfigReader = { get: (key) => pulumi.runtime.getConfig(key
 
 /** The client for this process, made on first use so that a missing setting fails the operation that needs it. */
 export function platformClient(): PlatformClient {
-  client ??= new PlatformClient(resolveSettings(stackConfig ?? programConfig));
+  // Loaded on first use: a program that only declares resources never needs axios, and every
+  // `pulumi` run loads the program twice (preview, then update).
+  const { PlatformClient: Client } = require("./client/http") as typeof import("./client/http");
+  client ??= new Client(resolveSettings(stackConfig ?? programConfig));
   return client;
 }

@@ -44,6 +44,12 @@ function isRetryable(error: AxiosError): boolean {
 /** Typed access to every operation of the public API that the provider and the lookups use. */
 export class PlatformClient {
   private readonly http: AxiosInstance;
+  /**
+   * GETs in flight, by URL and credential. Identical reads that overlap in time share one
+   * request: a refresh reads the same config for every field and toggle in it, all at once.
+   * Only requests already in flight are shared, so a read never sees an answer older than itself.
+   */
+  private readonly inFlight = new Map<string, Promise<unknown>>();
 
   constructor(private readonly settings: ConnectionSettings) {
     this.http = axios.create({
@@ -74,7 +80,18 @@ export class PlatformClient {
     return { headers: { "x-api-key": this.settings.apiKey }, used: "apiKey" };
   }
 
-  private async call<T extends z.ZodType>(call: Call<T>): Promise<z.infer<T>> {
+  private call<T extends z.ZodType>(call: Call<T>): Promise<z.infer<T>> {
+    if (call.method !== "GET") return this.send(call);
+    const key = JSON.stringify([call.path, call.query, call.headers, call.auth]);
+    let pending = this.inFlight.get(key) as Promise<z.infer<T>> | undefined;
+    if (!pending) {
+      pending = this.send(call).finally(() => this.inFlight.delete(key));
+      this.inFlight.set(key, pending);
+    }
+    return pending;
+  }
+
+  private async send<T extends z.ZodType>(call: Call<T>): Promise<z.infer<T>> {
     const operation = `${call.method} ${call.path}`;
     const auth = this.headersFor(call.auth, operation);
     const headers: Record<string, string> = { ...auth.headers };

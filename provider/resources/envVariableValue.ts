@@ -7,7 +7,7 @@ import { isDeepStrictEqual } from "node:util";
 import { z } from "zod";
 import { ApiError, NotFoundError, SettingsError } from "../client/errors";
 import { EnvDefinition, EnvFormat, EnvScope } from "../client/schemas";
-import { PlatformClient } from "../client/http";
+import type { PlatformClient } from "../client/http";
 import { platformClient } from "../connection";
 import { checkProperties, claim, claimedByAnother, containsUnknown, describe, diffProperties, Id, unlessGone } from "./lifecycle";
 import envVariableValueEntry = require("../entry/EnvVariableValue");

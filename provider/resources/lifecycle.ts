@@ -4,7 +4,7 @@ import { isDeepStrictEqual } from "node:util";
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { NotFoundError } from "../client/errors";
-import { PlatformClient } from "../client/http";
+import type { PlatformClient } from "../client/http";
 import { platformClient } from "../connection";
 
 /** The value the engine sends during preview for anything not yet known (pulumi/pulumi#6310). */

@@ -52,6 +52,16 @@ describe("PlatformClient", () => {
     );
   });
 
+  it("shares one request between identical reads in flight at the same time, and only then", async () => {
+    const c = client();
+    const [a, b] = await Promise.all([c.listLinkedAccounts({ search: "acme" }), c.listLinkedAccounts({ search: "acme" })]);
+    assert.deepEqual(a, b);
+    assert.equal(attempts(), 1);
+    await c.listLinkedAccounts({ search: "acme" });
+    await Promise.all([c.listLinkedAccounts({ search: "acme" }), c.listLinkedAccounts({ search: "globex" })]);
+    assert.equal(attempts(), 4, "a later read, and a different read, each make their own request");
+  });
+
   it("does not retry a 400 or a 404", async () => {
     const error = await rejection(client().listLinkedAccounts({ limit: 500 }));
     assert.match(error.message, /^400 from GET \/linked-account: .*limit/);
