@@ -193,7 +193,7 @@ export class PlatformClient {
 
   /** `GET /env/definitions` (org-admin: API key only). */
   listEnvDefinitions(query: PageQuery & { scope?: string; var_format?: string; name?: string }) {
-    return this.call({ method: "GET", path: "/env/definitions", auth: "apiKey", query: { ...query }, response: s.Page(s.EnvDefinition) });
+    return this.call({ method: "GET", path: "/env/definitions", auth: "apiKey", query: { ...query }, response: s.EnvDefinitionPage });
   }
 
   /** `GET /env/definitions/:id`. */
@@ -217,7 +217,7 @@ export class PlatformClient {
       path: `/env/values/${encodeURIComponent(scope)}`,
       auth: "tokenOrApiKey",
       query: { ...query },
-      response: s.Page(s.EnvValueListItem),
+      response: s.EnvValuePage,
     });
   }
 
@@ -243,7 +243,7 @@ export class PlatformClient {
 
   /** `GET /linked-account` (org-admin: API key only). */
   listLinkedAccounts(query: PageQuery & { search?: string; env_variable_name?: string; env_variable_value?: string }) {
-    return this.call({ method: "GET", path: "/linked-account", auth: "apiKey", query: { ...query }, response: s.Page(s.LinkedAccount) });
+    return this.call({ method: "GET", path: "/linked-account", auth: "apiKey", query: { ...query }, response: s.LinkedAccountPage });
   }
 
   /** `GET /audit/event-received`. */
@@ -253,7 +253,7 @@ export class PlatformClient {
       path: "/audit/event-received",
       auth: "tokenOrApiKey",
       query: { ...query },
-      response: s.Page(z.looseObject({})),
+      response: s.AuditEventPage,
     });
   }
 }

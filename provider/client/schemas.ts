@@ -153,5 +153,16 @@ export function Page<T extends z.ZodType>(item: T) {
   });
 }
 
+// Built once: constructing a zod schema costs far more than parsing with it, and a refresh lists
+// env values once per resource.
+/** A page of env variable definitions. */
+export const EnvDefinitionPage = Page(EnvDefinition);
+/** A page of env values of one scope. */
+export const EnvValuePage = Page(EnvValueListItem);
+/** A page of linked accounts. */
+export const LinkedAccountPage = Page(LinkedAccount);
+/** A page of audit log entries, whose shape is not documented. */
+export const AuditEventPage = Page(z.looseObject({}));
+
 /** `DELETE /env/values/:id` answers with a status. */
 export const StatusResult = z.looseObject({ status: z.string().nullish(), message: z.string().nullish() });

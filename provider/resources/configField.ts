@@ -7,7 +7,18 @@ import { BadRequestError, NotFoundError } from "../client/errors";
 import * as api from "../client/schemas";
 import { NameValue } from "../client/schemas";
 import { platformClient } from "../connection";
-import { checkProperties, claim, claimedByAnother, defined, diffProperties, Id, NameValueList, unlessGone } from "./lifecycle";
+import {
+  checkProperties,
+  claim,
+  claimedByAnother,
+  defined,
+  diffProperties,
+  forgetConfigRead,
+  Id,
+  NameValueList,
+  readConfigForRefresh,
+  unlessGone,
+} from "./lifecycle";
 import configFieldEntry = require("../entry/ConfigField");
 import { MODULE } from "./shim";
 
@@ -127,6 +138,7 @@ function where(s: ConfigFieldState): string {
 /** Sends one field update in the spec's body; `values` holds only the properties to set. */
 async function putField(target: ConfigFieldState, values: Partial<Record<Managed, unknown>>): Promise<ConfigFieldRecord> {
   const entry = { id: target.fieldId, ...values };
+  forgetConfigRead(target);
   const field = await platformClient().updateConfigField({
     fieldId: target.fieldId,
     linkedAccountId: target.linkedAccountId,
@@ -187,7 +199,7 @@ export const configFieldProvider: pulumi.dynamic.ResourceProvider = {
   },
 
   async read(id, props: ConfigFieldState) {
-    const config = await unlessGone(() => platformClient().getConfig(props));
+    const config = await unlessGone(() => readConfigForRefresh(props));
     const live = config && findField(config, props.fieldId, props.workflowId);
     // The config, the workflow or the field is gone: the resource leaves the state.
     if (!live) return { id: "", props: {} };

@@ -39,7 +39,8 @@ interface EnvVariableValueState {
 const inputShape = {
   definitionId: Id,
   // The value itself never goes into a reason: it is a secret.
-  value: z.string({ error: (issue) => (issue.input === undefined ? "is required" : `must be a string, not ${describe(issue.input)}`) }),
+  // The constructor wraps `value` in pulumi.secret(), so a missing value arrives as null.
+  value: z.string({ error: (issue) => (issue.input == null ? "is required" : `must be a string, not ${describe(issue.input)}`) }),
   linkedAccountId: Id.optional(),
   workflowId: Id.optional(),
 };

@@ -5,6 +5,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { NotFoundError } from "../client/errors";
 import type { PlatformClient } from "../client/http";
+import type { Config } from "../client/schemas";
 import { platformClient } from "../connection";
 
 /** The value the engine sends during preview for anything not yet known (pulumi/pulumi#6310). */
@@ -120,6 +121,48 @@ export function claim(type: string, id: string): void {
 /** True when a resource took this platform object over earlier in this run: it is not ours to undo. */
 export function claimedByAnother(type: string, id: string): boolean {
   return claimed().has(`${type}:${id}`);
+}
+
+/** Where a config lives: the key of get config. */
+export interface ConfigAddress {
+  slug: string;
+  configId: string;
+  linkedAccountId: string;
+}
+
+/**
+ * Config reads that `read()` (refresh) shares: every field and toggle of one config reads the
+ * same config, within moments of each other. An entry lives a couple of seconds at most and is
+ * dropped by any write to its config in this process, so a read never misses our own change.
+ * Creates and updates always read afresh.
+ */
+const CONFIG_READ_TTL_MS = 2_000;
+const configReads = new WeakMap<PlatformClient, Map<string, { at: number; config: Promise<Config> }>>();
+
+function configReadsOf(client: PlatformClient) {
+  let reads = configReads.get(client);
+  if (!reads) configReads.set(client, (reads = new Map()));
+  return reads;
+}
+
+const configKey = (a: ConfigAddress) => JSON.stringify([a.linkedAccountId, a.slug, a.configId]);
+
+/** Reads a config for refresh, sharing a recent read of the same config. */
+export function readConfigForRefresh(address: ConfigAddress): Promise<Config> {
+  const client = platformClient();
+  const reads = configReadsOf(client);
+  const key = configKey(address);
+  const cached = reads.get(key);
+  if (cached && Date.now() - cached.at < CONFIG_READ_TTL_MS) return cached.config;
+  const config = client.getConfig(address);
+  reads.set(key, { at: Date.now(), config });
+  config.catch(() => reads.delete(key));
+  return config;
+}
+
+/** Drops the shared read of a config that this process has just written to. */
+export function forgetConfigRead(address: ConfigAddress): void {
+  configReadsOf(platformClient()).delete(configKey(address));
 }
 
 /** Runs a platform call whose 404 means "already gone"; returns undefined then. */

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { BadRequestError } from "../client/errors";
 import * as api from "../client/schemas";
 import { platformClient } from "../connection";
-import { checkProperties, claim, claimedByAnother, describe, diffProperties, Id, unlessGone } from "./lifecycle";
+import { checkProperties, claim, claimedByAnother, describe, diffProperties, forgetConfigRead, Id, readConfigForRefresh, unlessGone } from "./lifecycle";
 import workflowToggleEntry = require("../entry/WorkflowToggle");
 import { MODULE } from "./shim";
 
@@ -53,6 +53,7 @@ function findWorkflow(config: api.Config, workflowId: string) {
 /** Sends the toggle, turning the platform's refusal of a draft into advice. */
 async function setEnabled(target: WorkflowToggleState, enabled: boolean) {
   try {
+    forgetConfigRead(target);
     const result = await platformClient().setWorkflowEnabled({ ...target, enabled });
     return result.workflows.find((w) => w.id === target.workflowId);
   } catch (error) {
@@ -102,7 +103,7 @@ export const workflowToggleProvider: pulumi.dynamic.ResourceProvider = {
   },
 
   async read(id, props: WorkflowToggleState) {
-    const config = await unlessGone(() => platformClient().getConfig(props));
+    const config = await unlessGone(() => readConfigForRefresh(props));
     const live = config && findWorkflow(config, props.workflowId);
     if (!live) return { id: "", props: {} };
     return { id, props: { ...props, enabled: live.enabled } };

@@ -116,10 +116,22 @@ describe("ConfigField provider", () => {
       await ctx.emulator.store.update((state) => {
         state.configs = state.configs.filter((c) => !(c.linked_account_id === "acme" && c.slug === "hubspot"));
       });
+      nextRun(ctx.emulator); // a later `pulumi refresh`
       assert.deepEqual(await field.read(created.id, created.outs), { id: "", props: {} });
       nextRun(ctx.emulator); // the delete comes from a later `pulumi` run
       await field.delete(created.id, created.outs); // nothing left to restore: no error
     });
+  });
+
+  it("shares one config read between the refresh of the fields and toggles of a config", async () => {
+    const created = await field.create({ ...GLOBAL, name: "Sales pipeline" });
+    const toggle = provider("WorkflowToggle");
+    const enabled = await toggle.create({ slug: "hubspot", linkedAccountId: "acme", configId: "acme", workflowId: "wf_hs_deal_alerts", enabled: true });
+    nextRun(ctx.emulator); // `pulumi refresh`
+    ctx.emulator.requests.clear();
+    await Promise.all([field.read(created.id, created.outs), toggle.read(enabled.id, enabled.outs)]);
+    await field.read(created.id, created.outs);
+    assert.deepEqual(ctx.emulator.requests.list().map((r) => `${r.method} ${r.path}`), ["GET /api/v2/public/slug/hubspot/config/acme"]);
   });
 
   it("leaves the field to the new resource when it was renamed without aliases", async () => {
