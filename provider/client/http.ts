@@ -9,7 +9,7 @@ import * as s from "./schemas";
 
 /** The version segment every public operation carries (spec 9). */
 const API_PREFIX = "/api/v2/public";
-/** First retry waits about this long; each further retry doubles it (plus up to 20% jitter). */
+/** Retry n waits this × 2^n (n counts from 1: 500 ms, 1 s, 2 s, ...), plus up to 20% jitter. */
 const RETRY_BASE_DELAY_MS = 250;
 /** A `Retry-After` longer than this is cut short, so one answer cannot stall a deployment. */
 const MAX_RETRY_DELAY_MS = 20_000;

@@ -4,7 +4,7 @@
 //   - no update checks and no plugin downloads;
 //   - programs installed the way users install them: from the packed tarball.
 // Without the engine, callers fail; nothing skips.
-import { execFile, execFileSync } from "node:child_process";
+import { execFile, execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -111,6 +111,46 @@ export class Stack {
     });
   }
 
+  /**
+   * Starts `pulumi <args>` in the background, for tests that interrupt it (see BackgroundCommand).
+   * Every process it starts carries a tag in its environment, so that the plugins it spawned can
+   * still be found once `pulumi` is dead and they have been re-parented.
+   */
+  start(args: string[], extra: Record<string, string | undefined> = {}): BackgroundCommand {
+    const tag = `pip-bg-${randomBytes(8).toString("hex")}`;
+    const started = Date.now();
+    const child = spawn("pulumi", [...args, "--non-interactive", "--color", "never"], {
+      cwd: this.dir,
+      env: this.workspace.env({ ...this.extraEnv, ...extra, [BACKGROUND_TAG]: tag }),
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout!.on("data", (chunk) => (stdout += chunk));
+    child.stderr!.on("data", (chunk) => (stderr += chunk));
+    const exited = new Promise<BackgroundResult>((resolve) =>
+      child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr, ms: Date.now() - started })),
+    );
+    const pid = child.pid!;
+    // Once `pulumi` has exited its id may be reused: signal it only while it runs.
+    const killPulumi = () => {
+      if (child.exitCode === null && child.signalCode === null) killQuietly(pid);
+    };
+    return {
+      pid,
+      output: () => stdout + stderr,
+      exited,
+      kill: killPulumi,
+      plugins: () => taggedProcesses(tag).filter((p) => p !== pid),
+      killAll: () => {
+        killPulumi();
+        const plugins = taggedProcesses(tag).filter((p) => p !== pid);
+        for (const p of plugins) killQuietly(p);
+        return plugins.length;
+      },
+    };
+  }
+
   /** Like `run`, but a non-zero exit fails with everything the CLI printed. */
   async ok(args: string[], extra: Record<string, string | undefined> = {}): Promise<CommandResult> {
     const result = await this.run(args, extra);
@@ -155,4 +195,63 @@ export interface StackExport {
 /** The resources of one type in an exported state. */
 export function resourcesOfType(state: StackExport, type: string) {
   return (state.deployment.resources ?? []).filter((r) => r.type === type);
+}
+
+/** The environment variable that marks every process of one background command. */
+const BACKGROUND_TAG = "PIP_E2E_BACKGROUND_TAG";
+
+/** How a background command ended: `signal` is "SIGKILL" when a test killed it. */
+export interface BackgroundResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  /** Wall time in milliseconds. */
+  ms: number;
+}
+
+/**
+ * A `pulumi` command running in the background. `pulumi` starts its plugins (the language host
+ * with the program, the provider hosts) in process groups of their own, so killing `pulumi`
+ * leaves them running, re-parented to init: `plugins()` finds them by the tag in their
+ * environment (Linux: /proc), and `killAll()` ends them, as a CI runner tearing a job down would.
+ */
+export interface BackgroundCommand {
+  /** The `pulumi` process's id. */
+  readonly pid: number;
+  /** Everything printed so far, stdout then stderr. */
+  output(): string;
+  /** Resolves once the `pulumi` process has exited and its output is complete. */
+  readonly exited: Promise<BackgroundResult>;
+  /** SIGKILLs the `pulumi` process alone, as an OOM kill would; its plugins live on. */
+  kill(): void;
+  /** The ids of the live processes this command started, `pulumi` excluded. */
+  plugins(): number[];
+  /** SIGKILLs `pulumi` and every live process it started; returns how many of the latter there were. */
+  killAll(): number;
+}
+
+/** Live processes whose environment carries `PIP_E2E_BACKGROUND_TAG=<tag>` (Linux /proc). */
+function taggedProcesses(tag: string): number[] {
+  const needle = Buffer.from(`${BACKGROUND_TAG}=${tag}\0`);
+  const found: number[] = [];
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // A zombie's environ reads empty, so only running processes match.
+      if (fs.readFileSync(`/proc/${entry}/environ`).includes(needle)) found.push(Number(entry));
+    } catch {
+      // The process ended while the list was read, or belongs to someone else.
+    }
+  }
+  return found;
+}
+
+/** SIGKILLs one process by id; a process that has already ended is not an error. */
+function killQuietly(pid: number): void {
+  try {
+    process.kill(pid, "SIGKILL");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error;
+  }
 }

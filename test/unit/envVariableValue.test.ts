@@ -16,6 +16,8 @@ describe("EnvVariableValue provider", () => {
         { property: "value", reason: "must be a string, not a number" },
         { property: "workflowId", reason: "must not be empty or whitespace" },
       ]);
+      // A missing value arrives as null (the constructor wraps it in pulumi.secret()).
+      assert.deepEqual((await envValue.check({}, { definitionId: IDS.definitions.accountQuota, value: null })).failures, [{ property: "value", reason: "is required" }]);
       assert.equal(ctx.emulator.requests.list().length, 0);
     });
 

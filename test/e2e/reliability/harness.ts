@@ -1,0 +1,292 @@
+// What the reliability tests share: the spec program (program/index.js) and the specs it runs,
+// the documented recovery after an interrupted `pulumi up`, and the checks of what users
+// observe: the emulator's state (read out of band, so fault rules never touch the check), the
+// exported stack, and the request log.
+import * as assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import type { EmulatorState, RequestLogEntry, RunningEmulator } from "../../../emulator";
+import type { Stack, StackExport, Workspace } from "../../../scripts/lib/engine";
+import { writeProgram } from "../../../scripts/lib/program";
+
+/** The prefix of every type token of the package's resources. */
+export const TYPE_PREFIX = "pulumi-nodejs:dynamic/integration-platform:";
+/** The full type token of one of the package's resources. */
+export const TYPE = (name: Kind) => `${TYPE_PREFIX}${name}`;
+/** The package's four resource kinds. */
+export type Kind = "ConfigField" | "WorkflowToggle" | "ApplicationEvent" | "EnvVariableValue";
+
+/** A `{name, value}` pair, as options and labels take. */
+export interface NameValue {
+  name: string;
+  value: string;
+}
+/** One declared ConfigField: its Pulumi name and its arguments, as the program passes them. */
+export interface FieldSpec {
+  name: string;
+  args: { slug: string; linkedAccountId: string; configId: string; fieldId: string; workflowId?: string; name?: string; options?: NameValue[]; labels?: NameValue[] };
+}
+/** One declared WorkflowToggle. */
+export interface ToggleSpec {
+  name: string;
+  args: { slug: string; linkedAccountId: string; configId: string; workflowId: string; enabled: boolean };
+}
+/** One declared ApplicationEvent. */
+export interface EventSpec {
+  name: string;
+  args: { eventId: string; name: string; response: Record<string, unknown> };
+}
+/** One declared EnvVariableValue; `valueFromConfig` names a secret stack config key holding the value. */
+export interface EnvSpec {
+  name: string;
+  args: { definitionId: string; value: string; linkedAccountId?: string; workflowId?: string };
+  valueFromConfig?: string;
+}
+/** What the spec program declares, and the lookups it calls first. */
+export interface Spec {
+  /** Lookups the program calls first, awaited; `unawaited` ones start at module load instead. */
+  lookups?: { fn: string; args: unknown; unawaited?: boolean }[];
+  fields?: FieldSpec[];
+  toggles?: ToggleSpec[];
+  events?: EventSpec[];
+  envValues?: EnvSpec[];
+}
+
+/** Connection settings for short timeouts and enough retries (see faults.test.ts for the figures). */
+export const FAST_CLIENT = { "integration-platform:timeoutMs": "1000", "integration-platform:maxRetries": "8" };
+
+/**
+ * Writes the spec program into the workspace as `name` and returns its directory. Every stack of
+ * it runs what `writeSpec` last wrote. Pulumi.yaml and package.json are replaced by plain
+ * JavaScript ones.
+ */
+export function specProgram(workspace: Workspace, name: string): string {
+  return writeProgram(workspace.root, name, {
+    "index.js": fs.readFileSync(path.join(__dirname, "program", "index.js"), "utf8"),
+    "Pulumi.yaml": `name: ${name}\nruntime:\n  name: nodejs\n  options:\n    typescript: false\nmain: index.js\n`,
+    "package.json": JSON.stringify({ name, private: true, main: "index.js" }, null, 2),
+    "spec.json": "{}",
+  });
+}
+
+/** Replaces what the program in `dir` declares. */
+export function writeSpec(dir: string, spec: Spec): void {
+  fs.writeFileSync(path.join(dir, "spec.json"), JSON.stringify(spec, null, 2));
+}
+
+/** Ids of the default fixture (emulator/fixtures/default.json). */
+export const FIXTURE = {
+  accounts: ["acme", "globex", "initech"],
+  events: ["64f0000000000000000000e1", "64f0000000000000000000e2", "64f0000000000000000000e3"],
+  def: {
+    apiBaseUrl: "64f0000000000000000000d1", // org, url
+    maxRetries: "64f0000000000000000000d2", // org, number
+    region: "64f0000000000000000000d3", // workspace, string
+    crmToken: "64f0000000000000000000d4", // linked_account, string, encrypted
+    tier: "64f0000000000000000000d5", // linked_account, string
+    quota: "64f0000000000000000000d6", // linked_account, number
+    webhook: "64f0000000000000000000d7", // workflow, url
+    batch: "64f0000000000000000000d8", // workflow, number
+  },
+} as const;
+
+/**
+ * A setup that touches the whole fixture: 27 ConfigFields, 9 WorkflowToggles, 3
+ * ApplicationEvents and 18 EnvVariableValues (57 resources) across every app, linked account,
+ * published workflow and env scope. `tag` goes into every value so that each run's values are
+ * its own.
+ */
+export function fullSpec(tag: string): Spec {
+  const fields: FieldSpec[] = [];
+  const toggles: ToggleSpec[] = [];
+  const envValues: EnvSpec[] = [];
+  for (const account of FIXTURE.accounts) {
+    const hubspot = { slug: "hubspot", linkedAccountId: account, configId: account };
+    const slack = { slug: "slack", linkedAccountId: account, configId: account };
+    const field = (name: string, args: Omit<FieldSpec["args"], "linkedAccountId" | "configId" | "slug">, app = hubspot) =>
+      fields.push({ name: `${account}-${name}`, args: { ...app, ...args } });
+    field("hs-api-domain", { fieldId: "hs_api_domain", name: `API domain ${tag}` });
+    field("hs-sync-limit", { fieldId: "hs_sync_limit", name: `Sync limit ${tag}` });
+    field("hs-pipeline", { fieldId: "hs_pipeline", name: `Pipeline ${tag}`, options: [{ name: "Sales", value: `sales-${tag}` }] });
+    field("hs-property-map", { fieldId: "hs_property_map", labels: [{ name: "team", value: `crm-${tag}` }] });
+    field("hs-contact-owner", { fieldId: "hs_contact_owner", workflowId: "wf_hs_contact_sync", name: `Owner ${tag}` });
+    field("hs-batch-size", { fieldId: "hs_batch_size", workflowId: "wf_hs_contact_sync", labels: [{ name: "unit", value: `rows-${tag}` }] });
+    field("slack-default-channel", { fieldId: "slack_default_channel", name: `Channel ${tag}` }, slack);
+    field("slack-notify-level", { fieldId: "slack_notify_level", options: [{ name: "All", value: `all-${tag}` }] }, slack);
+    field("slack-channel", { fieldId: "slack_channel", workflowId: "wf_slack_notify", name: `Notify channel ${tag}` }, slack);
+    for (const [app, workflowId] of [["hubspot", "wf_hs_contact_sync"], ["hubspot", "wf_hs_deal_alerts"], ["slack", "wf_slack_notify"]]) {
+      toggles.push({ name: `${account}-${workflowId}`, args: { slug: app, linkedAccountId: account, configId: account, workflowId, enabled: true } });
+    }
+    envValues.push(
+      { name: `${account}-crm-token`, args: { definitionId: FIXTURE.def.crmToken, linkedAccountId: account, value: `crm-${account}-${tag}` } },
+      { name: `${account}-tier`, args: { definitionId: FIXTURE.def.tier, linkedAccountId: account, value: `tier-${tag}` } },
+      { name: `${account}-quota`, args: { definitionId: FIXTURE.def.quota, linkedAccountId: account, value: numeric(tag, account) } },
+      { name: `${account}-batch`, args: { definitionId: FIXTURE.def.batch, linkedAccountId: account, workflowId: "wf_hs_contact_sync", value: numeric(tag, `b${account}`) } },
+    );
+  }
+  for (const workflowId of ["wf_hs_contact_sync", "wf_hs_deal_alerts", "wf_slack_notify"]) {
+    envValues.push({ name: `webhook-${workflowId}`, args: { definitionId: FIXTURE.def.webhook, workflowId, value: `https://hooks.example.com/${workflowId}/${tag}` } });
+  }
+  envValues.push(
+    { name: "api-base-url", args: { definitionId: FIXTURE.def.apiBaseUrl, value: `https://api.example.com/${tag}` } },
+    { name: "max-retries", args: { definitionId: FIXTURE.def.maxRetries, value: numeric(tag, "retries") } },
+    { name: "region", args: { definitionId: FIXTURE.def.region, value: `region-${tag}` } },
+  );
+  const events: EventSpec[] = FIXTURE.events.map((eventId, i) => ({
+    name: `event-${i + 1}`,
+    args: { eventId, name: `event${i + 1}.${tag}`, response: { id: `e_${i}`, nested: { tag, amount: i } } },
+  }));
+  return { fields, toggles, events, envValues };
+}
+
+/** A distinctive number-format value derived from a tag and a salt. */
+function numeric(tag: string, salt: string): string {
+  let hash = 7;
+  for (const c of `${tag}/${salt}`) hash = (hash * 31 + c.charCodeAt(0)) % 1_000_000_007;
+  return String(1_000_000_000 + hash);
+}
+
+/** How many resources a spec declares. */
+export function resourceCount(spec: Spec): number {
+  return (spec.fields?.length ?? 0) + (spec.toggles?.length ?? 0) + (spec.events?.length ?? 0) + (spec.envValues?.length ?? 0);
+}
+
+/** The placement key of an env value: one value may exist per definition, linked account and workflow. */
+export function placement(definitionId: string, linkedAccountId?: string | null, workflowId?: string | null): string {
+  return `${definitionId}|${linkedAccountId ?? "-"}|${workflowId ?? "-"}`;
+}
+
+/** Write requests (anything but GET) in a list of request log entries. */
+export function writesIn(entries: RequestLogEntry[]): RequestLogEntry[] {
+  return entries.filter((e) => e.method !== "GET");
+}
+
+/** The highest sequence number in the request log so far: pass it to `requests.list(since)`. */
+export function logCursor(emulator: RunningEmulator): number {
+  const entries = emulator.requests.list();
+  return entries.length ? entries[entries.length - 1].seq : 0;
+}
+
+/**
+ * Asserts that the emulator holds what the spec declares, out of band (fault rules never touch
+ * the store): every field, toggle and event as declared, every declared env value exactly once
+ * with its value, and no env value duplicated anywhere. `retired` lists placements the stack
+ * managed before and no longer declares: none may be left. `values` gives the real value of
+ * entries declared with `valueFromConfig`.
+ */
+export function assertPlatformMatches(
+  state: EmulatorState,
+  spec: Spec,
+  options: { retired?: string[]; values?: Record<string, string> } = {},
+): void {
+  for (const { name, args } of spec.fields ?? []) {
+    const config = state.configs.find((c) => c.linked_account_id === args.linkedAccountId && c.slug === args.slug && c.config_id === args.configId);
+    assert.ok(config, `${name}: the config exists`);
+    const fields = args.workflowId === undefined ? config.fields : config.workflows.find((w) => w.id === args.workflowId)?.fields;
+    const field = fields?.find((f) => f.id === args.fieldId);
+    assert.ok(field, `${name}: the field holds the managed values`);
+    if (args.name !== undefined) assert.equal(field.name, args.name, `${name}: name`);
+    if (args.options !== undefined) assert.deepEqual(field.options, args.options, `${name}: options`);
+    if (args.labels !== undefined) assert.deepEqual(field.labels, args.labels, `${name}: labels`);
+  }
+  for (const { name, args } of spec.toggles ?? []) {
+    const config = state.configs.find((c) => c.linked_account_id === args.linkedAccountId && c.slug === args.slug && c.config_id === args.configId);
+    assert.equal(config?.workflows.find((w) => w.id === args.workflowId)?.enabled, args.enabled, `${name}: enabled`);
+  }
+  for (const { name, args } of spec.events ?? []) {
+    const event = state.events.find((e) => e._id === args.eventId);
+    assert.equal(event?.name, args.name, `${name}: event name`);
+    assert.deepEqual(JSON.parse(event!.raw_response!), args.response, `${name}: event response`);
+  }
+  const byPlacement = new Map<string, string[]>();
+  for (const v of state.envValues) {
+    const key = placement(v.variable_definition_id, v.linked_account_id, v.workflow_id);
+    byPlacement.set(key, [...(byPlacement.get(key) ?? []), v.value]);
+  }
+  const duplicated = [...byPlacement].filter(([, values]) => values.length > 1).map(([key]) => key);
+  assert.deepEqual(duplicated, [], "no env value is duplicated");
+  for (const { name, args, valueFromConfig } of spec.envValues ?? []) {
+    const values = byPlacement.get(placement(args.definitionId, args.linkedAccountId, args.workflowId)) ?? [];
+    const expected = valueFromConfig ? options.values?.[valueFromConfig] : args.value;
+    // Compared without printing: the values stand for secrets.
+    assert.ok(values.length === 1 && values[0] === expected, `${name}: exactly one env value, equal to the declared one (found ${values.length})`);
+  }
+  for (const key of options.retired ?? []) assert.ok(!byPlacement.has(key), `no env value is left at the retired placement ${key}`);
+}
+
+/**
+ * Asserts that the exported stack lists every declared resource exactly once, nothing else of
+ * ours, and no pending operation.
+ */
+export function assertStateMatches(exported: StackExport, spec: Spec): void {
+  const deployment = exported.deployment as StackExport["deployment"] & { pending_operations?: unknown[] };
+  assert.deepEqual(deployment.pending_operations ?? [], [], "no pending operation is left in the state");
+  const ours = (deployment.resources ?? []).filter((r) => r.type.startsWith(TYPE_PREFIX));
+  const urns = ours.map((r) => r.urn);
+  assert.equal(new Set(urns).size, urns.length, "every resource is listed once");
+  const expected = [
+    ...(spec.fields ?? []).map((r) => `${TYPE("ConfigField")}::${r.name}`),
+    ...(spec.toggles ?? []).map((r) => `${TYPE("WorkflowToggle")}::${r.name}`),
+    ...(spec.events ?? []).map((r) => `${TYPE("ApplicationEvent")}::${r.name}`),
+    ...(spec.envValues ?? []).map((r) => `${TYPE("EnvVariableValue")}::${r.name}`),
+  ].sort();
+  assert.deepEqual(ours.map((r) => `${r.type}::${r.urn.split("::").pop()}`).sort(), expected, "the state lists exactly the declared resources");
+}
+
+/**
+ * The documented recovery after `pulumi up` was killed (docs/reliability.md), step by step:
+ *   0. delete any zero-byte `*.attrs` file under the file backend's `.pulumi/` (a kill while the
+ *      backend writes one leaves it empty, and every command then fails with
+ *      `failed to load checkpoint: EOF`; `?metadata=skip` on the backend URL avoids them);
+ *   1. `pulumi cancel --yes`: removes the lock the killed command left;
+ *   2. `pulumi refresh --yes --clear-pending-creates`: reconciles interrupted updates and deletes
+ *      with the platform and drops interrupted creates (safe: every create of this package
+ *      adopts what it finds);
+ *   3. `pulumi up --yes`.
+ * `inspect` sees the exported stack as the kill left it (after step 0). Returns the files step 0
+ * removed and each command's output.
+ */
+export async function recoverInterruptedUp(
+  stack: Stack,
+  backendDir: string,
+  inspect?: (exported: StackExport) => void,
+): Promise<{ repairedSidecars: string[]; outputs: string[] }> {
+  const repairedSidecars = emptySidecars(path.join(backendDir, ".pulumi"));
+  for (const file of repairedSidecars) fs.rmSync(file);
+  if (inspect) inspect(await stack.exportState());
+  const outputs: string[] = [];
+  for (const args of [
+    ["cancel", "--yes"],
+    ["refresh", "--yes", "--skip-preview", "--clear-pending-creates"],
+    ["up", "--yes", "--skip-preview"],
+  ]) {
+    const result = await stack.ok(args);
+    outputs.push(result.stdout + result.stderr);
+  }
+  return { repairedSidecars, outputs };
+}
+
+/** Whether the file backend holds a lock of any stack (a command is running, or was killed). */
+export function lockHeld(backendDir: string): boolean {
+  const locks = path.join(backendDir, ".pulumi", "locks");
+  return fs.existsSync(locks) && fs.readdirSync(locks, { recursive: true }).some((f) => String(f).endsWith(".json"));
+}
+
+/** Zero-byte `.attrs` sidecars under a directory: always corrupt, since a valid one holds JSON. */
+function emptySidecars(dir: string): string[] {
+  const found: string[] = [];
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    const file = path.join(entry.parentPath, entry.name);
+    if (entry.isFile() && entry.name.endsWith(".attrs") && fs.statSync(file).size === 0) found.push(file);
+  }
+  return found;
+}
+
+/** Polls until `condition` holds; fails after `timeoutMs` with `what`. */
+export async function waitFor(what: string, condition: () => boolean, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
