@@ -4,9 +4,10 @@ import * as assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import * as path from "node:path";
 import axios from "axios";
-import { startEmulator, type RunningEmulator } from "../../emulator";
-import { REPO, resourcesOfType, Stack, Workspace } from "../../scripts/lib/engine";
+import type { RunningEmulator } from "../../emulator";
+import { REPO, resourcesOfType, Stack } from "../../scripts/lib/engine";
 import { copyProgram } from "../../scripts/lib/program";
+import { useEmulatorStack } from "../support/e2e";
 
 const TYPE = (name: string) => `pulumi-nodejs:dynamic/integration-platform:${name}`;
 // Distinctive values, so that finding them in state or output means a leak and nothing else.
@@ -34,47 +35,36 @@ async function observe(emulator: RunningEmulator) {
 
 describe("e2e: the quickstart through the real CLI", function () {
   this.timeout(10 * 60_000);
-  let emulator: RunningEmulator;
-  let workspace: Workspace;
-  let stack: Stack;
-  let fixture: Awaited<ReturnType<typeof observe>>;
-
-  before(async () => {
-    emulator = await startEmulator({ quiet: true, apiKey: API_KEY });
-    fixture = await observe(emulator);
-    workspace = new Workspace();
-    stack = new Stack(workspace, copyProgram(path.join(REPO, "examples/quickstart"), workspace.root));
-    await stack.init(
-      { "integration-platform:baseUrl": emulator.url },
-      // The engine copies every stack config value into the state: values must be set as secrets.
-      { "integration-platform:apiKey": API_KEY, crmToken: CRM_TOKEN, accountQuota: QUOTA },
-    );
+  const e2e = useEmulatorStack((workspace) => new Stack(workspace, copyProgram(path.join(REPO, "examples/quickstart"), workspace.root)), {
+    emulator: { apiKey: API_KEY },
+    // The engine copies every stack config value into the state: values must be set as secrets.
+    secrets: { crmToken: CRM_TOKEN, accountQuota: QUOTA },
   });
-  after(async () => {
-    workspace?.dispose();
-    await emulator?.close();
+  let fixture: Awaited<ReturnType<typeof observe>>;
+  before(async () => {
+    fixture = await observe(e2e.emulator);
   });
 
   it("1. up creates every resource, typed by module and type", async () => {
-    const up = await stack.ok(["up", "--yes"]);
+    const up = await e2e.stack.ok(["up", "--yes"]);
     for (const type of ["ConfigField", "WorkflowToggle", "ApplicationEvent", "EnvVariableValue"]) {
       assert.match(up.stdout, new RegExp(`\\+\\s+${TYPE(type).replace(/[/:]/g, "\\$&")}\\s`), `the preview names ${type}`);
     }
     assert.match(up.stdout, /\+ 8 created/);
 
-    const live = await observe(emulator);
+    const live = await observe(e2e.emulator);
     const pipeline = live.config.fields.find((f: { id: string }) => f.id === "hs_pipeline");
     assert.equal(pipeline.name, "Sales pipeline");
     assert.deepEqual(pipeline.options, [{ name: "Sales", value: "sales" }, { name: "Partners", value: "partners" }]);
     assert.equal(live.config.workflows.find((w: { id: string }) => w.id === "wf_hs_contact_sync").enabled, true);
     // The engine sorts object keys on the way to the provider, so compare parsed documents.
     assert.deepEqual(JSON.parse(live.event!.raw_response), { deal: { id: "d_1", amount: 1200, currency: "EUR" }, owner: "ada" });
-    const values = emulator.store.snapshot().envValues.map((v) => v.value);
+    const values = e2e.emulator.store.snapshot().envValues.map((v) => v.value);
     for (const value of [QUOTA, CRM_TOKEN, "https://hooks.example.com/slack/notify"]) assert.ok(values.includes(value));
   });
 
   it("keeps the API key and every env value out of the state, with a small __provider", async () => {
-    const text = await stack.exportText();
+    const text = await e2e.stack.exportText();
     for (const [what, secret] of Object.entries({ "the API key": API_KEY, "the CRM token": CRM_TOKEN, "the quota": QUOTA, "the webhook URL": "https://hooks.example.com/slack/notify" })) {
       const at = text.indexOf(secret);
       assert.ok(at < 0, `the state must not contain ${what} in plaintext; found in: ${text.slice(Math.max(0, at - 300), at + 100)}`);
@@ -94,51 +84,51 @@ describe("e2e: the quickstart through the real CLI", function () {
   });
 
   it("2. preview --expect-no-changes passes and makes no API call", async () => {
-    emulator.requests.clear();
-    const preview = await stack.run(["preview", "--expect-no-changes"]);
+    e2e.emulator.requests.clear();
+    const preview = await e2e.stack.run(["preview", "--expect-no-changes"]);
     assert.equal(preview.code, 0, preview.stdout + preview.stderr);
     assert.match(preview.stdout, /8 unchanged/);
-    assert.deepEqual(emulator.requests.list(), []);
+    assert.deepEqual(e2e.emulator.requests.list(), []);
   });
 
   it("3. a changed property previews as exactly that update, and up applies it", async () => {
-    await stack.ok(["config", "set", "--type", "bool", "contactSyncEnabled", "false"]);
-    const preview = await stack.ok(["preview", "--diff"]);
+    await e2e.stack.ok(["config", "set", "--type", "bool", "contactSyncEnabled", "false"]);
+    const preview = await e2e.stack.ok(["preview", "--diff"]);
     assert.match(preview.stdout, /~ pulumi-nodejs:dynamic\/integration-platform:WorkflowToggle: \(update\)/);
     assert.match(preview.stdout, /~ enabled\s*: true => false/);
     assert.match(preview.stdout, /~ 1 to update/);
     assert.match(preview.stdout, /7 unchanged/);
-    await stack.ok(["up", "--yes", "--skip-preview"]);
-    const live = await observe(emulator);
+    await e2e.stack.ok(["up", "--yes", "--skip-preview"]);
+    const live = await observe(e2e.emulator);
     assert.equal(live.config.workflows.find((w: { id: string }) => w.id === "wf_hs_contact_sync").enabled, false);
   });
 
   it("4. an out-of-band change shows in refresh, and up repairs it", async () => {
-    const config = emulator.store.config({ linkedAccountId: "globex", slug: "hubspot", configId: "globex" })!;
-    emulator.store.configFieldState(config, null, "hs_pipeline").name = "Renamed by hand";
-    const refresh = await stack.ok(["refresh", "--yes", "--skip-preview"]);
+    const config = e2e.emulator.store.config({ linkedAccountId: "globex", slug: "hubspot", configId: "globex" })!;
+    e2e.emulator.store.configFieldState(config, null, "hs_pipeline").name = "Renamed by hand";
+    const refresh = await e2e.stack.ok(["refresh", "--yes", "--skip-preview"]);
     assert.match(refresh.stdout, /~\s+pulumi-nodejs:dynamic\/integration-platform:ConfigField\s+pipeline\s+updated/);
     assert.match(refresh.stdout, /~ 1 updated/);
-    const up = await stack.ok(["up", "--yes", "--skip-preview"]);
+    const up = await e2e.stack.ok(["up", "--yes", "--skip-preview"]);
     assert.match(up.stdout, /~ 1 updated/);
-    const live = await observe(emulator);
+    const live = await observe(e2e.emulator);
     assert.equal(live.config.fields.find((f: { id: string }) => f.id === "hs_pipeline").name, "Sales pipeline");
-    const noop = await stack.run(["preview", "--expect-no-changes"]);
+    const noop = await e2e.stack.run(["preview", "--expect-no-changes"]);
     assert.equal(noop.code, 0, noop.stdout);
   });
 
   it("5. a changed identity property replaces the resource", async () => {
-    await stack.ok(["config", "set", "webhookWorkflowId", "wf_hs_deal_alerts"]);
-    const up = await stack.ok(["up", "--yes"]);
+    await e2e.stack.ok(["config", "set", "webhookWorkflowId", "wf_hs_deal_alerts"]);
+    const up = await e2e.stack.ok(["up", "--yes"]);
     assert.match(up.stdout, /\+-\s+pulumi-nodejs:dynamic\/integration-platform:EnvVariableValue\s+slack-webhook\s+replaced/);
     assert.match(up.stdout, /\+-1 replaced/);
-    const values = emulator.store.snapshot().envValues.filter((v) => v.variable_definition_id === "64f0000000000000000000d7");
+    const values = e2e.emulator.store.snapshot().envValues.filter((v) => v.variable_definition_id === "64f0000000000000000000d7");
     assert.deepEqual(values.map((v) => v.workflow_id).sort(), ["wf_hs_contact_sync", "wf_hs_deal_alerts"]);
   });
 
-  it("6. destroy leaves what the stack touched as the fixture had it", async () => {
-    const destroy = await stack.ok(["destroy", "--yes", "--skip-preview"]);
+  it("6. destroy leaves what the e2e.stack touched as the fixture had it", async () => {
+    const destroy = await e2e.stack.ok(["destroy", "--yes", "--skip-preview"]);
     assert.match(destroy.stdout, /- 8 deleted/);
-    assert.deepEqual(await observe(emulator), fixture);
+    assert.deepEqual(await observe(e2e.emulator), fixture);
   });
 });

@@ -6,8 +6,8 @@
 import * as assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import * as net from "node:net";
-import { startEmulator, type RunningEmulator } from "../../../emulator";
-import { Stack, Workspace } from "../../../scripts/lib/engine";
+import { Stack } from "../../../scripts/lib/engine";
+import { useEmulatorStack } from "../../support/e2e";
 import { FIXTURE, logCursor, specProgram, writeSpec, type Spec } from "./harness";
 
 const TAG = randomBytes(4).toString("hex");
@@ -95,20 +95,7 @@ const ROWS: Row[] = [
 
 describe("e2e reliability: bad input", function () {
   this.timeout(10 * 60_000);
-  let emulator: RunningEmulator;
-  let workspace: Workspace;
-  let stack: Stack;
-
-  before(async () => {
-    emulator = await startEmulator({ quiet: true });
-    workspace = new Workspace();
-    stack = new Stack(workspace, specProgram(workspace, "badinput"), "badinput");
-    await stack.init({ "integration-platform:baseUrl": emulator.url }, { "integration-platform:apiKey": emulator.apiKey });
-  });
-  after(async () => {
-    workspace?.dispose();
-    await emulator?.close();
-  });
+  const e2e = useEmulatorStack((workspace) => new Stack(workspace, specProgram(workspace, "badinput"), "badinput"));
 
   it(`the table has at least 30 rows across the four resources and the lookups (${ROWS.length})`, () => {
     assert.ok(ROWS.length >= 30);
@@ -119,16 +106,16 @@ describe("e2e reliability: bad input", function () {
 
   for (const row of ROWS) {
     it(`refuses at preview: ${row.what}`, async () => {
-      writeSpec(stack.dir, row.spec);
-      const since = logCursor(emulator);
-      const preview = await stack.run(["preview"]);
+      writeSpec(e2e.stack.dir, row.spec);
+      const since = logCursor(e2e.emulator);
+      const preview = await e2e.stack.run(["preview"]);
       const output = preview.stdout + preview.stderr;
       assert.notEqual(preview.code, 0, output);
       // The message names the property and says why: the engine's "has a problem: <property>:
       // <reason>" for resources, the lookup's "invalid arguments: <property>: <reason>".
       const expected = row.spec.lookups ? `${row.spec.lookups[0].fn}: invalid arguments: ` : "has a problem: ";
       assert.ok(output.includes(`${expected}${row.property}: ${row.reason}`), `the output says "${expected}${row.property}: ${row.reason}":\n${output}`);
-      const requests = emulator.requests.list(since).map((e) => `${e.method} ${e.path}`);
+      const requests = e2e.emulator.requests.list(since).map((e) => `${e.method} ${e.path}`);
       assert.deepEqual(requests, row.reads ? [`GET /api/v2/public/env/definitions/${row.reads}`] : [], "requests made");
       if (row.secret) assert.ok(!output.includes(row.secret), "the output does not contain the value");
     });
@@ -136,10 +123,10 @@ describe("e2e reliability: bad input", function () {
 
   it("a wrong API key gives one clear error that names the config key and does not echo the key", async () => {
     const wrongKey = `tk_wrong_${randomBytes(8).toString("hex")}`;
-    const wrong = new Stack(workspace, stack.dir, "wrongkey");
-    await wrong.init({ "integration-platform:baseUrl": emulator.url }, { "integration-platform:apiKey": wrongKey });
-    writeSpec(stack.dir, { fields: [{ name: "pipeline", args: FIELD }] });
-    const since = logCursor(emulator);
+    const wrong = new Stack(e2e.workspace, e2e.stack.dir, "wrongkey");
+    await wrong.init({ "integration-platform:baseUrl": e2e.emulator.url }, { "integration-platform:apiKey": wrongKey });
+    writeSpec(e2e.stack.dir, { fields: [{ name: "pipeline", args: FIELD }] });
+    const since = logCursor(e2e.emulator);
     const up = await wrong.run(["up", "--yes", "--skip-preview"]);
     const output = up.stdout + up.stderr;
     assert.notEqual(up.code, 0);
@@ -152,7 +139,7 @@ describe("e2e reliability: bad input", function () {
     assert.ok(errors.length > 0 && errors.every((l) => l.includes(message)), errors.join("\n"));
     assert.ok(!output.includes(wrongKey), "the key is not echoed");
     // Refused credentials are not retried: one request.
-    assert.deepEqual(emulator.requests.list(since).map((e) => `${e.status} ${e.auth}`), ["401 invalid"]);
+    assert.deepEqual(e2e.emulator.requests.list(since).map((e) => `${e.status} ${e.auth}`), ["401 invalid"]);
   });
 
   it("an unreachable base URL fails within a bounded time with a clear message: refused, and silent", async () => {
@@ -166,16 +153,16 @@ describe("e2e reliability: bad input", function () {
     const silent = net.createServer(() => {}).listen(0, "127.0.0.1");
     await new Promise((resolve) => silent.once("listening", resolve));
     const silentPort = (silent.address() as net.AddressInfo).port;
-    writeSpec(stack.dir, { fields: [{ name: "pipeline", args: FIELD }] });
+    writeSpec(e2e.stack.dir, { fields: [{ name: "pipeline", args: FIELD }] });
     try {
       for (const [name, port, says] of [
         ["refused", closedPort, "the platform could not be reached (ECONNREFUSED)"],
         ["silent", silentPort, "the platform did not answer in time"],
       ] as const) {
-        const unreachable = new Stack(workspace, stack.dir, name);
+        const unreachable = new Stack(e2e.workspace, e2e.stack.dir, name);
         await unreachable.init(
           { "integration-platform:baseUrl": `http://127.0.0.1:${port}`, "integration-platform:timeoutMs": "1000", "integration-platform:maxRetries": "2" },
-          { "integration-platform:apiKey": emulator.apiKey },
+          { "integration-platform:apiKey": e2e.emulator.apiKey },
         );
         const up = await unreachable.run(["up", "--yes", "--skip-preview"]);
         const output = up.stdout + up.stderr;
