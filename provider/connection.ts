@@ -21,7 +21,9 @@ const programConfig: ConfigReader = { get: (key) => pulumi.runtime.getConfig(key
 export function platformClient(): PlatformClient {
   // Loaded on first use: a program that only declares resources never needs axios, and every
   // `pulumi` run loads the program twice (preview, then update).
-  const { PlatformClient: Client } = require("./client/http") as typeof import("./client/http");
-  client ??= new Client(resolveSettings(stackConfig ?? programConfig));
+  if (!client) {
+    const { PlatformClient: Client } = require("./client/http") as typeof import("./client/http");
+    client = new Client(resolveSettings(stackConfig ?? programConfig));
+  }
   return client;
 }
