@@ -25,10 +25,15 @@ export function detectAuthKind(headers: IncomingHttpHeaders, credentials: Creden
   }
   const authorization = headers.authorization;
   if (authorization !== undefined) {
-    const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1];
+    const token = bearerToken(authorization);
     return token !== undefined && secretEquals(token, credentials.token) ? "bearer" : "invalid";
   }
   return "none";
+}
+
+/** The token of an `Authorization: Bearer <token>` header, or undefined for any other form. */
+export function bearerToken(authorization: string): string | undefined {
+  return /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1];
 }
 
 /** Throws the platform's 401 unless `kind` satisfies `policy`. */

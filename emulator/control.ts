@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
+import { rateLimitTextProblem } from "./rateLimit";
 import type { EmulatorContext } from "./server";
 import { parseInput } from "./validation";
 
@@ -8,12 +9,26 @@ export const CONTROL_PREFIX = "/_emulator";
 
 const sinceQuerySchema = z.object({ since: z.coerce.number().int().min(0).default(0) });
 
-/** Control plane for tests and demos: health, reset, state, request log and fault rules. */
-export function registerControlPlane(app: FastifyInstance, { store, faults, requests }: EmulatorContext): void {
+// Text only: the object form of the limit is for the library, a JSON client sends "RPS/BURST".
+const rateLimitChangeSchema = z.strictObject({
+  rateLimit: z
+    .string()
+    .superRefine((value, ctx) => {
+      const problem = rateLimitTextProblem(value);
+      if (problem) ctx.addIssue({ code: "custom", message: problem });
+    })
+    .optional(),
+  retryAfter: z.boolean().optional(),
+});
+
+/** Control plane for tests and demos: health, reset, state, request log, fault rules and rate limit. */
+export function registerControlPlane(app: FastifyInstance, { store, rateLimit, faults, requests }: EmulatorContext): void {
   app.get(`${CONTROL_PREFIX}/health`, async () => ({ status: "ok" }));
 
   app.post(`${CONTROL_PREFIX}/reset`, async () => {
     await store.reset();
+    // A reset starts a test afresh, so every credential gets its full burst back.
+    rateLimit.reset();
     return { status: "ok" };
   });
 
@@ -36,4 +51,8 @@ export function registerControlPlane(app: FastifyInstance, { store, faults, requ
     faults.clear();
     return { rules: faults.list() };
   });
+
+  app.get(`${CONTROL_PREFIX}/rate-limit`, async () => rateLimit.get());
+
+  app.put(`${CONTROL_PREFIX}/rate-limit`, async (request) => rateLimit.set(parseInput(rateLimitChangeSchema, request.body)));
 }

@@ -1,13 +1,22 @@
 import type { AddressInfo } from "node:net";
 import { FaultRules } from "./faults";
+import { RateLimiter, type RateLimitChange, type RateLimitSetting, type RateLimitStatus } from "./rateLimit";
 import { RequestLog } from "./requestLog";
 import { buildServer } from "./server";
-import { defaultFixturePath, EmulatorStore } from "./store";
+import { defaultFixturePath, EmulatorConfigError, EmulatorStore } from "./store";
 
 export { ApiError, type ErrorBody } from "./errors";
 export { FaultRules, type FaultAction, type FaultKind, type FaultRule, type FaultRuleInput } from "./faults";
 export * from "./model";
 export type { Page } from "./pagination";
+export {
+  DEFAULT_RATE_LIMIT,
+  parseRateLimit,
+  type RateLimitChange,
+  type RateLimitSetting,
+  type RateLimitSpec,
+  type RateLimitStatus,
+} from "./rateLimit";
 export { RequestLog, type RequestLogEntry } from "./requestLog";
 export { CONTROL_PREFIX } from "./control";
 export { API_PREFIX } from "./routes/shared";
@@ -30,6 +39,20 @@ export interface EmulatorOptions {
   data?: string;
   /** Silences warnings (persistence failures, internal errors) on stderr. */
   quiet?: boolean;
+  /** Per-credential limit, "RPS/BURST", "off" or {requestsPerSecond, burst} (default "20/5", the platform's documented limit). */
+  rateLimit?: RateLimitSetting;
+  /** Adds `Retry-After` (whole seconds) to the rate limiter's 429s; off by default, as the platform documents none. */
+  retryAfter?: boolean;
+}
+
+/** The rate limit of a running emulator, the same one `/_emulator/rate-limit` manages. */
+export interface RunningRateLimit {
+  /** The current limit and whether `Retry-After` is sent. */
+  get(): RateLimitStatus;
+  /** Changes the limit and/or `Retry-After` at run time, for credentials already seen too; returns the new status. */
+  set(change: RateLimitChange): RateLimitStatus;
+  /** Refills every credential's bucket (forgets them all); the configured limit stays. */
+  reset(): void;
 }
 
 /** A started emulator. */
@@ -44,6 +67,8 @@ export interface RunningEmulator {
   token: string;
   /** Live state with typed finders and mutators, for reading and changing state out of band. */
   store: EmulatorStore;
+  /** Per-credential rate limit, the same one `/_emulator/rate-limit` manages. */
+  rateLimit: RunningRateLimit;
   /** Fault rules, the same list `/_emulator/faults` manages. */
   faults: FaultRules;
   /** API request log, the same one `/_emulator/requests` serves. */
@@ -54,12 +79,14 @@ export interface RunningEmulator {
 
 /** Starts an emulator on 127.0.0.1 and resolves once it accepts connections. */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  // Checked before the store is opened, so a bad setting fails fast like a bad fixture does.
+  const rateLimit = newRateLimiter(options);
   const store = await EmulatorStore.open({ fixtures: options.fixtures ?? defaultFixturePath(), data: options.data });
   const credentials = { apiKey: options.apiKey ?? "tk_emulator", token: options.token ?? "emulator_token" };
   const faults = new FaultRules();
   const requests = new RequestLog();
   const warn = options.quiet ? () => {} : (message: string) => process.stderr.write(`emulator: ${message}\n`);
-  const app = buildServer({ store, credentials, faults, requests, warn });
+  const app = buildServer({ store, credentials, rateLimit, faults, requests, warn });
   await app.listen({ port: options.port ?? 0, host: "127.0.0.1" });
   const { port } = app.server.address() as AddressInfo;
 
@@ -69,6 +96,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     port,
     ...credentials,
     store,
+    rateLimit,
     faults,
     requests,
     close: () =>
@@ -77,4 +105,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
         await store.flush();
       })()),
   };
+}
+
+// A bad limit is a configuration error, like a bad fixture: the command line exits 2 for it.
+function newRateLimiter({ rateLimit, retryAfter }: EmulatorOptions): RateLimiter {
+  try {
+    return new RateLimiter({ rateLimit, retryAfter });
+  } catch (err) {
+    throw new EmulatorConfigError((err as Error).message);
+  }
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { parseArgs } from "node:util";
 import type { RunningEmulator } from "./index";
+import { DEFAULT_RATE_LIMIT, parseRateLimit, type RateLimitStatus } from "./rateLimit";
 
 /** Default port of the command line (the library defaults to 0, a free port). */
 export const DEFAULT_PORT = 4010;
@@ -15,6 +16,10 @@ Options:
   --data FILE       load state from FILE if it exists; write every change to it
   --api-key KEY     API key to accept in x-api-key (default tk_emulator)
   --token TOKEN     bearer token to accept in Authorization (default emulator_token)
+  --rate-limit RPS/BURST|off
+                    requests per second and burst allowed per credential, e.g. 0.5/1
+                    (default ${DEFAULT_RATE_LIMIT}, the platform's documented limit); off disables it
+  --retry-after     send Retry-After (whole seconds) with rate-limit 429s (the platform documents none)
   --quiet           do not print warnings
   -h, --help        show this help
 `;
@@ -30,6 +35,8 @@ interface CliOptions {
   data?: string;
   apiKey?: string;
   token?: string;
+  rateLimit: string;
+  retryAfter: boolean;
   quiet: boolean;
   help: boolean;
 }
@@ -47,6 +54,8 @@ function parseCommandLine(argv: string[]): CliOptions {
         data: { type: "string" },
         "api-key": { type: "string" },
         token: { type: "string" },
+        "rate-limit": { type: "string", default: DEFAULT_RATE_LIMIT },
+        "retry-after": { type: "boolean", default: false },
         quiet: { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
       },
@@ -63,12 +72,20 @@ function parseCommandLine(argv: string[]): CliOptions {
   for (const name of ["api-key", "token"] as const) {
     if (values[name] === "") throw new UsageError(`--${name} must not be empty`);
   }
+  const rateLimit = values["rate-limit"] ?? DEFAULT_RATE_LIMIT;
+  try {
+    parseRateLimit(rateLimit, "--rate-limit");
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
   return {
     port,
     fixtures: values.fixtures,
     data: values.data,
     apiKey: values["api-key"],
     token: values.token,
+    rateLimit,
+    retryAfter: values["retry-after"] ?? false,
     quiet: values.quiet ?? false,
     help: values.help ?? false,
   };
@@ -104,6 +121,7 @@ async function main(argv: string[]): Promise<void> {
       `Bearer token: ${emulator.token}`,
       `Control plane: ${emulator.url}${CONTROL_PREFIX}/`,
       options.data ? `State file: ${options.data}` : "State: in memory (use --data FILE to keep it)",
+      describeRateLimit(emulator.rateLimit.get()),
       "",
     ].join("\n"),
   );
@@ -126,6 +144,11 @@ async function main(argv: string[]): Promise<void> {
   };
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
+}
+
+function describeRateLimit({ requestsPerSecond, burst, retryAfter }: RateLimitStatus): string {
+  if (requestsPerSecond === null) return "Rate limit: off (--rate-limit RPS/BURST to enable)";
+  return `Rate limit: ${requestsPerSecond} requests/s, burst ${burst}, per credential${retryAfter ? ", with Retry-After" : ""} (--rate-limit off to disable)`;
 }
 
 void main(process.argv.slice(2));

@@ -1,7 +1,10 @@
 import type { AuthKind } from "./auth";
 import type { FaultKind } from "./faults";
 
-/** One API request as the control plane reports it; `status` is 0 when a fault reset the connection. */
+/**
+ * One API request as the control plane reports it; `status` is 0 when a fault reset the connection.
+ * `rateLimited` marks a 429 from the rate limiter; a fault-injected 429 has `fault: "status"` instead.
+ */
 export interface RequestLogEntry {
   seq: number;
   time: string;
@@ -12,6 +15,7 @@ export interface RequestLogEntry {
   auth: AuthKind;
   durationMs: number;
   fault?: FaultKind;
+  rateLimited?: true;
 }
 
 /** Default number of entries kept before the oldest are dropped. */

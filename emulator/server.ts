@@ -4,6 +4,7 @@ import { detectAuthKind, enforceAuth, type AuthKind, type AuthPolicy, type Crede
 import { registerControlPlane, CONTROL_PREFIX } from "./control";
 import { ApiError, badRequest, defaultErrorCode, toApiError } from "./errors";
 import type { FaultKind, FaultRules, FiredFault } from "./faults";
+import type { RateLimiter } from "./rateLimit";
 import type { RequestLog } from "./requestLog";
 import { registerAuditRoutes } from "./routes/audit";
 import { registerConfigRoutes } from "./routes/config";
@@ -14,10 +15,11 @@ import { registerSessionRoutes } from "./routes/session";
 import { registerWorkflowRoutes } from "./routes/workflows";
 import type { EmulatorStore } from "./store";
 
-/** Everything the routes share: state, accepted credentials, fault rules, request log. */
+/** Everything the routes share: state, accepted credentials, rate limit, fault rules, request log. */
 export interface EmulatorContext {
   store: EmulatorStore;
   credentials: Credentials;
+  rateLimit: RateLimiter;
   faults: FaultRules;
   requests: RequestLog;
   /** Reports problems the client cannot see (persistence failures, internal errors). */
@@ -29,6 +31,8 @@ export interface ApiCall {
   startedAt: bigint;
   auth: AuthKind;
   fault?: FaultKind;
+  /** Set when the rate limiter answered 429, to tell it from a fault-injected 429. */
+  rateLimited?: true;
 }
 
 declare module "fastify" {
@@ -41,7 +45,7 @@ declare module "fastify" {
   }
 }
 
-/** Builds the fastify app: API routes, control plane, fault injection, auth and request logging. */
+/** Builds the fastify app: API routes, control plane, rate limit, fault injection, auth and request logging. */
 export function buildServer(ctx: EmulatorContext): FastifyInstance {
   // forceCloseConnections: a delay fault must not hold close() hostage.
   const app = Fastify({ logger: false, forceCloseConnections: true });
@@ -70,6 +74,13 @@ export function buildServer(ctx: EmulatorContext): FastifyInstance {
     if (isControlPlane(request.url)) return;
     const call: ApiCall = { startedAt: process.hrtime.bigint(), auth: detectAuthKind(request.headers, ctx.credentials) };
     request.apiCall = call;
+    // The platform's gateway limits before anything else sees the request, so a request over the
+    // limit is neither faulted nor authenticated.
+    const limited = ctx.rateLimit.check(request.headers);
+    if (limited) {
+      call.rateLimited = true;
+      throw limited;
+    }
     const fault = ctx.faults.match(request.method, pathOf(request.url));
     if (fault) {
       call.fault = fault.kind;
@@ -166,6 +177,7 @@ function logCall(ctx: EmulatorContext, request: FastifyRequest, status: number):
     auth: call.auth,
     durationMs: Math.round(durationMs * 100) / 100,
     ...(call.fault && { fault: call.fault }),
+    ...(call.rateLimited && { rateLimited: true as const }),
   });
 }
 

@@ -135,13 +135,16 @@ function get(url: string, headers: Record<string, string>, agent: Agent): Promis
 
 async function startInProcess(): Promise<{ url: string; stop(): Promise<void> }> {
   const { startEmulator } = await import("../emulator");
-  const emulator = await startEmulator({ quiet: true });
+  // Rate limit off: this measures the emulator's own throughput on loopback, which the platform's
+  // 20 requests/s would hide; test/emulator/rateLimit.test.ts covers the limit.
+  const emulator = await startEmulator({ quiet: true, rateLimit: "off" });
   return { url: emulator.url, stop: () => emulator.close() };
 }
 
 async function startChild(): Promise<{ url: string; stop(): Promise<void> }> {
   const main = resolve(__dirname, "../emulator/main.ts");
-  const child: ChildProcess = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", main, "--port", "0", "--quiet"], {
+  // Rate limit off, as for the in-process emulator above.
+  const child: ChildProcess = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", main, "--port", "0", "--quiet", "--rate-limit", "off"], {
     cwd: resolve(__dirname, ".."),
     stdio: ["ignore", "pipe", "inherit"],
   });

@@ -1,6 +1,6 @@
 import { describe, it } from "mocha";
 import { strict as assert } from "node:assert";
-import { FIXTURE, assertError, ok, useEmulator } from "./helpers";
+import { FIXTURE, assertError, ok, refillRateLimit, useEmulator } from "./helpers";
 
 describe("emulator: GET /audit/event-received", () => {
   const h = useEmulator();
@@ -34,6 +34,7 @@ describe("emulator: GET /audit/event-received", () => {
         await h.api.put("/slug/hubspot/config/acme/workflows/wf_hs_deal_alerts", { enabled: i % 2 === 0 }, { headers: { linked_account_id: "acme" } }),
       );
     }
+    refillRateLimit(h);
     const page = ok(await h.api.get("/audit/event-received", { params: { limit: 2, page: 3 } }));
     assert.deepEqual([page.totalDocs, page.totalPages, page.docs.length, page.pagingCounter, page.hasNextPage], [5, 3, 1, 5, false]);
     assert.equal(page.docs[0].event_type, "WORKFLOW_ENABLED");

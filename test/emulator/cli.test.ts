@@ -60,6 +60,7 @@ describe("emulator: command line (main.ts as a child process)", () => {
       assert.match(banner, /^API key: tk_emulator$/m);
       assert.match(banner, /^Bearer token: emulator_token$/m);
       assert.ok(banner.includes(`Control plane: ${url[1]}/_emulator/`));
+      assert.match(banner, /^Rate limit: 20 requests\/s, burst 5, per credential \(--rate-limit off to disable\)$/m);
 
       assert.equal((await axios.get(`${url[1]}/_emulator/health`)).data.status, "ok");
       const created = await axios.post(
@@ -95,11 +96,53 @@ describe("emulator: command line (main.ts as a child process)", () => {
     }
   });
 
+  it("takes --rate-limit off and --rate-limit RPS/BURST with --retry-after", async () => {
+    const children = [run(["--port", "0", "--rate-limit", "off"]), run(["--port", "0", "--rate-limit", "5/2", "--retry-after"])];
+    try {
+      const [off, limited] = await Promise.all(children.map(({ output, exited }) => waitForBanner(output, exited)));
+      const get = (banner: string, count: number) => {
+        const base = /listening on (\S+)/.exec(banner)![1];
+        return Promise.all(
+          Array.from({ length: count }, () =>
+            axios.get(`${base}/api/v2/public/linked-account`, { headers: { "x-api-key": "tk_emulator" }, validateStatus: () => true }),
+          ),
+        );
+      };
+
+      assert.match(off, /^Rate limit: off \(--rate-limit RPS\/BURST to enable\)$/m);
+      assert.deepEqual(
+        (await get(off, 20)).map((r) => r.status),
+        Array(20).fill(200),
+      );
+
+      assert.match(limited, /^Rate limit: 5 requests\/s, burst 2, per credential, with Retry-After \(--rate-limit off to disable\)$/m);
+      // The burst of 2 passes; a child process cannot have its clock stopped, so a slow machine may
+      // earn a third token (one per 200 ms) before the fourth request arrives.
+      const responses = await get(limited, 4);
+      const passed = responses.filter((r) => r.status === 200).length;
+      assert.ok(passed >= 2 && passed <= 3, `${passed} of 4 passed`);
+      assert.equal(responses.filter((r) => r.status === 429).length, 4 - passed);
+      const refused = responses.find((r) => r.status === 429)!;
+      assert.equal(refused.data.message, "Rate limit exceeded: 5 requests per second with a burst of 2");
+      assert.equal(refused.headers["retry-after"], "1");
+      const base = /listening on (\S+)/.exec(limited)![1];
+      assert.deepEqual((await axios.get(`${base}/_emulator/rate-limit`)).data, { rateLimit: "5/2", requestsPerSecond: 5, burst: 2, retryAfter: true });
+    } finally {
+      for (const { child } of children) child.kill("SIGKILL");
+    }
+  });
+
   it("exits 2 with a clear message for bad arguments and a bad fixture, 0 for --help", async () => {
-    const [badPort, host, positional, missingFixture, help] = await Promise.all(
-      [["--port", "http"], ["--host", "0.0.0.0"], ["serve"], ["--port", "0", "--fixtures", join(dir, "nope.json")], ["--help"]].map(
-        (args) => run(args).exited,
-      ),
+    const [badPort, host, positional, missingFixture, help, badRateLimit, emptyRateLimit] = await Promise.all(
+      [
+        ["--port", "http"],
+        ["--host", "0.0.0.0"],
+        ["serve"],
+        ["--port", "0", "--fixtures", join(dir, "nope.json")],
+        ["--help"],
+        ["--rate-limit", "20/0"],
+        ["--rate-limit"],
+      ].map((args) => run(args).exited),
     );
     assert.equal(badPort.code, 2);
     assert.match(badPort.stderr, /--port must be an integer from 0 to 65535/);
@@ -111,5 +154,15 @@ describe("emulator: command line (main.ts as a child process)", () => {
     assert.match(missingFixture.stderr, /cannot read fixture .*nope\.json/);
     assert.equal(help.code, 0);
     assert.match(help.stdout, /--fixtures FILE/);
+    assert.match(help.stdout, /--rate-limit RPS\/BURST\|off/);
+    assert.match(help.stdout, /--retry-after/);
+    assert.equal(badRateLimit.code, 2);
+    assert.match(
+      badRateLimit.stderr,
+      /^error: --rate-limit must be "RPS\/BURST" \(RPS > 0, decimals allowed; BURST a whole number >= 1; e\.g\. "20\/5" or "0\.5\/1"\) or "off"; got "20\/0"$/m,
+    );
+    assert.match(badRateLimit.stderr, /Usage:/);
+    assert.equal(emptyRateLimit.code, 2);
+    assert.match(emptyRateLimit.stderr, /Option '--rate-limit <value>' argument missing/);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, it } from "mocha";
 import { strict as assert } from "node:assert";
-import { FIXTURE, assertError, ok, useEmulator } from "./helpers";
+import { FIXTURE, assertError, ok, refillRateLimit, useEmulator } from "./helpers";
 
 const D = FIXTURE.definitions;
 const V = FIXTURE.values;
@@ -258,6 +258,7 @@ describe("emulator: POST /env/values", () => {
       assertError(res, 400, "VALIDATION_ERROR", "value does not match the variable format");
       assert.ok(res.data.message.includes(format), res.data.message);
     }
+    refillRateLimit(h);
     ok(await set({ variable_definition_id: D.maxRetries, value: "-2.5e3" }));
   });
 

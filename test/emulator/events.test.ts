@@ -1,6 +1,6 @@
 import { describe, it } from "mocha";
 import { strict as assert } from "node:assert";
-import { FIXTURE, assertError, ok, useEmulator } from "./helpers";
+import { FIXTURE, assertError, ok, refillRateLimit, useEmulator } from "./helpers";
 
 const EVENT = FIXTURE.events[1];
 const SAMPLE = { user: { id: "u1", address: { city: "Paris", zip: 75001 } }, tags: ["a", "b"], active: true };
@@ -46,6 +46,7 @@ describe("emulator: PUT /application/event/:event_id", () => {
     for (const response of ["{not json", "[1,2]", "42", [1, 2], null]) {
       assertError(await putEvent(EVENT, { name: "x", response }), 400, "VALIDATION_ERROR", "response: must be a JSON object");
     }
+    refillRateLimit(h);
     assertError(await putEvent(EVENT, { name: "x" }), 400, "VALIDATION_ERROR", "response: required");
   });
 

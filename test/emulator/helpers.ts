@@ -1,7 +1,7 @@
 import { after, before, beforeEach } from "mocha";
 import axios, { type AxiosInstance, type AxiosResponse } from "axios";
 import { strict as assert } from "node:assert";
-import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../emulator";
+import { DEFAULT_RATE_LIMIT, startEmulator, type EmulatorOptions, type RunningEmulator } from "../../emulator";
 
 /** Ids from emulator/fixtures/default.json that the tests rely on. */
 export const FIXTURE = {
@@ -35,7 +35,7 @@ export interface Harness {
   control: AxiosInstance;
 }
 
-/** An emulator per test file, reset (state, faults, request log) before each test. */
+/** An emulator per test file, reset (state, faults, request log, rate limit and its buckets) before each test. */
 export function useEmulator(options: EmulatorOptions = {}): Readonly<Harness> {
   const ctx = {} as Harness;
   before(async () => {
@@ -49,9 +49,21 @@ export function useEmulator(options: EmulatorOptions = {}): Readonly<Harness> {
     await ctx.emulator.store.reset();
     ctx.emulator.faults.clear();
     ctx.emulator.requests.clear();
+    // A test may change the limit at run time; the next one starts with the file's own setting.
+    ctx.emulator.rateLimit.set({ rateLimit: options.rateLimit ?? DEFAULT_RATE_LIMIT, retryAfter: options.retryAfter ?? false });
+    ctx.emulator.rateLimit.reset();
   });
   after(async () => ctx.emulator?.close());
   return ctx;
+}
+
+/**
+ * Gives every credential its full burst of 5 again. For tests that send more requests in quick
+ * succession than the platform's burst because they check something else, one case per request;
+ * the limit itself is checked in rateLimit.test.ts.
+ */
+export function refillRateLimit(h: Readonly<Harness>): void {
+  h.emulator.rateLimit.reset();
 }
 
 /** An axios client for the public API that never throws on a status. */

@@ -1,6 +1,6 @@
 import { describe, it } from "mocha";
 import { strict as assert } from "node:assert";
-import { FIXTURE, assertError, ok, useEmulator } from "./helpers";
+import { FIXTURE, assertError, ok, refillRateLimit, useEmulator } from "./helpers";
 
 describe("emulator: GET /linked-account", () => {
   const h = useEmulator();
@@ -95,6 +95,7 @@ describe("emulator: GET /linked-account", () => {
     assertError(await h.api.get("/linked-account", { params: { limit: "ten" } }), 400, "VALIDATION_ERROR", "limit:");
     assertError(await h.api.get("/linked-account", { params: { page: 0 } }), 400, "VALIDATION_ERROR", "page: must be an integer >= 1");
     assertError(await h.api.get("/linked-account", { params: { page: 1.5 } }), 400, "VALIDATION_ERROR", "page:");
+    refillRateLimit(h);
     ok(await h.api.get("/linked-account", { params: { limit: 100 } }));
   });
 

@@ -70,7 +70,9 @@ describe("emulator: persistence with --data", () => {
 
   it("keeps the file valid JSON while many concurrent writes are coalesced", async () => {
     const data = join(dir, "concurrent.json");
-    const emulator = await startEmulator({ data, quiet: true });
+    // Rate limit off: this test needs 60 writes in flight at once to check that persistence
+    // coalesces them, not the limit; rateLimit.test.ts covers the limit.
+    const emulator = await startEmulator({ data, quiet: true, rateLimit: "off" });
     const api = client(emulator, { "x-api-key": emulator.apiKey });
     let reads = 0;
     let writing = true;

@@ -1,0 +1,170 @@
+import type { IncomingHttpHeaders } from "node:http";
+import { TokenBucket } from "limiter";
+import { bearerToken } from "./auth";
+import { ApiError, defaultErrorCode } from "./errors";
+
+/** A token-bucket limit: sustained requests per second, and how many may come at once (the bucket size). */
+export interface RateLimitSpec {
+  requestsPerSecond: number;
+  burst: number;
+}
+
+/** A rate limit as configured: "RPS/BURST" (e.g. "20/5"), "off", or the object form. */
+export type RateLimitSetting = string | RateLimitSpec;
+
+/** The current rate limit, as `rateLimit.get()` and `GET /_emulator/rate-limit` report it. */
+export interface RateLimitStatus {
+  /** "RPS/BURST", e.g. "20/5", or "off". */
+  rateLimit: string;
+  requestsPerSecond: number | null;
+  burst: number | null;
+  /** Whether a 429 from the limiter carries `Retry-After`. */
+  retryAfter: boolean;
+}
+
+/** A run-time change of the rate limit; what is left out stays as it is. */
+export interface RateLimitChange {
+  rateLimit?: RateLimitSetting;
+  retryAfter?: boolean;
+}
+
+/** The platform's documented limit: 20 requests per second with a burst of 5, per credential. */
+export const DEFAULT_RATE_LIMIT = "20/5";
+
+const SETTING_PATTERN = /^(\d+(?:\.\d+)?)\/(\d+)$/;
+const RPS_BURST = `"RPS/BURST" (RPS > 0, decimals allowed; BURST a whole number >= 1; e.g. "20/5" or "0.5/1")`;
+const STRING_FORMS = `${RPS_BURST} or "off"`;
+
+/**
+ * Parses a rate limit setting; null means "off". `option` names the setting in the error, e.g.
+ * `--rate-limit` or `rateLimit`. Throws a RangeError naming the option and the accepted forms.
+ */
+export function parseRateLimit(setting: unknown, option: string): RateLimitSpec | null {
+  const result = checkSetting(setting);
+  if (result.ok) return result.value;
+  // Command-line flags (`--name`) take text only, so only the library offers the object form.
+  const forms = option.startsWith("--") ? STRING_FORMS : `${RPS_BURST}, "off" or {requestsPerSecond, burst}`;
+  throw new RangeError(`${option} must be ${forms}; got ${shown(setting)}`);
+}
+
+/** What is wrong with a textual setting ("must be ... ; got ..."), or undefined when it is "RPS/BURST" or "off". */
+export function rateLimitTextProblem(setting: string): string | undefined {
+  return checkSetting(setting).ok ? undefined : `must be ${STRING_FORMS}; got ${shown(setting)}`;
+}
+
+/**
+ * The platform's per-credential rate limit: one token bucket per credential, checked before
+ * anything else looks at the request, as the platform's gateway does.
+ */
+export class RateLimiter {
+  private limit: RateLimitSpec | null;
+  private retryAfter: boolean;
+  private readonly buckets = new Map<string, TokenBucket>();
+
+  /** Starts with `rateLimit` (default "20/5") and without `Retry-After` unless `retryAfter` is set. */
+  constructor({ rateLimit = DEFAULT_RATE_LIMIT, retryAfter = false }: RateLimitChange = {}) {
+    this.limit = parseRateLimit(rateLimit, "rateLimit");
+    this.retryAfter = retryAfter;
+  }
+
+  /** The current limit and whether `Retry-After` is sent. */
+  get(): RateLimitStatus {
+    const { limit } = this;
+    return {
+      rateLimit: limit ? `${limit.requestsPerSecond}/${limit.burst}` : "off",
+      requestsPerSecond: limit?.requestsPerSecond ?? null,
+      burst: limit?.burst ?? null,
+      retryAfter: this.retryAfter,
+    };
+  }
+
+  /** Changes the limit at run time; it applies at once, to credentials already seen too. Returns the new status. */
+  set(change: RateLimitChange): RateLimitStatus {
+    // Validate everything before changing anything, so a bad change leaves the limit as it was.
+    const limit = change.rateLimit === undefined ? this.limit : parseRateLimit(change.rateLimit, "rateLimit");
+    if (change.retryAfter !== undefined) this.retryAfter = change.retryAfter;
+    if (limit !== this.limit) {
+      if (limit) for (const bucket of this.buckets.values()) retune(bucket, limit);
+      // While off no bucket is charged, so the ones kept would be stale: start afresh when it comes back.
+      else this.buckets.clear();
+      this.limit = limit;
+    }
+    return this.get();
+  }
+
+  /** Refills every credential's bucket by forgetting them all; the configured limit stays. */
+  reset(): void {
+    this.buckets.clear();
+  }
+
+  /** Takes one token from the request's credential; returns the 429 to answer with when none is left. */
+  check(headers: IncomingHttpHeaders): ApiError | null {
+    const { limit } = this;
+    if (!limit) return null;
+    const key = credentialKey(headers);
+    let bucket = this.buckets.get(key);
+    if (!bucket) {
+      bucket = new TokenBucket({ bucketSize: limit.burst, tokensPerInterval: limit.requestsPerSecond, interval: "second" });
+      // A new credential may send its whole burst at once; limiter's buckets start empty.
+      bucket.content = bucket.bucketSize;
+      this.buckets.set(key, bucket);
+    }
+    if (bucket.tryRemoveTokens(1)) return null;
+    // Whole seconds, and never 0, which a client would read as "retry at once".
+    const retryAfter = this.retryAfter ? { "retry-after": String(Math.max(1, Math.ceil(bucket.getWaitTime(1) / 1000))) } : undefined;
+    return new ApiError(
+      429,
+      defaultErrorCode(429),
+      `Rate limit exceeded: ${limit.requestsPerSecond} requests per second with a burst of ${limit.burst}`,
+      "error",
+      retryAfter,
+    );
+  }
+}
+
+/**
+ * The credential a request is limited by: the `x-api-key` value, else the bearer token, else
+ * none. A wrong credential gets a bucket of its own, so it cannot drain the valid one's.
+ */
+function credentialKey(headers: IncomingHttpHeaders): string {
+  // Prefixed so that an API key and a bearer token with the same text stay separate credentials.
+  const apiKey = headers["x-api-key"];
+  if (apiKey !== undefined) return `x-api-key:${String(apiKey)}`;
+  const authorization = headers.authorization;
+  if (authorization !== undefined) {
+    const token = bearerToken(authorization);
+    return token === undefined ? `authorization:${authorization}` : `bearer:${token}`;
+  }
+  return "none";
+}
+
+function retune(bucket: TokenBucket, limit: RateLimitSpec): void {
+  // Settle the tokens earned at the old rate before the new one takes over.
+  bucket.drip();
+  bucket.bucketSize = limit.burst;
+  bucket.tokensPerInterval = limit.requestsPerSecond;
+  bucket.content = Math.min(bucket.content, limit.burst);
+}
+
+function checkSetting(setting: unknown): { ok: true; value: RateLimitSpec | null } | { ok: false } {
+  if (setting === "off") return { ok: true, value: null };
+  let spec: RateLimitSpec | undefined;
+  if (typeof setting === "string") {
+    const match = SETTING_PATTERN.exec(setting);
+    if (match) spec = { requestsPerSecond: Number(match[1]), burst: Number(match[2]) };
+  } else if (typeof setting === "object" && setting !== null) {
+    const { requestsPerSecond, burst } = setting as Partial<Record<keyof RateLimitSpec, unknown>>;
+    if (typeof requestsPerSecond === "number" && typeof burst === "number") spec = { requestsPerSecond, burst };
+  }
+  if (!spec) return { ok: false };
+  const { requestsPerSecond, burst } = spec;
+  // limiter refuses token counts above MAX_SAFE_INTEGER; refusing them here gives the clearer message.
+  const rpsOk = Number.isFinite(requestsPerSecond) && requestsPerSecond > 0 && requestsPerSecond <= Number.MAX_SAFE_INTEGER;
+  const burstOk = Number.isSafeInteger(burst) && burst >= 1;
+  return rpsOk && burstOk ? { ok: true, value: spec } : { ok: false };
+}
+
+function shown(setting: unknown): string {
+  if (setting === undefined) return "nothing";
+  return JSON.stringify(setting) ?? String(setting);
+}
