@@ -14,8 +14,12 @@ export interface ConnectionSettings {
   token?: string;
   /** Per-attempt timeout in milliseconds. */
   timeoutMs: number;
-  /** Retries after the first attempt, for 429, 5xx and connection errors. */
+  /** Retries after the first attempt, for 5xx, timeouts and connection errors (429s have their own budget). */
   maxRetries: number;
+  /** Requests per second this process sends at most; 0 turns pacing off. */
+  requestsPerSecond: number;
+  /** How long one call may keep waiting out 429 answers before it fails, in milliseconds. */
+  rateLimitBudgetMs: number;
 }
 
 /** Reads a stack config value; the dynamic provider's `ConfigureRequest.config` has this shape. */
@@ -57,24 +61,47 @@ export const SETTINGS = {
     env: "INTEGRATION_PLATFORM_MAX_RETRIES",
     hint: "pulumi config set integration-platform:maxRetries 3",
   },
+  requestsPerSecond: {
+    config: "integration-platform:requestsPerSecond",
+    env: "INTEGRATION_PLATFORM_REQUESTS_PER_SECOND",
+    hint: "pulumi config set integration-platform:requestsPerSecond 20",
+  },
+  rateLimitBudgetMs: {
+    config: "integration-platform:rateLimitBudgetMs",
+    env: "INTEGRATION_PLATFORM_RATE_LIMIT_BUDGET_MS",
+    hint: "pulumi config set integration-platform:rateLimitBudgetMs 300000",
+  },
 } satisfies Record<keyof ConnectionSettings, SettingSource>;
 
 /** Defaults: a platform that never answers fails one call after about 44 s (4 × 10 s plus backoff). */
 export const DEFAULT_TIMEOUT_MS = 10_000;
 /** See DEFAULT_TIMEOUT_MS. */
 export const DEFAULT_MAX_RETRIES = 3;
+/** The platform's documented limit (platform facts, "Common"): 20 requests per second, burst 5. */
+export const DEFAULT_REQUESTS_PER_SECOND = 20;
+/**
+ * Two minutes of 429s for one call. A 429 means "wait": while another job shares the API key, a
+ * call may need several turns, and giving up early would fail a run that would have finished.
+ * Past two minutes the key is not shared but saturated, and the user should hear about it.
+ */
+export const DEFAULT_RATE_LIMIT_BUDGET_MS = 120_000;
 
 function read(source: SettingSource, config: ConfigReader | undefined, env: NodeJS.ProcessEnv): string | undefined {
   const value = config?.get(source.config) ?? env[source.env];
   return value === undefined || value.trim() === "" ? undefined : value.trim();
 }
 
-function integer(source: SettingSource, raw: string | undefined, fallback: number, min: number, max: number): number {
-  if (raw === undefined) return fallback;
+function numberSetting(
+  source: SettingSource,
+  raw: string | undefined,
+  range: { fallback: number; min: number; max: number; whole: boolean },
+): number {
+  if (raw === undefined) return range.fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) {
+  if (!Number.isFinite(value) || (range.whole && !Number.isInteger(value)) || value < range.min || value > range.max) {
+    const kind = range.whole ? "a whole number" : "a number";
     throw new SettingsError(
-      `${source.config} (${source.env}) must be a whole number from ${min} to ${max}; got ${JSON.stringify(raw)}`,
+      `${source.config} (${source.env}) must be ${kind} from ${range.min} to ${range.max}; got ${JSON.stringify(raw)}`,
     );
   }
   return value;
@@ -110,7 +137,19 @@ export function resolveSettings(config?: ConfigReader, env: NodeJS.ProcessEnv = 
     baseUrl: normalized,
     apiKey,
     token,
-    timeoutMs: integer(SETTINGS.timeoutMs, read(SETTINGS.timeoutMs, config, env), DEFAULT_TIMEOUT_MS, 100, 600_000),
-    maxRetries: integer(SETTINGS.maxRetries, read(SETTINGS.maxRetries, config, env), DEFAULT_MAX_RETRIES, 0, 10),
+    timeoutMs: numberSetting(SETTINGS.timeoutMs, read(SETTINGS.timeoutMs, config, env), { fallback: DEFAULT_TIMEOUT_MS, min: 100, max: 600_000, whole: true }),
+    maxRetries: numberSetting(SETTINGS.maxRetries, read(SETTINGS.maxRetries, config, env), { fallback: DEFAULT_MAX_RETRIES, min: 0, max: 10, whole: true }),
+    requestsPerSecond: numberSetting(SETTINGS.requestsPerSecond, read(SETTINGS.requestsPerSecond, config, env), {
+      fallback: DEFAULT_REQUESTS_PER_SECOND,
+      min: 0,
+      max: 1000,
+      whole: false,
+    }),
+    rateLimitBudgetMs: numberSetting(SETTINGS.rateLimitBudgetMs, read(SETTINGS.rateLimitBudgetMs, config, env), {
+      fallback: DEFAULT_RATE_LIMIT_BUDGET_MS,
+      min: 0,
+      max: 3_600_000,
+      whole: true,
+    }),
   };
 }

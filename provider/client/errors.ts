@@ -35,7 +35,7 @@ export class AuthenticationError extends ApiError {}
 export class NotFoundError extends ApiError {}
 /** 410: the operation was removed from the platform. */
 export class GoneError extends ApiError {}
-/** 429: the rate limit was hit, and stayed hit through every retry. */
+/** 429: the rate limit held the call for longer than its time budget (`rateLimitBudgetMs`). */
 export class RateLimitError extends ApiError {}
 /** 5xx: the platform failed, through every retry. */
 export class ServerError extends ApiError {}
@@ -67,6 +67,10 @@ export interface FailedExchange {
   transportCode?: string;
   /** How many attempts were made, retries included. */
   attempts: number;
+  /** How long 429s held the call, in milliseconds (the pacer's own queue not counted). */
+  rateLimitedMs?: number;
+  /** The 429 time budget in force (`rateLimitBudgetMs`). */
+  rateLimitBudgetMs?: number;
 }
 
 /** Reads `{message, error | error_code}` from the platform's documented error body. */
@@ -116,8 +120,13 @@ export function apiErrorFrom(failure: FailedExchange): ApiError {
     return new GoneError(`410 from ${operation}${said}: the platform removed this operation`, operation, status, code, message);
   }
   if (status === 429) {
+    const held = `${((failure.rateLimitedMs ?? 0) / 1000).toFixed(1)} s`;
+    const budget = failure.rateLimitBudgetMs === undefined ? "" : ` (the budget is ${failure.rateLimitBudgetMs} ms)`;
     return new RateLimitError(
-      `429 from ${operation}${tries}${said}: the platform's rate limit held through every retry; run again later or lower \`pulumi up --parallel\``,
+      `429 from ${operation}${said}: the platform's rate limit held this call for ${held} over ${failure.attempts} attempts${budget}. ` +
+        "Another job or program may be using the same API key: stagger the jobs, lower `integration-platform:requestsPerSecond` " +
+        "(INTEGRATION_PLATFORM_REQUESTS_PER_SECOND), or raise `integration-platform:rateLimitBudgetMs` (INTEGRATION_PLATFORM_RATE_LIMIT_BUDGET_MS). " +
+        "Nothing is lost: run the same command again and it carries on",
       operation,
       status,
       code,

@@ -1,18 +1,26 @@
 // The one HTTP client for the whole API: auth headers, timeouts, retries, error mapping and
 // response validation live here and nowhere else.
-import axios, { AxiosError, AxiosInstance } from "axios";
+import axios, { AxiosError, AxiosInstance, InternalAxiosRequestConfig } from "axios";
 import axiosRetry, { exponentialDelay, isNetworkError, retryAfter } from "axios-retry";
 import { z } from "zod";
 import { ConnectionSettings, SETTINGS } from "../settings";
 import { apiErrorFrom, ResponseValidationError, SettingsError } from "./errors";
+import { pacer } from "./pacing";
 import * as s from "./schemas";
 
 /** The version segment every public operation carries (spec 9). */
 const API_PREFIX = "/api/v2/public";
 /** Retry n waits this × 2^n (n counts from 1: 500 ms, 1 s, 2 s, ...), plus up to 20% jitter. */
 const RETRY_BASE_DELAY_MS = 250;
+/**
+ * The n-th 429 of a call waits this × 2^n (200 ms, 400 ms, ...) before it queues at the pacer
+ * again, up to RATE_LIMIT_MAX_DELAY_MS: the pacer, slowed by the 429, does the rest of the spacing.
+ */
+const RATE_LIMIT_BASE_DELAY_MS = 100;
+/** The longest wait between two tries of a rate-limited call without a `Retry-After`. */
+const RATE_LIMIT_MAX_DELAY_MS = 5_000;
 /** A `Retry-After` longer than this is cut short, so one answer cannot stall a deployment. */
-const MAX_RETRY_DELAY_MS = 20_000;
+export const MAX_RETRY_DELAY_MS = 20_000;
 
 /** Which credential an operation takes: the spec allows a bearer token only on env and audit operations. */
 type Auth = "apiKey" | "tokenOrApiKey";
@@ -41,6 +49,51 @@ function isRetryable(error: AxiosError): boolean {
   return status === 408 || status === 429 || status >= 500;
 }
 
+/** Where a request's own retry bookkeeping rides on its axios config (axios copies it onto each retry). */
+const RETRY_STATE = "integration-platform-retry";
+
+/**
+ * One call's retries. 429s and the other failures are counted apart: a 429 means "wait", and is
+ * retried within a time budget (`rateLimitBudgetMs`); 5xx, timeouts and resets are retried
+ * `maxRetries` times. The budget counts the time since the first 429 minus the time spent
+ * waiting for this process's own pacer, so a long local queue never uses it up.
+ */
+interface RetryState {
+  /** 429s answered so far. */
+  rateLimited: number;
+  /** Retries of anything else so far. */
+  otherRetries: number;
+  /** When the first 429 came back (performance.now()). */
+  firstRateLimitedAt?: number;
+  /** Milliseconds spent waiting for the pacer since the first 429. */
+  pacedSinceRateLimited: number;
+}
+
+function retryState(config: InternalAxiosRequestConfig | undefined): RetryState {
+  const holder = (config ?? {}) as Record<string, unknown>;
+  const state = (holder[RETRY_STATE] as RetryState | undefined) ?? { rateLimited: 0, otherRetries: 0, pacedSinceRateLimited: 0 };
+  holder[RETRY_STATE] = state;
+  return state;
+}
+
+/**
+ * How long to wait before the next try. A 429 backs off from 200 ms, since the pacer (slowed by
+ * that 429) does the rest of the spacing; anything else backs off from 500 ms. Either waits at
+ * least the `Retry-After` the platform named, but never more than MAX_RETRY_DELAY_MS, so one
+ * answer cannot stall a deployment. A 429's wait also ends with the budget, for one last try.
+ */
+export function retryDelayMs(error: AxiosError, rateLimitBudgetMs: number): number {
+  const state = retryState(error.config);
+  if (error.response?.status !== 429) return Math.min(exponentialDelay(state.otherRetries, error, RETRY_BASE_DELAY_MS), MAX_RETRY_DELAY_MS);
+  const backoff = Math.min(exponentialDelay(state.rateLimited, error, RATE_LIMIT_BASE_DELAY_MS), Math.max(RATE_LIMIT_MAX_DELAY_MS, retryAfter(error)));
+  return Math.max(0, Math.min(backoff, MAX_RETRY_DELAY_MS, rateLimitBudgetMs - rateLimitedFor(state)));
+}
+
+/** Milliseconds the platform's rate limit has held this call so far. */
+function rateLimitedFor(state: RetryState): number {
+  return state.firstRateLimitedAt === undefined ? 0 : performance.now() - state.firstRateLimitedAt - state.pacedSinceRateLimited;
+}
+
 /** Typed access to every operation of the public API that the provider and the lookups use. */
 export class PlatformClient {
   private readonly http: AxiosInstance;
@@ -57,12 +110,35 @@ export class PlatformClient {
       timeout: settings.timeoutMs,
       headers: { "content-type": "application/json", accept: "application/json" },
     });
+    pacer.configure(settings.requestsPerSecond);
+    // Every attempt, retries included, waits for its turn: axios-retry sends a retry through the
+    // instance again, and so through this interceptor.
+    this.http.interceptors.request.use(async (config) => {
+      const state = retryState(config);
+      const started = performance.now();
+      await pacer.turn();
+      if (state.firstRateLimitedAt !== undefined) state.pacedSinceRateLimited += performance.now() - started;
+      return config;
+    });
     axiosRetry(this.http, {
-      retries: settings.maxRetries,
+      // The real limits are in retryCondition: a count for failures, a time budget for 429s.
+      retries: Number.MAX_SAFE_INTEGER,
       // Every operation used here is idempotent: PUTs, the env upsert, and a DELETE whose 404 the
       // callers treat as success. So every method may be retried.
-      retryCondition: isRetryable,
-      retryDelay: (count, error) => Math.min(Math.max(exponentialDelay(count, error, RETRY_BASE_DELAY_MS), retryAfter(error)), MAX_RETRY_DELAY_MS),
+      retryCondition: (error) => {
+        if (!isRetryable(error)) return false;
+        const state = retryState(error.config);
+        if (error.response?.status === 429) {
+          pacer.rateLimited();
+          state.rateLimited++;
+          state.firstRateLimitedAt ??= performance.now();
+          return rateLimitedFor(state) < settings.rateLimitBudgetMs;
+        }
+        if (state.otherRetries >= settings.maxRetries) return false;
+        state.otherRetries++;
+        return true;
+      },
+      retryDelay: (_count, error) => retryDelayMs(error, settings.rateLimitBudgetMs),
       // Each attempt gets the full timeout, otherwise one slow answer would eat the retries' budget.
       shouldResetTimeout: true,
     });
@@ -108,14 +184,16 @@ export class PlatformClient {
       // A fresh error is built from the status, the platform's body and the transport code only:
       // the AxiosError itself carries the request headers, so it must go no further.
       const error = e as AxiosError;
-      const retries = (error.config as { "axios-retry"?: { retryCount?: number } } | undefined)?.["axios-retry"]?.retryCount ?? 0;
+      const state = retryState(error.config);
       throw apiErrorFrom({
         operation,
         auth: auth.used,
         status: error.response?.status,
         body: error.response?.data,
         transportCode: error.code,
-        attempts: retries + 1,
+        attempts: state.rateLimited + state.otherRetries + (error.response?.status === 429 ? 0 : 1),
+        rateLimitedMs: rateLimitedFor(state),
+        rateLimitBudgetMs: this.settings.rateLimitBudgetMs,
       });
     }
     const parsed = call.response.safeParse(body);

@@ -13,11 +13,11 @@ import {
   claimedByAnother,
   defined,
   diffProperties,
-  forgetConfigRead,
   Id,
   NameValueList,
-  readConfigForRefresh,
+  readConfig,
   unlessGone,
+  wroteConfigItem,
 } from "./lifecycle";
 import configFieldEntry = require("../entry/ConfigField");
 import { MODULE } from "./shim";
@@ -138,7 +138,7 @@ function where(s: ConfigFieldState): string {
 /** Sends one field update in the spec's body; `values` holds only the properties to set. */
 async function putField(target: ConfigFieldState, values: Partial<Record<Managed, unknown>>): Promise<ConfigFieldRecord> {
   const entry = { id: target.fieldId, ...values };
-  forgetConfigRead(target);
+  wroteConfigItem(target, target);
   const field = await platformClient().updateConfigField({
     fieldId: target.fieldId,
     linkedAccountId: target.linkedAccountId,
@@ -177,10 +177,9 @@ export const configFieldProvider: pulumi.dynamic.ResourceProvider = {
   },
 
   async create(inputs: ConfigFieldState) {
-    const client = platformClient();
-    // One read, to learn what the field holds before we take it over: delete restores it.
-    const config = await client.getConfig(inputs);
-    const before = findField(config, inputs.fieldId, inputs.workflowId);
+    // One read, shared with the config's other resources, to learn what the field holds before we
+    // take it over (delete restores it) and whether it already holds what is declared.
+    const before = findField(await readConfig(inputs, inputs), inputs.fieldId, inputs.workflowId);
     if (!before) {
       const hint = inputs.workflowId
         ? `the workflow ${inputs.workflowId} is not a published workflow of this config, or has no such field`
@@ -192,14 +191,16 @@ export const configFieldProvider: pulumi.dynamic.ResourceProvider = {
       options: inputs.options !== undefined ? nameValues(before.options) : undefined,
       labels: inputs.labels !== undefined ? nameValues(before.labels) : undefined,
     });
-    const field = await putField(inputs, desiredValues(inputs));
+    const desired = desiredValues(inputs);
+    // Already as declared (an adopted setup, or a run that stopped after this write): no write.
+    const field = holds(before, desired) ? toRecord(before) : await putField(inputs, desired);
     const outs: ConfigFieldState = { ...stateInputs(inputs), field, previous };
     claim("ConfigField", idOf(inputs));
     return { id: idOf(inputs), outs };
   },
 
   async read(id, props: ConfigFieldState) {
-    const config = await unlessGone(() => readConfigForRefresh(props));
+    const config = await unlessGone(() => readConfig(props, props));
     const live = config && findField(config, props.fieldId, props.workflowId);
     // The config, the workflow or the field is gone: the resource leaves the state.
     if (!live) return { id: "", props: {} };
@@ -216,14 +217,17 @@ export const configFieldProvider: pulumi.dynamic.ResourceProvider = {
     // they were recorded at create only if managed then, so take what the field holds now.
     const previous = { ...olds.previous };
     const newlyManaged = MANAGED.filter((key) => news[key] !== undefined && olds[key] === undefined && previous[key] === undefined);
+    const desired = desiredValues(news, olds);
+    let live: api.ConfigFieldState | undefined;
     if (newlyManaged.length > 0) {
-      const live = findField(await platformClient().getConfig(news), news.fieldId, news.workflowId);
+      live = findField(await readConfig(news, news), news.fieldId, news.workflowId);
       for (const key of newlyManaged) {
         if (key === "name") previous.name = live?.name ?? undefined;
         else previous[key] = nameValues(live?.[key]);
       }
     }
-    const field = await putField(news, desiredValues(news, olds));
+    // When that read was needed anyway and shows the declared values in place, no write.
+    const field = live && holds(live, desired) ? toRecord(live) : await putField(news, desired);
     return { outs: { ...stateInputs(news), field, previous: defined(previous) } };
   },
 
@@ -251,6 +255,15 @@ function stateInputs(inputs: ConfigFieldState): Omit<ConfigFieldState, "field" |
     options: inputs.options,
     labels: inputs.labels,
   }) as Omit<ConfigFieldState, "field" | "previous">;
+}
+
+/** True when the field already holds every value to send, so the write can be skipped. */
+function holds(live: api.ConfigFieldState, values: Partial<Record<Managed, unknown>>): boolean {
+  return MANAGED.every((key) => {
+    if (!(key in values)) return true;
+    if (key === "name") return (live.name ?? undefined) === values.name;
+    return sameList(nameValues(live[key]), values[key] as NameValue[]);
+  });
 }
 
 function sameList(a: NameValue[], b: NameValue[]): boolean {

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { BadRequestError } from "../client/errors";
 import * as api from "../client/schemas";
 import { platformClient } from "../connection";
-import { checkProperties, claim, claimedByAnother, describe, diffProperties, forgetConfigRead, Id, readConfigForRefresh, unlessGone } from "./lifecycle";
+import { checkProperties, claim, claimedByAnother, describe, diffProperties, Id, readConfig, unlessGone, wroteConfigItem } from "./lifecycle";
 import workflowToggleEntry = require("../entry/WorkflowToggle");
 import { MODULE } from "./shim";
 
@@ -53,7 +53,7 @@ function findWorkflow(config: api.Config, workflowId: string) {
 /** Sends the toggle, turning the platform's refusal of a draft into advice. */
 async function setEnabled(target: WorkflowToggleState, enabled: boolean) {
   try {
-    forgetConfigRead(target);
+    wroteConfigItem(target, target);
     const result = await platformClient().setWorkflowEnabled({ ...target, enabled });
     return result.workflows.find((w) => w.id === target.workflowId);
   } catch (error) {
@@ -82,11 +82,11 @@ export const workflowToggleProvider: pulumi.dynamic.ResourceProvider = {
   },
 
   async create(inputs: WorkflowToggleState) {
-    // One read, to learn the state to restore on delete. A draft is not listed; the toggle
-    // itself then produces the platform's own refusal.
-    const config = await platformClient().getConfig(inputs);
-    const before = findWorkflow(config, inputs.workflowId);
-    const after = await setEnabled(inputs, inputs.enabled);
+    // One read, shared with the config's other resources, to learn the state to restore on
+    // delete. A draft is not listed; the toggle itself then produces the platform's own refusal.
+    const before = findWorkflow(await readConfig(inputs, inputs), inputs.workflowId);
+    // Already as desired (an adopted setup, or a run that stopped after this write): no write.
+    const after = before?.enabled === inputs.enabled ? before : await setEnabled(inputs, inputs.enabled);
     const outs: WorkflowToggleState = {
       slug: inputs.slug,
       linkedAccountId: inputs.linkedAccountId,
@@ -103,7 +103,7 @@ export const workflowToggleProvider: pulumi.dynamic.ResourceProvider = {
   },
 
   async read(id, props: WorkflowToggleState) {
-    const config = await unlessGone(() => readConfigForRefresh(props));
+    const config = await unlessGone(() => readConfig(props, props));
     const live = config && findWorkflow(config, props.workflowId);
     if (!live) return { id: "", props: {} };
     return { id, props: { ...props, enabled: live.enabled } };

@@ -2,8 +2,9 @@
 // the e2e suite. The provider objects are the resources' own, which report check failures per
 // property; the runtime entry point serves them wrapped (see withoutEchoedValues, test/unit/runtime.test.ts).
 import axios from "axios";
-import { startEmulator, type RunningEmulator } from "../../emulator";
-import { useStackConfig } from "../../provider/connection";
+import { DEFAULT_RATE_LIMIT, startEmulator, type RunningEmulator } from "../../emulator";
+import { pacer } from "../../provider/client/pacing";
+import { newConnection, useStackConfig } from "../../provider/connection";
 import { resourceProviders as providers } from "../../provider/runtime";
 import type { ResourceType } from "../../provider/resources/shim";
 
@@ -22,6 +23,7 @@ export function connect(emulator: RunningEmulator, overrides: StackConfig = {}):
     "integration-platform:maxRetries": "2",
     ...overrides,
   };
+  newConnection();
   useStackConfig({ get: (key) => config[key] });
 }
 
@@ -57,14 +59,21 @@ export function useEmulator(): { emulator: RunningEmulator } {
     await ctx.emulator.store.reset();
     ctx.emulator.faults.clear();
     ctx.emulator.requests.clear();
+    // The documented limit, with full buckets: a test that changed the limit changes no other test.
+    ctx.emulator.rateLimit.set({ rateLimit: DEFAULT_RATE_LIMIT, retryAfter: false });
+    ctx.emulator.rateLimit.reset();
     connect(ctx.emulator);
   });
   after(async () => ctx.emulator?.close());
   return ctx;
 }
 
-/** Reads a config through the public API, the way users observe it. */
+/**
+ * Reads a config through the public API, the way users observe it. The read shares the API key's
+ * rate limit with the provider under test, so it waits for a turn at the same process-wide pacer.
+ */
 export async function getConfig(emulator: RunningEmulator, linkedAccountId: string, slug: string, configId = linkedAccountId) {
+  await pacer.turn();
   const response = await axios.get(`${emulator.url}/api/v2/public/slug/${slug}/config/${configId}`, {
     headers: { "x-api-key": emulator.apiKey, linked_account_id: linkedAccountId },
   });

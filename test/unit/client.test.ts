@@ -2,7 +2,7 @@
 // each observed through the emulator's request log.
 import * as assert from "node:assert/strict";
 import * as net from "node:net";
-import { ConnectionError, RateLimitError, ResponseValidationError, SettingsError } from "../../provider";
+import { ConnectionError, ResponseValidationError, SettingsError } from "../../provider";
 import { PlatformClient } from "../../provider/client/http";
 import { resolveSettings } from "../../provider/settings";
 import { rejection, useEmulator } from "../support/provider";
@@ -66,14 +66,6 @@ describe("PlatformClient", () => {
     const error = await rejection(client().listLinkedAccounts({ limit: 500 }));
     assert.match(error.message, /^400 from GET \/linked-account: .*limit/);
     assert.equal(attempts(), 1);
-  });
-
-  it("gives up after the bounded count with RateLimitError", async () => {
-    ctx.emulator.faults.add([{ path: "^/api/v2/public/linked-account", action: { status: 429 } }]);
-    const error = await rejection(client({ INTEGRATION_PLATFORM_MAX_RETRIES: "2" }).listLinkedAccounts({}));
-    assert.ok(error instanceof RateLimitError);
-    assert.match(error.message, /^429 from GET \/linked-account \(after 3 attempts\)/);
-    assert.equal(attempts(), 3);
   });
 
   it("fails fast and clearly when the base URL is unreachable", async () => {

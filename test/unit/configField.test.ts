@@ -134,6 +134,31 @@ describe("ConfigField provider", () => {
     assert.deepEqual(ctx.emulator.requests.list().map((r) => `${r.method} ${r.path}`), ["GET /api/v2/public/slug/hubspot/config/acme"]);
   });
 
+  it("adopts a field that already holds the declared values: one read, no write", async () => {
+    const live = (await getConfig(ctx.emulator, "acme", "hubspot")).fields.find((f) => f.id === "hs_pipeline")!;
+    ctx.emulator.requests.clear();
+    const created = await field.create({ ...GLOBAL, name: live.name });
+    assert.deepEqual(ctx.emulator.requests.list().map((r) => `${r.method} ${r.path}`), ["GET /api/v2/public/slug/hubspot/config/acme"]);
+    assert.deepEqual(created.outs.previous, { name: live.name });
+    assert.equal(created.outs.field.id, "hs_pipeline");
+    // One declared value that differs is enough to write.
+    nextRun(ctx.emulator);
+    await field.create({ ...GLOBAL, name: live.name, labels: [{ name: "team", value: "sales" }] });
+    assert.deepEqual(writes(ctx.emulator).map((r) => `${r.method} ${r.path}`), ["PUT /api/v2/public/config/field/hs_pipeline"]);
+  });
+
+  it("shares one config read between the creates of a config's fields and toggles", async () => {
+    const toggle = provider("WorkflowToggle");
+    await Promise.all([
+      field.create({ ...GLOBAL, name: "Deals" }),
+      field.create({ ...WORKFLOW, name: "Owner" }),
+      toggle.create({ slug: "hubspot", linkedAccountId: "acme", configId: "acme", workflowId: "wf_hs_deal_alerts", enabled: true }),
+    ]);
+    const requests = ctx.emulator.requests.list().map((r) => `${r.method} ${r.path}`);
+    assert.deepEqual(requests.filter((r) => r.startsWith("GET")), ["GET /api/v2/public/slug/hubspot/config/acme"]);
+    assert.equal(requests.length, 4, "one read and three writes");
+  });
+
   it("leaves the field to the new resource when it was renamed without aliases", async () => {
     const before = (await getConfig(ctx.emulator, "acme", "hubspot")).fields.find((f) => f.id === "hs_pipeline")!;
     const old = await field.create({ ...GLOBAL, name: "Sales pipeline" });

@@ -3,7 +3,9 @@
 // (see withoutEchoedValues in provider/runtime.ts; proven through the CLI in
 // test/e2e/reliability/badInput.test.ts and secrets.test.ts).
 import * as assert from "node:assert/strict";
-import { providers, resourceProviders } from "../../provider/runtime";
+import type { ConfigureRequest } from "@pulumi/pulumi/dynamic";
+import { platformClient } from "../../provider/connection";
+import { configure, providers, resourceProviders } from "../../provider/runtime";
 import { IDS, useEmulator } from "../support/provider";
 
 describe("runtime entry point", () => {
@@ -27,5 +29,21 @@ describe("runtime entry point", () => {
         assert.equal(providers[type][method], resourceProviders[type][method], `${type}.${method}`);
       }
     }
+  });
+});
+
+describe("configure()", () => {
+  const ctx = useEmulator();
+  const configOf = (values: Record<string, string>) => ({ config: { get: (key: string) => values[key] } }) as unknown as ConfigureRequest;
+
+  it("keeps the run's connection when the engine configures each resource type with the same stack config", async () => {
+    const stack = { "integration-platform:baseUrl": ctx.emulator.url, "integration-platform:apiKey": ctx.emulator.apiKey };
+    await configure(configOf(stack));
+    const first = platformClient();
+    // The engine calls configure() once per resource type's provider, often after operations began.
+    await configure(configOf({ ...stack }));
+    assert.equal(platformClient(), first, "the same client, so the run's shared reads and its pacer's state are kept");
+    await configure(configOf({ ...stack, "integration-platform:timeoutMs": "5000" }));
+    assert.notEqual(platformClient(), first, "other settings make a new connection");
   });
 });

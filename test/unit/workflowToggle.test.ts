@@ -56,6 +56,16 @@ describe("WorkflowToggle provider", () => {
     assert.equal(await enabled(ctx.emulator, "wf_hs_deal_alerts"), false);
   });
 
+  it("adopts a workflow already in the declared state: one read, no write, and delete leaves it as found", async () => {
+    const created = await toggle.create({ ...DEAL_ALERTS, workflowId: "wf_hs_contact_sync", enabled: true });
+    assert.deepEqual(ctx.emulator.requests.list().map((r) => `${r.method} ${r.path}`), ["GET /api/v2/public/slug/hubspot/config/acme"]);
+    assert.equal(created.outs.previousEnabled, true);
+    nextRun(ctx.emulator);
+    await toggle.delete(created.id, created.outs);
+    assert.deepEqual(writes(ctx.emulator), []);
+    assert.equal(await enabled(ctx.emulator, "wf_hs_contact_sync"), true);
+  });
+
   it("read drops the resource when its config is gone; delete of a gone config succeeds", async () => {
     const created = await toggle.create({ ...DEAL_ALERTS, enabled: true });
     await ctx.emulator.store.update((state) => {

@@ -1,0 +1,130 @@
+// Pacing: every request this process sends waits for its turn at one shared limiter, sized to the
+// platform's documented limit (20 requests per second, burst 5, per credential; no rate-limit
+// headers). The engine runs many resource operations at once, and without pacing they arrive
+// together and are answered 429 by the dozen.
+//
+// The limit is per credential, not per process: another CI job or a program's lookups may spend
+// the same API key's budget. So the pacer also adapts, the way TCP does: a 429 halves the rate,
+// and the rate then grows back linearly while no 429 comes (additive increase, multiplicative
+// decrease). Two processes that share a key settle near half the limit each.
+import { TokenBucket } from "limiter";
+
+/** How the pacer reacts to 429s; the defaults suit the documented limit, tests shorten them. */
+export interface AdaptOptions {
+  /** A 429 multiplies the rate by this. */
+  decrease: number;
+  /**
+   * 429s this soon after a cut belong to the same overload (requests already sent when the first
+   * 429 came back) and do not cut again.
+   */
+  cooldownMs: number;
+  /** Share of the configured rate regained per second without a 429: 0.05 is back to full in 10 s from half. */
+  recoveryPerSecond: number;
+  /** Never slower than this many requests per second, so every call keeps getting turns. */
+  minimumRate: number;
+  /** How often the rate is raised while it recovers. */
+  recoveryTickMs: number;
+}
+
+/** The defaults for the platform's documented limit. */
+export const DEFAULT_ADAPT: AdaptOptions = {
+  decrease: 0.5,
+  cooldownMs: 1_000,
+  recoveryPerSecond: 0.05,
+  minimumRate: 0.5,
+  recoveryTickMs: 250,
+};
+
+/**
+ * Tokens the pacer's own bucket holds. One would space requests exactly evenly, but a timer that
+ * fires late would then lose the time it overslept; two keep it, and stay well inside the
+ * platform's burst of 5, which is left for network jitter and for other users of the key.
+ */
+const BUCKET_SIZE = 2;
+
+/** One limiter for every request of a process: paces to the configured rate, slows down on 429s, recovers. */
+export class Pacer {
+  private bucket: TokenBucket | undefined;
+  private configured = 0;
+  private rate = 0;
+  private lastCut = Number.NEGATIVE_INFINITY;
+  private recovery: NodeJS.Timeout | undefined;
+  private cuts = 0;
+
+  /** `adapt` tunes the reaction to 429s (tests shorten the times). */
+  constructor(private readonly adapt: AdaptOptions = DEFAULT_ADAPT) {}
+
+  /**
+   * Sets the configured rate in requests per second; 0 turns pacing off. Setting the rate it
+   * already has changes nothing, so a new client in the same process keeps what was learned.
+   */
+  configure(requestsPerSecond: number): void {
+    if (requestsPerSecond === this.configured && (this.bucket !== undefined) === requestsPerSecond > 0) return;
+    this.configured = requestsPerSecond;
+    this.stopRecovery();
+    this.lastCut = Number.NEGATIVE_INFINITY;
+    this.cuts = 0;
+    if (requestsPerSecond <= 0) {
+      this.bucket = undefined;
+      this.rate = 0;
+      return;
+    }
+    this.rate = requestsPerSecond;
+    this.bucket = new TokenBucket({ bucketSize: BUCKET_SIZE, tokensPerInterval: requestsPerSecond, interval: "second" });
+    // A new bucket starts empty; a process that has sent nothing yet may send right away.
+    this.bucket.content = 1;
+  }
+
+  /** Resolves when this request may go out. Turns are granted in arrival order. */
+  async turn(): Promise<void> {
+    if (this.bucket) await this.bucket.removeTokens(1);
+  }
+
+  /** Records a 429: the rate is cut, once per overload, and then recovers while no 429 comes. */
+  rateLimited(): void {
+    if (!this.bucket) return;
+    const now = performance.now();
+    if (now - this.lastCut < this.adapt.cooldownMs) return;
+    this.lastCut = now;
+    this.cuts++;
+    this.setRate(Math.max(this.adapt.minimumRate, this.rate * this.adapt.decrease));
+    this.startRecovery();
+  }
+
+  /** The rate in force now, in requests per second (0 when pacing is off). */
+  get currentRate(): number {
+    return this.rate;
+  }
+
+  /** How many times a 429 has cut the rate since the pacer was configured. */
+  get cutCount(): number {
+    return this.cuts;
+  }
+
+  private setRate(rate: number): void {
+    this.rate = rate;
+    // limiter re-reads the rate before every wait, so requests already queued follow it too.
+    this.bucket!.tokensPerInterval = rate;
+  }
+
+  // A timer, not a step per request: requests already queued must speed up again as well.
+  private startRecovery(): void {
+    if (this.recovery) return;
+    const step = this.configured * this.adapt.recoveryPerSecond * (this.adapt.recoveryTickMs / 1000);
+    this.recovery = setInterval(() => {
+      if (performance.now() - this.lastCut < this.adapt.cooldownMs) return;
+      this.setRate(Math.min(this.configured, this.rate + step));
+      if (this.rate >= this.configured) this.stopRecovery();
+    }, this.adapt.recoveryTickMs);
+    // Recovery must never keep a finished process alive.
+    this.recovery.unref();
+  }
+
+  private stopRecovery(): void {
+    if (this.recovery) clearInterval(this.recovery);
+    this.recovery = undefined;
+  }
+}
+
+/** The process's pacer: every PlatformClient in a process shares it, as they share the credential's limit. */
+export const pacer = new Pacer();
