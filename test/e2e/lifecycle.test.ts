@@ -3,11 +3,10 @@
 import * as assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import * as path from "node:path";
-import axios from "axios";
 import type { RunningEmulator } from "../../emulator";
 import { REPO, resourcesOfType, Stack } from "../../scripts/lib/engine";
 import { copyProgram } from "../../scripts/lib/program";
-import { useEmulatorStack } from "../support/e2e";
+import { publicGet, useEmulatorStack } from "../support/e2e";
 
 const TYPE = (name: string) => `pulumi-nodejs:dynamic/integration-platform:${name}`;
 // Distinctive values, so that finding them in state or output means a leak and nothing else.
@@ -17,8 +16,7 @@ const QUOTA = String(100_000_000_000 + randomBytes(4).readUInt32BE());
 
 /** What users observe of the objects the quickstart touches, through the public API. */
 async function observe(emulator: RunningEmulator) {
-  const get = (url: string, headers: Record<string, string> = {}) =>
-    axios.get(`${emulator.url}/api/v2/public${url}`, { headers: { "x-api-key": emulator.apiKey, ...headers } }).then((r) => r.data);
+  const get = (url: string, headers: Record<string, string> = {}) => publicGet(emulator, url, headers);
   const values = await Promise.all(
     (["org", "workspace"] as const).map((scope) => get(`/env/values/${scope}?limit=100`)).concat([
       get("/env/values/linked_account?linked_account_id=globex&limit=100"),

@@ -1,6 +1,9 @@
 // The setup every end-to-end suite shares: an in-process emulator, an offline Pulumi workspace
 // and one stack, made before the suite's tests and removed after them.
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../emulator";
+import { configView, eventView } from "../../emulator/views";
+import { pacer } from "../../provider/client/pacing";
+import { DEFAULT_REQUESTS_PER_SECOND } from "../../provider/settings";
 import { Stack, Workspace } from "../../scripts/lib/engine";
 
 /** What a suite's tests use: filled in by the `before` hook. */
@@ -34,4 +37,32 @@ export function useEmulatorStack(
     await ctx.emulator?.close();
   });
   return ctx;
+}
+
+/**
+ * What the platform's users can observe, as the API shows it: every config's fields and workflow
+ * toggles, the env values, linked accounts and events. Timestamps and the audit log are left out:
+ * they record that something happened, which a "left as found" check must allow.
+ */
+export function observableState(emulator: RunningEmulator) {
+  const state = emulator.store.snapshot();
+  return {
+    linkedAccounts: state.linkedAccounts.map((a) => a.account_id),
+    configs: state.configs.map((c) => ({ linkedAccountId: c.linked_account_id, ...configView(emulator.store.app(c.slug)!, c) })),
+    envValues: state.envValues.map((v) => ({ definition: v.variable_definition_id, linkedAccountId: v.linked_account_id, workflowId: v.workflow_id, value: v.value })),
+    events: state.events.map(eventView),
+  };
+}
+
+/**
+ * GETs a path of the public API as a user's script would, with the emulator's API key. The
+ * emulator enforces the platform's limit, which the test's reads share with the stack's
+ * provider, so they wait for their turn at this process's pacer like any well-behaved client.
+ */
+export async function publicGet(emulator: RunningEmulator, path: string, headers: Record<string, string> = {}): Promise<any> {
+  pacer.configure(DEFAULT_REQUESTS_PER_SECOND);
+  await pacer.turn();
+  const response = await fetch(`${emulator.url}/api/v2/public${path}`, { headers: { "x-api-key": emulator.apiKey, ...headers } });
+  if (!response.ok) throw new Error(`GET ${path} answered ${response.status}: ${await response.text()}`);
+  return response.json();
 }
