@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { rateLimitTextProblem } from "./rateLimit";
-import type { EmulatorContext } from "./server";
+import type { EmulatorContext } from "./context";
 import { parseInput } from "./validation";
 
 /** Prefix of the control plane: never under /api, never authenticated, logged or faulted. */

@@ -1,11 +1,9 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { setTimeout as sleep } from "node:timers/promises";
-import { detectAuthKind, enforceAuth, type AuthKind, type AuthPolicy, type Credentials } from "./auth";
+import { detectAuthKind, enforceAuth, type AuthKind, type AuthPolicy } from "./auth";
 import { registerControlPlane, CONTROL_PREFIX } from "./control";
 import { ApiError, badRequest, defaultErrorCode, toApiError } from "./errors";
-import type { FaultKind, FaultRules, FiredFault } from "./faults";
-import type { RateLimiter } from "./rateLimit";
-import type { RequestLog } from "./requestLog";
+import type { FaultKind, FiredFault } from "./faults";
 import { registerAuditRoutes } from "./routes/audit";
 import { registerConfigRoutes } from "./routes/config";
 import { registerEnvRoutes } from "./routes/env";
@@ -13,18 +11,7 @@ import { registerEventRoutes } from "./routes/events";
 import { registerLinkedAccountRoutes } from "./routes/linkedAccounts";
 import { registerSessionRoutes } from "./routes/session";
 import { registerWorkflowRoutes } from "./routes/workflows";
-import type { EmulatorStore } from "./store";
-
-/** Everything the routes share: state, accepted credentials, rate limit, fault rules, request log. */
-export interface EmulatorContext {
-  store: EmulatorStore;
-  credentials: Credentials;
-  rateLimit: RateLimiter;
-  faults: FaultRules;
-  requests: RequestLog;
-  /** Reports problems the client cannot see (persistence failures, internal errors). */
-  warn(message: string): void;
-}
+import type { EmulatorContext } from "./context";
 
 /** Bookkeeping of one API request (control-plane requests have none). */
 export interface ApiCall {

@@ -7,6 +7,8 @@ export {
   ApiError,
   AuthenticationError,
   BadRequestError,
+  FieldNotFoundError,
+  WorkflowNotPublishedError,
   ConnectionError,
   GoneError,
   NotFoundError,

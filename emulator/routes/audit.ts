@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { paginate, paginationQuerySchema } from "../pagination";
-import type { EmulatorContext } from "../server";
+import type { EmulatorContext } from "../context";
 import { parseInput } from "../validation";
 import { auditView } from "../views";
 import { API_PREFIX, accepts } from "./shared";

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { badRequest, notFound, workflowNotPublished } from "../errors";
 import { isPlainObject, nameValueSchema, type App, type FieldDefinition, type WorkflowDefinition } from "../model";
-import type { EmulatorContext } from "../server";
+import type { EmulatorContext } from "../context";
 import { now } from "../store";
 import { parseInput } from "../validation";
 import { configFieldView, configView } from "../views";

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { badRequest, notFound } from "../errors";
 import { ENV_SCOPES, VAR_FORMATS, scopeIdProblem, varFormatProblem, type EnvScope, type EnvValueIds } from "../model";
 import { paginate, paginationQuerySchema } from "../pagination";
-import type { EmulatorContext } from "../server";
+import type { EmulatorContext } from "../context";
 import type { EmulatorStore } from "../store";
 import { parseInput } from "../validation";
 import { envDefinitionView, envValueListItemView, envValueLookupView, envValueView } from "../views";

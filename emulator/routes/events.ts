@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { notFound } from "../errors";
 import { describeSample, isPlainObject, parseSampleDocument } from "../model";
-import type { EmulatorContext } from "../server";
+import type { EmulatorContext } from "../context";
 import { parseInput } from "../validation";
 import { eventView } from "../views";
 import { API_PREFIX, accepts, commitChange } from "./shared";

@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { badRequest } from "../errors";
 import { paginate, paginationQuerySchema } from "../pagination";
-import type { EmulatorContext } from "../server";
+import type { EmulatorContext } from "../context";
 import type { EmulatorStore } from "../store";
 import { parseInput } from "../validation";
 import { linkedAccountView } from "../views";

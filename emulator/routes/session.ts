@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import { ApiError } from "../errors";
-import type { EmulatorContext } from "../server";
+import type { EmulatorContext } from "../context";
 import { API_PREFIX, accepts } from "./shared";
 
 /** The session token refresh, decommissioned in v3.4.16: always 410, whatever the credentials. */

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { badRequest } from "../errors";
-import type { EmulatorContext } from "../server";
+import type { EmulatorContext } from "../context";
 import { now } from "../store";
 import { parseInput } from "../validation";
 import { workflowSummaries } from "../views";

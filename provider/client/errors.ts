@@ -29,6 +29,10 @@ export class ApiError extends Error {
 
 /** 400: the platform refused the request's content. */
 export class BadRequestError extends ApiError {}
+/** 400 "Field with id <id> not found" (platform facts): the platform says "not found" with a 400 for fields. */
+export class FieldNotFoundError extends BadRequestError {}
+/** 400 for a draft workflow: the platform blocks drafts from public routes until they are published. */
+export class WorkflowNotPublishedError extends BadRequestError {}
 /** 401 or 403: the credentials were refused. */
 export class AuthenticationError extends ApiError {}
 /** 404: the object does not exist. */
@@ -141,6 +145,14 @@ export function apiErrorFrom(failure: FailedExchange): ApiError {
       code,
       message,
     );
+  }
+  // The platform's quirks are recognised here, once, so that callers test a class, not a message.
+  if (/^Field with id .* not found$/i.test(message ?? "")) {
+    return new FieldNotFoundError(`${status} from ${operation}${said}: check fieldId and workflowId`, operation, status, code, message);
+  }
+  // The spec does not show how a draft is refused; the code, or a message about drafts, tells.
+  if (code === "WORKFLOW_NOT_PUBLISHED" || /\bdraft\b|not published|unpublished/i.test(message ?? "")) {
+    return new WorkflowNotPublishedError(`${status} from ${operation}${said}: publish the workflow, then run again`, operation, status, code, message);
   }
   return new BadRequestError(`${status} from ${operation}${said}: fix the input named in the message`, operation, status, code, message);
 }

@@ -1,10 +1,7 @@
-// What every lookup shares: argument validation that names the property, and a walk over every
-// page of a list through `page` and `limit`, bounded by `maxItems`.
+// What every lookup shares: argument validation that names the property, `maxItems`, and the
+// Output twins. The walk over pages is the client's (client/pagination.ts).
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-
-/** The platform's page size limit (platform facts: `limit` at most 100). */
-export const MAX_PAGE_SIZE = 100;
 
 /** Every lookup that lists takes this bound. */
 export interface ListArgs {
@@ -27,27 +24,8 @@ export function parseArgs<T extends z.ZodType>(lookup: string, schema: T, args: 
   throw new Error(`${lookup}: invalid arguments: ${reasons.join("; ")}`);
 }
 
-/** One page of a list, as the client returns it. */
-interface PageResult<T> {
-  docs: T[];
-  totalDocs: number;
-  page: number;
-  totalPages?: number | null;
-  hasNextPage?: boolean | null;
-}
-
-/** Fetches pages 1, 2, ... until the list or `maxItems` runs out; requests only what is needed. */
-export async function collectPages<T>(fetch: (page: number, limit: number) => Promise<PageResult<T>>, max?: number): Promise<T[]> {
-  const items: T[] = [];
-  // The page size stays the same on every page, or the platform's page numbers would shift.
-  const limit = max === undefined ? MAX_PAGE_SIZE : Math.min(MAX_PAGE_SIZE, max);
-  for (let page = 1; ; page += 1) {
-    const result = await fetch(page, limit);
-    items.push(...(max === undefined ? result.docs : result.docs.slice(0, max - items.length)));
-    const more = result.hasNextPage ?? (result.totalPages != null ? page < result.totalPages : items.length < result.totalDocs);
-    if (!more || result.docs.length === 0 || (max !== undefined && items.length >= max)) return items;
-  }
-}
+/** The walk over pages belongs to the client; lookups use it from there. */
+export { collectPages } from "../client/pagination";
 
 /** A lookup's arguments, each of which may be an Input. */
 export type InputArgs<A> = { [K in keyof A]: pulumi.Input<A[K]> };

@@ -1,6 +1,7 @@
 // Lookup of env variable values in one scope. The scope rules are checked before any request.
 import { z } from "zod";
 import * as api from "../client/schemas";
+import { scopeViolations } from "../client/scopes";
 import { platformClient } from "../connection";
 import { collectPages, ListArgs, maxItems, outputVersion, parseArgs } from "./common";
 
@@ -43,18 +44,11 @@ const schema = z
   .object({ scope: api.EnvScope, definitionId: id.optional(), linkedAccountId: id.optional(), workflowId: id.optional(), maxItems })
   .strict()
   .superRefine((args, ctx) => {
-    // The same rules the list operation enforces (platform facts), checked here so that a
-    // wrong combination costs no request and names the property.
-    const needs = { linked_account: "linkedAccountId", workflow: "workflowId" } as const;
-    const required = needs[args.scope as keyof typeof needs];
-    if (required && args[required] === undefined) {
-      ctx.addIssue({ code: "custom", path: [required], message: `is required for scope ${args.scope}` });
-    }
-    if ((args.scope === "org" || args.scope === "workspace") && args.linkedAccountId !== undefined) {
-      ctx.addIssue({ code: "custom", path: ["linkedAccountId"], message: `does not apply to scope ${args.scope}` });
-    }
-    if (args.scope !== "workflow" && args.workflowId !== undefined) {
-      ctx.addIssue({ code: "custom", path: ["workflowId"], message: `does not apply to scope ${args.scope}` });
+    // The list operation's rules, checked here so that a wrong combination costs no request and
+    // names the property.
+    for (const { property, broken } of scopeViolations(args.scope, args)) {
+      const message = broken === "required" ? `is required for scope ${args.scope}` : `does not apply to scope ${args.scope}`;
+      ctx.addIssue({ code: "custom", path: [property], message });
     }
   });
 

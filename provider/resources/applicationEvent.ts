@@ -7,8 +7,8 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import * as api from "../client/schemas";
-import { platformClient } from "../connection";
-import { checkProperties, claim, claimedByAnother, describe, diffProperties, Id, unlessGone } from "./lifecycle";
+import { currentRun } from "../connection";
+import { checkProperties, describe, diffProperties, Id, unlessGone } from "./lifecycle";
 import applicationEventEntry = require("../entry/ApplicationEvent");
 import { MODULE } from "./shim";
 
@@ -76,7 +76,7 @@ const inputShape = {
 
 /** Updates the event and picks our record out of the org's list. */
 async function putEvent(eventId: string, definition: EventDefinition): Promise<api.ApplicationEventRecord> {
-  const events = await platformClient().updateApplicationEvent(eventId, definition);
+  const events = await currentRun().client.updateApplicationEvent(eventId, definition);
   const record = events.find((e) => e._id === eventId);
   if (!record) {
     throw new Error(`PUT /application/event/${eventId} succeeded, but the returned list has no event ${eventId}; run again, and report it if it persists`);
@@ -108,7 +108,7 @@ export const applicationEventProvider: pulumi.dynamic.ResourceProvider = {
 
   async create(inputs: ApplicationEventState) {
     const record = await putEvent(inputs.eventId, { name: inputs.name, response: inputs.response });
-    claim("ApplicationEvent", inputs.eventId);
+    currentRun().claim("ApplicationEvent", inputs.eventId);
     return { id: inputs.eventId, outs: stateOf(inputs, record) };
   },
 
@@ -123,7 +123,7 @@ export const applicationEventProvider: pulumi.dynamic.ResourceProvider = {
   },
 
   async delete(id, props: ApplicationEventState) {
-    if (!props.restoreOnDelete || claimedByAnother("ApplicationEvent", id)) return;
+    if (!props.restoreOnDelete || currentRun().claimedByAnother("ApplicationEvent", id)) return;
     await unlessGone(() => putEvent(props.eventId, props.restoreOnDelete!));
   },
 };

@@ -3,22 +3,11 @@
 // it belongs to a workflow. Create records what the field held before, and delete puts it back.
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { BadRequestError, NotFoundError } from "../client/errors";
+import { FieldNotFoundError, NotFoundError } from "../client/errors";
 import * as api from "../client/schemas";
 import { NameValue } from "../client/schemas";
-import { platformClient } from "../connection";
-import {
-  checkProperties,
-  claim,
-  claimedByAnother,
-  defined,
-  diffProperties,
-  Id,
-  NameValueList,
-  readConfig,
-  unlessGone,
-  wroteConfigItem,
-} from "./lifecycle";
+import { currentRun } from "../connection";
+import { checkProperties, defined, diffProperties, Id, NameValueList, unlessGone } from "./lifecycle";
 import configFieldEntry = require("../entry/ConfigField");
 import { MODULE } from "./shim";
 
@@ -138,8 +127,9 @@ function where(s: ConfigFieldState): string {
 /** Sends one field update in the spec's body; `values` holds only the properties to set. */
 async function putField(target: ConfigFieldState, values: Partial<Record<Managed, unknown>>): Promise<ConfigFieldRecord> {
   const entry = { id: target.fieldId, ...values };
-  wroteConfigItem(target, target);
-  const field = await platformClient().updateConfigField({
+  const run = currentRun();
+  run.writingConfigItem(target, target);
+  const field = await run.client.updateConfigField({
     fieldId: target.fieldId,
     linkedAccountId: target.linkedAccountId,
     slug: target.slug,
@@ -179,7 +169,7 @@ export const configFieldProvider: pulumi.dynamic.ResourceProvider = {
   async create(inputs: ConfigFieldState) {
     // One read, shared with the config's other resources, to learn what the field holds before we
     // take it over (delete restores it) and whether it already holds what is declared.
-    const before = findField(await readConfig(inputs, inputs), inputs.fieldId, inputs.workflowId);
+    const before = findField(await currentRun().readConfig(inputs, inputs), inputs.fieldId, inputs.workflowId);
     if (!before) {
       const hint = inputs.workflowId
         ? `the workflow ${inputs.workflowId} is not a published workflow of this config, or has no such field`
@@ -195,12 +185,12 @@ export const configFieldProvider: pulumi.dynamic.ResourceProvider = {
     // Already as declared (an adopted setup, or a run that stopped after this write): no write.
     const field = holds(before, desired) ? toRecord(before) : await putField(inputs, desired);
     const outs: ConfigFieldState = { ...stateInputs(inputs), field, previous };
-    claim("ConfigField", idOf(inputs));
+    currentRun().claim("ConfigField", idOf(inputs));
     return { id: idOf(inputs), outs };
   },
 
   async read(id, props: ConfigFieldState) {
-    const config = await unlessGone(() => readConfig(props, props));
+    const config = await unlessGone(() => currentRun().readConfig(props, props));
     const live = config && findField(config, props.fieldId, props.workflowId);
     // The config, the workflow or the field is gone: the resource leaves the state.
     if (!live) return { id: "", props: {} };
@@ -220,7 +210,7 @@ export const configFieldProvider: pulumi.dynamic.ResourceProvider = {
     const desired = desiredValues(news, olds);
     let live: api.ConfigFieldState | undefined;
     if (newlyManaged.length > 0) {
-      live = findField(await readConfig(news, news), news.fieldId, news.workflowId);
+      live = findField(await currentRun().readConfig(news, news), news.fieldId, news.workflowId);
       for (const key of newlyManaged) {
         if (key === "name") previous.name = live?.name ?? undefined;
         else previous[key] = nameValues(live?.[key]);
@@ -233,13 +223,12 @@ export const configFieldProvider: pulumi.dynamic.ResourceProvider = {
 
   async delete(id, props: ConfigFieldState) {
     const restore = desiredValues({}, props);
-    if (Object.keys(restore).length === 0 || claimedByAnother("ConfigField", id)) return;
+    if (Object.keys(restore).length === 0 || currentRun().claimedByAnother("ConfigField", id)) return;
     // A config, workflow or field that is gone has nothing left to restore.
     try {
       await putField(props, restore);
     } catch (error) {
-      const gone = error instanceof NotFoundError || (error instanceof BadRequestError && /not found/i.test(error.message));
-      if (!gone) throw error;
+      if (!(error instanceof NotFoundError || error instanceof FieldNotFoundError)) throw error;
     }
   },
 };

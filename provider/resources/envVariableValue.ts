@@ -7,9 +7,10 @@ import { isDeepStrictEqual } from "node:util";
 import { z } from "zod";
 import { ApiError, NotFoundError, SettingsError } from "../client/errors";
 import { EnvDefinition, EnvFormat, EnvScope } from "../client/schemas";
-import type { PlatformClient } from "../client/http";
-import { platformClient } from "../connection";
-import { checkProperties, claim, claimedByAnother, containsUnknown, describe, diffProperties, Id, unlessGone } from "./lifecycle";
+import { findItem } from "../client/pagination";
+import { scopeViolations } from "../client/scopes";
+import { currentRun } from "../connection";
+import { checkProperties, containsUnknown, describe, diffProperties, Id, unlessGone } from "./lifecycle";
 import envVariableValueEntry = require("../entry/EnvVariableValue");
 import { MODULE } from "./shim";
 
@@ -48,50 +49,12 @@ const inputShape = {
 /** The properties that decide which platform object the resource addresses. */
 const IDENTITY = ["definitionId", "linkedAccountId", "workflowId"] as const;
 
-/** Which ids each scope takes: required, allowed or refused (platform facts). */
-const SCOPE_RULES: Record<EnvScope, { linkedAccountId: "required" | "allowed" | "refused"; workflowId: "required" | "allowed" | "refused" }> = {
-  org: { linkedAccountId: "refused", workflowId: "refused" },
-  workspace: { linkedAccountId: "refused", workflowId: "refused" },
-  linked_account: { linkedAccountId: "required", workflowId: "refused" },
-  workflow: { linkedAccountId: "allowed", workflowId: "required" },
-};
-
-/**
- * Definitions read by this provider process, by client (one per connection) and id. Many values
- * share a definition, and a definition's scope and format do not change within one `pulumi`
- * run, so one read per definition is enough. A failed read is dropped, so it is tried again.
- */
-const definitions = new WeakMap<PlatformClient, Map<string, Promise<EnvDefinition>>>();
-
-function definitionOf(definitionId: string): Promise<EnvDefinition> {
-  const client = platformClient();
-  let known = definitions.get(client);
-  if (!known) definitions.set(client, (known = new Map()));
-  let definition = known.get(definitionId);
-  if (!definition) {
-    definition = client.getEnvDefinition(definitionId);
-    known.set(definitionId, definition);
-    definition.catch(() => known.delete(definitionId));
-  }
-  return definition;
-}
-
 /** Checks the ids present against a scope; one failure per property. */
-export function scopeFailures(
-  scope: EnvScope,
-  ids: { linkedAccountId?: string; workflowId?: string },
-  subject: string,
-): pulumi.dynamic.CheckFailure[] {
-  const failures: pulumi.dynamic.CheckFailure[] = [];
-  for (const property of ["linkedAccountId", "workflowId"] as const) {
-    const rule = SCOPE_RULES[scope][property];
-    if (rule === "required" && ids[property] === undefined) {
-      failures.push({ property, reason: `is required: ${subject} has scope ${scope}` });
-    } else if (rule === "refused" && ids[property] !== undefined) {
-      failures.push({ property, reason: `must not be set: ${subject} has scope ${scope}` });
-    }
-  }
-  return failures;
+function scopeFailures(scope: EnvScope, ids: { linkedAccountId?: string; workflowId?: string }, subject: string): pulumi.dynamic.CheckFailure[] {
+  return scopeViolations(scope, ids).map(({ property, broken }) => ({
+    property,
+    reason: broken === "required" ? `is required: ${subject} has scope ${scope}` : `must not be set: ${subject} has scope ${scope}`,
+  }));
 }
 
 /** Checks a value against a definition's `var_format`, without echoing the value. */
@@ -129,7 +92,7 @@ export const envVariableValueProvider: pulumi.dynamic.ResourceProvider = {
 
     let definition: EnvDefinition;
     try {
-      definition = await definitionOf(inputs.definitionId as string);
+      definition = await currentRun().envDefinition(inputs.definitionId as string);
     } catch (error) {
       if (error instanceof NotFoundError) {
         return { inputs, failures: [{ property: "definitionId", reason: `no env variable definition has the id ${JSON.stringify(inputs.definitionId)}` }] };
@@ -156,31 +119,36 @@ export const envVariableValueProvider: pulumi.dynamic.ResourceProvider = {
   },
 
   async create(inputs: EnvVariableValueState) {
-    const record = await platformClient().setEnvValue({
+    const run = currentRun();
+    const record = await run.client.setEnvValue({
       variable_definition_id: inputs.definitionId,
       value: inputs.value,
       linked_account_id: inputs.linkedAccountId,
       workflow_id: inputs.workflowId,
     });
-    claim("EnvVariableValue", record._id);
+    run.claim("EnvVariableValue", record._id);
     return { id: record._id, outs: inputs };
   },
 
   async read(_id, props: EnvVariableValueState) {
-    const page = await unlessGone(() =>
-      platformClient().listEnvValues(props.scope, {
-        variable_definition_id: props.definitionId,
-        linked_account_id: props.linkedAccountId,
-        workflow_id: props.workflowId,
-        limit: 100,
-      }),
-    );
+    const { client } = currentRun();
     // At most one value exists per definition, linked account and workflow: match on all three.
-    const live = page?.docs.find(
-      (doc) =>
-        doc.variable_definition_id._id === props.definitionId &&
-        (doc.linked_account_id ?? undefined) === props.linkedAccountId &&
-        (doc.workflow_id ?? undefined) === props.workflowId,
+    // The list may hold many other values (a workflow's per-account values, say): walk its pages.
+    const live = await unlessGone(() =>
+      findItem(
+        (page, limit) =>
+          client.listEnvValues(props.scope, {
+            variable_definition_id: props.definitionId,
+            linked_account_id: props.linkedAccountId,
+            workflow_id: props.workflowId,
+            page,
+            limit,
+          }),
+        (doc) =>
+          doc.variable_definition_id._id === props.definitionId &&
+          (doc.linked_account_id ?? undefined) === props.linkedAccountId &&
+          (doc.workflow_id ?? undefined) === props.workflowId,
+      ),
     );
     if (!live) return { id: "", props: {} };
     // An encrypted value reads back as "[REDACTED]": the state's value is the best knowledge.
@@ -189,7 +157,7 @@ export const envVariableValueProvider: pulumi.dynamic.ResourceProvider = {
   },
 
   async update(_id, _olds: EnvVariableValueState, news: EnvVariableValueState) {
-    await platformClient().setEnvValue({
+    await currentRun().client.setEnvValue({
       variable_definition_id: news.definitionId,
       value: news.value,
       linked_account_id: news.linkedAccountId,
@@ -200,8 +168,9 @@ export const envVariableValueProvider: pulumi.dynamic.ResourceProvider = {
 
   async delete(id) {
     // The upsert hands a renamed resource the same value: then the value is the new resource's.
-    if (claimedByAnother("EnvVariableValue", id)) return;
-    await unlessGone(() => platformClient().deleteEnvValue(id));
+    const run = currentRun();
+    if (run.claimedByAnother("EnvVariableValue", id)) return;
+    await unlessGone(() => run.client.deleteEnvValue(id));
   },
 };
 

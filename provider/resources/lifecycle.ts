@@ -4,9 +4,6 @@ import { isDeepStrictEqual } from "node:util";
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { NotFoundError } from "../client/errors";
-import type { PlatformClient } from "../client/http";
-import type { Config } from "../client/schemas";
-import { platformClient } from "../connection";
 
 /** The value the engine sends during preview for anything not yet known (pulumi/pulumi#6310). */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -94,93 +91,6 @@ export function diffProperties<T extends object>(
   // Replacements of these objects must not overlap: the old and the new resource would address
   // different platform objects, so create-before-delete is safe and keeps the default order.
   return { changes, replaces };
-}
-
-/**
- * Platform objects that a resource took over in this provider process, by resource type and id.
- * When a resource is renamed without `aliases` (or replaced with `--replace`), the engine creates
- * the new resource and then deletes the old one, in the same process, and both address the same
- * platform object. The old one's delete must then leave alone what the new one has just taken
- * over: restoring or deleting it would silently undo a deployment that reported success.
- */
-// Kept per client: one client per connection, so per `pulumi` run in a provider process.
-const claims = new WeakMap<PlatformClient, Set<string>>();
-
-function claimed(): Set<string> {
-  const client = platformClient();
-  let set = claims.get(client);
-  if (!set) claims.set(client, (set = new Set()));
-  return set;
-}
-
-/** Records that a resource now manages this platform object (call after a successful create). */
-export function claim(type: string, id: string): void {
-  claimed().add(`${type}:${id}`);
-}
-
-/** True when a resource took this platform object over earlier in this run: it is not ours to undo. */
-export function claimedByAnother(type: string, id: string): boolean {
-  return claimed().has(`${type}:${id}`);
-}
-
-/** Where a config lives: the key of get config. */
-export interface ConfigAddress {
-  slug: string;
-  configId: string;
-  linkedAccountId: string;
-}
-
-/**
- * Config reads that every resource of one config shares: its fields and toggles all read the same
- * config, at create (to learn what to restore, and whether a write is needed) and at refresh. At
- * 20 requests per second every read saved is 50 ms of the user's run.
- *
- * Staleness rules. One read of a config serves all its resources for the rest of the run (the
- * client's lifetime: one `pulumi` command), because each field and each workflow toggle is
- * managed by one resource, and nothing else in the run changes them. The exception is what this
- * process itself writes: once a resource writes an item (a field, or a workflow's toggle), reads
- * of that item go to the platform again, so a read never misses our own change.
- */
-interface ConfigReads {
-  shared: Map<string, Promise<Config>>;
-  /** Items this process has written, as `configKey + item`. */
-  written: Set<string>;
-}
-const configReads = new WeakMap<PlatformClient, ConfigReads>();
-
-function configReadsOf(client: PlatformClient): ConfigReads {
-  let reads = configReads.get(client);
-  if (!reads) configReads.set(client, (reads = { shared: new Map(), written: new Set() }));
-  return reads;
-}
-
-const configKey = (a: ConfigAddress) => JSON.stringify([a.linkedAccountId, a.slug, a.configId]);
-
-/** What one resource looks at in a config: a field (global or of a workflow), or a workflow's toggle. */
-export type ConfigItem = { fieldId: string; workflowId?: string } | { workflowId: string };
-
-const itemKey = (item: ConfigItem) => ("fieldId" in item ? `field:${item.workflowId ?? ""}:${item.fieldId}` : `workflow:${item.workflowId}`);
-
-/** Reads a config for one of its items, sharing the run's read of that config unless this process wrote the item. */
-export function readConfig(address: ConfigAddress, item: ConfigItem): Promise<Config> {
-  const client = platformClient();
-  const { shared, written } = configReadsOf(client);
-  const key = configKey(address);
-  // Identical reads in flight are still shared by the client (http.ts).
-  if (written.has(key + itemKey(item))) return client.getConfig(address);
-  let read = shared.get(key);
-  if (!read) {
-    read = client.getConfig(address);
-    shared.set(key, read);
-    // A failed read is not kept: the next resource tries again.
-    read.catch(() => shared.get(key) === read && shared.delete(key));
-  }
-  return read;
-}
-
-/** Records that this process is about to write an item of a config: its later reads in this run go to the platform. */
-export function wroteConfigItem(address: ConfigAddress, item: ConfigItem): void {
-  configReadsOf(platformClient()).written.add(configKey(address) + itemKey(item));
 }
 
 /** Runs a platform call whose 404 means "already gone"; returns undefined then. */

@@ -2,10 +2,10 @@
 // records whether the workflow was enabled before, and delete puts that back.
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { BadRequestError } from "../client/errors";
+import { WorkflowNotPublishedError } from "../client/errors";
 import * as api from "../client/schemas";
-import { platformClient } from "../connection";
-import { checkProperties, claim, claimedByAnother, describe, diffProperties, Id, readConfig, unlessGone, wroteConfigItem } from "./lifecycle";
+import { currentRun } from "../connection";
+import { checkProperties, describe, diffProperties, Id, unlessGone } from "./lifecycle";
 import workflowToggleEntry = require("../entry/WorkflowToggle");
 import { MODULE } from "./shim";
 
@@ -53,12 +53,13 @@ function findWorkflow(config: api.Config, workflowId: string) {
 /** Sends the toggle, turning the platform's refusal of a draft into advice. */
 async function setEnabled(target: WorkflowToggleState, enabled: boolean) {
   try {
-    wroteConfigItem(target, target);
-    const result = await platformClient().setWorkflowEnabled({ ...target, enabled });
+    const run = currentRun();
+    run.writingConfigItem(target, target);
+    const result = await run.client.setWorkflowEnabled({ ...target, enabled });
     return result.workflows.find((w) => w.id === target.workflowId);
   } catch (error) {
-    if (error instanceof BadRequestError && (error.code === "WORKFLOW_NOT_PUBLISHED" || /draft|publish/i.test(error.message))) {
-      throw new BadRequestError(
+    if (error instanceof WorkflowNotPublishedError) {
+      throw new WorkflowNotPublishedError(
         `Workflow ${target.workflowId} of app ${target.slug} is a draft, and the platform blocks drafts from public routes (${error.status} from ${error.operation}: ${error.detail ?? error.code}). Publish it, then run again.`,
         error.operation,
         error.status,
@@ -84,7 +85,7 @@ export const workflowToggleProvider: pulumi.dynamic.ResourceProvider = {
   async create(inputs: WorkflowToggleState) {
     // One read, shared with the config's other resources, to learn the state to restore on
     // delete. A draft is not listed; the toggle itself then produces the platform's own refusal.
-    const before = findWorkflow(await readConfig(inputs, inputs), inputs.workflowId);
+    const before = findWorkflow(await currentRun().readConfig(inputs, inputs), inputs.workflowId);
     // Already as desired (an adopted setup, or a run that stopped after this write): no write.
     const after = before?.enabled === inputs.enabled ? before : await setEnabled(inputs, inputs.enabled);
     const outs: WorkflowToggleState = {
@@ -98,12 +99,12 @@ export const workflowToggleProvider: pulumi.dynamic.ResourceProvider = {
       ...(after?.name ? { workflowName: after.name } : {}),
     };
     const id = [inputs.linkedAccountId, inputs.slug, inputs.configId, inputs.workflowId].join("/");
-    claim("WorkflowToggle", id);
+    currentRun().claim("WorkflowToggle", id);
     return { id, outs };
   },
 
   async read(id, props: WorkflowToggleState) {
-    const config = await unlessGone(() => readConfig(props, props));
+    const config = await unlessGone(() => currentRun().readConfig(props, props));
     const live = config && findWorkflow(config, props.workflowId);
     if (!live) return { id: "", props: {} };
     return { id, props: { ...props, enabled: live.enabled } };
@@ -115,7 +116,7 @@ export const workflowToggleProvider: pulumi.dynamic.ResourceProvider = {
   },
 
   async delete(id, props: WorkflowToggleState) {
-    if (props.previousEnabled === props.enabled || claimedByAnother("WorkflowToggle", id)) return;
+    if (props.previousEnabled === props.enabled || currentRun().claimedByAnother("WorkflowToggle", id)) return;
     await unlessGone(() => setEnabled(props, props.previousEnabled));
   },
 };

@@ -1,9 +1,11 @@
 // The engine itself, end to end: a tiny program with one dynamic resource, with our package
 // installed from its tarball, through `up`, `preview --expect-no-changes` and `destroy`.
 import * as assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
-import { resourcesOfType, Stack, Workspace } from "../../scripts/lib/engine";
+import { REPO, resourcesOfType, Stack, Workspace } from "../../scripts/lib/engine";
 import { writeProgram } from "../../scripts/lib/program";
 
 const PROGRAM = `
@@ -26,12 +28,26 @@ export const length = r.length;
 export const exported = Object.keys(platform).filter((k) => /^[A-Z]/.test(k)).sort();
 `;
 
+/**
+ * What the CLI would change outside the workspace if its isolation failed: the default
+ * PULUMI_HOME (~/.pulumi: credentials, workspaces, plugins, each entry with its modification
+ * time, which changes when anything is added inside it) and the repository's working tree.
+ */
+function footprint(): { pulumiHome: string[]; repository: string } {
+  const home = path.join(os.homedir(), ".pulumi");
+  const entries = fs.existsSync(home) ? fs.readdirSync(home).map((entry) => `${entry} ${fs.statSync(path.join(home, entry)).mtimeMs}`) : [];
+  const homeItself = fs.existsSync(home) ? [`. ${fs.statSync(home).mtimeMs}`] : [];
+  return { pulumiHome: [...homeItself, ...entries], repository: execFileSync("git", ["status", "--porcelain", "--ignored"], { cwd: REPO, encoding: "utf8" }) };
+}
+
 describe("e2e: the Pulumi engine on this machine", function () {
   this.timeout(10 * 60_000);
   let workspace: Workspace;
   let stack: Stack;
+  let untouched: ReturnType<typeof footprint>;
 
   before(async function () {
+    untouched = footprint();
     workspace = new Workspace();
     stack = new Stack(workspace, writeProgram(workspace.root, "smoke", { "index.ts": PROGRAM }));
     await stack.init();
@@ -65,5 +81,6 @@ describe("e2e: the Pulumi engine on this machine", function () {
   it("writes nothing outside its temporary directory", () => {
     assert.ok(fs.existsSync(path.join(workspace.root, "backend", ".pulumi")), "the file backend lives in the workspace");
     assert.ok(fs.existsSync(path.join(workspace.root, "home")), "PULUMI_HOME lives in the workspace");
+    assert.deepEqual(footprint(), untouched, "init, up, preview and destroy changed nothing in ~/.pulumi or in the repository");
   });
 });

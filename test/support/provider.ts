@@ -4,7 +4,7 @@
 import axios from "axios";
 import { DEFAULT_RATE_LIMIT, startEmulator, type RunningEmulator } from "../../emulator";
 import { pacer } from "../../provider/client/pacing";
-import { newConnection, useStackConfig } from "../../provider/connection";
+import { newRun, useStackConfig } from "../../provider/connection";
 import { resourceProviders as providers } from "../../provider/runtime";
 import type { ResourceType } from "../../provider/resources/shim";
 
@@ -23,7 +23,7 @@ export function connect(emulator: RunningEmulator, overrides: StackConfig = {}):
     "integration-platform:maxRetries": "2",
     ...overrides,
   };
-  newConnection();
+  newRun();
   useStackConfig({ get: (key) => config[key] });
 }
 

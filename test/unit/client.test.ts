@@ -2,7 +2,8 @@
 // each observed through the emulator's request log.
 import * as assert from "node:assert/strict";
 import * as net from "node:net";
-import { ConnectionError, ResponseValidationError, SettingsError } from "../../provider";
+import { BadRequestError, ConnectionError, FieldNotFoundError, ResponseValidationError, SettingsError, WorkflowNotPublishedError } from "../../provider";
+import { apiErrorFrom } from "../../provider/client/errors";
 import { PlatformClient } from "../../provider/client/http";
 import { resolveSettings } from "../../provider/settings";
 import { rejection, useEmulator } from "../support/provider";
@@ -83,15 +84,14 @@ describe("PlatformClient", () => {
     assert.ok(Date.now() - started < 10_000);
   });
 
-  it("names the field when a response does not have the documented shape", async () => {
-    const list = ctx.emulator.store.snapshot().linkedAccounts;
+  it("names the field when a response does not have the documented shape, and does not retry it", async () => {
     await ctx.emulator.store.update((state) => {
       (state.linkedAccounts[1] as { account_id: unknown }).account_id = 42;
     });
     const error = await rejection(client().listLinkedAccounts({}));
     assert.ok(error instanceof ResponseValidationError);
     assert.match(error.message, /^GET \/linked-account answered 200 with a body that does not have the documented shape: `docs.1.account_id`/);
-    assert.equal(list.length, 3);
+    assert.equal(attempts(), 1, "an answer of the wrong shape will not change on a retry");
   });
 
   it("asks for an API key when only a token is set and the operation needs a key", async () => {
@@ -127,5 +127,19 @@ describe("resolveSettings", () => {
       () => resolveSettings(undefined, { INTEGRATION_PLATFORM_BASE_URL: "http://x", INTEGRATION_PLATFORM_API_KEY: "k", INTEGRATION_PLATFORM_MAX_RETRIES: "many" }),
       /integration-platform:maxRetries \(INTEGRATION_PLATFORM_MAX_RETRIES\) must be a whole number from 0 to 10/,
     );
+  });
+});
+
+describe("apiErrorFrom", () => {
+  const failed = (body: object) => apiErrorFrom({ operation: "PUT /config/field/x", auth: "apiKey", status: 400, body, attempts: 1 });
+
+  it("turns the platform's quirks into classes: a 400 that says a field is not found, and a draft's refusal", () => {
+    const field = failed({ status_code: 400, error: "VALIDATION_ERROR", message: "Field with id x not found" });
+    assert.ok(field instanceof FieldNotFoundError, field.constructor.name);
+    assert.match(field.message, /^400 from PUT \/config\/field\/x: Field with id x not found: check fieldId and workflowId$/);
+    assert.ok(failed({ error_code: "WORKFLOW_NOT_PUBLISHED", message: "Workflow w is a draft" }) instanceof WorkflowNotPublishedError);
+    assert.ok(failed({ message: "This workflow is not published yet" }) instanceof WorkflowNotPublishedError, "the message alone tells, when no code does");
+    const other = failed({ error: "VALIDATION_ERROR", message: "slug: required" });
+    assert.ok(other instanceof BadRequestError && !(other instanceof FieldNotFoundError) && !(other instanceof WorkflowNotPublishedError));
   });
 });

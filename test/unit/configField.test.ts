@@ -119,7 +119,13 @@ describe("ConfigField provider", () => {
       nextRun(ctx.emulator); // a later `pulumi refresh`
       assert.deepEqual(await field.read(created.id, created.outs), { id: "", props: {} });
       nextRun(ctx.emulator); // the delete comes from a later `pulumi` run
-      await field.delete(created.id, created.outs); // nothing left to restore: no error
+      ctx.emulator.requests.clear();
+      await field.delete(created.id, created.outs);
+      // It tried to restore, heard that the config is gone, and left the platform as it was.
+      const tried = ctx.emulator.requests.list();
+      assert.deepEqual(tried.map((r) => `${r.method} ${r.path}`), ["PUT /api/v2/public/config/field/hs_pipeline"]);
+      assert.ok(tried[0].status >= 400 && tried[0].status < 500, `answered ${tried[0].status}`);
+      assert.equal(ctx.emulator.store.config({ linkedAccountId: "acme", slug: "hubspot", configId: "acme" }), undefined);
     });
   });
 

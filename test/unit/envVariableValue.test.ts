@@ -92,7 +92,9 @@ describe("EnvVariableValue provider", () => {
       await envValue.delete(created.id, created.outs);
       assert.equal(ctx.emulator.store.envValue(created.id), undefined);
       nextRun(ctx.emulator); // the delete comes from a later `pulumi` run
+      ctx.emulator.requests.clear();
       await envValue.delete(created.id, created.outs); // a 404 counts as success
+      assert.deepEqual(ctx.emulator.requests.list().map((r) => `${r.method} ${r.status}`), ["DELETE 404"]);
       assert.deepEqual(await envValue.read(created.id, created.outs), { id: "", props: {} });
     });
 
@@ -113,6 +115,23 @@ describe("EnvVariableValue provider", () => {
       const values = ctx.emulator.store.snapshot().envValues.filter((v) => v.variable_definition_id === IDS.definitions.accountTier && v.linked_account_id === "acme");
       assert.equal(values.length, 1);
       assert.equal(values[0].value, "platinum");
+    });
+
+    it("finds its value on a later page: a workflow value among more than 100 per-account values of the same workflow stays in state", async () => {
+      // The value without a linked account is created last, so the list puts it on page 2.
+      const batchSize = ctx.emulator.store.envDefinition(IDS.definitions.batchSize)!;
+      for (let i = 0; i < 120; i++) {
+        ctx.emulator.store.setEnvValue({ definition: batchSize, value: String(i), linkedAccountId: `tenant-${i}`, workflowId: "wf_hs_contact_sync", actor: "api_key" });
+      }
+      await ctx.emulator.store.commit();
+      const { inputs } = await envValue.check({}, { definitionId: IDS.definitions.batchSize, workflowId: "wf_hs_contact_sync", value: "42" });
+      const created = await envValue.create(inputs);
+      nextRun(ctx.emulator); // `pulumi refresh`
+      ctx.emulator.requests.clear();
+      const read = await envValue.read(created.id, created.outs);
+      assert.equal(read.id, created.id, "refresh keeps the resource");
+      assert.equal(read.props?.value, "42");
+      assert.equal(ctx.emulator.requests.list().length, 2, "two pages, no more");
     });
 
     it("keeps an encrypted value from state, since the platform redacts it", async () => {

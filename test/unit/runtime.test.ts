@@ -4,7 +4,7 @@
 // test/e2e/reliability/badInput.test.ts and secrets.test.ts).
 import * as assert from "node:assert/strict";
 import type { ConfigureRequest } from "@pulumi/pulumi/dynamic";
-import { platformClient } from "../../provider/connection";
+import { currentRun } from "../../provider/connection";
 import { configure, providers, resourceProviders } from "../../provider/runtime";
 import { IDS, useEmulator } from "../support/provider";
 
@@ -36,14 +36,14 @@ describe("configure()", () => {
   const ctx = useEmulator();
   const configOf = (values: Record<string, string>) => ({ config: { get: (key: string) => values[key] } }) as unknown as ConfigureRequest;
 
-  it("keeps the run's connection when the engine configures each resource type with the same stack config", async () => {
+  it("keeps the run when the engine configures each resource type with the same stack config", async () => {
     const stack = { "integration-platform:baseUrl": ctx.emulator.url, "integration-platform:apiKey": ctx.emulator.apiKey };
     await configure(configOf(stack));
-    const first = platformClient();
+    const first = currentRun();
     // The engine calls configure() once per resource type's provider, often after operations began.
     await configure(configOf({ ...stack }));
-    assert.equal(platformClient(), first, "the same client, so the run's shared reads and its pacer's state are kept");
+    assert.equal(currentRun(), first, "the same run, so its shared reads and claims are kept");
     await configure(configOf({ ...stack, "integration-platform:timeoutMs": "5000" }));
-    assert.notEqual(platformClient(), first, "other settings make a new connection");
+    assert.notEqual(currentRun(), first, "other settings make a new run");
   });
 });

@@ -73,7 +73,13 @@ describe("WorkflowToggle provider", () => {
     });
     assert.deepEqual(await toggle.read(created.id, created.outs), { id: "", props: {} });
     nextRun(ctx.emulator); // the delete comes from a later `pulumi` run
+    ctx.emulator.requests.clear();
     await toggle.delete(created.id, created.outs);
+    // It tried to restore, heard that the config is gone, and left the platform as it was.
+    assert.deepEqual(ctx.emulator.requests.list().map((r) => `${r.method} ${r.path} ${r.status}`), [
+      "PUT /api/v2/public/slug/hubspot/config/acme/workflows/wf_hs_deal_alerts 404",
+    ]);
+    assert.equal(ctx.emulator.store.config({ linkedAccountId: "acme", slug: "hubspot", configId: "acme" }), undefined);
   });
 
   it("gives a clear error for a draft workflow", async () => {
