@@ -16,52 +16,63 @@ function rootVersion(name: string): string {
 
 /**
  * Packs the repository (its `dist/` must be built: `npm test` builds it first; --ignore-scripts
- * skips `prepare`, which would build again) and installs the
- * tarball with the engine's SDK into a directory keyed by the tarball's hash, reused across
- * runs in the OS temporary directory. Returns that directory; programs link its node_modules.
+ * skips `prepare`, which would build again) and installs the tarball (see `installTarball`).
+ * Returns the install directory; programs link its node_modules.
  */
 export function installedPackage(): string {
   if (installDir) return installDir;
   const packDir = fs.mkdtempSync(path.join(os.tmpdir(), "pip-pack-"));
   try {
-    const out = execFileSync("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", packDir], { cwd: REPO, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
-    const [{ filename }] = JSON.parse(out) as { filename: string }[];
-    const tarball = path.join(packDir, path.basename(filename));
-    const hash = createHash("sha256").update(fs.readFileSync(tarball)).digest("hex").slice(0, 16);
-    const dir = path.join(os.tmpdir(), `pip-e2e-install-${hash}`);
-    if (!fs.existsSync(path.join(dir, ".complete"))) {
-      // Installed beside, then renamed into place: concurrent test runs never see half an install.
-      const staging = fs.mkdtempSync(`${dir}.staging-`);
-      const kept = path.join(staging, path.basename(tarball));
-      fs.copyFileSync(tarball, kept);
-      const manifest = {
-        name: "e2e-programs",
-        private: true,
-        dependencies: {
-          "pulumi-integration-platform": `file:./${path.basename(tarball)}`,
-          "@pulumi/pulumi": rootVersion("@pulumi/pulumi"),
-          typescript: rootVersion("typescript"),
-          "@types/node": rootVersion("@types/node"),
-        },
-      };
-      fs.writeFileSync(path.join(staging, "package.json"), JSON.stringify(manifest, null, 2));
-      execFileSync("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel", "error"], {
-        cwd: staging,
-        stdio: ["ignore", "ignore", "inherit"],
-      });
-      fs.writeFileSync(path.join(staging, ".complete"), new Date().toISOString());
-      try {
-        fs.renameSync(staging, dir);
-      } catch {
-        // Another run finished first; its install is identical (same tarball hash).
-        fs.rmSync(staging, { recursive: true, force: true });
-      }
-    }
-    installDir = dir;
-    return dir;
+    installDir = installTarball(packTarball(REPO, packDir));
+    return installDir;
   } finally {
     fs.rmSync(packDir, { recursive: true, force: true });
   }
+}
+
+/** Runs `npm pack` in a built checkout `dir` (without its scripts) and returns the tarball's path in `destination`. */
+export function packTarball(dir: string, destination: string): string {
+  const out = execFileSync("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", destination], { cwd: dir, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  const [{ filename }] = JSON.parse(out) as { filename: string }[];
+  return path.join(destination, path.basename(filename));
+}
+
+/**
+ * Installs a package tarball with the engine's SDK into a directory keyed by the tarball's hash,
+ * reused across runs in the OS temporary directory, and returns that directory.
+ */
+export function installTarball(tarball: string): string {
+  const hash = createHash("sha256").update(fs.readFileSync(tarball)).digest("hex").slice(0, 16);
+  const dir = path.join(os.tmpdir(), `pip-e2e-install-${hash}`);
+  if (!fs.existsSync(path.join(dir, ".complete"))) {
+    // Installed beside, then renamed into place: concurrent test runs never see half an install.
+    const staging = fs.mkdtempSync(`${dir}.staging-`);
+    const kept = path.join(staging, path.basename(tarball));
+    fs.copyFileSync(tarball, kept);
+    const manifest = {
+      name: "e2e-programs",
+      private: true,
+      dependencies: {
+        "pulumi-integration-platform": `file:./${path.basename(tarball)}`,
+        "@pulumi/pulumi": rootVersion("@pulumi/pulumi"),
+        typescript: rootVersion("typescript"),
+        "@types/node": rootVersion("@types/node"),
+      },
+    };
+    fs.writeFileSync(path.join(staging, "package.json"), JSON.stringify(manifest, null, 2));
+    execFileSync("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel", "error"], {
+      cwd: staging,
+      stdio: ["ignore", "ignore", "inherit"],
+    });
+    fs.writeFileSync(path.join(staging, ".complete"), new Date().toISOString());
+    try {
+      fs.renameSync(staging, dir);
+    } catch {
+      // Another run finished first; its install is identical (same tarball hash).
+      fs.rmSync(staging, { recursive: true, force: true });
+    }
+  }
+  return dir;
 }
 
 /** Writes a TypeScript Pulumi program into `parent/<name>` with the installed package linked in. */
@@ -81,10 +92,13 @@ export function writeProgram(parent: string, name: string, files: Record<string,
   return dir;
 }
 
-/** Copies a program directory (e.g. examples/quickstart) and links the installed package in. */
-export function copyProgram(source: string, parent: string): string {
+/**
+ * Copies a program directory (e.g. examples/quickstart) into `parent` and links in the package
+ * installed at `install` (by default this repository's, see `installedPackage`).
+ */
+export function copyProgram(source: string, parent: string, install = installedPackage()): string {
   const dir = path.join(parent, path.basename(source));
   fs.cpSync(source, dir, { recursive: true, filter: (src) => !src.includes(`${path.sep}node_modules`) });
-  fs.symlinkSync(path.join(installedPackage(), "node_modules"), path.join(dir, "node_modules"), "dir");
+  fs.symlinkSync(path.join(install, "node_modules"), path.join(dir, "node_modules"), "dir");
   return dir;
 }

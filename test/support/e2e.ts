@@ -1,6 +1,6 @@
 // The setup every end-to-end suite shares: an in-process emulator, an offline Pulumi workspace
 // and one stack, made before the suite's tests and removed after them.
-import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../emulator";
+import { startEmulator, type EmulatorOptions, type EmulatorState, type RunningEmulator } from "../../emulator";
 import { configView, eventView } from "../../emulator/views";
 import { pacer } from "../../provider/client/pacing";
 import { DEFAULT_REQUESTS_PER_SECOND } from "../../provider/settings";
@@ -41,14 +41,16 @@ export function useEmulatorStack(
 
 /**
  * What the platform's users can observe, as the API shows it: every config's fields and workflow
- * toggles, the env values, linked accounts and events. Timestamps and the audit log are left out:
- * they record that something happened, which a "left as found" check must allow.
+ * toggles, the env values, linked accounts and events, of a running emulator or of a state it
+ * saved. Timestamps and the audit log are left out: they record that something happened, which a
+ * "left as found" check must allow.
  */
-export function observableState(emulator: RunningEmulator) {
-  const state = emulator.store.snapshot();
+export function observableState(source: RunningEmulator | EmulatorState) {
+  const state = "store" in source ? source.store.snapshot() : source;
+  const app = (slug: string) => state.apps.find((a) => a.slug === slug)!;
   return {
     linkedAccounts: state.linkedAccounts.map((a) => a.account_id),
-    configs: state.configs.map((c) => ({ linkedAccountId: c.linked_account_id, ...configView(emulator.store.app(c.slug)!, c) })),
+    configs: state.configs.map((c) => ({ linkedAccountId: c.linked_account_id, ...configView(app(c.slug), c) })),
     envValues: state.envValues.map((v) => ({ definition: v.variable_definition_id, linkedAccountId: v.linked_account_id, workflowId: v.workflow_id, value: v.value })),
     events: state.events.map(eventView),
   };
