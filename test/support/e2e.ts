@@ -1,6 +1,6 @@
 // The setup every end-to-end suite shares: an in-process emulator, an offline Pulumi workspace
 // and one stack, made before the suite's tests and removed after them.
-import { startEmulator, type EmulatorOptions, type EmulatorState, type RunningEmulator } from "../../emulator";
+import { startEmulator, type ApplicationEvent, type EmulatorOptions, type EmulatorState, type RunningEmulator } from "../../emulator";
 import { configView, eventView } from "../../emulator/views";
 import { pacer } from "../../provider/client/pacing";
 import { DEFAULT_REQUESTS_PER_SECOND } from "../../provider/settings";
@@ -52,8 +52,20 @@ export function observableState(source: RunningEmulator | EmulatorState) {
     linkedAccounts: state.linkedAccounts.map((a) => a.account_id),
     configs: state.configs.map((c) => ({ linkedAccountId: c.linked_account_id, ...configView(app(c.slug), c) })),
     envValues: state.envValues.map((v) => ({ definition: v.variable_definition_id, linkedAccountId: v.linked_account_id, workflowId: v.workflow_id, value: v.value })),
-    events: state.events.map(eventView),
+    events: state.events.map(eventDocument),
   };
+}
+
+/**
+ * A copy of an event as the API shows it, with its sample as a parsed document and its declared
+ * keys in key order. The engine sorts object keys on the way to the provider (README,
+ * ApplicationEvent), so an event the provider declared or restored lists the same keys in
+ * another order than the fixture's.
+ */
+export function eventDocument(event: ApplicationEvent) {
+  const view = eventView(event);
+  const response = view.response.map((entry) => ({ ...entry })).sort((a, b) => a.key.localeCompare(b.key));
+  return { ...view, response, raw_response: JSON.parse(view.raw_response) as unknown };
 }
 
 /**
