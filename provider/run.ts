@@ -18,6 +18,18 @@ export type ConfigItem = { fieldId: string; workflowId?: string } | { workflowId
 const configKey = (a: ConfigAddress) => JSON.stringify([a.linkedAccountId, a.slug, a.configId]);
 const itemKey = (item: ConfigItem) => ("fieldId" in item ? `field:${item.workflowId ?? ""}:${item.fieldId}` : `workflow:${item.workflowId}`);
 
+/** The read kept under `key`, or a new one; a failed read is not kept, so the next caller tries again. */
+function shared<T>(reads: Map<string, Promise<T>>, key: string, read: () => Promise<T>): Promise<T> {
+  let pending = reads.get(key);
+  if (!pending) {
+    const made = read();
+    reads.set(key, made);
+    made.catch(() => reads.get(key) === made && reads.delete(key));
+    pending = made;
+  }
+  return pending;
+}
+
 /** The client of one `pulumi` command, and the reads and claims that command shares among its resources. */
 export class Run {
   /**
@@ -62,14 +74,7 @@ export class Run {
     const key = configKey(address);
     // Identical reads in flight are still shared by the client (http.ts).
     if (this.written.has(key + itemKey(item))) return this.client.getConfig(address);
-    let read = this.configs.get(key);
-    if (!read) {
-      read = this.client.getConfig(address);
-      this.configs.set(key, read);
-      // A failed read is not kept: the next resource tries again.
-      read.catch(() => this.configs.get(key) === read && this.configs.delete(key));
-    }
-    return read;
+    return shared(this.configs, key, () => this.client.getConfig(address));
   }
 
   /** Records that this run is about to write an item of a config: its later reads go to the platform. */
@@ -79,12 +84,6 @@ export class Run {
 
   /** Reads an env definition once per run; a failed read is dropped, so it is tried again. */
   envDefinition(definitionId: string): Promise<EnvDefinition> {
-    let definition = this.definitions.get(definitionId);
-    if (!definition) {
-      definition = this.client.getEnvDefinition(definitionId);
-      this.definitions.set(definitionId, definition);
-      definition.catch(() => this.definitions.get(definitionId) === definition && this.definitions.delete(definitionId));
-    }
-    return definition;
+    return shared(this.definitions, definitionId, () => this.client.getEnvDefinition(definitionId));
   }
 }

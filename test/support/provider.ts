@@ -3,8 +3,10 @@
 // property; the runtime entry point serves them wrapped (see withoutEchoedValues, test/unit/runtime.test.ts).
 import axios from "axios";
 import { DEFAULT_RATE_LIMIT, startEmulator, type RunningEmulator } from "../../emulator";
+import { PlatformClient } from "../../provider/client/http";
 import { pacer } from "../../provider/client/pacing";
 import { newRun, useStackConfig } from "../../provider/connection";
+import { resolveSettings } from "../../provider/settings";
 import { resourceProviders as providers } from "../../provider/runtime";
 import type { ResourceType } from "../../provider/resources/shim";
 
@@ -96,4 +98,11 @@ export async function rejection(promise: Promise<unknown>): Promise<Error> {
     return error as Error;
   }
   throw new Error("expected a rejection, but the promise resolved");
+}
+
+/** A client of its own, configured from environment variables (as in CI) pointing at the emulator; `env` adds or overrides settings. */
+export function clientFor(emulator: RunningEmulator, env: Record<string, string> = {}): PlatformClient {
+  return new PlatformClient(
+    resolveSettings(undefined, { INTEGRATION_PLATFORM_BASE_URL: emulator.url, INTEGRATION_PLATFORM_API_KEY: emulator.apiKey, ...env }),
+  );
 }

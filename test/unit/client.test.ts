@@ -4,22 +4,13 @@ import * as assert from "node:assert/strict";
 import * as net from "node:net";
 import { BadRequestError, ConnectionError, FieldNotFoundError, ResponseValidationError, SettingsError, WorkflowNotPublishedError } from "../../provider";
 import { apiErrorFrom } from "../../provider/client/errors";
-import { PlatformClient } from "../../provider/client/http";
 import { resolveSettings } from "../../provider/settings";
-import { rejection, useEmulator } from "../support/provider";
+import { clientFor, rejection, useEmulator } from "../support/provider";
 
 describe("PlatformClient", () => {
   const ctx = useEmulator();
   const client = (extra: Record<string, string> = {}) =>
-    new PlatformClient(
-      resolveSettings(undefined, {
-        INTEGRATION_PLATFORM_BASE_URL: ctx.emulator.url,
-        INTEGRATION_PLATFORM_API_KEY: ctx.emulator.apiKey,
-        INTEGRATION_PLATFORM_TIMEOUT_MS: "500",
-        INTEGRATION_PLATFORM_MAX_RETRIES: "3",
-        ...extra,
-      }),
-    );
+    clientFor(ctx.emulator, { INTEGRATION_PLATFORM_TIMEOUT_MS: "500", INTEGRATION_PLATFORM_MAX_RETRIES: "3", ...extra });
   const attempts = () => ctx.emulator.requests.list().filter((r) => r.path.startsWith("/api/v2/public/linked-account")).length;
 
   it("retries a 429 after the Retry-After it names, then succeeds", async () => {

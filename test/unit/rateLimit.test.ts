@@ -5,21 +5,13 @@ import * as assert from "node:assert/strict";
 import { setTimeout as sleep } from "node:timers/promises";
 import { AxiosError, AxiosHeaders } from "axios";
 import { RateLimitError, ServerError } from "../../provider";
-import { MAX_RETRY_DELAY_MS, PlatformClient, retryDelayMs } from "../../provider/client/http";
+import { MAX_RETRY_DELAY_MS, type PlatformClient, retryDelayMs } from "../../provider/client/http";
 import { Pacer, pacer } from "../../provider/client/pacing";
-import { resolveSettings } from "../../provider/settings";
-import { rejection, useEmulator } from "../support/provider";
+import { clientFor, rejection, useEmulator } from "../support/provider";
 
 describe("Rate limits: the client paces itself and waits out 429s", () => {
   const ctx = useEmulator();
-  const client = (extra: Record<string, string> = {}) =>
-    new PlatformClient(
-      resolveSettings(undefined, {
-        INTEGRATION_PLATFORM_BASE_URL: ctx.emulator.url,
-        INTEGRATION_PLATFORM_API_KEY: ctx.emulator.apiKey,
-        ...extra,
-      }),
-    );
+  const client = (extra: Record<string, string> = {}) => clientFor(ctx.emulator, extra);
   const calls = () => ctx.emulator.requests.list().filter((r) => r.path.startsWith("/api/v2/public/linked-account"));
   const spanMs = (log: { time: string }[]) => Date.parse(log[log.length - 1].time) - Date.parse(log[0].time);
   /** N distinct reads at once (distinct, so that identical reads in flight are not shared). */
