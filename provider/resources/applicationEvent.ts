@@ -9,8 +9,8 @@ import { z } from "zod";
 import * as api from "../client/schemas";
 import { currentRun } from "../connection";
 import { checkProperties, describe, diffProperties, Id, unlessGone } from "./lifecycle";
-import applicationEventEntry = require("../entry/ApplicationEvent");
-import { MODULE } from "./shim";
+import applicationEventForwarder = require("../bridge/providers/ApplicationEvent");
+import { MODULE } from "../bridge/program";
 
 /** A sample of the event's response: a JSON object, nested objects allowed. */
 export type EventResponseSample = { [key: string]: unknown };
@@ -95,7 +95,7 @@ function stateOf(inputs: ApplicationEventState, record: api.ApplicationEventReco
   };
 }
 
-/** The provider behind ApplicationEvent, loaded at run time through the runtime entry point. */
+/** The provider behind ApplicationEvent, which the provider host serves (bridge/host.ts). */
 export const applicationEventProvider: pulumi.dynamic.ResourceProvider = {
   async check(_olds, news) {
     const { inputs, failures } = checkProperties(inputShape, news);
@@ -146,7 +146,7 @@ export class ApplicationEvent extends pulumi.dynamic.Resource {
   /** Declares the event's name and response structure. */
   constructor(name: string, args: ApplicationEventArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      applicationEventEntry,
+      applicationEventForwarder,
       name,
       { ...args, declaredKeys: undefined, rawResponse: undefined },
       opts,

@@ -8,8 +8,8 @@ import * as api from "../client/schemas";
 import { NameValue } from "../client/schemas";
 import { currentRun } from "../connection";
 import { checkProperties, defined, diffProperties, Id, NameValueList, unlessGone } from "./lifecycle";
-import configFieldEntry = require("../entry/ConfigField");
-import { MODULE } from "./shim";
+import configFieldForwarder = require("../bridge/providers/ConfigField");
+import { MODULE } from "../bridge/program";
 
 /** Inputs of a ConfigField. */
 export interface ConfigFieldArgs {
@@ -155,7 +155,7 @@ function desiredValues(news: Partial<ConfigFieldState>, olds?: ConfigFieldState)
   return defined(values);
 }
 
-/** The provider behind ConfigField, loaded at run time through the runtime entry point. */
+/** The provider behind ConfigField, which the provider host serves (bridge/host.ts). */
 export const configFieldProvider: pulumi.dynamic.ResourceProvider = {
   async check(_olds, news) {
     const { inputs, failures } = checkProperties(inputShape, news);
@@ -286,6 +286,6 @@ export class ConfigField extends pulumi.dynamic.Resource {
 
   /** Declares the field's managed properties in one config. */
   constructor(name: string, args: ConfigFieldArgs, opts?: pulumi.CustomResourceOptions) {
-    super(configFieldEntry, name, { ...args, field: undefined }, opts, MODULE, "ConfigField");
+    super(configFieldForwarder, name, { ...args, field: undefined }, opts, MODULE, "ConfigField");
   }
 }

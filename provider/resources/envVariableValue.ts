@@ -11,8 +11,8 @@ import { findItem } from "../client/pagination";
 import { scopeViolations } from "../client/scopes";
 import { currentRun } from "../connection";
 import { checkProperties, containsUnknown, describe, diffProperties, Id, unlessGone } from "./lifecycle";
-import envVariableValueEntry = require("../entry/EnvVariableValue");
-import { MODULE } from "./shim";
+import envVariableValueForwarder = require("../bridge/providers/EnvVariableValue");
+import { MODULE } from "../bridge/program";
 
 /** Inputs of an EnvVariableValue. */
 export interface EnvVariableValueArgs {
@@ -75,7 +75,7 @@ export function formatFailure(format: EnvFormat, value: string): string | undefi
   return undefined;
 }
 
-/** The provider behind EnvVariableValue, loaded at run time through the runtime entry point. */
+/** The provider behind EnvVariableValue, which the provider host serves (bridge/host.ts). */
 export const envVariableValueProvider: pulumi.dynamic.ResourceProvider = {
   async check(olds: Partial<EnvVariableValueState>, news) {
     const { inputs, failures } = checkProperties(inputShape, news);
@@ -195,6 +195,6 @@ export class EnvVariableValue extends pulumi.dynamic.Resource {
     // kept in state as well.
     const props = { ...args, value: pulumi.secret(args.value), scope: undefined, encrypted: undefined };
     const options = pulumi.mergeOptions(opts, { additionalSecretOutputs: ["value"] });
-    super(envVariableValueEntry, name, props, options, MODULE, "EnvVariableValue");
+    super(envVariableValueForwarder, name, props, options, MODULE, "EnvVariableValue");
   }
 }

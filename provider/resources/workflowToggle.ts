@@ -6,8 +6,8 @@ import { WorkflowNotPublishedError } from "../client/errors";
 import * as api from "../client/schemas";
 import { currentRun } from "../connection";
 import { checkProperties, describe, diffProperties, Id, unlessGone } from "./lifecycle";
-import workflowToggleEntry = require("../entry/WorkflowToggle");
-import { MODULE } from "./shim";
+import workflowToggleForwarder = require("../bridge/providers/WorkflowToggle");
+import { MODULE } from "../bridge/program";
 
 /** Inputs of a WorkflowToggle. */
 export interface WorkflowToggleArgs {
@@ -71,7 +71,7 @@ async function setEnabled(target: WorkflowToggleState, enabled: boolean) {
   }
 }
 
-/** The provider behind WorkflowToggle, loaded at run time through the runtime entry point. */
+/** The provider behind WorkflowToggle, which the provider host serves (bridge/host.ts). */
 export const workflowToggleProvider: pulumi.dynamic.ResourceProvider = {
   async check(_olds, news) {
     const { inputs, failures } = checkProperties(inputShape, news);
@@ -141,7 +141,7 @@ export class WorkflowToggle extends pulumi.dynamic.Resource {
   /** Declares whether one workflow is enabled in one config. */
   constructor(name: string, args: WorkflowToggleArgs, opts?: pulumi.CustomResourceOptions) {
     super(
-      workflowToggleEntry,
+      workflowToggleForwarder,
       name,
       { ...args, workflowName: undefined, previousEnabled: undefined },
       opts,

@@ -7,8 +7,8 @@ import { PlatformClient } from "../../provider/client/http";
 import { pacer } from "../../provider/client/pacing";
 import { newRun, useStackConfig } from "../../provider/connection";
 import { resolveSettings } from "../../provider/settings";
-import { resourceProviders as providers } from "../../provider/runtime";
-import type { ResourceType } from "../../provider/resources/shim";
+import { resourceProviders as providers } from "../../provider/bridge/host";
+import type { ResourceType } from "../../provider/bridge/program";
 
 /** Ids from emulator/fixtures/default.json, shared with the emulator's tests. */
 export { FIXTURE as IDS } from "../emulator/helpers";

@@ -1,11 +1,11 @@
 // The runtime entry point serves the providers wrapped so that no check failure names a
 // property: the engine would print that property's value beside it, secrets included
-// (see withoutEchoedValues in provider/runtime.ts; proven through the CLI in
+// (see withoutEchoedValues in provider/bridge/host.ts; proven through the CLI in
 // test/e2e/reliability/badInput.test.ts and secrets.test.ts).
 import * as assert from "node:assert/strict";
 import type { ConfigureRequest } from "@pulumi/pulumi/dynamic";
 import { currentRun } from "../../provider/connection";
-import { configure, providers, resourceProviders } from "../../provider/runtime";
+import { configure, providers, resourceProviders } from "../../provider/bridge/host";
 import { IDS, useEmulator } from "../support/provider";
 
 describe("runtime entry point", () => {

@@ -1,15 +1,15 @@
-// The runtime entry point (`pulumi-integration-platform/runtime`). Every serialized `__provider`
-// requires this module by name and forwards to it, so it is part of the package's stable surface:
-// its exports' names must not change between releases.
+// Runs in the provider host (process 2), published as the frozen subpath
+// `pulumi-integration-platform/runtime`: every forwarding provider in every stack's state calls its
+// `configure` and `providers[type]`, so those two names must never change (see bridge/program.ts).
 import * as pulumi from "@pulumi/pulumi";
-import { useStackConfig } from "./connection";
-import { applicationEventProvider } from "./resources/applicationEvent";
-import { configFieldProvider } from "./resources/configField";
-import { envVariableValueProvider } from "./resources/envVariableValue";
-import { ResourceType } from "./resources/shim";
-import { workflowToggleProvider } from "./resources/workflowToggle";
+import { useStackConfig } from "../connection";
+import { applicationEventProvider } from "../resources/applicationEvent";
+import { configFieldProvider } from "../resources/configField";
+import { envVariableValueProvider } from "../resources/envVariableValue";
+import { workflowToggleProvider } from "../resources/workflowToggle";
+import type { ResourceType } from "./program";
 
-/** Each resource type's own provider, whose check reports failures per property (unit tests use these). */
+/** The routing table: each resource type's own provider, whose check reports failures per property (unit tests use these). */
 export const resourceProviders: Record<ResourceType, pulumi.dynamic.ResourceProvider> = {
   ConfigField: configFieldProvider,
   ApplicationEvent: applicationEventProvider,
@@ -37,15 +37,15 @@ export function withoutEchoedValues(provider: pulumi.dynamic.ResourceProvider): 
   };
 }
 
-/** The provider of each resource type, as the engine reaches it through `__provider`. */
-export const providers: Record<ResourceType, pulumi.dynamic.ResourceProvider> = {
-  ConfigField: withoutEchoedValues(configFieldProvider),
-  ApplicationEvent: withoutEchoedValues(applicationEventProvider),
-  WorkflowToggle: withoutEchoedValues(workflowToggleProvider),
-  EnvVariableValue: withoutEchoedValues(envVariableValueProvider),
-};
+/** Each resource type's provider as the engine is served it: the routing table's, through withoutEchoedValues. */
+export const servedProviders = Object.fromEntries(
+  Object.entries(resourceProviders).map(([type, provider]) => [type, withoutEchoedValues(provider)]),
+) as Record<ResourceType, pulumi.dynamic.ResourceProvider>;
 
-/** Receives the stack config once per provider process; settings are resolved on first use. */
+/** The served providers under their frozen name, which every forwarding provider calls. */
+export const providers = servedProviders;
+
+/** Receives the stack config once per resource type's provider; settings are resolved on first use. */
 export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
   useStackConfig(req.config);
 }
