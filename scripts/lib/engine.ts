@@ -151,13 +151,9 @@ export class Stack {
     };
   }
 
-  /** Like `run`, but a non-zero exit fails with everything the CLI printed. */
+  /** Like `run`, but a non-zero exit fails (see `succeeded`). */
   async ok(args: string[], extra: Record<string, string | undefined> = {}): Promise<CommandResult> {
-    const result = await this.run(args, extra);
-    if (result.code !== 0) {
-      throw new Error(`pulumi ${args.join(" ")} exited ${result.code}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`);
-    }
-    return result;
+    return succeeded(await this.run(args, extra), `pulumi ${args.join(" ")}`);
   }
 
   /** Creates the stack; `config` entries are set plain, `secrets` with --secret. */
@@ -177,6 +173,17 @@ export class Stack {
   async exportText(): Promise<string> {
     return (await this.ok(["stack", "export"])).stdout;
   }
+}
+
+/**
+ * Returns `result` if the command (`what`) exited 0; otherwise throws with its exit code, its
+ * distinct `error:` lines first, then everything it printed.
+ */
+export function succeeded(result: CommandResult, what: string): CommandResult {
+  if (result.code === 0) return result;
+  const output = `${result.stdout}\n${result.stderr}`;
+  const errors = new Set(output.split("\n").filter((line) => /^\s*error: /.test(line)).map((line) => line.trim()));
+  throw new Error(`${what} exited ${result.code}\n${[...errors].join("\n")}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`);
 }
 
 /** The parts of `pulumi stack export` the tests read. */

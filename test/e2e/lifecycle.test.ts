@@ -6,9 +6,9 @@ import * as path from "node:path";
 import type { RunningEmulator } from "../../emulator";
 import { REPO, resourcesOfType, Stack } from "../../scripts/lib/engine";
 import { copyProgram } from "../../scripts/lib/program";
-import { eventDocument, publicGet, useEmulatorStack } from "../support/e2e";
+import { eventDocument, publicGet, step, useEmulatorStack } from "../support/e2e";
+import { FIXTURE, TYPE, TYPE_PREFIX, type Kind } from "../support/fixture";
 
-const TYPE = (name: string) => `pulumi-nodejs:dynamic/integration-platform:${name}`;
 // Distinctive values, so that finding them in state or output means a leak and nothing else.
 const API_KEY = `tk_e2e_${randomBytes(6).toString("hex")}`;
 const CRM_TOKEN = `crm-${randomBytes(6).toString("hex")}`;
@@ -26,8 +26,8 @@ async function observe(emulator: RunningEmulator) {
   );
   return {
     config: await get("/slug/hubspot/config/globex", { linked_account_id: "globex" }),
-    // A copy, so that step 6 compares what destroy left with what the fixture had, not an object with itself.
-    event: eventDocument(emulator.store.event("64f0000000000000000000e2")!),
+    // A copy, so that step 7 compares what destroy left with what the fixture had, not an object with itself.
+    event: eventDocument(emulator.store.event(FIXTURE.events[1])!),
     envValues: values.flatMap((page) => page.docs).map((v: { _id: string; value: string }) => ({ id: v._id, value: v.value })),
   };
 }
@@ -44,90 +44,93 @@ describe("e2e: the quickstart through the real CLI", function () {
     fixture = await observe(e2e.emulator);
   });
 
-  it("1. up creates every resource, typed by module and type", async () => {
-    const up = await e2e.stack.ok(["up", "--yes"]);
-    for (const type of ["ConfigField", "WorkflowToggle", "ApplicationEvent", "EnvVariableValue"]) {
-      assert.match(up.stdout, new RegExp(`\\+\\s+${TYPE(type).replace(/[/:]/g, "\\$&")}\\s`), `the preview names ${type}`);
-    }
-    assert.match(up.stdout, /\+ 8 created/);
+  // One walk through the stack's life: each step starts from what the steps before it left.
+  it("walks the quickstart's stack through up, preview, update, refresh, replace and destroy", async () => {
+    await step("1. up creates every resource, typed by module and type", async () => {
+      const up = await e2e.stack.ok(["up", "--yes"]);
+      for (const type of ["ConfigField", "WorkflowToggle", "ApplicationEvent", "EnvVariableValue"] as Kind[]) {
+        assert.match(up.stdout, new RegExp(`\\+\\s+${TYPE(type).replace(/[/:]/g, "\\$&")}\\s`), `the preview names ${type}`);
+      }
+      assert.match(up.stdout, /\+ 8 created/);
 
-    const live = await observe(e2e.emulator);
-    const pipeline = live.config.fields.find((f: { id: string }) => f.id === "hs_pipeline");
-    assert.equal(pipeline.name, "Sales pipeline");
-    assert.deepEqual(pipeline.options, [{ name: "Sales", value: "sales" }, { name: "Partners", value: "partners" }]);
-    assert.equal(live.config.workflows.find((w: { id: string }) => w.id === "wf_hs_contact_sync").enabled, true);
-    // The engine sorts object keys on the way to the provider, so compare parsed documents.
-    assert.deepEqual(live.event.raw_response, { deal: { id: "d_1", amount: 1200, currency: "EUR" }, owner: "ada" });
-    const values = e2e.emulator.store.snapshot().envValues.map((v) => v.value);
-    for (const value of [QUOTA, CRM_TOKEN, "https://hooks.example.com/slack/notify"]) assert.ok(values.includes(value));
-  });
+      const live = await observe(e2e.emulator);
+      const pipeline = live.config.fields.find((f: { id: string }) => f.id === "hs_pipeline");
+      assert.equal(pipeline.name, "Sales pipeline");
+      assert.deepEqual(pipeline.options, [{ name: "Sales", value: "sales" }, { name: "Partners", value: "partners" }]);
+      assert.equal(live.config.workflows.find((w: { id: string }) => w.id === "wf_hs_contact_sync").enabled, true);
+      // The engine sorts object keys on the way to the provider, so compare parsed documents.
+      assert.deepEqual(live.event.raw_response, { deal: { id: "d_1", amount: 1200, currency: "EUR" }, owner: "ada" });
+      const values = e2e.emulator.store.snapshot().envValues.map((v) => v.value);
+      for (const value of [QUOTA, CRM_TOKEN, "https://hooks.example.com/slack/notify"]) assert.ok(values.includes(value));
+    });
 
-  it("keeps the API key and every env value out of the state, with a small __provider", async () => {
-    const text = await e2e.stack.exportText();
-    for (const [what, secret] of Object.entries({ "the API key": API_KEY, "the CRM token": CRM_TOKEN, "the quota": QUOTA, "the webhook URL": "https://hooks.example.com/slack/notify" })) {
-      const at = text.indexOf(secret);
-      assert.ok(at < 0, `the state must not contain ${what} in plaintext; found in: ${text.slice(Math.max(0, at - 300), at + 100)}`);
-    }
-    const state = JSON.parse(text);
-    const ours = state.deployment.resources.filter((r: { type: string }) => r.type.startsWith("pulumi-nodejs:dynamic/integration-platform:"));
-    assert.equal(ours.length, 7);
-    const sizes = ours.map((r: { inputs: { __provider: string } }) => Buffer.byteLength(r.inputs.__provider));
-    // Installed, it is a bare require of the package's provider entry point (a few hundred bytes).
-    for (const size of sizes) assert.ok(size < 600, `__provider is ${size} bytes`);
-    const provider = ours[0].inputs.__provider as string;
-    assert.match(provider, /require\("pulumi-integration-platform\/providers\/\w+"\)/);
-    console.log(`      __provider bytes per resource: ${Math.min(...sizes)} to ${Math.max(...sizes)}`);
-    const [value] = resourcesOfType(state, TYPE("EnvVariableValue"));
-    assert.equal((value.outputs?.value as Record<string, unknown>)["4dabf18193072939515e22adb298388d"], "1b47061264138c4ac30d75fd1eb44270", "value is a secret output");
-    assert.equal((value.inputs?.value as Record<string, unknown>)["4dabf18193072939515e22adb298388d"], "1b47061264138c4ac30d75fd1eb44270", "value is a secret input");
-  });
+    await step("2. the state keeps the API key and every env value out, with a small __provider", async () => {
+      const text = await e2e.stack.exportText();
+      for (const [what, secret] of Object.entries({ "the API key": API_KEY, "the CRM token": CRM_TOKEN, "the quota": QUOTA, "the webhook URL": "https://hooks.example.com/slack/notify" })) {
+        const at = text.indexOf(secret);
+        assert.ok(at < 0, `the state must not contain ${what} in plaintext; found in: ${text.slice(Math.max(0, at - 300), at + 100)}`);
+      }
+      const state = JSON.parse(text);
+      const ours = state.deployment.resources.filter((r: { type: string }) => r.type.startsWith(TYPE_PREFIX));
+      assert.equal(ours.length, 7);
+      const sizes = ours.map((r: { inputs: { __provider: string } }) => Buffer.byteLength(r.inputs.__provider));
+      // Installed, it is a bare require of the package's provider entry point (a few hundred bytes).
+      for (const size of sizes) assert.ok(size < 600, `__provider is ${size} bytes`);
+      const provider = ours[0].inputs.__provider as string;
+      assert.match(provider, /require\("pulumi-integration-platform\/providers\/\w+"\)/);
+      console.log(`      __provider bytes per resource: ${Math.min(...sizes)} to ${Math.max(...sizes)}`);
+      const [value] = resourcesOfType(state, TYPE("EnvVariableValue"));
+      assert.equal((value.outputs?.value as Record<string, unknown>)["4dabf18193072939515e22adb298388d"], "1b47061264138c4ac30d75fd1eb44270", "value is a secret output");
+      assert.equal((value.inputs?.value as Record<string, unknown>)["4dabf18193072939515e22adb298388d"], "1b47061264138c4ac30d75fd1eb44270", "value is a secret input");
+    });
 
-  it("2. preview --expect-no-changes passes and makes no API call", async () => {
-    e2e.emulator.requests.clear();
-    const preview = await e2e.stack.run(["preview", "--expect-no-changes"]);
-    assert.equal(preview.code, 0, preview.stdout + preview.stderr);
-    assert.match(preview.stdout, /8 unchanged/);
-    assert.deepEqual(e2e.emulator.requests.list(), []);
-  });
+    await step("3. preview --expect-no-changes passes and makes no API call", async () => {
+      e2e.emulator.requests.clear();
+      const preview = await e2e.stack.run(["preview", "--expect-no-changes"]);
+      assert.equal(preview.code, 0, preview.stdout + preview.stderr);
+      assert.match(preview.stdout, /8 unchanged/);
+      assert.deepEqual(e2e.emulator.requests.list(), []);
+    });
 
-  it("3. a changed property previews as exactly that update, and up applies it", async () => {
-    await e2e.stack.ok(["config", "set", "--type", "bool", "contactSyncEnabled", "false"]);
-    const preview = await e2e.stack.ok(["preview", "--diff"]);
-    assert.match(preview.stdout, /~ pulumi-nodejs:dynamic\/integration-platform:WorkflowToggle: \(update\)/);
-    assert.match(preview.stdout, /~ enabled\s*: true => false/);
-    assert.match(preview.stdout, /~ 1 to update/);
-    assert.match(preview.stdout, /7 unchanged/);
-    await e2e.stack.ok(["up", "--yes", "--skip-preview"]);
-    const live = await observe(e2e.emulator);
-    assert.equal(live.config.workflows.find((w: { id: string }) => w.id === "wf_hs_contact_sync").enabled, false);
-  });
+    await step("4. a changed property previews as exactly that update, and up applies it", async () => {
+      await e2e.stack.ok(["config", "set", "--type", "bool", "contactSyncEnabled", "false"]);
+      const preview = await e2e.stack.ok(["preview", "--diff"]);
+      assert.match(preview.stdout, /~ pulumi-nodejs:dynamic\/integration-platform:WorkflowToggle: \(update\)/);
+      assert.match(preview.stdout, /~ enabled\s*: true => false/);
+      assert.match(preview.stdout, /~ 1 to update/);
+      assert.match(preview.stdout, /7 unchanged/);
+      await e2e.stack.ok(["up", "--yes", "--skip-preview"]);
+      const live = await observe(e2e.emulator);
+      assert.equal(live.config.workflows.find((w: { id: string }) => w.id === "wf_hs_contact_sync").enabled, false);
+    });
 
-  it("4. an out-of-band change shows in refresh, and up repairs it", async () => {
-    const config = e2e.emulator.store.config({ linkedAccountId: "globex", slug: "hubspot", configId: "globex" })!;
-    e2e.emulator.store.configFieldState(config, null, "hs_pipeline").name = "Renamed by hand";
-    const refresh = await e2e.stack.ok(["refresh", "--yes", "--skip-preview"]);
-    assert.match(refresh.stdout, /~\s+pulumi-nodejs:dynamic\/integration-platform:ConfigField\s+pipeline\s+updated/);
-    assert.match(refresh.stdout, /~ 1 updated/);
-    const up = await e2e.stack.ok(["up", "--yes", "--skip-preview"]);
-    assert.match(up.stdout, /~ 1 updated/);
-    const live = await observe(e2e.emulator);
-    assert.equal(live.config.fields.find((f: { id: string }) => f.id === "hs_pipeline").name, "Sales pipeline");
-    const noop = await e2e.stack.run(["preview", "--expect-no-changes"]);
-    assert.equal(noop.code, 0, noop.stdout);
-  });
+    await step("5. an out-of-band change shows in refresh, and up repairs it", async () => {
+      const config = e2e.emulator.store.config({ linkedAccountId: "globex", slug: "hubspot", configId: "globex" })!;
+      e2e.emulator.store.configFieldState(config, null, "hs_pipeline").name = "Renamed by hand";
+      const refresh = await e2e.stack.ok(["refresh", "--yes", "--skip-preview"]);
+      assert.match(refresh.stdout, /~\s+pulumi-nodejs:dynamic\/integration-platform:ConfigField\s+pipeline\s+updated/);
+      assert.match(refresh.stdout, /~ 1 updated/);
+      const up = await e2e.stack.ok(["up", "--yes", "--skip-preview"]);
+      assert.match(up.stdout, /~ 1 updated/);
+      const live = await observe(e2e.emulator);
+      assert.equal(live.config.fields.find((f: { id: string }) => f.id === "hs_pipeline").name, "Sales pipeline");
+      const noop = await e2e.stack.run(["preview", "--expect-no-changes"]);
+      assert.equal(noop.code, 0, noop.stdout);
+    });
 
-  it("5. a changed identity property replaces the resource", async () => {
-    await e2e.stack.ok(["config", "set", "webhookWorkflowId", "wf_hs_deal_alerts"]);
-    const up = await e2e.stack.ok(["up", "--yes"]);
-    assert.match(up.stdout, /\+-\s+pulumi-nodejs:dynamic\/integration-platform:EnvVariableValue\s+slack-webhook\s+replaced/);
-    assert.match(up.stdout, /\+-1 replaced/);
-    const values = e2e.emulator.store.snapshot().envValues.filter((v) => v.variable_definition_id === "64f0000000000000000000d7");
-    assert.deepEqual(values.map((v) => v.workflow_id).sort(), ["wf_hs_contact_sync", "wf_hs_deal_alerts"]);
-  });
+    await step("6. a changed identity property replaces the resource", async () => {
+      await e2e.stack.ok(["config", "set", "webhookWorkflowId", "wf_hs_deal_alerts"]);
+      const up = await e2e.stack.ok(["up", "--yes"]);
+      assert.match(up.stdout, /\+-\s+pulumi-nodejs:dynamic\/integration-platform:EnvVariableValue\s+slack-webhook\s+replaced/);
+      assert.match(up.stdout, /\+-1 replaced/);
+      const values = e2e.emulator.store.snapshot().envValues.filter((v) => v.variable_definition_id === FIXTURE.definitions.webhookUrl);
+      assert.deepEqual(values.map((v) => v.workflow_id).sort(), ["wf_hs_contact_sync", "wf_hs_deal_alerts"]);
+    });
 
-  it("6. destroy leaves what the e2e.stack touched as the fixture had it", async () => {
-    const destroy = await e2e.stack.ok(["destroy", "--yes", "--skip-preview"]);
-    assert.match(destroy.stdout, /- 8 deleted/);
-    assert.deepEqual(await observe(e2e.emulator), fixture);
+    await step("7. destroy leaves what the stack touched as the fixture had it", async () => {
+      const destroy = await e2e.stack.ok(["destroy", "--yes", "--skip-preview"]);
+      assert.match(destroy.stdout, /- 8 deleted/);
+      assert.deepEqual(await observe(e2e.emulator), fixture);
+    });
   });
 });

@@ -8,10 +8,11 @@ import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { promisify } from "node:util";
-import { applicationEventSchema, startEmulator, type RunningEmulator } from "../../emulator";
+import { applicationEventSchema } from "../../emulator";
 import { summarize } from "../../provider/cli/summarize";
-import { Stack, Workspace } from "../../scripts/lib/engine";
+import { Stack } from "../../scripts/lib/engine";
 import { writeProgram } from "../../scripts/lib/program";
+import { useEmulatorStack } from "../support/e2e";
 
 const GOLDEN = path.join(__dirname, "golden");
 const UPDATE = process.env.UPDATE_GOLDEN === "1";
@@ -160,40 +161,30 @@ function assertNoSecrets(what: string, text: string): void {
 
 describe("e2e: a pull request's preview, as reviewers read it", function () {
   this.timeout(5 * 60_000);
-  let emulator: RunningEmulator;
-  let workspace: Workspace;
-  let stack: Stack;
+  const e2e = useEmulatorStack((workspace) => new Stack(workspace, writeProgram(workspace.root, "pr-preview", { "index.ts": PROGRAM })));
   let rawJson: string;
 
   before(async () => {
-    emulator = await startEmulator({ quiet: true });
     // The fixture has three events; the change set needs five distinct ones.
-    await emulator.store.update((state) => {
+    await e2e.emulator.store.update((state) => {
       state.events.push(applicationEventSchema.parse({ _id: "64f0000000000000000000e4", name: "ticket.opened", raw_response: "{}" }));
       state.events.push(applicationEventSchema.parse({ _id: "64f0000000000000000000e5", name: "invoice.paid", raw_response: "{}" }));
     });
-    workspace = new Workspace();
-    stack = new Stack(workspace, writeProgram(workspace.root, "pr-preview", { "index.ts": PROGRAM }));
-    await stack.init({ "integration-platform:baseUrl": emulator.url }, { "integration-platform:apiKey": emulator.apiKey });
-    await stack.ok(["up", "--yes", "--skip-preview"]);
-    await stack.ok(["config", "set", "--type", "bool", "pullRequest", "true"]);
-  });
-  after(async () => {
-    workspace?.dispose();
-    await emulator?.close();
+    await e2e.stack.ok(["up", "--yes", "--skip-preview"]);
+    await e2e.stack.ok(["config", "set", "--type", "bool", "pullRequest", "true"]);
   });
 
   it("preview --diff shows the properties as written, secrets masked (golden preview-diff.txt)", async () => {
-    const preview = await stack.ok(["preview", "--diff"]);
+    const preview = await e2e.stack.ok(["preview", "--diff"]);
     assertNoSecrets("preview --diff", preview.stdout);
     assert.doesNotMatch(preview.stdout, /__provider/);
     golden("preview-diff.txt", normalizeDiff(preview.stdout));
   });
 
   it("preview --json holds an update, a replace, a create and a delete of every type (golden preview.json)", async () => {
-    rawJson = (await stack.ok(["preview", "--json"])).stdout;
+    rawJson = (await e2e.stack.ok(["preview", "--json"])).stdout;
     assertNoSecrets("preview --json", rawJson);
-    const preview = normalizePreviewJson(rawJson, emulator.url) as { steps: { op: string; urn: string }[] };
+    const preview = normalizePreviewJson(rawJson, e2e.emulator.url) as { steps: { op: string; urn: string }[] };
     for (const type of TYPES) {
       const ops = new Set(preview.steps.filter((s) => s.urn.includes(`integration-platform:${type}::`)).map((s) => s.op));
       assert.deepEqual([...ops].sort(), ["create", "delete", "replace", "update"], `${type}'s steps`);
@@ -203,9 +194,9 @@ describe("e2e: a pull request's preview, as reviewers read it", function () {
 
   it("npx pulumi-integration-platform summarize writes the golden summary.md, from the raw and the saved JSON alike", async () => {
     assert.ok(rawJson, "needs the previous test's preview");
-    const file = path.join(workspace.root, "preview.json");
+    const file = path.join(e2e.workspace.root, "preview.json");
     fs.writeFileSync(file, rawJson);
-    const { stdout } = await promisify(execFile)("npx", ["pulumi-integration-platform", "summarize", file], { cwd: stack.dir });
+    const { stdout } = await promisify(execFile)("npx", ["pulumi-integration-platform", "summarize", file], { cwd: e2e.stack.dir });
     assertNoSecrets("the summary", stdout);
     golden("summary.md", stdout);
     // The unit tests summarize the saved, normalized JSON: it must read the same.
@@ -214,7 +205,7 @@ describe("e2e: a pull request's preview, as reviewers read it", function () {
 
   it("up then applies exactly the previewed change set", async () => {
     const counts = (JSON.parse(rawJson) as { changeSummary: Record<string, number> }).changeSummary;
-    const up = await stack.ok(["up", "--yes", "--skip-preview"]);
+    const up = await e2e.stack.ok(["up", "--yes", "--skip-preview"]);
     for (const [op, n] of Object.entries({ create: "created", update: "updated", delete: "deleted", replace: "replaced" })) {
       assert.match(up.stdout, new RegExp(`${op === "replace" ? "\\+-" : "[+~-] "}${counts[op]} ${n}`), `${op} count`);
     }

@@ -4,15 +4,22 @@
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { startEmulator, type RunningEmulator } from "../../emulator";
-import { Stack, Workspace, type CommandResult } from "../../scripts/lib/engine";
+import type { RunningEmulator } from "../../emulator";
+import { Stack, succeeded, type CommandResult, type Workspace } from "../../scripts/lib/engine";
 import { writeProgram } from "../../scripts/lib/program";
 import { ACCOUNT_QUOTA, seedTenants, TENANT_PROGRAM } from "../../scripts/lib/tenants";
-import { observableState, useEmulatorStack } from "../support/e2e";
+import { observableState, step, useEmulatorStack } from "../support/e2e";
 
-/** A tenant stack's program, with its tenants written beside it. */
-function tenantStack(workspace: Workspace, name: string, tenants: string[]): Stack {
-  return new Stack(workspace, writeProgram(workspace.root, name, { "index.ts": TENANT_PROGRAM, "tenants.json": JSON.stringify(tenants) }));
+/** A tenant stack's program, with no tenants yet (see `seedStack`). */
+function tenantStack(workspace: Workspace, name: string): Stack {
+  return new Stack(workspace, writeProgram(workspace.root, name, { "index.ts": TENANT_PROGRAM, "tenants.json": "[]" }));
+}
+
+/** Seeds `count` tenants named after `prefix` into the emulator, writes them beside the stack's program and returns them. */
+async function seedStack(emulator: RunningEmulator, stack: Stack, prefix: string, count: number): Promise<string[]> {
+  const tenants = await seedTenants(emulator, prefix, count);
+  fs.writeFileSync(path.join(stack.dir, "tenants.json"), JSON.stringify(tenants));
+  return tenants;
 }
 
 /** Asserts that every tenant is set up as the program declares, as the platform holds it. */
@@ -26,45 +33,40 @@ function assertSetUp(emulator: RunningEmulator, tenants: string[]): void {
   }
 }
 
-/** Fails with what the CLI printed unless the command succeeded. */
-function assertOk(result: CommandResult, what: string): void {
-  assert.equal(result.code, 0, `${what} exited ${result.code}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`);
-}
-
 describe("e2e: 300 resources at the platform's documented rate limit", function () {
   this.timeout(20 * 60_000);
   const TENANTS = 100;
   let tenants: string[] = [];
-  const e2e = useEmulatorStack((workspace) => tenantStack(workspace, "tenants", []));
+  const e2e = useEmulatorStack((workspace) => tenantStack(workspace, "tenants"));
 
   before(async () => {
     assert.equal(e2e.emulator.rateLimit.get().rateLimit, "20/5", "the emulator enforces the documented limit");
-    tenants = await seedTenants(e2e.emulator, "tenant", TENANTS);
-    fs.writeFileSync(path.join(e2e.stack.dir, "tenants.json"), JSON.stringify(tenants));
+    tenants = await seedStack(e2e.emulator, e2e.stack, "tenant", TENANTS);
   });
 
   it("up, preview --expect-no-changes, refresh and destroy all succeed, with at most 2% of calls answered 429, and leave the platform as found", async () => {
     const found = observableState(e2e.emulator);
     e2e.emulator.requests.clear();
     const calls: Record<string, { calls: number; limited: number; seconds: number }> = {};
-    const step = async (name: string, args: string[], check: (result: CommandResult) => void) => {
-      const from = e2e.emulator.requests.list().length;
-      const result = await e2e.stack.run(args);
-      assertOk(result, `pulumi ${args.join(" ")}`);
-      const log = e2e.emulator.requests.list().slice(from);
-      calls[name] = { calls: log.length, limited: log.filter((r) => r.status === 429).length, seconds: result.ms / 1000 };
-      check(result);
-    };
+    /** Runs one command as a step, counts its calls, then checks its result. */
+    const command = (name: string, args: string[], check: (result: CommandResult) => void) =>
+      step(name, async () => {
+        const from = e2e.emulator.requests.list().length;
+        const result = succeeded(await e2e.stack.run(args), `pulumi ${args.join(" ")}`);
+        const log = e2e.emulator.requests.list().slice(from);
+        calls[name] = { calls: log.length, limited: log.filter((r) => r.status === 429).length, seconds: result.ms / 1000 };
+        check(result);
+      });
 
-    await step("up", ["up", "--yes"], (up) => {
+    await command("up", ["up", "--yes"], (up) => {
       assert.match(up.stdout, new RegExp(`\\+ ${3 * TENANTS + 1} created`));
       assertSetUp(e2e.emulator, tenants);
     });
-    await step("preview", ["preview", "--expect-no-changes"], () => {});
-    await step("refresh", ["refresh", "--yes"], (refresh) => {
+    await command("preview", ["preview", "--expect-no-changes"], () => {});
+    await command("refresh", ["refresh", "--yes"], (refresh) => {
       assert.match(refresh.stdout, new RegExp(`${3 * TENANTS + 1} unchanged`));
     });
-    await step("destroy", ["destroy", "--yes"], (destroy) => {
+    await command("destroy", ["destroy", "--yes"], (destroy) => {
       assert.match(destroy.stdout, new RegExp(`- ${3 * TENANTS + 1} deleted`));
     });
     assert.deepEqual(observableState(e2e.emulator), found, "destroy left the platform as it was before up");
@@ -79,38 +81,26 @@ describe("e2e: 300 resources at the platform's documented rate limit", function 
 describe("e2e: two stacks on the same API key, deploying at the same time", function () {
   this.timeout(20 * 60_000);
   const TENANTS = 40;
-  let emulator: RunningEmulator;
-  let workspace: Workspace;
+  const e2e = useEmulatorStack((workspace) => tenantStack(workspace, "team-a"));
   const stacks: Stack[] = [];
   const tenants: string[][] = [];
 
   before(async () => {
-    emulator = await startEmulator({ quiet: true });
-    workspace = new Workspace();
-    for (const name of ["team-a", "team-b"]) {
-      const ids = await seedTenants(emulator, name, TENANTS);
-      const stack = tenantStack(workspace, name, ids);
-      await stack.init({ "integration-platform:baseUrl": emulator.url }, { "integration-platform:apiKey": emulator.apiKey });
-      stacks.push(stack);
-      tenants.push(ids);
-    }
-  });
-  after(async () => {
-    workspace?.dispose();
-    await emulator?.close();
+    stacks.push(e2e.stack, await e2e.addStack(tenantStack(e2e.workspace, "team-b")));
+    for (const [i, name] of ["team-a", "team-b"].entries()) tenants.push(await seedStack(e2e.emulator, stacks[i], name, TENANTS));
   });
 
   it("both `up`s succeed, and both `destroy`s leave the platform as found", async () => {
-    const found = observableState(emulator);
-    emulator.requests.clear();
+    const found = observableState(e2e.emulator);
+    e2e.emulator.requests.clear();
     const ups = await Promise.all(stacks.map((stack) => stack.run(["up", "--yes"])));
-    ups.forEach((up, i) => assertOk(up, `pulumi up of stack ${i}`));
-    tenants.forEach((ids) => assertSetUp(emulator, ids));
-    const upLog = emulator.requests.list();
+    ups.forEach((up, i) => succeeded(up, `pulumi up of stack ${i}`));
+    tenants.forEach((ids) => assertSetUp(e2e.emulator, ids));
+    const upLog = e2e.emulator.requests.list();
     console.log(`      two ups at once: ${upLog.length} calls, ${upLog.filter((r) => r.status === 429).length} answered 429, ${ups.map((u) => (u.ms / 1000).toFixed(1)).join(" s and ")} s`);
 
     const destroys = await Promise.all(stacks.map((stack) => stack.run(["destroy", "--yes"])));
-    destroys.forEach((destroy, i) => assertOk(destroy, `pulumi destroy of stack ${i}`));
-    assert.deepEqual(observableState(emulator), found, "both destroys left the platform as it was before");
+    destroys.forEach((destroy, i) => succeeded(destroy, `pulumi destroy of stack ${i}`));
+    assert.deepEqual(observableState(e2e.emulator), found, "both destroys left the platform as it was before");
   });
 });

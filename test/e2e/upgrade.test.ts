@@ -6,12 +6,11 @@
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { startEmulator, type RunningEmulator } from "../../emulator";
 import { readStateFile } from "../../emulator/store";
-import { Workspace, type CommandResult, type Stack, type StackExport } from "../../scripts/lib/engine";
+import type { StackExport } from "../../scripts/lib/engine";
 import { copyProgram } from "../../scripts/lib/program";
 import { recordedReleases, RECORDING, UPGRADE_API_KEY, UPGRADE_DIR, upgradeStack } from "../../scripts/lib/upgrade";
-import { observableState } from "../support/e2e";
+import { observableState, step, useEmulatorStack } from "../support/e2e";
 
 /** The counts of the CLI's last "Resources:" summary (an update's, not its preview's), e.g. `{ deleted: 8 }`. */
 function resourceSummary(stdout: string): Record<string, number> {
@@ -23,16 +22,6 @@ function resourceSummary(stdout: string): Record<string, number> {
     if (match) counts[match[2]] = Number(match[1]);
   }
   return counts;
-}
-
-/** Runs one step's command; unless it succeeds, fails naming the step, its distinct errors first, then everything the CLI printed. */
-async function step(stack: Stack, name: string, args: string[]): Promise<CommandResult> {
-  const result = await stack.run(args);
-  if (result.code !== 0) {
-    const errors = new Set(`${result.stdout}\n${result.stderr}`.split("\n").filter((line) => /^\s*error: /.test(line)).map((line) => line.trim()));
-    assert.fail(`${name}: pulumi ${args.join(" ")} exited ${result.code}\n${[...errors].join("\n")}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`);
-  }
-  return result;
 }
 
 const releases = recordedReleases();
@@ -48,48 +37,50 @@ for (const release of releases) {
     this.timeout(10 * 60_000);
     const recording = path.join(UPGRADE_DIR, release);
     const file = (name: string) => path.join(recording, name);
-    let emulator: RunningEmulator;
-    let workspace: Workspace;
-    let stack: Stack;
     let resources: number;
 
-    before(async () => {
+    before(() => {
       for (const name of ["index.ts", "Pulumi.yaml", ...Object.values(RECORDING)]) {
         assert.ok(fs.existsSync(file(name)), `the recording of ${release} has ${name}`);
       }
       const state = JSON.parse(fs.readFileSync(file(RECORDING.state), "utf8")) as StackExport;
       // What the CLI's summary counts: every resource but the providers.
       resources = (state.deployment.resources ?? []).filter((r) => !r.type.startsWith("pulumi:providers:")).length;
-      // Seeded from the recording, not backed by it: `fixtures` is only read, never written.
-      emulator = await startEmulator({ quiet: true, apiKey: UPGRADE_API_KEY, fixtures: file(RECORDING.after) });
-      workspace = new Workspace();
+    });
+    const e2e = useEmulatorStack(
       // The copy brings the recorded config file, whose salt the stack keeps.
-      stack = upgradeStack(workspace, copyProgram(recording, workspace.root), emulator.url);
-      await stack.init();
-      await stack.ok(["stack", "import", "--file", file(RECORDING.state)]);
-    });
-    after(async () => {
-      workspace?.dispose();
-      await emulator?.close();
-    });
+      (workspace, emulator) => upgradeStack(workspace, copyProgram(recording, workspace.root), emulator.url),
+      {
+        // Seeded from the recording, not backed by it: `fixtures` is only read, never written.
+        emulator: { apiKey: UPGRADE_API_KEY, fixtures: file(RECORDING.after) },
+        // The stack as the release left it: its recorded config and state, nothing set on top.
+        init: async (stack) => {
+          await stack.init();
+          await stack.ok(["stack", "import", "--file", file(RECORDING.state)]);
+        },
+      },
+    );
 
-    it("1. preview --expect-no-changes passes", async () => {
-      const preview = await step(stack, "step 1 (preview)", ["preview", "--expect-no-changes"]);
-      assert.deepEqual(resourceSummary(preview.stdout), { unchanged: resources }, `step 1 (preview): every resource unchanged\n${preview.stdout}`);
-    });
+    // One walk through the rest of the stack's life: each step starts from what the steps before it left.
+    it("preview, refresh and destroy pass, and leave the platform as recorded, then as before the recorded up", async () => {
+      await step("1. preview --expect-no-changes passes", async () => {
+        const preview = await e2e.stack.ok(["preview", "--expect-no-changes"]);
+        assert.deepEqual(resourceSummary(preview.stdout), { unchanged: resources }, `every resource unchanged\n${preview.stdout}`);
+      });
 
-    it("2. refresh passes and changes nothing, in the state or on the platform", async () => {
-      const refresh = await step(stack, "step 2 (refresh)", ["refresh", "--yes"]);
-      assert.deepEqual(resourceSummary(refresh.stdout), { unchanged: resources }, `step 2 (refresh): every resource unchanged\n${refresh.stdout}`);
-      const recorded = await readStateFile(file(RECORDING.after), "fixture");
-      assert.deepEqual(observableState(emulator), observableState(recorded), "step 2 (refresh): preview and refresh left the platform as recorded after up");
-    });
+      await step("2. refresh passes and changes nothing, in the state or on the platform", async () => {
+        const refresh = await e2e.stack.ok(["refresh", "--yes"]);
+        assert.deepEqual(resourceSummary(refresh.stdout), { unchanged: resources }, `every resource unchanged\n${refresh.stdout}`);
+        const recorded = await readStateFile(file(RECORDING.after), "fixture");
+        assert.deepEqual(observableState(e2e.emulator), observableState(recorded), "preview and refresh left the platform as recorded after up");
+      });
 
-    it("3. destroy passes and leaves the platform as it was before the recorded up", async () => {
-      const destroy = await step(stack, "step 3 (destroy)", ["destroy", "--yes"]);
-      assert.deepEqual(resourceSummary(destroy.stdout), { deleted: resources }, `step 3 (destroy): every resource deleted\n${destroy.stdout}`);
-      const before = await readStateFile(file(RECORDING.before), "fixture");
-      assert.deepEqual(observableState(emulator), observableState(before), "step 3 (destroy): the platform ends as it was before the recorded up");
+      await step("3. destroy passes and leaves the platform as it was before the recorded up", async () => {
+        const destroy = await e2e.stack.ok(["destroy", "--yes"]);
+        assert.deepEqual(resourceSummary(destroy.stdout), { deleted: resources }, `every resource deleted\n${destroy.stdout}`);
+        const before = await readStateFile(file(RECORDING.before), "fixture");
+        assert.deepEqual(observableState(e2e.emulator), observableState(before), "the platform ends as it was before the recorded up");
+      });
     });
   });
 }

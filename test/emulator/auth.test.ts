@@ -1,7 +1,8 @@
 import { describe, it } from "mocha";
 import { strict as assert } from "node:assert";
 import type { AxiosInstance } from "axios";
-import { FIXTURE, assertError, client, ok, useEmulator } from "./helpers";
+import { FIXTURE } from "../support/fixture";
+import { assertError, client, ok, useEmulator } from "./helpers";
 
 interface Operation {
   name: string;

@@ -5,7 +5,7 @@ import { strict as assert } from "node:assert";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { FIXTURE } from "./helpers";
+import { FIXTURE } from "../support/fixture";
 
 const MAIN = resolve(__dirname, "../../emulator/main.ts");
 // Transpile-only keeps each child's start-up around a second; the type check runs elsewhere.

@@ -1,6 +1,7 @@
 import { describe, it } from "mocha";
 import { strict as assert } from "node:assert";
-import { FIXTURE, client, ok, useEmulator } from "./helpers";
+import { FIXTURE } from "../support/fixture";
+import { client, ok, useEmulator } from "./helpers";
 
 describe("emulator: control plane /_emulator", () => {
   const h = useEmulator();

@@ -1,6 +1,7 @@
 import { describe, it } from "mocha";
 import { strict as assert } from "node:assert";
-import { FIXTURE, assertError, ok, refillRateLimit, useEmulator } from "./helpers";
+import { FIXTURE } from "../support/fixture";
+import { assertError, ok, refillRateLimit, useEmulator } from "./helpers";
 
 const EVENT = FIXTURE.events[1];
 const SAMPLE = { user: { id: "u1", address: { city: "Paris", zip: 75001 } }, tags: ["a", "b"], active: true };

@@ -1,30 +1,7 @@
-import { after, before, beforeEach } from "mocha";
 import axios, { type AxiosInstance, type AxiosResponse } from "axios";
 import { strict as assert } from "node:assert";
-import { DEFAULT_RATE_LIMIT, startEmulator, type EmulatorOptions, type RunningEmulator } from "../../emulator";
-
-/** Ids from emulator/fixtures/default.json that the tests rely on. */
-export const FIXTURE = {
-  definitions: {
-    apiBaseUrl: "64f0000000000000000000d1",
-    maxRetries: "64f0000000000000000000d2",
-    workspaceRegion: "64f0000000000000000000d3",
-    crmApiToken: "64f0000000000000000000d4",
-    accountTier: "64f0000000000000000000d5",
-    accountQuota: "64f0000000000000000000d6",
-    webhookUrl: "64f0000000000000000000d7",
-    batchSize: "64f0000000000000000000d8",
-  },
-  values: {
-    apiBaseUrl: "64f0000000000000000000f1",
-    maxRetries: "64f0000000000000000000f2",
-    crmApiTokenAcme: "64f0000000000000000000f4",
-    accountTierAcme: "64f0000000000000000000f5",
-    webhookUrlContactSync: "64f0000000000000000000f8",
-    batchSizeAcmeContactSync: "64f0000000000000000000f9",
-  },
-  events: ["64f0000000000000000000e1", "64f0000000000000000000e2", "64f0000000000000000000e3"],
-};
+import type { EmulatorOptions, RunningEmulator } from "../../emulator";
+import { useResetEmulator } from "../support/emulator";
 
 /** A running emulator with clients: API key, bearer token, no credentials, control plane. */
 export interface Harness {
@@ -35,26 +12,19 @@ export interface Harness {
   control: AxiosInstance;
 }
 
-/** An emulator per test file, reset (state, faults, request log, rate limit and its buckets) before each test. */
+/**
+ * An emulator per describe block with its clients, reset before each test (state, faults,
+ * request log, rate limit and its buckets: see useResetEmulator).
+ */
 export function useEmulator(options: EmulatorOptions = {}): Readonly<Harness> {
-  const ctx = {} as Harness;
-  before(async () => {
-    ctx.emulator = await startEmulator({ quiet: true, ...options });
-    ctx.api = client(ctx.emulator, { "x-api-key": ctx.emulator.apiKey });
-    ctx.bearer = client(ctx.emulator, { authorization: `Bearer ${ctx.emulator.token}` });
-    ctx.anonymous = client(ctx.emulator, {});
-    ctx.control = axios.create({ baseURL: `${ctx.emulator.url}/_emulator`, validateStatus: () => true });
+  return useResetEmulator(options, {
+    started: (emulator) => ({
+      api: client(emulator, { "x-api-key": emulator.apiKey }),
+      bearer: client(emulator, { authorization: `Bearer ${emulator.token}` }),
+      anonymous: client(emulator, {}),
+      control: axios.create({ baseURL: `${emulator.url}/_emulator`, validateStatus: () => true }),
+    }),
   });
-  beforeEach(async () => {
-    await ctx.emulator.store.reset();
-    ctx.emulator.faults.clear();
-    ctx.emulator.requests.clear();
-    // A test may change the limit at run time; the next one starts with the file's own setting.
-    ctx.emulator.rateLimit.set({ rateLimit: options.rateLimit ?? DEFAULT_RATE_LIMIT, retryAfter: options.retryAfter ?? false });
-    ctx.emulator.rateLimit.reset();
-  });
-  after(async () => ctx.emulator?.close());
-  return ctx;
 }
 
 /**

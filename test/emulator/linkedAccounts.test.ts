@@ -1,6 +1,7 @@
 import { describe, it } from "mocha";
 import { strict as assert } from "node:assert";
-import { FIXTURE, assertError, ok, refillRateLimit, useEmulator } from "./helpers";
+import { FIXTURE } from "../support/fixture";
+import { assertError, ok, refillRateLimit, useEmulator } from "./helpers";
 
 describe("emulator: GET /linked-account", () => {
   const h = useEmulator();

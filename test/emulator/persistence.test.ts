@@ -5,7 +5,8 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { EmulatorConfigError, defaultFixturePath, startEmulator } from "../../emulator";
-import { FIXTURE, client, ok } from "./helpers";
+import { FIXTURE } from "../support/fixture";
+import { client, ok } from "./helpers";
 
 describe("emulator: persistence with --data", () => {
   let dir: string;

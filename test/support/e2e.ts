@@ -1,42 +1,85 @@
 // The setup every end-to-end suite shares: an in-process emulator, an offline Pulumi workspace
-// and one stack, made before the suite's tests and removed after them.
+// and its stacks, made before the suite's tests and removed after them; and the steps of tests
+// that walk a stack through its life.
 import { startEmulator, type ApplicationEvent, type EmulatorOptions, type EmulatorState, type RunningEmulator } from "../../emulator";
 import { configView, eventView } from "../../emulator/views";
 import { pacer } from "../../provider/client/pacing";
 import { DEFAULT_REQUESTS_PER_SECOND } from "../../provider/settings";
 import { Stack, Workspace } from "../../scripts/lib/engine";
 
+/** Stack config on top of the emulator's address and API key: `secrets` are set with --secret. */
+export interface StackSettings {
+  config?: Record<string, string>;
+  secrets?: Record<string, string>;
+}
+
 /** What a suite's tests use: filled in by the `before` hook. */
 export interface E2EContext {
   emulator: RunningEmulator;
   workspace: Workspace;
+  /** The suite's stack, made by `makeStack`. */
   stack: Stack;
+  /**
+   * Creates another stack (not yet initialized) against the same emulator, as the suite's own
+   * is, but with `settings` on top instead of the suite's; returns it. The workspace removes it
+   * with the suite's.
+   */
+  addStack(stack: Stack, settings?: StackSettings): Promise<Stack>;
 }
 
 /**
- * Registers the hooks for one describe block. `makeStack` writes or copies the program into the
+ * Registers the hooks for one describe block: an emulator that enforces the platform's
+ * documented rate limit (no option changes it), a workspace and one stack, made before the
+ * suite's tests and removed after them. `makeStack` writes or copies the program into the
  * workspace and returns its stack, not yet initialized; the stack is then created with the
- * emulator's address, its API key as a secret, and `config` / `secrets` on top.
+ * emulator's address, its API key as a secret, and `config` / `secrets` on top, or by `init`
+ * instead, for a stack that brings its own settings (e.g. one imported from a recording).
  */
 export function useEmulatorStack(
-  makeStack: (workspace: Workspace) => Stack,
-  options: { emulator?: EmulatorOptions; config?: Record<string, string>; secrets?: Record<string, string> } = {},
+  makeStack: (workspace: Workspace, emulator: RunningEmulator) => Stack,
+  options: StackSettings & {
+    emulator?: Omit<EmulatorOptions, "rateLimit" | "retryAfter">;
+    init?: (stack: Stack) => Promise<void>;
+  } = {},
 ): E2EContext {
-  const ctx = {} as E2EContext;
+  const ctx: E2EContext = {
+    async addStack(stack, settings = {}) {
+      await stack.init(
+        { "integration-platform:baseUrl": ctx.emulator.url, ...settings.config },
+        { "integration-platform:apiKey": ctx.emulator.apiKey, ...settings.secrets },
+      );
+      return stack;
+    },
+  } as E2EContext;
   before(async () => {
     ctx.emulator = await startEmulator({ quiet: true, ...options.emulator });
     ctx.workspace = new Workspace();
-    ctx.stack = makeStack(ctx.workspace);
-    await ctx.stack.init(
-      { "integration-platform:baseUrl": ctx.emulator.url, ...options.config },
-      { "integration-platform:apiKey": ctx.emulator.apiKey, ...options.secrets },
-    );
+    ctx.stack = makeStack(ctx.workspace, ctx.emulator);
+    await (options.init ? options.init(ctx.stack) : ctx.addStack(ctx.stack, options));
   });
   after(async () => {
     ctx.workspace?.dispose();
     await ctx.emulator?.close();
   });
   return ctx;
+}
+
+/**
+ * Runs one step of a test that walks named steps in order, each building on the ones before.
+ * A failure names the step, and ends the walk: the steps after it are not run, and the test
+ * fails.
+ */
+export async function step<T>(name: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (!(error instanceof Error)) throw new Error(`step "${name}" failed: ${String(error)}`);
+    // The stack is read first: V8 formats it on first access, from the message at that time.
+    const { message, stack } = error;
+    error.message = `step "${name}" failed: ${message}`;
+    if (stack) error.stack = stack.replace(message, error.message);
+    throw error;
+  }
 }
 
 /**

@@ -2,16 +2,14 @@
 // the e2e suite. The provider objects are the resources' own, which report check failures per
 // property; the runtime entry point serves them wrapped (see withoutEchoedValues, test/unit/runtime.test.ts).
 import axios from "axios";
-import { DEFAULT_RATE_LIMIT, startEmulator, type RunningEmulator } from "../../emulator";
+import type { RunningEmulator } from "../../emulator";
 import { PlatformClient } from "../../provider/client/http";
 import { pacer } from "../../provider/client/pacing";
 import { newRun, useStackConfig } from "../../provider/connection";
 import { resolveSettings } from "../../provider/settings";
 import { resourceProviders as providers } from "../../provider/bridge/host";
 import type { ResourceType } from "../../provider/bridge/program";
-
-/** Ids from emulator/fixtures/default.json, shared with the emulator's tests. */
-export { FIXTURE as IDS } from "../emulator/helpers";
+import { useResetEmulator } from "./emulator";
 
 /** Stack config as the engine hands it to `configure()`. */
 export type StackConfig = Record<string, string>;
@@ -51,23 +49,13 @@ export function provider(type: ResourceType) {
   };
 }
 
-/** An emulator for a test file, reset before each test, and the provider connected to it. */
-export function useEmulator(): { emulator: RunningEmulator } {
-  const ctx = {} as { emulator: RunningEmulator };
-  before(async () => {
-    ctx.emulator = await startEmulator({ quiet: true });
-  });
-  beforeEach(async () => {
-    await ctx.emulator.store.reset();
-    ctx.emulator.faults.clear();
-    ctx.emulator.requests.clear();
-    // The documented limit, with full buckets: a test that changed the limit changes no other test.
-    ctx.emulator.rateLimit.set({ rateLimit: DEFAULT_RATE_LIMIT, retryAfter: false });
-    ctx.emulator.rateLimit.reset();
-    connect(ctx.emulator);
-  });
-  after(async () => ctx.emulator?.close());
-  return ctx;
+/**
+ * An emulator per describe block, reset before each test (state, faults, request log, and the
+ * documented rate limit with full buckets: see useResetEmulator), and the provider connected to
+ * it afresh.
+ */
+export function useEmulator(): Readonly<{ emulator: RunningEmulator }> {
+  return useResetEmulator({}, { beforeEach: (emulator) => connect(emulator) });
 }
 
 /**

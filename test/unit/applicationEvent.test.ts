@@ -1,10 +1,11 @@
 import * as assert from "node:assert/strict";
 import { NotFoundError } from "../../provider";
 import { UNKNOWN } from "../../provider/resources/lifecycle";
-import { IDS, nextRun, provider, rejection, useEmulator, writes } from "../support/provider";
+import { nextRun, provider, rejection, useEmulator, writes } from "../support/provider";
+import { FIXTURE } from "../support/fixture";
 
 const event = provider("ApplicationEvent");
-const DEAL_WON = IDS.events[1];
+const DEAL_WON = FIXTURE.events[1];
 const SAMPLE = { deal: { id: "d_1", amount: 1200, currency: "EUR" }, owner: "ada" };
 
 describe("ApplicationEvent provider", () => {

@@ -1,9 +1,10 @@
 import * as assert from "node:assert/strict";
 import { UNKNOWN } from "../../provider/resources/lifecycle";
-import { IDS, connect, nextRun, provider, rejection, useEmulator, writes } from "../support/provider";
+import { connect, nextRun, provider, rejection, useEmulator, writes } from "../support/provider";
+import { FIXTURE } from "../support/fixture";
 
 const envValue = provider("EnvVariableValue");
-const QUOTA = { definitionId: IDS.definitions.accountQuota, linkedAccountId: "globex", value: "250" };
+const QUOTA = { definitionId: FIXTURE.definitions.accountQuota, linkedAccountId: "globex", value: "250" };
 
 describe("EnvVariableValue provider", () => {
   const ctx = useEmulator();
@@ -17,24 +18,24 @@ describe("EnvVariableValue provider", () => {
         { property: "workflowId", reason: "must not be empty or whitespace" },
       ]);
       // A missing value arrives as null (the constructor wraps it in pulumi.secret()).
-      assert.deepEqual((await envValue.check({}, { definitionId: IDS.definitions.accountQuota, value: null })).failures, [{ property: "value", reason: "is required" }]);
+      assert.deepEqual((await envValue.check({}, { definitionId: FIXTURE.definitions.accountQuota, value: null })).failures, [{ property: "value", reason: "is required" }]);
       assert.equal(ctx.emulator.requests.list().length, 0);
     });
 
     it("reads the definition once to check its scope and format, never echoing the value", async () => {
       const secretish = "not-a-number-s3cr3t";
-      const result = await envValue.check({}, { definitionId: IDS.definitions.accountQuota, value: secretish, workflowId: "wf_hs_contact_sync" });
+      const result = await envValue.check({}, { definitionId: FIXTURE.definitions.accountQuota, value: secretish, workflowId: "wf_hs_contact_sync" });
       assert.deepEqual(result.failures, [
         { property: "linkedAccountId", reason: "is required: definition ACCOUNT_QUOTA has scope linked_account" },
         { property: "workflowId", reason: "must not be set: definition ACCOUNT_QUOTA has scope linked_account" },
         { property: "value", reason: "must be a number, because the definition's var_format is number" },
       ]);
       assert.doesNotMatch(JSON.stringify(result.failures), /s3cr3t/);
-      assert.deepEqual(ctx.emulator.requests.list().map((r) => `${r.method} ${r.path}`), [`GET /api/v2/public/env/definitions/${IDS.definitions.accountQuota}`]);
+      assert.deepEqual(ctx.emulator.requests.list().map((r) => `${r.method} ${r.path}`), [`GET /api/v2/public/env/definitions/${FIXTURE.definitions.accountQuota}`]);
     });
 
     it("checks url values, and scopes without ids", async () => {
-      const url = await envValue.check({}, { definitionId: IDS.definitions.apiBaseUrl, value: "ftp://x", linkedAccountId: "acme" });
+      const url = await envValue.check({}, { definitionId: FIXTURE.definitions.apiBaseUrl, value: "ftp://x", linkedAccountId: "acme" });
       assert.deepEqual(url.failures, [
         { property: "linkedAccountId", reason: "must not be set: definition API_BASE_URL has scope org" },
         { property: "value", reason: "must be an absolute http(s) URL, because the definition's var_format is url" },
@@ -43,10 +44,10 @@ describe("EnvVariableValue provider", () => {
 
     it("reads each definition once per connection, however many values use it", async () => {
       for (const linkedAccountId of ["acme", "globex", "initech"]) await envValue.check({}, { ...QUOTA, linkedAccountId });
-      await envValue.check({}, { definitionId: IDS.definitions.apiBaseUrl, value: "https://x.example" });
+      await envValue.check({}, { definitionId: FIXTURE.definitions.apiBaseUrl, value: "https://x.example" });
       assert.deepEqual(
         ctx.emulator.requests.list().map((r) => r.path),
-        [`/api/v2/public/env/definitions/${IDS.definitions.accountQuota}`, `/api/v2/public/env/definitions/${IDS.definitions.apiBaseUrl}`],
+        [`/api/v2/public/env/definitions/${FIXTURE.definitions.accountQuota}`, `/api/v2/public/env/definitions/${FIXTURE.definitions.apiBaseUrl}`],
       );
     });
 
@@ -109,22 +110,22 @@ describe("EnvVariableValue provider", () => {
     });
 
     it("adopts an existing value instead of duplicating it", async () => {
-      const { inputs } = await envValue.check({}, { definitionId: IDS.definitions.accountTier, linkedAccountId: "acme", value: "platinum" });
+      const { inputs } = await envValue.check({}, { definitionId: FIXTURE.definitions.accountTier, linkedAccountId: "acme", value: "platinum" });
       const created = await envValue.create(inputs);
       assert.equal(created.id, "64f0000000000000000000f5");
-      const values = ctx.emulator.store.snapshot().envValues.filter((v) => v.variable_definition_id === IDS.definitions.accountTier && v.linked_account_id === "acme");
+      const values = ctx.emulator.store.snapshot().envValues.filter((v) => v.variable_definition_id === FIXTURE.definitions.accountTier && v.linked_account_id === "acme");
       assert.equal(values.length, 1);
       assert.equal(values[0].value, "platinum");
     });
 
     it("finds its value on a later page: a workflow value among more than 100 per-account values of the same workflow stays in state", async () => {
       // The value without a linked account is created last, so the list puts it on page 2.
-      const batchSize = ctx.emulator.store.envDefinition(IDS.definitions.batchSize)!;
+      const batchSize = ctx.emulator.store.envDefinition(FIXTURE.definitions.batchSize)!;
       for (let i = 0; i < 120; i++) {
         ctx.emulator.store.setEnvValue({ definition: batchSize, value: String(i), linkedAccountId: `tenant-${i}`, workflowId: "wf_hs_contact_sync", actor: "api_key" });
       }
       await ctx.emulator.store.commit();
-      const { inputs } = await envValue.check({}, { definitionId: IDS.definitions.batchSize, workflowId: "wf_hs_contact_sync", value: "42" });
+      const { inputs } = await envValue.check({}, { definitionId: FIXTURE.definitions.batchSize, workflowId: "wf_hs_contact_sync", value: "42" });
       const created = await envValue.create(inputs);
       nextRun(ctx.emulator); // `pulumi refresh`
       ctx.emulator.requests.clear();
@@ -135,7 +136,7 @@ describe("EnvVariableValue provider", () => {
     });
 
     it("keeps an encrypted value from state, since the platform redacts it", async () => {
-      const { inputs } = await envValue.check({}, { definitionId: IDS.definitions.crmApiToken, linkedAccountId: "globex", value: "tok-123" });
+      const { inputs } = await envValue.check({}, { definitionId: FIXTURE.definitions.crmApiToken, linkedAccountId: "globex", value: "tok-123" });
       const created = await envValue.create(inputs);
       const read = await envValue.read(created.id, created.outs);
       assert.equal(read.props?.value, "tok-123");

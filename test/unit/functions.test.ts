@@ -11,7 +11,8 @@ import {
   getLinkedAccountsOutput,
   NotFoundError,
 } from "../../provider";
-import { connect, IDS, rejection, useEmulator } from "../support/provider";
+import { connect, rejection, useEmulator } from "../support/provider";
+import { FIXTURE } from "../support/fixture";
 
 const EXTRA = 120;
 
@@ -53,7 +54,7 @@ describe("lookups", () => {
       assert.equal(new Set(all.map((d) => d.id)).size, all.length, "no item twice");
       assert.deepEqual(calls("/env/definitions").map((r) => r.query), [{ page: "1", limit: "100" }, { page: "2", limit: "100" }]);
       assert.deepEqual(all[0], {
-        id: IDS.definitions.apiBaseUrl,
+        id: FIXTURE.definitions.apiBaseUrl,
         name: "API_BASE_URL",
         description: "Base URL of the partner API.",
         scope: "org",
@@ -87,7 +88,7 @@ describe("lookups", () => {
   });
 
   it("getEnvDefinition returns one, and NotFoundError for an unknown id", async () => {
-    assert.equal((await getEnvDefinition({ definitionId: IDS.definitions.crmApiToken })).encrypted, true);
+    assert.equal((await getEnvDefinition({ definitionId: FIXTURE.definitions.crmApiToken })).encrypted, true);
     const error = await rejection(getEnvDefinition({ definitionId: "64f0000000000000000000dd" }));
     assert.ok(error instanceof NotFoundError);
   });
@@ -100,7 +101,7 @@ describe("lookups", () => {
     });
 
     it("returns encrypted values as the platform does, never guessed", async () => {
-      const values = await getEnvValues({ scope: "linked_account", linkedAccountId: "acme", definitionId: IDS.definitions.crmApiToken });
+      const values = await getEnvValues({ scope: "linked_account", linkedAccountId: "acme", definitionId: FIXTURE.definitions.crmApiToken });
       assert.deepEqual(
         values.map((v) => [v.definitionName, v.value, v.encrypted]),
         [["CRM_API_TOKEN", "[REDACTED]", true]],
@@ -160,7 +161,7 @@ describe("lookups", () => {
     connect(ctx.emulator, { "integration-platform:token": ctx.emulator.token });
     await getEnvValues({ scope: "org", maxItems: 1 });
     await getAuditEvents({ maxItems: 1 });
-    await getEnvDefinition({ definitionId: IDS.definitions.apiBaseUrl });
+    await getEnvDefinition({ definitionId: FIXTURE.definitions.apiBaseUrl });
     await getLinkedAccounts({ maxItems: 1 });
     await getEnvDefinitions({ maxItems: 1 });
     assert.deepEqual(

@@ -6,13 +6,14 @@ import * as assert from "node:assert/strict";
 import type { ConfigureRequest } from "@pulumi/pulumi/dynamic";
 import { currentRun } from "../../provider/connection";
 import { configure, providers, resourceProviders } from "../../provider/bridge/host";
-import { IDS, useEmulator } from "../support/provider";
+import { useEmulator } from "../support/provider";
+import { FIXTURE } from "../support/fixture";
 
 describe("runtime entry point", () => {
   useEmulator();
 
   it("serves check failures without a property, naming it in the reason", async () => {
-    const news = { definitionId: IDS.definitions.accountQuota, linkedAccountId: "globex", value: "twelve-s3cr3t" };
+    const news = { definitionId: FIXTURE.definitions.accountQuota, linkedAccountId: "globex", value: "twelve-s3cr3t" };
     const own = await resourceProviders.EnvVariableValue.check!({}, news);
     assert.deepEqual(own.failures, [{ property: "value", reason: "must be a number, because the definition's var_format is number" }]);
     const served = await providers.EnvVariableValue.check!({}, news);

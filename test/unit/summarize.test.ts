@@ -7,10 +7,10 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { main } from "../../provider/cli/main";
 import { parsePreview, PreviewJsonError, summarize } from "../../provider/cli/summarize";
+import { TYPE, type Kind } from "../support/fixture";
 
 const GOLDEN = path.join(__dirname, "../e2e/golden");
 const BIN = path.join(__dirname, "../../dist/provider/cli/main.js");
-const TYPE = (name: string) => `pulumi-nodejs:dynamic/integration-platform:${name}`;
 const URN = (type: string, name: string) => `urn:pulumi:dev::demo::${type}::${name}`;
 
 type Step = { op: string; urn: string; oldState?: State; newState?: State; replaceReasons?: string[] };
@@ -21,7 +21,7 @@ function realPreview(): { steps: Step[]; [key: string]: unknown } {
 }
 
 /** A one-step preview of a platform resource. */
-function step(op: string, type: string, name: string, states: { old?: Record<string, unknown>; new?: Record<string, unknown> }, extra: Partial<Step> = {}): Step {
+function step(op: string, type: Kind, name: string, states: { old?: Record<string, unknown>; new?: Record<string, unknown> }, extra: Partial<Step> = {}): Step {
   return {
     op,
     urn: URN(TYPE(type), name),

@@ -8,13 +8,14 @@ import { randomBytes } from "node:crypto";
 import * as net from "node:net";
 import { Stack } from "../../../scripts/lib/engine";
 import { useEmulatorStack } from "../../support/e2e";
-import { FIXTURE, logCursor, specProgram, writeSpec, type Spec } from "./harness";
+import { FIXTURE } from "../../support/fixture";
+import { logCursor, specProgram, writeSpec, type Spec } from "./harness";
 
 const TAG = randomBytes(4).toString("hex");
 const FIELD = { slug: "hubspot", linkedAccountId: "acme", configId: "acme", fieldId: "hs_pipeline", name: "Pipeline" };
 const TOGGLE = { slug: "hubspot", linkedAccountId: "acme", configId: "acme", workflowId: "wf_hs_contact_sync", enabled: true };
 const EVENT = { eventId: FIXTURE.events[0], name: "contact.created", response: { contact: { id: "c_1" } } };
-const D = FIXTURE.def;
+const D = FIXTURE.definitions;
 
 /** One invalid input: what the program declares or calls, and what the refusal must say. */
 interface Row {
@@ -39,7 +40,7 @@ function resource(kind: "fields" | "toggles" | "events" | "envValues", base: obj
 const field = resource("fields", FIELD);
 const toggle = resource("toggles", TOGGLE);
 const event = resource("events", EVENT);
-const env = resource("envValues", { definitionId: D.quota, linkedAccountId: "acme", value: "250" });
+const env = resource("envValues", { definitionId: D.accountQuota, linkedAccountId: "acme", value: "250" });
 /**
  * A lookup row. Awaited in the exported async function, as the README's examples do, a failing
  * lookup takes the engine about 27 s to report (any exception there does; docs/reliability.md),
@@ -76,15 +77,15 @@ const ROWS: Row[] = [
   env("EnvVariableValue: value is a number", { value: 250 }, "value", "must be a string, not a number"),
   env("EnvVariableValue: value missing", { value: undefined }, "value", "is required"),
   env("EnvVariableValue: a non-number for a number definition", { value: `twelve-${TAG}` }, "value", "must be a number, because the definition's var_format is number", {
-    reads: D.quota,
+    reads: D.accountQuota,
     secret: `twelve-${TAG}`,
   }),
-  env("EnvVariableValue: a bad URL for a url definition", { definitionId: D.webhook, linkedAccountId: undefined, workflowId: "wf_hs_contact_sync", value: `not-a-url-${TAG}` }, "value", "must be an absolute http(s) URL, because the definition's var_format is url", { reads: D.webhook, secret: `not-a-url-${TAG}` }),
+  env("EnvVariableValue: a bad URL for a url definition", { definitionId: D.webhookUrl, linkedAccountId: undefined, workflowId: "wf_hs_contact_sync", value: `not-a-url-${TAG}` }, "value", "must be an absolute http(s) URL, because the definition's var_format is url", { reads: D.webhookUrl, secret: `not-a-url-${TAG}` }),
   env("EnvVariableValue: an ftp URL for a url definition", { definitionId: D.apiBaseUrl, linkedAccountId: undefined, value: `ftp://files.example.com/${TAG}` }, "value", "must be an absolute http(s) URL, because the definition's var_format is url", { reads: D.apiBaseUrl, secret: `ftp://files.example.com/${TAG}` }),
   env("EnvVariableValue: a linked account on an org definition", { definitionId: D.apiBaseUrl, value: "https://api.example.com" }, "linkedAccountId", "must not be set: definition API_BASE_URL has scope org", { reads: D.apiBaseUrl }),
-  env("EnvVariableValue: no linked account on a linked_account definition", { linkedAccountId: undefined }, "linkedAccountId", "is required: definition ACCOUNT_QUOTA has scope linked_account", { reads: D.quota }),
-  env("EnvVariableValue: a workflow on a linked_account definition", { definitionId: D.tier, workflowId: "wf_hs_contact_sync", value: "gold" }, "workflowId", "must not be set: definition ACCOUNT_TIER has scope linked_account", { reads: D.tier }),
-  env("EnvVariableValue: no workflow on a workflow definition", { definitionId: D.batch, value: "50" }, "workflowId", "is required: definition BATCH_SIZE has scope workflow", { reads: D.batch }),
+  env("EnvVariableValue: no linked account on a linked_account definition", { linkedAccountId: undefined }, "linkedAccountId", "is required: definition ACCOUNT_QUOTA has scope linked_account", { reads: D.accountQuota }),
+  env("EnvVariableValue: a workflow on a linked_account definition", { definitionId: D.accountTier, workflowId: "wf_hs_contact_sync", value: "gold" }, "workflowId", "must not be set: definition ACCOUNT_TIER has scope linked_account", { reads: D.accountTier }),
+  env("EnvVariableValue: no workflow on a workflow definition", { definitionId: D.batchSize, value: "50" }, "workflowId", "is required: definition BATCH_SIZE has scope workflow", { reads: D.batchSize }),
   env("EnvVariableValue: an unknown definition", { definitionId: "64f00000000000000000ffff" }, "definitionId", 'no env variable definition has the id "64f00000000000000000ffff"', { reads: "64f00000000000000000ffff" }),
   lookup("getEnvValues", { scope: "linked_account" }, "linkedAccountId", "is required for scope linked_account", true),
   lookup("getEnvValues", { scope: "galaxy" }, "scope", 'Invalid option: expected one of "org"|"workspace"|"linked_account"|"workflow"'),
@@ -123,8 +124,7 @@ describe("e2e reliability: bad input", function () {
 
   it("a wrong API key gives one clear error that names the config key and does not echo the key", async () => {
     const wrongKey = `tk_wrong_${randomBytes(8).toString("hex")}`;
-    const wrong = new Stack(e2e.workspace, e2e.stack.dir, "wrongkey");
-    await wrong.init({ "integration-platform:baseUrl": e2e.emulator.url }, { "integration-platform:apiKey": wrongKey });
+    const wrong = await e2e.addStack(new Stack(e2e.workspace, e2e.stack.dir, "wrongkey"), { secrets: { "integration-platform:apiKey": wrongKey } });
     writeSpec(e2e.stack.dir, { fields: [{ name: "pipeline", args: FIELD }] });
     const since = logCursor(e2e.emulator);
     const up = await wrong.run(["up", "--yes", "--skip-preview"]);
@@ -159,11 +159,9 @@ describe("e2e reliability: bad input", function () {
         ["refused", closedPort, "the platform could not be reached (ECONNREFUSED)"],
         ["silent", silentPort, "the platform did not answer in time"],
       ] as const) {
-        const unreachable = new Stack(e2e.workspace, e2e.stack.dir, name);
-        await unreachable.init(
-          { "integration-platform:baseUrl": `http://127.0.0.1:${port}`, "integration-platform:timeoutMs": "1000", "integration-platform:maxRetries": "2" },
-          { "integration-platform:apiKey": e2e.emulator.apiKey },
-        );
+        const unreachable = await e2e.addStack(new Stack(e2e.workspace, e2e.stack.dir, name), {
+          config: { "integration-platform:baseUrl": `http://127.0.0.1:${port}`, "integration-platform:timeoutMs": "1000", "integration-platform:maxRetries": "2" },
+        });
         const up = await unreachable.run(["up", "--yes", "--skip-preview"]);
         const output = up.stdout + up.stderr;
         console.log(`      ${name}: failed in ${up.ms} ms`);

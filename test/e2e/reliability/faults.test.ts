@@ -10,8 +10,9 @@
 // suite, with the resulting chance of a spurious failure: about 8e-5, 1 run in 13,000).
 import * as assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
-import { startEmulator, type FaultRuleInput, type RequestLogEntry, type RunningEmulator } from "../../../emulator";
-import { Stack, Workspace } from "../../../scripts/lib/engine";
+import type { FaultRuleInput, RequestLogEntry, RunningEmulator } from "../../../emulator";
+import { Stack } from "../../../scripts/lib/engine";
+import { useEmulatorStack } from "../../support/e2e";
 import {
   assertPlatformMatches,
   assertStateMatches,
@@ -62,22 +63,17 @@ function faultCounts(entries: RequestLogEntry[]): Record<string, number> {
 
 describe("e2e reliability: faults", function () {
   this.timeout(10 * 60_000);
-  let emulator: RunningEmulator;
-  let workspace: Workspace;
-  let dir: string;
-  let stack: Stack;
+  const e2e = useEmulatorStack((workspace) => new Stack(workspace, specProgram(workspace, "faults"), "faults"), {
+    emulator: { apiKey: API_KEY },
+    config: FAST_CLIENT,
+  });
   let spec: Spec;
   let fixture: ReturnType<RunningEmulator["store"]["snapshot"]>;
   /** Every API call of the runs that must converge despite faults, for the closing figures. */
   const survived: RequestLogEntry[] = [];
 
-  before(async () => {
-    emulator = await startEmulator({ quiet: true, apiKey: API_KEY });
-    fixture = emulator.store.snapshot();
-    workspace = new Workspace();
-    dir = specProgram(workspace, "faults");
-    stack = new Stack(workspace, dir, "faults");
-    await stack.init({ "integration-platform:baseUrl": emulator.url, ...FAST_CLIENT }, { "integration-platform:apiKey": API_KEY });
+  before(() => {
+    fixture = e2e.emulator.store.snapshot();
     spec = {
       // The lookups run in the program's process and share the client's retries.
       lookups: [
@@ -87,9 +83,9 @@ describe("e2e reliability: faults", function () {
       ],
       ...fullSpec(randomBytes(4).toString("hex")),
     };
-    writeSpec(dir, spec);
+    writeSpec(e2e.stack.dir, spec);
   });
-  after(async () => {
+  after(() => {
     const faulted = survived.filter((e) => e.fault);
     // Each call ends with one attempt that no fault touched: those count the calls.
     const calls = survived.length - faulted.length;
@@ -98,21 +94,19 @@ describe("e2e reliability: faults", function () {
       `      converging runs: ${calls} calls in ${survived.length} attempts; ${faulted.length} faults injected and survived ${JSON.stringify(faultCounts(survived))}; ` +
         `chance that a run fails by bad luck (a call failing 9 times in a row at p = 0.2): ${flake.toExponential(1)}`,
     );
-    workspace?.dispose();
-    await emulator?.close();
   });
 
   it(`up of ${resourceCount(fullSpec("x"))} resources of all four kinds converges while ~20% of calls fail`, async () => {
     assert.ok(resourceCount(spec) >= 50);
-    const since = logCursor(emulator);
-    emulator.faults.add(TWENTY_PERCENT);
-    const up = await stack.ok(["up", "--yes", "--skip-preview", "--parallel", "8"]);
-    const log = emulator.requests.list(since);
+    const since = logCursor(e2e.emulator);
+    e2e.emulator.faults.add(TWENTY_PERCENT);
+    const up = await e2e.stack.ok(["up", "--yes", "--skip-preview", "--parallel", "8"]);
+    const log = e2e.emulator.requests.list(since);
     survived.push(...log);
 
     assert.match(up.stdout, new RegExp(`\\+ ${resourceCount(spec) + 1} created`));
-    assertPlatformMatches(emulator.store.snapshot(), spec);
-    assertStateMatches(await stack.exportState(), spec);
+    assertPlatformMatches(e2e.emulator.store.snapshot(), spec);
+    assertStateMatches(await e2e.stack.exportState(), spec);
 
     // The faults really were about 20%, of every kind, and the client really retried.
     const faulted = log.filter((e) => e.fault);
@@ -126,24 +120,24 @@ describe("e2e reliability: faults", function () {
   });
 
   it("a second up under the same faults is a no-op: no write, every resource unchanged", async () => {
-    const since = logCursor(emulator);
-    const up = await stack.ok(["up", "--yes", "--skip-preview"]);
-    const log = emulator.requests.list(since);
+    const since = logCursor(e2e.emulator);
+    const up = await e2e.stack.ok(["up", "--yes", "--skip-preview"]);
+    const log = e2e.emulator.requests.list(since);
     survived.push(...log);
     assert.match(up.stdout, new RegExp(`${resourceCount(spec) + 1} unchanged`));
     assert.doesNotMatch(up.stdout, /created|updated|deleted|replaced/);
     assert.deepEqual(writesIn(log), [], "no write request");
-    assertPlatformMatches(emulator.store.snapshot(), spec);
-    assertStateMatches(await stack.exportState(), spec);
+    assertPlatformMatches(e2e.emulator.store.snapshot(), spec);
+    assertStateMatches(await e2e.stack.exportState(), spec);
   });
 
   it("destroy under the same faults deletes every value and restores every toggle", async () => {
-    const since = logCursor(emulator);
-    const destroy = await stack.ok(["destroy", "--yes", "--skip-preview", "--parallel", "8"]);
-    survived.push(...emulator.requests.list(since));
+    const since = logCursor(e2e.emulator);
+    const destroy = await e2e.stack.ok(["destroy", "--yes", "--skip-preview", "--parallel", "8"]);
+    survived.push(...e2e.emulator.requests.list(since));
     assert.match(destroy.stdout, new RegExp(`- ${resourceCount(spec) + 1} deleted`));
-    emulator.faults.clear();
-    const state = emulator.store.snapshot();
+    e2e.emulator.faults.clear();
+    const state = e2e.emulator.store.snapshot();
     const declared = new Set(spec.envValues!.map((v) => placement(v.args.definitionId, v.args.linkedAccountId, v.args.workflowId)));
     const left = state.envValues.map((v) => placement(v.variable_definition_id, v.linked_account_id, v.workflow_id));
     const expected = fixture.envValues.map((v) => placement(v.variable_definition_id, v.linked_account_id, v.workflow_id)).filter((p) => !declared.has(p));
@@ -153,7 +147,7 @@ describe("e2e reliability: faults", function () {
         s.configs.find((c) => c.linked_account_id === args.linkedAccountId && c.slug === args.slug && c.config_id === args.configId)?.workflows.find((w) => w.id === args.workflowId)?.enabled ?? false;
       assert.equal(enabled(state), enabled(fixture), `${args.linkedAccountId}/${args.workflowId} is back as the fixture had it`);
     }
-    assert.deepEqual((await stack.exportState()).deployment.resources?.filter((r) => r.type !== "pulumi:pulumi:Stack") ?? [], []);
+    assert.deepEqual((await e2e.stack.exportState()).deployment.resources?.filter((r) => r.type !== "pulumi:pulumi:Stack") ?? [], []);
   });
 
   it("a permanent fault ends in bounded time, names the operation, and leaves the state consistent", async () => {
@@ -162,27 +156,20 @@ describe("e2e reliability: faults", function () {
       events: [spec.events![0]],
       envValues: [spec.envValues![2]], // acme's quota
     };
-    const permanent = new Stack(workspace, specProgram(workspace, "permanent"), "permanent");
     // Fewer retries than the converging runs, so that the bound is short: 3 attempts of at most 1 s
     // each, and 2 s of 429s (a 429 is retried for a time budget, not a count).
-    await permanent.init(
-      {
-        "integration-platform:baseUrl": emulator.url,
-        "integration-platform:timeoutMs": "1000",
-        "integration-platform:maxRetries": "2",
-        "integration-platform:rateLimitBudgetMs": "2000",
-      },
-      { "integration-platform:apiKey": API_KEY },
-    );
-    const before = emulator.store.snapshot();
+    const permanent = await e2e.addStack(new Stack(e2e.workspace, specProgram(e2e.workspace, "permanent"), "permanent"), {
+      config: { "integration-platform:timeoutMs": "1000", "integration-platform:maxRetries": "2", "integration-platform:rateLimitBudgetMs": "2000" },
+    });
+    const before = e2e.emulator.store.snapshot();
     // Every call fails, each path in its own way.
-    emulator.faults.add([
+    e2e.emulator.faults.add([
       { path: "^/api/v2/public/env/", action: { status: 429, retryAfter: 1 } },
       { path: "^/api/v2/public/slug/hubspot/", action: { reset: true } },
       { path: "^/api/v2/public/slug/slack/", action: { delayMs: 1500 } },
       { path: API, action: { status: 503 } },
     ]);
-    const since = logCursor(emulator);
+    const since = logCursor(e2e.emulator);
     // The env value's check reads its definition, and a failed check ends the run at once (the
     // engine stops the program), so it goes through preview on its own; the other resources go
     // through up with --continue-on-error, so that each of them reaches its failure.
@@ -190,8 +177,8 @@ describe("e2e reliability: faults", function () {
     const preview = await permanent.run(["preview"]);
     writeSpec(permanent.dir, { fields: small.fields, events: small.events });
     const up = await permanent.run(["up", "--yes", "--skip-preview", "--continue-on-error"]);
-    const log = emulator.requests.list(since);
-    emulator.faults.clear();
+    const log = e2e.emulator.requests.list(since);
+    e2e.emulator.faults.clear();
     console.log(`      permanent fault: preview failed in ${preview.ms} ms, up in ${up.ms} ms, after ${log.length} calls`);
 
     assert.notEqual(preview.code, 0);
@@ -217,15 +204,15 @@ describe("e2e reliability: faults", function () {
 
     // Consistent: nothing half-recorded, no lock left behind, and the platform untouched.
     assertStateMatches(await permanent.exportState(), {});
-    assert.deepEqual(emulator.store.snapshot().configs, before.configs);
-    assert.deepEqual(emulator.store.snapshot().events, before.events);
-    assert.deepEqual(emulator.store.snapshot().envValues, before.envValues);
+    assert.deepEqual(e2e.emulator.store.snapshot().configs, before.configs);
+    assert.deepEqual(e2e.emulator.store.snapshot().events, before.events);
+    assert.deepEqual(e2e.emulator.store.snapshot().envValues, before.envValues);
     // Once the platform is back, a plain `up` converges: no cancel or refresh is needed.
     writeSpec(permanent.dir, small);
     const retry = await permanent.ok(["up", "--yes", "--skip-preview"]);
     // The stack resource itself was recorded by the failed run.
     assert.match(retry.stdout, /\+ 4 created/);
-    assertPlatformMatches(emulator.store.snapshot(), small);
+    assertPlatformMatches(e2e.emulator.store.snapshot(), small);
     assertStateMatches(await permanent.exportState(), small);
   });
 });

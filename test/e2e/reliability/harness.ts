@@ -8,13 +8,7 @@ import * as path from "node:path";
 import type { EmulatorState, RequestLogEntry, RunningEmulator } from "../../../emulator";
 import type { Stack, StackExport, Workspace } from "../../../scripts/lib/engine";
 import { writeProgram } from "../../../scripts/lib/program";
-
-/** The prefix of every type token of the package's resources. */
-export const TYPE_PREFIX = "pulumi-nodejs:dynamic/integration-platform:";
-/** The full type token of one of the package's resources. */
-export const TYPE = (name: Kind) => `${TYPE_PREFIX}${name}`;
-/** The package's four resource kinds. */
-export type Kind = "ConfigField" | "WorkflowToggle" | "ApplicationEvent" | "EnvVariableValue";
+import { FIXTURE, TYPE, TYPE_PREFIX } from "../../support/fixture";
 
 /** A `{name, value}` pair, as options and labels take. */
 export interface NameValue {
@@ -74,22 +68,6 @@ export function writeSpec(dir: string, spec: Spec): void {
   fs.writeFileSync(path.join(dir, "spec.json"), JSON.stringify(spec, null, 2));
 }
 
-/** Ids of the default fixture (emulator/fixtures/default.json). */
-export const FIXTURE = {
-  accounts: ["acme", "globex", "initech"],
-  events: ["64f0000000000000000000e1", "64f0000000000000000000e2", "64f0000000000000000000e3"],
-  def: {
-    apiBaseUrl: "64f0000000000000000000d1", // org, url
-    maxRetries: "64f0000000000000000000d2", // org, number
-    region: "64f0000000000000000000d3", // workspace, string
-    crmToken: "64f0000000000000000000d4", // linked_account, string, encrypted
-    tier: "64f0000000000000000000d5", // linked_account, string
-    quota: "64f0000000000000000000d6", // linked_account, number
-    webhook: "64f0000000000000000000d7", // workflow, url
-    batch: "64f0000000000000000000d8", // workflow, number
-  },
-} as const;
-
 /**
  * A setup that touches the whole fixture: 27 ConfigFields, 9 WorkflowToggles, 3
  * ApplicationEvents and 18 EnvVariableValues (57 resources) across every app, linked account,
@@ -118,19 +96,19 @@ export function fullSpec(tag: string): Spec {
       toggles.push({ name: `${account}-${workflowId}`, args: { slug: app, linkedAccountId: account, configId: account, workflowId, enabled: true } });
     }
     envValues.push(
-      { name: `${account}-crm-token`, args: { definitionId: FIXTURE.def.crmToken, linkedAccountId: account, value: `crm-${account}-${tag}` } },
-      { name: `${account}-tier`, args: { definitionId: FIXTURE.def.tier, linkedAccountId: account, value: `tier-${tag}` } },
-      { name: `${account}-quota`, args: { definitionId: FIXTURE.def.quota, linkedAccountId: account, value: numeric(tag, account) } },
-      { name: `${account}-batch`, args: { definitionId: FIXTURE.def.batch, linkedAccountId: account, workflowId: "wf_hs_contact_sync", value: numeric(tag, `b${account}`) } },
+      { name: `${account}-crm-token`, args: { definitionId: FIXTURE.definitions.crmApiToken, linkedAccountId: account, value: `crm-${account}-${tag}` } },
+      { name: `${account}-tier`, args: { definitionId: FIXTURE.definitions.accountTier, linkedAccountId: account, value: `tier-${tag}` } },
+      { name: `${account}-quota`, args: { definitionId: FIXTURE.definitions.accountQuota, linkedAccountId: account, value: numeric(tag, account) } },
+      { name: `${account}-batch`, args: { definitionId: FIXTURE.definitions.batchSize, linkedAccountId: account, workflowId: "wf_hs_contact_sync", value: numeric(tag, `b${account}`) } },
     );
   }
   for (const workflowId of ["wf_hs_contact_sync", "wf_hs_deal_alerts", "wf_slack_notify"]) {
-    envValues.push({ name: `webhook-${workflowId}`, args: { definitionId: FIXTURE.def.webhook, workflowId, value: `https://hooks.example.com/${workflowId}/${tag}` } });
+    envValues.push({ name: `webhook-${workflowId}`, args: { definitionId: FIXTURE.definitions.webhookUrl, workflowId, value: `https://hooks.example.com/${workflowId}/${tag}` } });
   }
   envValues.push(
-    { name: "api-base-url", args: { definitionId: FIXTURE.def.apiBaseUrl, value: `https://api.example.com/${tag}` } },
-    { name: "max-retries", args: { definitionId: FIXTURE.def.maxRetries, value: numeric(tag, "retries") } },
-    { name: "region", args: { definitionId: FIXTURE.def.region, value: `region-${tag}` } },
+    { name: "api-base-url", args: { definitionId: FIXTURE.definitions.apiBaseUrl, value: `https://api.example.com/${tag}` } },
+    { name: "max-retries", args: { definitionId: FIXTURE.definitions.maxRetries, value: numeric(tag, "retries") } },
+    { name: "region", args: { definitionId: FIXTURE.definitions.workspaceRegion, value: `region-${tag}` } },
   );
   const events: EventSpec[] = FIXTURE.events.map((eventId, i) => ({
     name: `event-${i + 1}`,

@@ -13,12 +13,13 @@
 //     `failed to load checkpoint: EOF` until it is deleted (see harness.recoverInterruptedUp).
 import * as assert from "node:assert/strict";
 import * as path from "node:path";
-import { startEmulator, type RequestLogEntry, type RunningEmulator } from "../../../emulator";
-import { Stack, Workspace, type BackgroundCommand } from "../../../scripts/lib/engine";
+import type { RequestLogEntry } from "../../../emulator";
+import { Stack, type BackgroundCommand } from "../../../scripts/lib/engine";
+import { useEmulatorStack } from "../../support/e2e";
+import { FIXTURE } from "../../support/fixture";
 import {
   assertPlatformMatches,
   assertStateMatches,
-  FIXTURE,
   lockHeld,
   logCursor,
   placement,
@@ -38,8 +39,8 @@ function setup(accounts: readonly string[], version: number, batchWorkflow = "wf
     spec.fields!.push({ name: `${account}-pipeline`, args: { ...ids, fieldId: "hs_pipeline", name: `Pipeline v${version}` } });
     spec.toggles!.push({ name: `${account}-deal-alerts`, args: { ...ids, workflowId: "wf_hs_deal_alerts", enabled: version % 2 === 1 } });
     spec.envValues!.push(
-      { name: `${account}-quota`, args: { definitionId: FIXTURE.def.quota, linkedAccountId: account, value: String(1000 * version + accounts.indexOf(account)) } },
-      { name: `${account}-batch`, args: { definitionId: FIXTURE.def.batch, linkedAccountId: account, workflowId: batchWorkflow, value: String(10 * version) } },
+      { name: `${account}-quota`, args: { definitionId: FIXTURE.definitions.accountQuota, linkedAccountId: account, value: String(1000 * version + accounts.indexOf(account)) } },
+      { name: `${account}-batch`, args: { definitionId: FIXTURE.definitions.batchSize, linkedAccountId: account, workflowId: batchWorkflow, value: String(10 * version) } },
     );
   }
   spec.events!.push({ name: "deal-won", args: { eventId: FIXTURE.events[1], name: `deal.won.v${version}`, response: { deal: { id: "d_1", version } } } });
@@ -57,26 +58,16 @@ interface PointReport {
 
 describe("e2e reliability: interruptions", function () {
   this.timeout(10 * 60_000);
-  let emulator: RunningEmulator;
-  let workspace: Workspace;
-  let stack: Stack;
+  // Default client settings (10 s timeout): the held write of point 3 must not time out.
+  const e2e = useEmulatorStack((workspace) => new Stack(workspace, specProgram(workspace, "interrupted"), "interrupted"));
   /** Every env placement the stack has declared so far: those no longer declared must be empty. */
   const everDeclared = new Set<string>();
   const reports: PointReport[] = [];
 
-  before(async () => {
-    emulator = await startEmulator({ quiet: true });
-    workspace = new Workspace();
-    stack = new Stack(workspace, specProgram(workspace, "interrupted"), "interrupted");
-    // Default client settings (10 s timeout): the held write of point 3 must not time out.
-    await stack.init({ "integration-platform:baseUrl": emulator.url }, { "integration-platform:apiKey": emulator.apiKey });
-  });
-  after(async () => {
+  after(() => {
     for (const r of reports) {
       console.log(`      ${r.point}: ${r.writesBeforeKill} writes before the kill; lock left: ${r.lockLeft}; pending: ${r.pending.join(", ") || "none"}${r.repairedSidecars.length ? `; zero-byte sidecar deleted: ${r.repairedSidecars.join(", ")}` : ""}`);
     }
-    workspace?.dispose();
-    await emulator?.close();
   });
 
   /**
@@ -100,16 +91,16 @@ describe("e2e reliability: interruptions", function () {
       hold?: { method: string; path: string; delayMs: number };
     },
   ): Promise<RequestLogEntry[]> {
-    writeSpec(stack.dir, spec);
-    const since = logCursor(emulator);
-    const answeredWrites = () => writesIn(emulator.requests.list(since)).filter((e) => e.status >= 200 && e.status < 300).length;
-    const [held] = options.hold ? emulator.faults.add([{ method: options.hold.method, path: options.hold.path, action: { delayMs: options.hold.delayMs }, times: 1 }]).slice(-1) : [];
-    const isHeld = () => !held || emulator.faults.list().find((r) => r.id === held.id)!.fired === 1;
-    const up: BackgroundCommand = stack.start(options.args ?? ["up", "--yes", "--skip-preview"]);
-    await waitFor(`${point}: the kill condition`, () => isHeld() && options.killWhen({ calls: emulator.requests.list(since).length, writes: answeredWrites() }));
+    writeSpec(e2e.stack.dir, spec);
+    const since = logCursor(e2e.emulator);
+    const answeredWrites = () => writesIn(e2e.emulator.requests.list(since)).filter((e) => e.status >= 200 && e.status < 300).length;
+    const [held] = options.hold ? e2e.emulator.faults.add([{ method: options.hold.method, path: options.hold.path, action: { delayMs: options.hold.delayMs }, times: 1 }]).slice(-1) : [];
+    const isHeld = () => !held || e2e.emulator.faults.list().find((r) => r.id === held.id)!.fired === 1;
+    const up: BackgroundCommand = e2e.stack.start(options.args ?? ["up", "--yes", "--skip-preview"]);
+    await waitFor(`${point}: the kill condition`, () => isHeld() && options.killWhen({ calls: e2e.emulator.requests.list(since).length, writes: answeredWrites() }));
     const killedAt = Date.now();
     const writesBeforeKill = answeredWrites();
-    const atKill = emulator.requests.list(since);
+    const atKill = e2e.emulator.requests.list(since);
     if (options.pulumiAlone) {
       up.kill();
       await options.pulumiAlone.settle();
@@ -120,9 +111,9 @@ describe("e2e reliability: interruptions", function () {
     await waitFor("the killed command's plugins to end", () => up.plugins().length === 0, 10_000);
 
     // What the kill left behind, as `pulumi stack export` shows it (after the sidecar repair).
-    const backend = path.join(workspace.root, "backend");
+    const backend = path.join(e2e.workspace.root, "backend");
     const lockLeft = lockHeld(backend);
-    const { repairedSidecars, outputs } = await recoverInterruptedUp(stack, backend, (exported) => {
+    const { repairedSidecars, outputs } = await recoverInterruptedUp(e2e.stack, backend, (exported) => {
       const ops = ((exported.deployment as { pending_operations?: { type: string; resource: { urn: string } }[] }).pending_operations ?? []).map((op) => ({
         type: op.type,
         name: op.resource.urn.split("::").pop()!,
@@ -135,14 +126,14 @@ describe("e2e reliability: interruptions", function () {
     if (options.hold) {
       // The held write has landed by now (recovery takes longer than the hold); make it certain.
       await waitFor("the held write to land", () => Date.now() > killedAt + options.hold!.delayMs + 200);
-      emulator.faults.clear();
+      e2e.emulator.faults.clear();
     }
 
     for (const v of spec.envValues ?? []) everDeclared.add(placement(v.args.definitionId, v.args.linkedAccountId, v.args.workflowId));
     const declared = new Set((spec.envValues ?? []).map((v) => placement(v.args.definitionId, v.args.linkedAccountId, v.args.workflowId)));
-    assertPlatformMatches(emulator.store.snapshot(), spec, { retired: [...everDeclared].filter((p) => !declared.has(p)) });
-    assertStateMatches(await stack.exportState(), spec);
-    const noop = await stack.run(["preview", "--expect-no-changes"]);
+    assertPlatformMatches(e2e.emulator.store.snapshot(), spec, { retired: [...everDeclared].filter((p) => !declared.has(p)) });
+    assertStateMatches(await e2e.stack.exportState(), spec);
+    const noop = await e2e.stack.run(["preview", "--expect-no-changes"]);
     assert.equal(noop.code, 0, `${point}: a preview after recovery shows no change:\n${noop.stdout}${noop.stderr}`);
     return atKill;
   }
@@ -162,13 +153,13 @@ describe("e2e reliability: interruptions", function () {
   });
 
   it("3. killed while the platform holds a create (pulumi alone; its provider sees the write land)", async () => {
-    const since = logCursor(emulator);
+    const since = logCursor(e2e.emulator);
     await interruptUp("3. creating, pulumi alone, a write held", setup(["acme", "globex", "initech"], 1), {
       hold: { method: "POST", path: "^/api/v2/public/env/values$", delayMs: 3000 },
       killWhen: () => true,
       pulumiAlone: {
         // The provider process outlives pulumi and receives the platform's answer to the held write.
-        settle: () => waitFor("the held write to land", () => emulator.requests.list(since).some((e) => e.fault === "delay" && e.status === 200), 10_000),
+        settle: () => waitFor("the held write to land", () => e2e.emulator.requests.list(since).some((e) => e.fault === "delay" && e.status === 200), 10_000),
       },
       beforeRecovery: (pending) => assert.ok(pending.some((op) => op.type === "creating"), `an interrupted create is pending: ${JSON.stringify(pending)}`),
     });

@@ -5,10 +5,11 @@
 // in-process emulator.
 import * as assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
-import { startEmulator, type RunningEmulator } from "../../../emulator";
-import { Stack, Workspace, type CommandResult } from "../../../scripts/lib/engine";
+import { Stack, type CommandResult } from "../../../scripts/lib/engine";
 import { writeProgram } from "../../../scripts/lib/program";
-import { assertPlatformMatches, FIXTURE, specProgram, writeSpec, type Spec } from "./harness";
+import { useEmulatorStack } from "../../support/e2e";
+import { FIXTURE } from "../../support/fixture";
+import { assertPlatformMatches, specProgram, writeSpec, type Spec } from "./harness";
 
 const hex = () => randomBytes(8).toString("hex");
 const API_KEY = `tk_secret_${hex()}`;
@@ -32,9 +33,9 @@ const SPEC: Spec = {
   fields: [{ name: "pipeline", args: { slug: "hubspot", linkedAccountId: "acme", configId: "acme", fieldId: "hs_pipeline", name: "Sales pipeline" } }],
   toggles: [{ name: "contact-sync", args: { slug: "hubspot", linkedAccountId: "acme", configId: "acme", workflowId: "wf_hs_contact_sync", enabled: true } }],
   envValues: [
-    { name: "crm-token", args: { definitionId: FIXTURE.def.crmToken, linkedAccountId: "acme", value: "" }, valueFromConfig: "crmToken" },
-    { name: "quota", args: { definitionId: FIXTURE.def.quota, linkedAccountId: "acme", value: "" }, valueFromConfig: "quota" },
-    { name: "webhook", args: { definitionId: FIXTURE.def.webhook, workflowId: "wf_hs_deal_alerts", value: "" }, valueFromConfig: "webhook" },
+    { name: "crm-token", args: { definitionId: FIXTURE.definitions.crmApiToken, linkedAccountId: "acme", value: "" }, valueFromConfig: "crmToken" },
+    { name: "quota", args: { definitionId: FIXTURE.definitions.accountQuota, linkedAccountId: "acme", value: "" }, valueFromConfig: "quota" },
+    { name: "webhook", args: { definitionId: FIXTURE.definitions.webhookUrl, workflowId: "wf_hs_deal_alerts", value: "" }, valueFromConfig: "webhook" },
   ],
 };
 
@@ -89,9 +90,11 @@ const all = (r: CommandResult) => `${r.stdout}\n${r.stderr}`;
 
 describe("e2e reliability: secrets", function () {
   this.timeout(10 * 60_000);
-  let emulator: RunningEmulator;
-  let workspace: Workspace;
-  let stack: Stack;
+  const e2e = useEmulatorStack((workspace) => new Stack(workspace, specProgram(workspace, "secrets"), "secrets"), {
+    emulator: { apiKey: API_KEY, token: TOKEN },
+    secrets: { "integration-platform:token": TOKEN, ...VALUES },
+  });
+  before(() => writeSpec(e2e.stack.dir, SPEC));
   /** Bytes of output searched, and engine RPC log lines exempted, for the closing line. */
   let searched = 0;
   let exempted = 0;
@@ -106,59 +109,47 @@ describe("e2e reliability: secrets", function () {
     exempted += assertNoSecret(where, text, { engineRpcLogsAllowed: true });
   };
 
-  before(async () => {
-    emulator = await startEmulator({ quiet: true, apiKey: API_KEY, token: TOKEN });
-    workspace = new Workspace();
-    stack = new Stack(workspace, specProgram(workspace, "secrets"), "secrets");
-    writeSpec(stack.dir, SPEC);
-    await stack.init(
-      { "integration-platform:baseUrl": emulator.url },
-      { "integration-platform:apiKey": API_KEY, "integration-platform:token": TOKEN, ...VALUES },
-    );
-  });
-  after(async () => {
+  after(() => {
     console.log(`      searched ${(searched / 1e6).toFixed(1)} MB of output and state for ${Object.keys(secrets()).length} secrets; ${exempted} engine RPC log lines at -v=9 held one`);
-    workspace?.dispose();
-    await emulator?.close();
   });
 
   it("up with --debug and -v=9, and the exported state", async () => {
-    const up = await stack.ok(["up", "--yes", ...VERBOSE]);
+    const up = await e2e.stack.ok(["up", "--yes", ...VERBOSE]);
     checkVerbose("up -v=9", all(up));
     check("up --debug (stdout)", up.stdout);
-    assertPlatformMatches(emulator.store.snapshot(), SPEC, { values: VALUES });
+    assertPlatformMatches(e2e.emulator.store.snapshot(), SPEC, { values: VALUES });
     // The token really was used, for the env operations (so a leak of it had its chance).
-    assert.ok(emulator.requests.list().some((e) => e.auth === "bearer" && e.path.startsWith("/api/v2/public/env/")));
-    check("stack export", await stack.exportText());
+    assert.ok(e2e.emulator.requests.list().some((e) => e.auth === "bearer" && e.path.startsWith("/api/v2/public/env/")));
+    check("stack export", await e2e.stack.exportText());
   });
 
   it("preview of changed values, plain and with -v=9", async () => {
-    for (const [key, value] of Object.entries(CHANGED)) await stack.ok(["config", "set", "--secret", key, value]);
-    const preview = await stack.ok(["preview", "--diff"]);
+    for (const [key, value] of Object.entries(CHANGED)) await e2e.stack.ok(["config", "set", "--secret", key, value]);
+    const preview = await e2e.stack.ok(["preview", "--diff"]);
     assert.match(preview.stdout, /~ 3 to update/);
     check("preview --diff", all(preview));
-    checkVerbose("preview -v=9", all(await stack.ok(["preview", "--diff", ...VERBOSE])));
+    checkVerbose("preview -v=9", all(await e2e.stack.ok(["preview", "--diff", ...VERBOSE])));
   });
 
   it("error messages: a value the definition refuses, and a platform that fails the writes", async () => {
     // A non-number for the number definition: refused at check, and the value is not echoed
     // (the engine would print it beside a failure that names the property; see provider/bridge/host.ts).
-    await stack.ok(["config", "set", "--secret", "quota", NOT_A_NUMBER]);
-    const refused = await stack.run(["preview"]);
+    await e2e.stack.ok(["config", "set", "--secret", "quota", NOT_A_NUMBER]);
+    const refused = await e2e.stack.run(["preview"]);
     assert.notEqual(refused.code, 0);
     assert.match(refused.stdout, /resource 'quota' has a problem: value: must be a number/);
     check("refused preview", all(refused));
-    const refusedVerbose = await stack.run(["preview", ...VERBOSE]);
+    const refusedVerbose = await e2e.stack.run(["preview", ...VERBOSE]);
     assert.notEqual(refusedVerbose.code, 0);
     checkVerbose("refused preview -v=9", all(refusedVerbose));
-    await stack.ok(["config", "set", "--secret", "quota", CHANGED.quota]);
+    await e2e.stack.ok(["config", "set", "--secret", "quota", CHANGED.quota]);
 
     // The platform fails every env write: the up fails, naming the operation only.
-    await stack.ok(["config", "set", "integration-platform:maxRetries", "0"]);
-    emulator.faults.add([{ method: "POST", path: "^/api/v2/public/env/values$", action: { status: 503 } }]);
-    const failed = await stack.run(["up", "--yes", "--skip-preview", ...VERBOSE]);
-    emulator.faults.clear();
-    await stack.ok(["config", "rm", "integration-platform:maxRetries"]);
+    await e2e.stack.ok(["config", "set", "integration-platform:maxRetries", "0"]);
+    e2e.emulator.faults.add([{ method: "POST", path: "^/api/v2/public/env/values$", action: { status: 503 } }]);
+    const failed = await e2e.stack.run(["up", "--yes", "--skip-preview", ...VERBOSE]);
+    e2e.emulator.faults.clear();
+    await e2e.stack.ok(["config", "rm", "integration-platform:maxRetries"]);
     assert.notEqual(failed.code, 0);
     assert.match(failed.stdout, /503 from POST \/env\/values/);
     check("failed up --debug (stdout)", failed.stdout);
@@ -166,19 +157,19 @@ describe("e2e reliability: secrets", function () {
   });
 
   it("up of the changed values and refresh, with -v=9; refresh with -v=8 has no secret at all", async () => {
-    const up = await stack.ok(["up", "--yes", "--skip-preview", ...VERBOSE]);
+    const up = await e2e.stack.ok(["up", "--yes", "--skip-preview", ...VERBOSE]);
     checkVerbose("up -v=9", all(up));
-    assertPlatformMatches(emulator.store.snapshot(), SPEC, { values: CHANGED });
-    checkVerbose("refresh -v=9", all(await stack.ok(["refresh", "--yes", ...VERBOSE])));
-    check("refresh -v=8", all(await stack.ok(["refresh", "--yes", "--debug", "--logtostderr", "-v=8"])));
-    check("stack export", await stack.exportText());
+    assertPlatformMatches(e2e.emulator.store.snapshot(), SPEC, { values: CHANGED });
+    checkVerbose("refresh -v=9", all(await e2e.stack.ok(["refresh", "--yes", ...VERBOSE])));
+    check("refresh -v=8", all(await e2e.stack.ok(["refresh", "--yes", "--debug", "--logtostderr", "-v=8"])));
+    check("stack export", await e2e.stack.exportText());
   });
 
   it("the engine itself prints secret inputs in its -v=9 RPC logs: measured without this package", async () => {
     // A stack whose only resource is a dynamic resource of its own (no code of this package), with
     // a secret input read from secret config, as in engine.test.ts.
     const probe = `probe-${hex()}`;
-    const dir = writeProgram(workspace.root, "engine-probe", {
+    const dir = writeProgram(e2e.workspace.root, "engine-probe", {
       "index.js": [
         'const pulumi = require("@pulumi/pulumi");',
         "const echo = { async create() { return { id: \"echo-1\", outs: {} }; } };",
@@ -189,7 +180,7 @@ describe("e2e reliability: secrets", function () {
       "Pulumi.yaml": "name: engine-probe\nruntime:\n  name: nodejs\n  options:\n    typescript: false\nmain: index.js\n",
       "package.json": JSON.stringify({ name: "engine-probe", private: true, main: "index.js" }),
     });
-    const engine = new Stack(workspace, dir, "probe");
+    const engine = new Stack(e2e.workspace, dir, "probe");
     await engine.init({}, { probe });
     const v9 = await engine.ok(["up", "--yes", "--logtostderr", "-v=9"]);
     const lines = v9.stderr.split("\n").filter((l) => l.includes(probe));
