@@ -141,6 +141,7 @@ describe("emulator: rate limit control route /_emulator/rate-limit", () => {
   });
 
   it('PUT {rateLimit: "off"} lets everything through, and a new limit starts every credential with a full burst', async () => {
+    // Limit off on purpose: this test is about the off switch itself.
     assert.equal(count(await atOnce(h.api, 6), 429), 1);
     assert.deepEqual(ok(await put({ rateLimit: "off" })), { rateLimit: "off", requestsPerSecond: null, burst: null, retryAfter: false });
     assert.equal(count(await atOnce(h.api, 30), 200), 30);
@@ -191,6 +192,7 @@ describe("emulator: rate limit on the real clock", () => {
 });
 
 describe('emulator: rateLimit "off"', () => {
+  // Limit off on purpose: these tests are about the off switch itself.
   const h = useEmulator({ rateLimit: "off" });
 
   it("lets any number of requests through and reports off", async () => {
