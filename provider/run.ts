@@ -3,7 +3,8 @@
 // as its connection; a new connection (other settings, or a test's "next command") is a new run,
 // and nothing learned in one run leaks into the next.
 import type { PlatformClient } from "./client/http";
-import type { Config, EnvDefinition } from "./client/schemas";
+import { collectPages, findItem } from "./client/pagination";
+import type { Config, EnvDefinition, EnvScope, EnvValueListItem } from "./client/schemas";
 
 /** Where a config lives: the key of get config. */
 export interface ConfigAddress {
@@ -15,7 +16,15 @@ export interface ConfigAddress {
 /** What one resource looks at in a config: a field (global or of a workflow), or a workflow's toggle. */
 export type ConfigItem = { fieldId: string; workflowId?: string } | { workflowId: string };
 
+/** Where env values live: a scope and the ids that place a value in it (the filter of list values). */
+export interface EnvPlacement {
+  scope: EnvScope;
+  linkedAccountId?: string;
+  workflowId?: string;
+}
+
 const configKey = (a: ConfigAddress) => JSON.stringify([a.linkedAccountId, a.slug, a.configId]);
+const placementKey = (p: EnvPlacement) => JSON.stringify([p.scope, p.linkedAccountId ?? null, p.workflowId ?? null]);
 const itemKey = (item: ConfigItem) => ("fieldId" in item ? `field:${item.workflowId ?? ""}:${item.fieldId}` : `workflow:${item.workflowId}`);
 
 /** The read kept under `key`, or a new one; a failed read is not kept, so the next caller tries again. */
@@ -46,6 +55,11 @@ export class Run {
   private readonly written = new Set<string>();
   /** Env definitions read in this run: many values share a definition, whose scope and format do not change within a command. */
   private readonly definitions = new Map<string, Promise<EnvDefinition>>();
+
+  /** One listing per env placement (see findEnvValue). */
+  private readonly envListings = new Map<string, Promise<EnvValueListItem[]>>();
+  /** Env values this run has written, as `placementKey + definitionId`. */
+  private readonly envWritten = new Set<string>();
 
   /** A run over `client`. */
   constructor(readonly client: PlatformClient) {}
@@ -85,5 +99,31 @@ export class Run {
   /** Reads an env definition once per run; a failed read is dropped, so it is tried again. */
   envDefinition(definitionId: string): Promise<EnvDefinition> {
     return shared(this.definitions, definitionId, () => this.client.getEnvDefinition(definitionId));
+  }
+
+  /**
+   * The value of a definition at a placement, or undefined when there is none. One listing of the
+   * placement (every definition's values there, all pages) serves all its values for the run: a
+   * tenant's env values cost one read at create and at refresh, not one each. The staleness rules
+   * are readConfig's: a value this run wrote is looked up at the platform again.
+   */
+  async findEnvValue(placement: EnvPlacement, definitionId: string): Promise<EnvValueListItem | undefined> {
+    const key = placementKey(placement);
+    // Match on all three ids: a workflow's listing also holds its per-account values (at most one
+    // value exists per definition, linked account and workflow).
+    const matches = (doc: EnvValueListItem) =>
+      doc.variable_definition_id._id === definitionId &&
+      (doc.linked_account_id ?? undefined) === placement.linkedAccountId &&
+      (doc.workflow_id ?? undefined) === placement.workflowId;
+    const list = (filter: { variable_definition_id?: string }) => (page: number, limit: number) =>
+      this.client.listEnvValues(placement.scope, { ...filter, linked_account_id: placement.linkedAccountId, workflow_id: placement.workflowId, page, limit });
+    if (this.envWritten.has(key + definitionId)) return findItem(list({ variable_definition_id: definitionId }), matches);
+    const listing = await shared(this.envListings, key, () => collectPages(list({})));
+    return listing.find(matches);
+  }
+
+  /** Records that this run is about to write (set or delete) an env value: its later lookups go to the platform. */
+  writingEnvValue(placement: EnvPlacement, definitionId: string): void {
+    this.envWritten.add(placementKey(placement) + definitionId);
   }
 }

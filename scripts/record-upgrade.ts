@@ -13,6 +13,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator, type RunningEmulator } from "../emulator";
+import { TYPE_PREFIX, type ResourceType } from "../provider/bridge/program";
 import { REPO, Workspace } from "./lib/engine";
 import { copyProgram, installTarball, packTarball } from "./lib/program";
 import {
@@ -26,8 +27,8 @@ import {
   upgradeStack,
 } from "./lib/upgrade";
 
-const TYPES = ["ConfigField", "WorkflowToggle", "ApplicationEvent", "EnvVariableValue"];
-const TYPE_PREFIX = "pulumi-nodejs:dynamic/integration-platform:";
+/** Every resource type crosses the bridge, so the recording must hold one of each. */
+const TYPES: ResourceType[] = ["ConfigField", "WorkflowToggle", "ApplicationEvent", "EnvVariableValue"];
 
 function log(message: string): void {
   process.stderr.write(`record-upgrade: ${message}\n`);

@@ -20,6 +20,9 @@ export type ResourceType = "ConfigField" | "ApplicationEvent" | "WorkflowToggle"
 /** The module token, so that types read `pulumi-nodejs:dynamic/integration-platform:<Type>`. */
 export const MODULE = "integration-platform";
 
+/** The start of every type token of this package's resources, as state and `pulumi preview --json` show it. */
+export const TYPE_PREFIX = `pulumi-nodejs:dynamic/${MODULE}:`;
+
 /** A new provider object for a type, whose every method forwards to the host's provider of that type. */
 export function forwardingProvider(type: ResourceType): pulumi.dynamic.ResourceProvider {
   // Each body must name the package literally: the serializer keeps function text, and a helper

@@ -14,17 +14,19 @@
 //     into check failures), so only their count and resource names are printed.
 import { isDeepStrictEqual } from "node:util";
 import { z } from "zod";
-
-/** The type token prefix of this package's resources. */
-const RESOURCE_TYPE_PREFIX = "pulumi-nodejs:dynamic/integration-platform:";
+import { TYPE_PREFIX as RESOURCE_TYPE_PREFIX } from "../bridge/program";
+import { ApplicationEventProperties } from "../resources/applicationEvent";
+import { ConfigFieldProperties } from "../resources/configField";
+import { EnvVariableValueProperties } from "../resources/envVariableValue";
+import { containsUnknown } from "../resources/lifecycle";
+import type { AnyProperties } from "../resources/properties";
+import { WorkflowToggleProperties } from "../resources/workflowToggle";
 /** Types that carry no platform object of their own: the stack, providers, our component. */
 const SILENT_TYPES = [/^pulumi:pulumi:Stack$/, /^pulumi:providers:/, /^integration-platform:index:LinkedAccountSetup$/];
 /** The key of the object that marks a secret in Pulumi's state format. */
 const SECRET_SIGNATURE = "4dabf18193072939515e22adb298388d";
 /** How `pulumi preview --json` shows a secret value. */
 const MASKED_SECRET = "[secret]";
-/** The engine's placeholder for a value not known until `up` (pulumi/pulumi#6310). */
-const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 
 const PreviewState = z.looseObject({
   type: z.string(),
@@ -117,12 +119,15 @@ interface ObjectKind {
   release(inputs: Props, outputs: Props): string;
 }
 
+/** What a kind takes from its resource's one declaration of its properties (resources/properties.ts). */
+function declared(properties: AnyProperties): Pick<ObjectKind, "identity" | "derived" | "secret"> {
+  return { identity: [...properties.identity], derived: [...properties.derived], secret: properties.secret.map(String) };
+}
+
 const KINDS: Record<string, ObjectKind> = {
   ConfigField: {
     order: 0,
-    identity: ["slug", "linkedAccountId", "configId", "fieldId", "workflowId"],
-    derived: [],
-    secret: [],
+    ...declared(ConfigFieldProperties),
     title: (i) =>
       `field ${showId(i.fieldId)}${i.workflowId !== undefined ? ` of workflow ${showId(i.workflowId)}` : ""}` +
       (i.configId !== undefined && i.configId !== i.linkedAccountId ? ` in config ${showId(i.configId)}` : ""),
@@ -130,7 +135,7 @@ const KINDS: Record<string, ObjectKind> = {
       // Delete puts back what each managed property held before the stack took it over;
       // options and labels with nothing recorded go back to empty (see ConfigField's delete).
       const previous = isRecord(o.previous) ? o.previous : {};
-      const restored = ["name", "options", "labels"]
+      const restored = ConfigFieldProperties.settings
         .filter((key) => i[key] !== undefined && (key !== "name" || previous.name !== undefined))
         .map((key) => `${code(key)} goes back to ${show(previous[key] ?? [])}`);
       return restored.length > 0 ? restored.join(", ") : "the field keeps its current values";
@@ -138,9 +143,7 @@ const KINDS: Record<string, ObjectKind> = {
   },
   WorkflowToggle: {
     order: 1,
-    identity: ["slug", "linkedAccountId", "configId", "workflowId"],
-    derived: [],
-    secret: [],
+    ...declared(WorkflowToggleProperties),
     title: (i, o) => `workflow ${showId(i.workflowId)}${typeof o.workflowName === "string" && o.workflowName ? ` (${escape(o.workflowName)})` : ""}`,
     release: (i, o) =>
       typeof o.previousEnabled === "boolean" && o.previousEnabled !== i.enabled
@@ -149,9 +152,7 @@ const KINDS: Record<string, ObjectKind> = {
   },
   EnvVariableValue: {
     order: 2,
-    identity: ["definitionId", "linkedAccountId", "workflowId"],
-    derived: ["scope", "encrypted"],
-    secret: ["value"],
+    ...declared(EnvVariableValueProperties),
     title: (i) =>
       `env value of definition ${showId(i.definitionId)}${i.workflowId !== undefined ? ` for workflow ${showId(i.workflowId)}` : ""}` +
       (typeof i.scope === "string" ? `, scope ${code(i.scope)}` : ""),
@@ -159,10 +160,8 @@ const KINDS: Record<string, ObjectKind> = {
   },
   ApplicationEvent: {
     order: 3,
-    identity: ["eventId"],
+    ...declared(ApplicationEventProperties),
     titled: ["name"],
-    derived: [],
-    secret: [],
     title: (i) => `event ${i.name !== undefined ? `${showId(i.name)} ` : ""}(id ${showId(i.eventId)})`,
     release: (i) =>
       isRecord(i.restoreOnDelete)
@@ -436,11 +435,6 @@ function containsSecret(value: unknown): boolean {
   return isRecord(value) && Object.values(value).some(containsSecret);
 }
 
-function containsUnknown(value: unknown): boolean {
-  if (value === UNKNOWN) return true;
-  if (Array.isArray(value)) return value.some(containsUnknown);
-  return isRecord(value) && Object.values(value).some(containsUnknown);
-}
 
 /** A value as compact JSON in a code span; secrets and unknowns as words. */
 function show(value: unknown): string {

@@ -8,7 +8,8 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import * as api from "../client/schemas";
 import { currentRun } from "../connection";
-import { checkProperties, describe, diffProperties, Id, unlessGone } from "./lifecycle";
+import { describe, Id, unlessGone } from "./lifecycle";
+import { ArgsOf, declareProperties, OutputsOf, StateOf } from "./properties";
 import applicationEventForwarder = require("../bridge/providers/ApplicationEvent");
 import { MODULE } from "../bridge/program";
 
@@ -23,36 +24,12 @@ export interface EventDefinition {
   response: EventResponseSample;
 }
 
-/** Inputs of an ApplicationEvent. */
-export interface ApplicationEventArgs {
-  /** The event's id on the platform. Changing it replaces the resource. */
-  eventId: pulumi.Input<string>;
-  /** The event's name. */
-  name: pulumi.Input<string>;
-  /**
-   * A sample of the event's response, as a readable object. The platform declares one key per
-   * property, with dot paths for nested properties (`user.id`), and keeps the sample itself.
-   */
-  response: pulumi.Input<EventResponseSample>;
-  /** What the event is set back to on delete. The API cannot read an event, so this must be declared to be restored. */
-  restoreOnDelete?: pulumi.Input<{ name: pulumi.Input<string>; response: pulumi.Input<EventResponseSample> }>;
-}
-
 /** A declared response key, as the platform returns it. */
 export interface DeclaredKey {
   /** Dot path of the property. */
   key: string;
   /** The platform's type: `text` or `object`. */
   type: string;
-}
-
-interface ApplicationEventState {
-  eventId: string;
-  name: string;
-  response: EventResponseSample;
-  restoreOnDelete?: EventDefinition;
-  declaredKeys: DeclaredKey[];
-  rawResponse?: string;
 }
 
 /** A JSON object: what the platform accepts as a response sample. */
@@ -62,17 +39,40 @@ const Sample = z.custom<EventResponseSample>(
   { error: (issue) => (issue.input === undefined ? "is required" : `must be an object (a sample of the event's response), not ${describe(issue.input)}`) },
 );
 
-const inputShape = {
-  eventId: Id,
-  name: z.string({ error: (issue) => (issue.input === undefined ? "is required" : `must be a string, not ${describe(issue.input)}`) }).trim().min(1, "must not be empty"),
-  response: Sample,
-  restoreOnDelete: z
-    .object({ name: z.string().trim().min(1, "must not be empty"), response: Sample }, {
-      error: (issue) => `must be {name, response}, not ${describe(issue.input)}`,
-    })
-    .strict()
-    .optional(),
-};
+/** ApplicationEvent's properties, each declared once (see properties.ts). */
+export const ApplicationEventProperties = declareProperties({
+  identity: {
+    /** The event's id on the platform. Changing it replaces the resource. */
+    eventId: Id,
+  },
+  settings: {
+    /** The event's name. */
+    name: z.string({ error: (issue) => (issue.input === undefined ? "is required" : `must be a string, not ${describe(issue.input)}`) }).trim().min(1, "must not be empty"),
+    /**
+     * A sample of the event's response, as a readable object. The platform declares one key per
+     * property, with dot paths for nested properties (`user.id`), and keeps the sample itself.
+     */
+    response: Sample,
+    /** What the event is set back to on delete. The API cannot read an event, so this must be declared to be restored. */
+    restoreOnDelete: z
+      .object({ name: z.string().trim().min(1, "must not be empty"), response: Sample }, {
+        error: (issue) => `must be {name, response}, not ${describe(issue.input)}`,
+      })
+      .strict()
+      .optional(),
+  },
+  outputs: {
+    /** The keys the platform declared from the sample, with dot paths for nested properties. */
+    declaredKeys: z.custom<DeclaredKey[]>(),
+    /** The sample as the platform stores it, serialized as a string. */
+    rawResponse: z.custom<string>().optional(),
+  },
+});
+
+/** Inputs of an ApplicationEvent. */
+export type ApplicationEventArgs = ArgsOf<typeof ApplicationEventProperties>;
+/** What an ApplicationEvent keeps in state: its inputs and what the platform declared from the sample. */
+type ApplicationEventState = StateOf<typeof ApplicationEventProperties>;
 
 /** Updates the event and picks our record out of the org's list. */
 async function putEvent(eventId: string, definition: EventDefinition): Promise<api.ApplicationEventRecord> {
@@ -86,10 +86,7 @@ async function putEvent(eventId: string, definition: EventDefinition): Promise<a
 
 function stateOf(inputs: ApplicationEventState, record: api.ApplicationEventRecord): ApplicationEventState {
   return {
-    eventId: inputs.eventId,
-    name: inputs.name,
-    response: inputs.response,
-    ...(inputs.restoreOnDelete ? { restoreOnDelete: inputs.restoreOnDelete } : {}),
+    ...ApplicationEventProperties.inputsOf(inputs),
     declaredKeys: record.response.map(({ key, type }) => ({ key, type })),
     ...(typeof record.raw_response === "string" ? { rawResponse: record.raw_response } : {}),
   };
@@ -98,12 +95,12 @@ function stateOf(inputs: ApplicationEventState, record: api.ApplicationEventReco
 /** The provider behind ApplicationEvent, which the provider host serves (bridge/host.ts). */
 export const applicationEventProvider: pulumi.dynamic.ResourceProvider = {
   async check(_olds, news) {
-    const { inputs, failures } = checkProperties(inputShape, news);
+    const { inputs, failures } = ApplicationEventProperties.check(news);
     return { inputs, failures };
   },
 
   async diff(_id, olds: ApplicationEventState, news: ApplicationEventState) {
-    return diffProperties(olds, news, ["eventId"], ["name", "response", "restoreOnDelete"]);
+    return ApplicationEventProperties.diff(olds, news);
   },
 
   async create(inputs: ApplicationEventState) {
@@ -128,30 +125,14 @@ export const applicationEventProvider: pulumi.dynamic.ResourceProvider = {
   },
 };
 
+/** The output properties of an ApplicationEvent, one per state property, documented where they are declared. */
+export interface ApplicationEvent extends OutputsOf<typeof ApplicationEventProperties> {}
+
 /** Declares one application event's name and response structure. */
 export class ApplicationEvent extends pulumi.dynamic.Resource {
-  /** The event's id. */
-  declare readonly eventId: pulumi.Output<string>;
-  /** The event's name. */
-  declare readonly name: pulumi.Output<string>;
-  /** The response sample, as declared. */
-  declare readonly response: pulumi.Output<EventResponseSample>;
-  /** What delete sets the event back to, if declared. */
-  declare readonly restoreOnDelete: pulumi.Output<EventDefinition | undefined>;
-  /** The keys the platform declared from the sample, with dot paths for nested properties. */
-  declare readonly declaredKeys: pulumi.Output<DeclaredKey[]>;
-  /** The sample as the platform stores it, serialized as a string. */
-  declare readonly rawResponse: pulumi.Output<string | undefined>;
-
   /** Declares the event's name and response structure. */
   constructor(name: string, args: ApplicationEventArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      applicationEventForwarder,
-      name,
-      { ...args, declaredKeys: undefined, rawResponse: undefined },
-      opts,
-      MODULE,
-      "ApplicationEvent",
-    );
+    const properties = ApplicationEventProperties;
+    super(applicationEventForwarder, name, properties.resourceProps(args), properties.resourceOptions(opts), MODULE, "ApplicationEvent");
   }
 }

@@ -7,29 +7,10 @@ import { FieldNotFoundError, NotFoundError } from "../client/errors";
 import * as api from "../client/schemas";
 import { NameValue } from "../client/schemas";
 import { currentRun } from "../connection";
-import { checkProperties, defined, diffProperties, Id, NameValueList, unlessGone } from "./lifecycle";
+import { defined, Id, NameValueList, unlessGone } from "./lifecycle";
+import { ArgsOf, declareProperties, OutputsOf, StateOf } from "./properties";
 import configFieldForwarder = require("../bridge/providers/ConfigField");
 import { MODULE } from "../bridge/program";
-
-/** Inputs of a ConfigField. */
-export interface ConfigFieldArgs {
-  /** The application's slug, e.g. `hubspot`. Changing it replaces the resource. */
-  slug: pulumi.Input<string>;
-  /** The customer's identifier of the linked account (end user). Changing it replaces the resource. */
-  linkedAccountId: pulumi.Input<string>;
-  /** The config to update; by default the platform names a config after its linked account. Changing it replaces the resource. */
-  configId: pulumi.Input<string>;
-  /** The field's id. Changing it replaces the resource. */
-  fieldId: pulumi.Input<string>;
-  /** The published workflow the field belongs to; omit it for a field global to the app. Changing it replaces the resource. */
-  workflowId?: pulumi.Input<string>;
-  /** The field's display name in this config. Omit it to leave the name alone. */
-  name?: pulumi.Input<string>;
-  /** The options of a select or map field. Omit them to leave the options alone; `[]` clears them. */
-  options?: pulumi.Input<pulumi.Input<NameValueInput>[]>;
-  /** Labels of the field. Omit them to leave the labels alone; `[]` clears them. */
-  labels?: pulumi.Input<pulumi.Input<NameValueInput>[]>;
-}
 
 /** A `{name, value}` pair as an input. */
 export interface NameValueInput {
@@ -59,38 +40,45 @@ export interface ConfigFieldRecord {
   dynamicSlotIdentifier?: string;
 }
 
+/** ConfigField's properties, each declared once (see properties.ts). */
+export const ConfigFieldProperties = declareProperties({
+  identity: {
+    /** The application's slug, e.g. `hubspot`. Changing it replaces the resource. */
+    slug: Id,
+    /** The customer's identifier of the linked account (end user). Changing it replaces the resource. */
+    linkedAccountId: Id,
+    /** The config to update; by default the platform names a config after its linked account. Changing it replaces the resource. */
+    configId: Id,
+    /** The field's id. Changing it replaces the resource. */
+    fieldId: Id,
+    /** The published workflow the field belongs to; omit it for a field global to the app. Changing it replaces the resource. */
+    workflowId: Id.optional(),
+  },
+  // The managed properties: delete puts back what each held before the resource took it over.
+  settings: {
+    /** The field's display name in this config. Omit it to leave the name alone. */
+    name: z.string({ error: "must be a string" }).trim().min(1, "must not be empty").optional(),
+    /** The options of a select or map field. Omit them to leave the options alone; `[]` clears them. */
+    options: NameValueList.optional(),
+    /** Labels of the field. Omit them to leave the labels alone; `[]` clears them. */
+    labels: NameValueList.optional(),
+  },
+  outputs: {
+    /** The field as the platform returned it: required, fieldType, hidden, options and the rest. */
+    field: z.custom<ConfigFieldRecord>(),
+    /** What the managed properties held before this resource took the field over; delete puts it back. */
+    previous: z.custom<{ name?: string; options?: NameValue[]; labels?: NameValue[] }>(),
+  },
+});
+
+/** Inputs of a ConfigField. */
+export type ConfigFieldArgs = ArgsOf<typeof ConfigFieldProperties>;
+/** What a ConfigField keeps in state: its inputs, the returned field, and what to restore. */
+type ConfigFieldState = StateOf<typeof ConfigFieldProperties>;
+
 /** The properties a ConfigField manages, and so restores on delete. */
-const MANAGED = ["name", "options", "labels"] as const;
+const MANAGED = ConfigFieldProperties.settings;
 type Managed = (typeof MANAGED)[number];
-
-/** What the resource keeps in state: its inputs, the returned field, and what to restore. */
-interface ConfigFieldState {
-  slug: string;
-  linkedAccountId: string;
-  configId: string;
-  fieldId: string;
-  workflowId?: string;
-  name?: string;
-  options?: NameValue[];
-  labels?: NameValue[];
-  field: ConfigFieldRecord;
-  /** The managed properties' values before this resource took the field over. */
-  previous: { name?: string; options?: NameValue[]; labels?: NameValue[] };
-}
-
-const inputShape = {
-  slug: Id,
-  linkedAccountId: Id,
-  configId: Id,
-  fieldId: Id,
-  workflowId: Id.optional(),
-  name: z.string({ error: "must be a string" }).trim().min(1, "must not be empty").optional(),
-  options: NameValueList.optional(),
-  labels: NameValueList.optional(),
-};
-
-/** Identity: a change to any of these addresses another field, so the resource is replaced. */
-const IDENTITY = ["slug", "linkedAccountId", "configId", "fieldId", "workflowId"] as const;
 
 /** Projects the platform's option or label elements onto `{name, value}`, the shape we send. */
 function nameValues(list: unknown[] | null | undefined): NameValue[] {
@@ -158,12 +146,12 @@ function desiredValues(news: Partial<ConfigFieldState>, olds?: ConfigFieldState)
 /** The provider behind ConfigField, which the provider host serves (bridge/host.ts). */
 export const configFieldProvider: pulumi.dynamic.ResourceProvider = {
   async check(_olds, news) {
-    const { inputs, failures } = checkProperties(inputShape, news);
+    const { inputs, failures } = ConfigFieldProperties.check(news);
     return { inputs, failures };
   },
 
   async diff(_id, olds: ConfigFieldState, news: ConfigFieldState) {
-    return diffProperties(olds, news, IDENTITY, MANAGED);
+    return ConfigFieldProperties.diff(olds, news);
   },
 
   async create(inputs: ConfigFieldState) {
@@ -184,7 +172,7 @@ export const configFieldProvider: pulumi.dynamic.ResourceProvider = {
     const desired = desiredValues(inputs);
     // Already as declared (an adopted setup, or a run that stopped after this write): no write.
     const field = holds(before, desired) ? toRecord(before) : await putField(inputs, desired);
-    const outs: ConfigFieldState = { ...stateInputs(inputs), field, previous };
+    const outs: ConfigFieldState = { ...ConfigFieldProperties.inputsOf(inputs), field, previous };
     currentRun().claim("ConfigField", idOf(inputs));
     return { id: idOf(inputs), outs };
   },
@@ -218,7 +206,7 @@ export const configFieldProvider: pulumi.dynamic.ResourceProvider = {
     }
     // When that read was needed anyway and shows the declared values in place, no write.
     const field = live && holds(live, desired) ? toRecord(live) : await putField(news, desired);
-    return { outs: { ...stateInputs(news), field, previous: defined(previous) } };
+    return { outs: { ...ConfigFieldProperties.inputsOf(news), field, previous: defined(previous) } };
   },
 
   async delete(id, props: ConfigFieldState) {
@@ -232,19 +220,6 @@ export const configFieldProvider: pulumi.dynamic.ResourceProvider = {
     }
   },
 };
-
-function stateInputs(inputs: ConfigFieldState): Omit<ConfigFieldState, "field" | "previous"> {
-  return defined({
-    slug: inputs.slug,
-    linkedAccountId: inputs.linkedAccountId,
-    configId: inputs.configId,
-    fieldId: inputs.fieldId,
-    workflowId: inputs.workflowId,
-    name: inputs.name,
-    options: inputs.options,
-    labels: inputs.labels,
-  }) as Omit<ConfigFieldState, "field" | "previous">;
-}
 
 /** True when the field already holds every value to send, so the write can be skipped. */
 function holds(live: api.ConfigFieldState, values: Partial<Record<Managed, unknown>>): boolean {
@@ -263,29 +238,14 @@ function idOf(s: ConfigFieldState): string {
   return [s.linkedAccountId, s.slug, s.configId, s.workflowId ?? "", s.fieldId].join("/");
 }
 
+/** The output properties of a ConfigField, one per state property, documented where they are declared. */
+export interface ConfigField extends OutputsOf<typeof ConfigFieldProperties> {}
+
 /** Sets one field's name, options or labels in one config, and restores them on delete. */
 export class ConfigField extends pulumi.dynamic.Resource {
-  /** The application's slug. */
-  declare readonly slug: pulumi.Output<string>;
-  /** The linked account's identifier. */
-  declare readonly linkedAccountId: pulumi.Output<string>;
-  /** The config's id. */
-  declare readonly configId: pulumi.Output<string>;
-  /** The field's id. */
-  declare readonly fieldId: pulumi.Output<string>;
-  /** The workflow the field belongs to, if any. */
-  declare readonly workflowId: pulumi.Output<string | undefined>;
-  /** The managed display name, if set. */
-  declare readonly name: pulumi.Output<string | undefined>;
-  /** The managed options, if set. */
-  declare readonly options: pulumi.Output<NameValue[] | undefined>;
-  /** The managed labels, if set. */
-  declare readonly labels: pulumi.Output<NameValue[] | undefined>;
-  /** The field as the platform returned it: required, fieldType, hidden, options and the rest. */
-  declare readonly field: pulumi.Output<ConfigFieldRecord>;
-
   /** Declares the field's managed properties in one config. */
   constructor(name: string, args: ConfigFieldArgs, opts?: pulumi.CustomResourceOptions) {
-    super(configFieldForwarder, name, { ...args, field: undefined }, opts, MODULE, "ConfigField");
+    const properties = ConfigFieldProperties;
+    super(configFieldForwarder, name, properties.resourceProps(args), properties.resourceOptions(opts), MODULE, "ConfigField");
   }
 }

@@ -1,53 +1,57 @@
 // EnvVariableValue: one env variable value (platform facts, "Environment variables"). Which ids
-// are present decides the scope, and they must fit the definition's scope. Create is the API's
-// upsert, so an existing value for the same definition and scope is adopted, never duplicated.
+// are present decides the scope, and they must fit the definition's scope. Create looks first:
+// a value already as declared is adopted without a write; otherwise create is the API's upsert,
+// so an existing value for the same definition and scope is overwritten, never duplicated.
 // The value is a secret in inputs, outputs and state, and never appears in a message.
 import * as pulumi from "@pulumi/pulumi";
 import { isDeepStrictEqual } from "node:util";
 import { z } from "zod";
 import { ApiError, NotFoundError, SettingsError } from "../client/errors";
 import { EnvDefinition, EnvFormat, EnvScope } from "../client/schemas";
-import { findItem } from "../client/pagination";
 import { scopeViolations } from "../client/scopes";
 import { currentRun } from "../connection";
-import { checkProperties, containsUnknown, describe, diffProperties, Id, unlessGone } from "./lifecycle";
+import { containsUnknown, describe, Id, unlessGone } from "./lifecycle";
+import { ArgsOf, declareProperties, OutputsOf, StateOf } from "./properties";
 import envVariableValueForwarder = require("../bridge/providers/EnvVariableValue");
 import { MODULE } from "../bridge/program";
 
+/** EnvVariableValue's properties, each declared once (see properties.ts). */
+export const EnvVariableValueProperties = declareProperties({
+  identity: {
+    /** The env variable definition's id. Changing it replaces the resource. */
+    definitionId: Id,
+    /** The linked account, for a `linked_account` definition (or optionally a `workflow` one). Changing it replaces the resource. */
+    linkedAccountId: Id.optional(),
+    /** The workflow, for a `workflow` definition. Changing it replaces the resource. */
+    workflowId: Id.optional(),
+  },
+  settings: {
+    // The value itself never goes into a reason: it is a secret. The class wraps it in
+    // pulumi.secret(), so a missing value arrives as null.
+    /** The value, always a string; `number` and `url` definitions check its format. Stored as a secret. */
+    value: z.string({ error: (issue) => (issue.input == null ? "is required" : `must be a string, not ${describe(issue.input)}`) }),
+    /**
+     * For an encrypted definition: when the platform already holds a value at this scope, create
+     * takes it over without writing. An encrypted value reads back redacted, so it cannot be
+     * compared: `value` is trusted to equal it, and only a later change of `value` is written.
+     * `pulumi-integration-platform import` sets it on the values it brings in. A readable value
+     * that already equals `value` is never written, with or without this.
+     */
+    adoptEncryptedValue: z.boolean({ error: (issue) => `must be true or false, not ${describe(issue.input)}` }).optional(),
+  },
+  derived: {
+    /** The definition's scope (org, workspace, linked_account or workflow), learned at check so that read knows which list to look in. */
+    scope: z.custom<EnvScope>(),
+    /** Whether the platform encrypts the value, and so redacts it on read: drift in it cannot be seen. */
+    encrypted: z.custom<boolean>(),
+  },
+  secret: ["value"],
+});
+
 /** Inputs of an EnvVariableValue. */
-export interface EnvVariableValueArgs {
-  /** The env variable definition's id. Changing it replaces the resource. */
-  definitionId: pulumi.Input<string>;
-  /** The value, always a string; `number` and `url` definitions check its format. Stored as a secret. */
-  value: pulumi.Input<string>;
-  /** The linked account, for a `linked_account` definition (or optionally a `workflow` one). Changing it replaces the resource. */
-  linkedAccountId?: pulumi.Input<string>;
-  /** The workflow, for a `workflow` definition. Changing it replaces the resource. */
-  workflowId?: pulumi.Input<string>;
-}
-
-interface EnvVariableValueState {
-  definitionId: string;
-  value: string;
-  linkedAccountId?: string;
-  workflowId?: string;
-  /** The definition's scope, learned at check so that read knows which list to look in. */
-  scope: EnvScope;
-  /** Whether the platform redacts this value on read, so drift in it cannot be seen. */
-  encrypted: boolean;
-}
-
-const inputShape = {
-  definitionId: Id,
-  // The value itself never goes into a reason: it is a secret.
-  // The constructor wraps `value` in pulumi.secret(), so a missing value arrives as null.
-  value: z.string({ error: (issue) => (issue.input == null ? "is required" : `must be a string, not ${describe(issue.input)}`) }),
-  linkedAccountId: Id.optional(),
-  workflowId: Id.optional(),
-};
-
-/** The properties that decide which platform object the resource addresses. */
-const IDENTITY = ["definitionId", "linkedAccountId", "workflowId"] as const;
+export type EnvVariableValueArgs = ArgsOf<typeof EnvVariableValueProperties>;
+/** What an EnvVariableValue keeps in state: its inputs and what check learned of the definition. */
+type EnvVariableValueState = StateOf<typeof EnvVariableValueProperties>;
 
 /** Checks the ids present against a scope; one failure per property. */
 function scopeFailures(scope: EnvScope, ids: { linkedAccountId?: string; workflowId?: string }, subject: string): pulumi.dynamic.CheckFailure[] {
@@ -78,7 +82,7 @@ export function formatFailure(format: EnvFormat, value: string): string | undefi
 /** The provider behind EnvVariableValue, which the provider host serves (bridge/host.ts). */
 export const envVariableValueProvider: pulumi.dynamic.ResourceProvider = {
   async check(olds: Partial<EnvVariableValueState>, news) {
-    const { inputs, failures } = checkProperties(inputShape, news);
+    const { inputs, failures } = EnvVariableValueProperties.check(news);
     // Every purely local check comes first: bad input must not cause a request.
     if (failures.length > 0 || containsUnknown(inputs.definitionId)) return { inputs, failures };
 
@@ -87,7 +91,7 @@ export const envVariableValueProvider: pulumi.dynamic.ResourceProvider = {
     const unchanged =
       olds.scope !== undefined &&
       olds.encrypted !== undefined &&
-      (["definitionId", "value", "linkedAccountId", "workflowId"] as const).every((k) => isDeepStrictEqual(olds[k], inputs[k]));
+      [...EnvVariableValueProperties.identity, ...EnvVariableValueProperties.settings].every((k) => isDeepStrictEqual(olds[k], inputs[k]));
     if (unchanged) return { inputs: { ...inputs, scope: olds.scope, encrypted: olds.encrypted }, failures };
 
     let definition: EnvDefinition;
@@ -115,86 +119,63 @@ export const envVariableValueProvider: pulumi.dynamic.ResourceProvider = {
   },
 
   async diff(_id, olds: EnvVariableValueState, news: EnvVariableValueState) {
-    return diffProperties(olds, news, IDENTITY, ["value"]);
+    return EnvVariableValueProperties.diff(olds, news);
   },
 
   async create(inputs: EnvVariableValueState) {
+    // One listing per placement, shared with the run's other values there: what is there already?
     const run = currentRun();
-    const record = await run.client.setEnvValue({
-      variable_definition_id: inputs.definitionId,
-      value: inputs.value,
-      linked_account_id: inputs.linkedAccountId,
-      workflow_id: inputs.workflowId,
-    });
-    run.claim("EnvVariableValue", record._id);
-    return { id: record._id, outs: inputs };
+    const existing = await run.findEnvValue(inputs, inputs.definitionId);
+    // Already as declared (an adopted setup, or a run that stopped after this write): no write.
+    const adopted = existing !== undefined && (inputs.encrypted ? inputs.adoptEncryptedValue === true : existing.value === inputs.value);
+    const id = adopted ? existing._id : (await setValue(inputs))._id;
+    run.claim("EnvVariableValue", id);
+    return { id, outs: EnvVariableValueProperties.inputsOf(inputs) };
   },
 
   async read(_id, props: EnvVariableValueState) {
-    const { client } = currentRun();
-    // At most one value exists per definition, linked account and workflow: match on all three.
-    // The list may hold many other values (a workflow's per-account values, say): walk its pages.
-    const live = await unlessGone(() =>
-      findItem(
-        (page, limit) =>
-          client.listEnvValues(props.scope, {
-            variable_definition_id: props.definitionId,
-            linked_account_id: props.linkedAccountId,
-            workflow_id: props.workflowId,
-            page,
-            limit,
-          }),
-        (doc) =>
-          doc.variable_definition_id._id === props.definitionId &&
-          (doc.linked_account_id ?? undefined) === props.linkedAccountId &&
-          (doc.workflow_id ?? undefined) === props.workflowId,
-      ),
-    );
+    const live = await unlessGone(() => currentRun().findEnvValue(props, props.definitionId));
     if (!live) return { id: "", props: {} };
     // An encrypted value reads back as "[REDACTED]": the state's value is the best knowledge.
     const value = props.encrypted ? props.value : live.value;
     return { id: live._id, props: { ...props, value } };
   },
 
-  async update(_id, _olds: EnvVariableValueState, news: EnvVariableValueState) {
-    await currentRun().client.setEnvValue({
-      variable_definition_id: news.definitionId,
-      value: news.value,
-      linked_account_id: news.linkedAccountId,
-      workflow_id: news.workflowId,
-    });
-    return { outs: news };
+  async update(_id, olds: EnvVariableValueState, news: EnvVariableValueState) {
+    // Only `adoptEncryptedValue` changed: it acts at create, so there is nothing to write.
+    if (olds.value !== news.value) await setValue(news);
+    return { outs: EnvVariableValueProperties.inputsOf(news) };
   },
 
-  async delete(id) {
+  async delete(id, props: EnvVariableValueState) {
     // The upsert hands a renamed resource the same value: then the value is the new resource's.
     const run = currentRun();
     if (run.claimedByAnother("EnvVariableValue", id)) return;
+    run.writingEnvValue(props, props.definitionId);
     await unlessGone(() => run.client.deleteEnvValue(id));
   },
 };
 
+/** Sends the value (the API's upsert); later lookups of it in this run go to the platform. */
+function setValue(state: EnvVariableValueState) {
+  const run = currentRun();
+  run.writingEnvValue(state, state.definitionId);
+  return run.client.setEnvValue({
+    variable_definition_id: state.definitionId,
+    value: state.value,
+    linked_account_id: state.linkedAccountId,
+    workflow_id: state.workflowId,
+  });
+}
+
+/** The output properties of an EnvVariableValue, one per state property, documented where they are declared. */
+export interface EnvVariableValue extends OutputsOf<typeof EnvVariableValueProperties> {}
+
 /** Sets one env variable value at the scope its ids give; the value is a secret. */
 export class EnvVariableValue extends pulumi.dynamic.Resource {
-  /** The definition's id. */
-  declare readonly definitionId: pulumi.Output<string>;
-  /** The value (secret). */
-  declare readonly value: pulumi.Output<string>;
-  /** The linked account, if the scope takes one. */
-  declare readonly linkedAccountId: pulumi.Output<string | undefined>;
-  /** The workflow, if the scope takes one. */
-  declare readonly workflowId: pulumi.Output<string | undefined>;
-  /** The definition's scope: org, workspace, linked_account or workflow. */
-  declare readonly scope: pulumi.Output<EnvScope>;
-  /** Whether the platform encrypts the value (and so redacts it on read). */
-  declare readonly encrypted: pulumi.Output<boolean>;
-
   /** Declares one env variable value. */
   constructor(name: string, args: EnvVariableValueArgs, opts?: pulumi.CustomResourceOptions) {
-    // The input is made secret too: additionalSecretOutputs covers outputs only, and inputs are
-    // kept in state as well.
-    const props = { ...args, value: pulumi.secret(args.value), scope: undefined, encrypted: undefined };
-    const options = pulumi.mergeOptions(opts, { additionalSecretOutputs: ["value"] });
-    super(envVariableValueForwarder, name, props, options, MODULE, "EnvVariableValue");
+    const properties = EnvVariableValueProperties;
+    super(envVariableValueForwarder, name, properties.resourceProps(args), properties.resourceOptions(opts), MODULE, "EnvVariableValue");
   }
 }

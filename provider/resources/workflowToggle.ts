@@ -5,46 +5,40 @@ import { z } from "zod";
 import { WorkflowNotPublishedError } from "../client/errors";
 import * as api from "../client/schemas";
 import { currentRun } from "../connection";
-import { checkProperties, describe, diffProperties, Id, unlessGone } from "./lifecycle";
+import { describe, Id, unlessGone } from "./lifecycle";
+import { ArgsOf, declareProperties, OutputsOf, StateOf } from "./properties";
 import workflowToggleForwarder = require("../bridge/providers/WorkflowToggle");
 import { MODULE } from "../bridge/program";
 
+/** WorkflowToggle's properties, each declared once (see properties.ts). */
+export const WorkflowToggleProperties = declareProperties({
+  identity: {
+    /** The application's slug. Changing it replaces the resource. */
+    slug: Id,
+    /** The linked account (end user) whose config holds the workflow. Changing it replaces the resource. */
+    linkedAccountId: Id,
+    /** The config's id. Changing it replaces the resource. */
+    configId: Id,
+    /** The published workflow's id. Changing it replaces the resource. */
+    workflowId: Id,
+  },
+  settings: {
+    // A missing `enabled` is its own case: "not a undefined" would not tell the user to add it.
+    /** Whether the workflow runs for this config. */
+    enabled: z.boolean({ error: (issue) => (issue.input === undefined ? "is required" : `must be true or false, not ${describe(issue.input)}`) }),
+  },
+  outputs: {
+    /** The workflow's name, as the platform reports it. */
+    workflowName: z.custom<string>().optional(),
+    /** Whether the workflow was enabled before this resource took it over; delete puts it back. */
+    previousEnabled: z.custom<boolean>(),
+  },
+});
+
 /** Inputs of a WorkflowToggle. */
-export interface WorkflowToggleArgs {
-  /** The application's slug. Changing it replaces the resource. */
-  slug: pulumi.Input<string>;
-  /** The linked account (end user) whose config holds the workflow. Changing it replaces the resource. */
-  linkedAccountId: pulumi.Input<string>;
-  /** The config's id. Changing it replaces the resource. */
-  configId: pulumi.Input<string>;
-  /** The published workflow's id. Changing it replaces the resource. */
-  workflowId: pulumi.Input<string>;
-  /** Whether the workflow runs for this config. */
-  enabled: pulumi.Input<boolean>;
-}
-
-interface WorkflowToggleState {
-  slug: string;
-  linkedAccountId: string;
-  configId: string;
-  workflowId: string;
-  enabled: boolean;
-  /** The workflow's name, as the platform reports it. */
-  workflowName?: string;
-  /** Whether the workflow was enabled before this resource took it over. */
-  previousEnabled: boolean;
-}
-
-const inputShape = {
-  slug: Id,
-  linkedAccountId: Id,
-  configId: Id,
-  workflowId: Id,
-  // A missing `enabled` is its own case: "not a undefined" would not tell the user to add it.
-  enabled: z.boolean({ error: (issue) => (issue.input === undefined ? "is required" : `must be true or false, not ${describe(issue.input)}`) }),
-};
-
-const IDENTITY = ["slug", "linkedAccountId", "configId", "workflowId"] as const;
+export type WorkflowToggleArgs = ArgsOf<typeof WorkflowToggleProperties>;
+/** What a WorkflowToggle keeps in state: its inputs, the workflow's name, and what to restore. */
+type WorkflowToggleState = StateOf<typeof WorkflowToggleProperties>;
 
 function findWorkflow(config: api.Config, workflowId: string) {
   return config.workflows.find((w) => w.id === workflowId);
@@ -74,12 +68,12 @@ async function setEnabled(target: WorkflowToggleState, enabled: boolean) {
 /** The provider behind WorkflowToggle, which the provider host serves (bridge/host.ts). */
 export const workflowToggleProvider: pulumi.dynamic.ResourceProvider = {
   async check(_olds, news) {
-    const { inputs, failures } = checkProperties(inputShape, news);
+    const { inputs, failures } = WorkflowToggleProperties.check(news);
     return { inputs, failures };
   },
 
   async diff(_id, olds: WorkflowToggleState, news: WorkflowToggleState) {
-    return diffProperties(olds, news, IDENTITY, ["enabled"]);
+    return WorkflowToggleProperties.diff(olds, news);
   },
 
   async create(inputs: WorkflowToggleState) {
@@ -89,11 +83,7 @@ export const workflowToggleProvider: pulumi.dynamic.ResourceProvider = {
     // Already as desired (an adopted setup, or a run that stopped after this write): no write.
     const after = before?.enabled === inputs.enabled ? before : await setEnabled(inputs, inputs.enabled);
     const outs: WorkflowToggleState = {
-      slug: inputs.slug,
-      linkedAccountId: inputs.linkedAccountId,
-      configId: inputs.configId,
-      workflowId: inputs.workflowId,
-      enabled: inputs.enabled,
+      ...WorkflowToggleProperties.inputsOf(inputs),
       // A workflow the config does not list yet has never been enabled for it.
       previousEnabled: before?.enabled ?? false,
       ...(after?.name ? { workflowName: after.name } : {}),
@@ -121,32 +111,14 @@ export const workflowToggleProvider: pulumi.dynamic.ResourceProvider = {
   },
 };
 
+/** The output properties of a WorkflowToggle, one per state property, documented where they are declared. */
+export interface WorkflowToggle extends OutputsOf<typeof WorkflowToggleProperties> {}
+
 /** Enables or disables one published workflow in one config, and restores it on delete. */
 export class WorkflowToggle extends pulumi.dynamic.Resource {
-  /** The application's slug. */
-  declare readonly slug: pulumi.Output<string>;
-  /** The linked account's identifier. */
-  declare readonly linkedAccountId: pulumi.Output<string>;
-  /** The config's id. */
-  declare readonly configId: pulumi.Output<string>;
-  /** The workflow's id. */
-  declare readonly workflowId: pulumi.Output<string>;
-  /** Whether the workflow is enabled. */
-  declare readonly enabled: pulumi.Output<boolean>;
-  /** The workflow's name, as the platform reports it. */
-  declare readonly workflowName: pulumi.Output<string | undefined>;
-  /** Whether the workflow was enabled before this resource took it over; delete restores it. */
-  declare readonly previousEnabled: pulumi.Output<boolean>;
-
   /** Declares whether one workflow is enabled in one config. */
   constructor(name: string, args: WorkflowToggleArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      workflowToggleForwarder,
-      name,
-      { ...args, workflowName: undefined, previousEnabled: undefined },
-      opts,
-      MODULE,
-      "WorkflowToggle",
-    );
+    const properties = WorkflowToggleProperties;
+    super(workflowToggleForwarder, name, properties.resourceProps(args), properties.resourceOptions(opts), MODULE, "WorkflowToggle");
   }
 }

@@ -13,9 +13,10 @@ describe("EnvVariableValue provider", () => {
     it("refuses bad local input without any request", async () => {
       const result = await envValue.check({}, { definitionId: " ", value: 42, workflowId: "" });
       assert.deepEqual(result.failures, [
+        // Failures come in declaration order: identity first, then settings.
         { property: "definitionId", reason: "must not be empty or whitespace" },
-        { property: "value", reason: "must be a string, not a number" },
         { property: "workflowId", reason: "must not be empty or whitespace" },
+        { property: "value", reason: "must be a string, not a number" },
       ]);
       // A missing value arrives as null (the constructor wraps it in pulumi.secret()).
       assert.deepEqual((await envValue.check({}, { definitionId: FIXTURE.definitions.accountQuota, value: null })).failures, [{ property: "value", reason: "is required" }]);
@@ -116,6 +117,48 @@ describe("EnvVariableValue provider", () => {
       const values = ctx.emulator.store.snapshot().envValues.filter((v) => v.variable_definition_id === FIXTURE.definitions.accountTier && v.linked_account_id === "acme");
       assert.equal(values.length, 1);
       assert.equal(values[0].value, "platinum");
+    });
+
+    it("adopts values already as declared without a write; one listing serves every value of a linked account", async () => {
+      const tier = await envValue.check({}, { definitionId: FIXTURE.definitions.accountTier, linkedAccountId: "acme", value: "enterprise" });
+      const quota = await envValue.check({}, { definitionId: FIXTURE.definitions.accountQuota, linkedAccountId: "acme", value: "70" });
+      ctx.emulator.requests.clear();
+      const adopted = await envValue.create(tier.inputs);
+      const created = await envValue.create(quota.inputs);
+      assert.equal(adopted.id, FIXTURE.values.accountTierAcme, "the existing value's id");
+      assert.deepEqual(
+        ctx.emulator.requests.list().map((r) => `${r.method} ${r.path}`),
+        ["GET /api/v2/public/env/values/linked_account", "POST /api/v2/public/env/values"],
+        "one listing of acme's values, and a write only for the value that differed",
+      );
+      assert.equal(ctx.emulator.store.envValue(created.id)!.value, "70");
+      // A value written in this run is looked up afresh, so refresh in the same run sees it.
+      const read = await envValue.read(created.id, created.outs);
+      assert.equal(read.id, created.id);
+    });
+
+    it("an existing encrypted value is overwritten, unless adoptEncryptedValue takes it over as is", async () => {
+      const args = { definitionId: FIXTURE.definitions.crmApiToken, linkedAccountId: "acme", value: "from-the-vault" };
+      const adopting = await envValue.check({}, { ...args, adoptEncryptedValue: true });
+      ctx.emulator.requests.clear();
+      const adopted = await envValue.create(adopting.inputs);
+      assert.equal(adopted.id, FIXTURE.values.crmApiTokenAcme);
+      assert.deepEqual(writes(ctx.emulator), [], "taken over without a write");
+      assert.equal(ctx.emulator.store.envValue(adopted.id)!.value, "crm-secret-acme", "the platform's value is untouched");
+      // Turning the flag off later acts at create only: no write.
+      await envValue.update(adopted.id, adopted.outs, { ...adopted.outs, adoptEncryptedValue: false });
+      assert.deepEqual(writes(ctx.emulator), []);
+
+      nextRun(ctx.emulator);
+      const plain = await envValue.check({}, args);
+      await envValue.create(plain.inputs);
+      assert.deepEqual(writes(ctx.emulator).map((r) => `${r.method} ${r.path}`), ["POST /api/v2/public/env/values"], "cannot compare, so it writes");
+      assert.equal(ctx.emulator.store.envValue(adopted.id)!.value, "from-the-vault");
+    });
+
+    it("refuses an adoptEncryptedValue that is not a boolean, naming it", async () => {
+      const result = await envValue.check({}, { ...QUOTA, adoptEncryptedValue: "yes" });
+      assert.deepEqual(result.failures, [{ property: "adoptEncryptedValue", reason: "must be true or false, not a string" }]);
     });
 
     it("finds its value on a later page: a workflow value among more than 100 per-account values of the same workflow stays in state", async () => {

@@ -1,0 +1,128 @@
+// Each resource declares its properties once, here-shaped: one zod schema per property, with the
+// property's JSDoc beside it, placed in the group that says what a change to it does. Everything
+// else is derived from that one declaration:
+//   - the public Args type (the JSDoc carries through to the user's editor, also from dist/*.d.ts),
+//     the state type, and the class's output properties;
+//   - `check` (the schemas), `diff` (identity replaces, settings update in place), what state keeps
+//     of the inputs, and which properties are secret;
+//   - the change summary's tables (cli/summarize.ts).
+// Adding a property to a resource means adding one line to its group, plus its test.
+//
+// The model is Terraform's plugin framework: each attribute once, with its description and its
+// plan modifier ("requires replace"), instead of an interface, a zod shape, a state interface and
+// hand-kept key lists that must agree.
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { checkProperties, defined, diffProperties } from "./lifecycle";
+
+/** A group of properties: name to schema, each with its JSDoc. */
+type Shape = z.ZodRawShape;
+
+/** A resource's properties, in the groups that decide check, diff and state. */
+export interface PropertyGroups<I extends Shape, S extends Shape, D extends Shape, O extends Shape> {
+  /** Inputs that address the platform object: changing one replaces the resource. */
+  identity: I;
+  /** Inputs the resource sets on the object: changing one updates it in place. */
+  settings: S;
+  /** Kept with the inputs, filled in by `check` from the platform's data; never the user's to set. */
+  derived: D;
+  /** State only: what the platform returned, and what delete restores. */
+  outputs: O;
+  /** Inputs that are secrets: kept encrypted in state and never put in a message. */
+  secret: readonly (keyof I | keyof S)[];
+}
+
+/** A value the user may pass as a plain value, an Output or a Promise, at any depth, as Pulumi Args do. */
+// The brackets keep a union (boolean is true | false) whole: Input<boolean>, not Input<true> | Input<false>.
+export type Inputify<T> = [T] extends [string | number | boolean]
+  ? pulumi.Input<T>
+  : [T] extends [(infer U)[]]
+    ? pulumi.Input<Inputify<U>[]>
+    : [T] extends [object]
+      ? pulumi.Input<{ [K in keyof T]: Inputify<T[K]> }>
+      : pulumi.Input<T>;
+
+/** The user's inputs of a resource: its identity and settings, each an Input. */
+export type ArgsOf<P extends AnyProperties> = {
+  [K in keyof InputsOf<P>]: Inputify<Exclude<InputsOf<P>[K], undefined>>;
+};
+
+/** The user's inputs of a resource as plain values, as zod reads them. */
+type InputsOf<P extends AnyProperties> = z.input<z.ZodObject<P["groups"]["identity"] & P["groups"]["settings"]>>;
+
+/** What a resource keeps in state: every group's values, as the provider's methods see them. */
+export type StateOf<P extends AnyProperties> = z.output<z.ZodObject<P["groups"]["identity"] & P["groups"]["settings"] & P["groups"]["derived"] & P["groups"]["outputs"]>>;
+
+/** The output properties of a resource class, one per state property. */
+export type OutputsOf<P extends AnyProperties> = { readonly [K in keyof StateOf<P>]-?: pulumi.Output<StateOf<P>[K]> };
+
+/** Any resource's properties. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyProperties = ResourceProperties<any, any, any, any>;
+
+/** One resource's declared properties, and what follows from them. */
+export class ResourceProperties<I extends Shape, S extends Shape, D extends Shape, O extends Shape> {
+  /** The schemas `check` validates: identity and settings. */
+  readonly inputShape: I & S;
+  /** Identity properties, in declaration order. */
+  readonly identity: (keyof I & string)[];
+  /** Setting properties, in declaration order. */
+  readonly settings: (keyof S & string)[];
+  /** Derived properties, in declaration order. */
+  readonly derived: (keyof D & string)[];
+  /** State-only properties, in declaration order. */
+  readonly outputs: (keyof O & string)[];
+  /** Secret properties. */
+  readonly secret: (keyof I | keyof S)[];
+
+  /** Declares the groups; see PropertyGroups. */
+  constructor(readonly groups: PropertyGroups<I, S, D, O>) {
+    this.inputShape = { ...groups.identity, ...groups.settings };
+    this.identity = Object.keys(groups.identity);
+    this.settings = Object.keys(groups.settings);
+    this.derived = Object.keys(groups.derived);
+    this.outputs = Object.keys(groups.outputs);
+    this.secret = [...groups.secret];
+  }
+
+  /** Validates the user's inputs, each property on its own; unknown values pass (see checkProperties). */
+  check(news: Record<string, unknown>) {
+    return checkProperties(this.inputShape, news);
+  }
+
+  /** Diffs the user's properties: identity replaces, settings update in place. */
+  diff(olds: object, news: object): pulumi.dynamic.DiffResult {
+    return diffProperties<Record<string, unknown>>(olds as Record<string, unknown>, news as Record<string, unknown>, this.identity, this.settings);
+  }
+
+  /** The inputs (identity, settings, derived) of a state or an inputs object, without unset ones. */
+  inputsOf<T extends object>(state: T): T {
+    const keys = [...this.identity, ...this.settings, ...this.derived] as string[];
+    return defined(Object.fromEntries(keys.map((key) => [key, (state as Record<string, unknown>)[key]]))) as T;
+  }
+
+  /**
+   * The props a resource class registers: the user's args, a slot for every other state property
+   * (the SDK creates an Output only for the props it is given), and each secret input wrapped in
+   * `pulumi.secret`, because `additionalSecretOutputs` covers outputs only while state keeps inputs too.
+   */
+  resourceProps(args: object): Record<string, unknown> {
+    const props: Record<string, unknown> = {};
+    for (const key of [...this.identity, ...this.settings, ...this.derived, ...this.outputs] as string[]) props[key] = undefined;
+    Object.assign(props, args);
+    for (const key of this.secret as string[]) if (props[key] !== undefined) props[key] = pulumi.secret(props[key]);
+    return props;
+  }
+
+  /** The resource options a class registers with: the user's, plus its secret properties as secret outputs. */
+  resourceOptions(opts: pulumi.CustomResourceOptions | undefined): pulumi.CustomResourceOptions {
+    return this.secret.length === 0 ? (opts ?? {}) : pulumi.mergeOptions(opts, { additionalSecretOutputs: this.secret as string[] });
+  }
+}
+
+/** Declares a resource's properties; `derived`, `outputs` and `secret` may be left out. */
+export function declareProperties<I extends Shape, S extends Shape, D extends Shape = {}, O extends Shape = {}>(
+  groups: Pick<PropertyGroups<I, S, D, O>, "identity" | "settings"> & Partial<PropertyGroups<I, S, D, O>>,
+): ResourceProperties<I, S, D, O> {
+  return new ResourceProperties<I, S, D, O>({ derived: {} as D, outputs: {} as O, secret: [], ...groups });
+}
