@@ -12,7 +12,7 @@ import * as assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import type { FaultRuleInput, RequestLogEntry, RunningEmulator } from "../../../emulator";
 import { Stack } from "../../../scripts/lib/engine";
-import { useEmulatorStack } from "../../support/e2e";
+import { step, useEmulatorStack } from "../../support/e2e";
 import {
   assertPlatformMatches,
   assertStateMatches,
@@ -96,61 +96,71 @@ describe("e2e reliability: faults", function () {
     );
   });
 
-  it(`up of ${resourceCount(fullSpec("x"))} resources of all four kinds converges while ~20% of calls fail`, async () => {
-    assert.ok(resourceCount(spec) >= 50);
-    const since = logCursor(e2e.emulator);
-    e2e.emulator.faults.add(TWENTY_PERCENT);
-    const up = await e2e.stack.ok(["up", "--yes", "--skip-preview", "--parallel", "8"]);
-    const log = e2e.emulator.requests.list(since);
-    survived.push(...log);
+  // One walk of the main stack under the same faults: the second up and the destroy start from
+  // what the first up left.
+  it(`converges under ~20% faults: up of ${resourceCount(fullSpec("x"))} resources, a no-op second up, and destroy`, async function () {
+    this.timeout(3 * 10 * 60_000);
 
-    assert.match(up.stdout, new RegExp(`\\+ ${resourceCount(spec) + 1} created`));
-    assertPlatformMatches(e2e.emulator.store.snapshot(), spec);
-    assertStateMatches(await e2e.stack.exportState(), spec);
+    await step(`up of ${resourceCount(fullSpec("x"))} resources of all four kinds converges while ~20% of calls fail`, async () => {
+      assert.ok(resourceCount(spec) >= 50);
+      const since = logCursor(e2e.emulator);
+      e2e.emulator.faults.add(TWENTY_PERCENT);
+      const up = await e2e.stack.ok(["up", "--yes", "--skip-preview", "--parallel", "8"]);
+      const log = e2e.emulator.requests.list(since);
+      survived.push(...log);
 
-    // The faults really were about 20%, of every kind, and the client really retried.
-    const faulted = log.filter((e) => e.fault);
-    const rate = faulted.length / log.length;
-    const counts = faultCounts(log);
-    console.log(`      up: ${log.length} calls, ${faulted.length} faulted (${(rate * 100).toFixed(1)}%) ${JSON.stringify(counts)}, ${up.ms} ms`);
-    // About 20%: the bounds sit about 4 standard deviations away for ~125 attempts.
-    assert.ok(rate > 0.08 && rate < 0.36, `fault rate ${rate}`);
-    for (const kind of ["429", "500", "503", "reset", "delay"]) assert.ok(counts[kind] > 0, `at least one ${kind} fault fired`);
-    assert.ok(log.some((e) => e.status === 499), "a delay fault made the client give up and retry");
+      assert.match(up.stdout, new RegExp(`\\+ ${resourceCount(spec) + 1} created`));
+      assertPlatformMatches(e2e.emulator.store.snapshot(), spec);
+      assertStateMatches(await e2e.stack.exportState(), spec);
+
+      // The faults really were about 20%, of every kind, and the client really retried.
+      const faulted = log.filter((e) => e.fault);
+      const rate = faulted.length / log.length;
+      const counts = faultCounts(log);
+      console.log(`      up: ${log.length} calls, ${faulted.length} faulted (${(rate * 100).toFixed(1)}%) ${JSON.stringify(counts)}, ${up.ms} ms`);
+      // About 20%: the bounds sit about 4 standard deviations away for ~125 attempts.
+      assert.ok(rate > 0.08 && rate < 0.36, `fault rate ${rate}`);
+      for (const kind of ["429", "500", "503", "reset", "delay"]) assert.ok(counts[kind] > 0, `at least one ${kind} fault fired`);
+      assert.ok(log.some((e) => e.status === 499), "a delay fault made the client give up and retry");
+    });
+
+    await step("a second up under the same faults is a no-op: no write, every resource unchanged", async () => {
+      const since = logCursor(e2e.emulator);
+      const up = await e2e.stack.ok(["up", "--yes", "--skip-preview"]);
+      const log = e2e.emulator.requests.list(since);
+      survived.push(...log);
+      assert.match(up.stdout, new RegExp(`${resourceCount(spec) + 1} unchanged`));
+      assert.doesNotMatch(up.stdout, /created|updated|deleted|replaced/);
+      assert.deepEqual(writesIn(log), [], "no write request");
+      assertPlatformMatches(e2e.emulator.store.snapshot(), spec);
+      assertStateMatches(await e2e.stack.exportState(), spec);
+    });
+
+    await step("destroy under the same faults deletes every value and restores every toggle", async () => {
+      const since = logCursor(e2e.emulator);
+      const destroy = await e2e.stack.ok(["destroy", "--yes", "--skip-preview", "--parallel", "8"]);
+      survived.push(...e2e.emulator.requests.list(since));
+      assert.match(destroy.stdout, new RegExp(`- ${resourceCount(spec) + 1} deleted`));
+      e2e.emulator.faults.clear();
+      const state = e2e.emulator.store.snapshot();
+      const declared = new Set(spec.envValues!.map((v) => placement(v.args.definitionId, v.args.linkedAccountId, v.args.workflowId)));
+      const left = state.envValues.map((v) => placement(v.variable_definition_id, v.linked_account_id, v.workflow_id));
+      const expected = fixture.envValues.map((v) => placement(v.variable_definition_id, v.linked_account_id, v.workflow_id)).filter((p) => !declared.has(p));
+      assert.deepEqual(left.sort(), expected.sort(), "only the values the stack never managed are left");
+      for (const { args } of spec.toggles!) {
+        const enabled = (s: typeof state) =>
+          s.configs.find((c) => c.linked_account_id === args.linkedAccountId && c.slug === args.slug && c.config_id === args.configId)?.workflows.find((w) => w.id === args.workflowId)?.enabled ?? false;
+        assert.equal(enabled(state), enabled(fixture), `${args.linkedAccountId}/${args.workflowId} is back as the fixture had it`);
+      }
+      assert.deepEqual((await e2e.stack.exportState()).deployment.resources?.filter((r) => r.type !== "pulumi:pulumi:Stack") ?? [], []);
+    });
   });
 
-  it("a second up under the same faults is a no-op: no write, every resource unchanged", async () => {
-    const since = logCursor(e2e.emulator);
-    const up = await e2e.stack.ok(["up", "--yes", "--skip-preview"]);
-    const log = e2e.emulator.requests.list(since);
-    survived.push(...log);
-    assert.match(up.stdout, new RegExp(`${resourceCount(spec) + 1} unchanged`));
-    assert.doesNotMatch(up.stdout, /created|updated|deleted|replaced/);
-    assert.deepEqual(writesIn(log), [], "no write request");
-    assertPlatformMatches(e2e.emulator.store.snapshot(), spec);
-    assertStateMatches(await e2e.stack.exportState(), spec);
-  });
-
-  it("destroy under the same faults deletes every value and restores every toggle", async () => {
-    const since = logCursor(e2e.emulator);
-    const destroy = await e2e.stack.ok(["destroy", "--yes", "--skip-preview", "--parallel", "8"]);
-    survived.push(...e2e.emulator.requests.list(since));
-    assert.match(destroy.stdout, new RegExp(`- ${resourceCount(spec) + 1} deleted`));
-    e2e.emulator.faults.clear();
-    const state = e2e.emulator.store.snapshot();
-    const declared = new Set(spec.envValues!.map((v) => placement(v.args.definitionId, v.args.linkedAccountId, v.args.workflowId)));
-    const left = state.envValues.map((v) => placement(v.variable_definition_id, v.linked_account_id, v.workflow_id));
-    const expected = fixture.envValues.map((v) => placement(v.variable_definition_id, v.linked_account_id, v.workflow_id)).filter((p) => !declared.has(p));
-    assert.deepEqual(left.sort(), expected.sort(), "only the values the stack never managed are left");
-    for (const { args } of spec.toggles!) {
-      const enabled = (s: typeof state) =>
-        s.configs.find((c) => c.linked_account_id === args.linkedAccountId && c.slug === args.slug && c.config_id === args.configId)?.workflows.find((w) => w.id === args.workflowId)?.enabled ?? false;
-      assert.equal(enabled(state), enabled(fixture), `${args.linkedAccountId}/${args.workflowId} is back as the fixture had it`);
-    }
-    assert.deepEqual((await e2e.stack.exportState()).deployment.resources?.filter((r) => r.type !== "pulumi:pulumi:Stack") ?? [], []);
-  });
-
+  // Stands alone: its own stack, its own spec (a part of the before hook's), and a snapshot of the
+  // platform taken here; it needs none of the converging test's state.
   it("a permanent fault ends in bounded time, names the operation, and leaves the state consistent", async () => {
+    // Only this test's fault rules: a converging test that failed before its destroy left its ~20% on.
+    e2e.emulator.faults.clear();
     const small: Spec = {
       fields: [spec.fields![0], spec.fields![6]], // acme: a hubspot field and a slack field
       events: [spec.events![0]],

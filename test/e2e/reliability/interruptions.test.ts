@@ -1,8 +1,9 @@
-// Interruptions: `pulumi up` is killed with SIGKILL at seven different points, and each time the
-// documented recovery (docs/reliability.md: `pulumi cancel`, `pulumi refresh
-// --clear-pending-creates`, `pulumi up`) converges with nothing lost or duplicated, on the
-// platform or in the state. Points are chosen by watching the emulator's request log. Through the
-// real CLI with the file backend, against the in-process emulator.
+// Interruptions: `pulumi up` is killed with SIGKILL at seven different points, in turn on one stack
+// (one test, a step per point), and each time the documented recovery (docs/reliability.md:
+// `pulumi cancel`, `pulumi refresh --clear-pending-creates`, `pulumi up`) converges with nothing
+// lost or duplicated, on the platform or in the state. Points are chosen by watching the
+// emulator's request log. Through the real CLI with the file backend, against the in-process
+// emulator.
 //
 // What the engine (v3.259, file backend) leaves after a SIGKILL, as measured here:
 //   - the stack's lock file: every later command refuses to run until `pulumi cancel` removes it;
@@ -15,7 +16,7 @@ import * as assert from "node:assert/strict";
 import * as path from "node:path";
 import type { RequestLogEntry } from "../../../emulator";
 import { Stack, type BackgroundCommand } from "../../../scripts/lib/engine";
-import { useEmulatorStack } from "../../support/e2e";
+import { step, useEmulatorStack } from "../../support/e2e";
 import { FIXTURE } from "../../support/fixture";
 import {
   assertPlatformMatches,
@@ -138,65 +139,72 @@ describe("e2e reliability: interruptions", function () {
     return atKill;
   }
 
-  it("1. killed during the preview of the first up, before any write", async () => {
-    await interruptUp("1. preview, before any write", setup(["acme"], 1), {
-      args: ["up", "--yes"],
-      // The preview's first call (an env value's check reads its definition) has been answered.
-      killWhen: ({ calls }) => calls > 0,
-      beforeRecovery: (pending) => assert.deepEqual(pending, [], "nothing was pending"),
+  // One walk of the stack: each point's up starts from what the recovery of the point before it
+  // left (points 1 to 3 create, 4 updates what they created, 5 replaces, 6 deletes, 7 updates
+  // again), and everDeclared and reports run through all of them.
+  it("recovers the documented way from a SIGKILL at each of seven points of up, with nothing lost or duplicated", async function () {
+    this.timeout(7 * 10 * 60_000);
+
+    await step("1. killed during the preview of the first up, before any write", async () => {
+      await interruptUp("1. preview, before any write", setup(["acme"], 1), {
+        args: ["up", "--yes"],
+        // The preview's first call (an env value's check reads its definition) has been answered.
+        killWhen: ({ calls }) => calls > 0,
+        beforeRecovery: (pending) => assert.deepEqual(pending, [], "nothing was pending"),
+      });
+      assert.equal(reports[0].writesBeforeKill, 0);
     });
-    assert.equal(reports[0].writesBeforeKill, 0);
-  });
 
-  it("2. killed while creating, after the second write (every process at once, as a cancelled CI job)", async () => {
-    await interruptUp("2. creating, after 2 writes", setup(["acme", "globex"], 1), { killWhen: ({ writes }) => writes >= 2 });
-  });
-
-  it("3. killed while the platform holds a create (pulumi alone; its provider sees the write land)", async () => {
-    const since = logCursor(e2e.emulator);
-    await interruptUp("3. creating, pulumi alone, a write held", setup(["acme", "globex", "initech"], 1), {
-      hold: { method: "POST", path: "^/api/v2/public/env/values$", delayMs: 3000 },
-      killWhen: () => true,
-      pulumiAlone: {
-        // The provider process outlives pulumi and receives the platform's answer to the held write.
-        settle: () => waitFor("the held write to land", () => e2e.emulator.requests.list(since).some((e) => e.fault === "delay" && e.status === 200), 10_000),
-      },
-      beforeRecovery: (pending) => assert.ok(pending.some((op) => op.type === "creating"), `an interrupted create is pending: ${JSON.stringify(pending)}`),
+    await step("2. killed while creating, after the second write (every process at once, as a cancelled CI job)", async () => {
+      await interruptUp("2. creating, after 2 writes", setup(["acme", "globex"], 1), { killWhen: ({ writes }) => writes >= 2 });
     });
-  });
 
-  it("4. killed while updating, with one update held by the platform", async () => {
-    await interruptUp("4. updating, a write held", setup(["acme", "globex", "initech"], 2), {
-      hold: { method: "PUT", path: "^/api/v2/public/config/field/", delayMs: 1500 },
-      killWhen: ({ writes }) => writes >= 2,
-      beforeRecovery: (pending) => assert.ok(pending.some((op) => op.type === "updating"), `an interrupted update is pending: ${JSON.stringify(pending)}`),
+    await step("3. killed while the platform holds a create (pulumi alone; its provider sees the write land)", async () => {
+      const since = logCursor(e2e.emulator);
+      await interruptUp("3. creating, pulumi alone, a write held", setup(["acme", "globex", "initech"], 1), {
+        hold: { method: "POST", path: "^/api/v2/public/env/values$", delayMs: 3000 },
+        killWhen: () => true,
+        pulumiAlone: {
+          // The provider process outlives pulumi and receives the platform's answer to the held write.
+          settle: () => waitFor("the held write to land", () => e2e.emulator.requests.list(since).some((e) => e.fault === "delay" && e.status === 200), 10_000),
+        },
+        beforeRecovery: (pending) => assert.ok(pending.some((op) => op.type === "creating"), `an interrupted create is pending: ${JSON.stringify(pending)}`),
+      });
     });
-  });
 
-  it("5. killed while replacing, after the first replacement was created and before any old value was deleted", async () => {
-    const atKill = await interruptUp("5. replacing, between create and delete", setup(["acme", "globex", "initech"], 2, "wf_hs_deal_alerts"), {
-      killWhen: ({ writes }) => writes >= 1,
+    await step("4. killed while updating, with one update held by the platform", async () => {
+      await interruptUp("4. updating, a write held", setup(["acme", "globex", "initech"], 2), {
+        hold: { method: "PUT", path: "^/api/v2/public/config/field/", delayMs: 1500 },
+        killWhen: ({ writes }) => writes >= 2,
+        beforeRecovery: (pending) => assert.ok(pending.some((op) => op.type === "updating"), `an interrupted update is pending: ${JSON.stringify(pending)}`),
+      });
     });
-    // Replaced values are deleted only after every replacement exists (create before delete).
-    assert.deepEqual(
-      atKill.filter((e) => e.method === "DELETE" && e.status < 300),
-      [],
-      "no replaced value was deleted before the kill",
-    );
-    // The three old values (at wf_hs_contact_sync) are gone now: interruptUp checked those
-    // placements as retired, so the recovery deleted them.
-  });
 
-  it("6. killed while deleting, with one delete held by the platform", async () => {
-    await interruptUp("6. deleting, a write held", setup(["acme"], 2, "wf_hs_deal_alerts"), {
-      hold: { method: "DELETE", path: "^/api/v2/public/env/values/", delayMs: 1500 },
-      killWhen: ({ writes }) => writes >= 1,
-      beforeRecovery: (pending) => assert.ok(pending.some((op) => op.type === "deleting"), `an interrupted delete is pending: ${JSON.stringify(pending)}`),
+    await step("5. killed while replacing, after the first replacement was created and before any old value was deleted", async () => {
+      const atKill = await interruptUp("5. replacing, between create and delete", setup(["acme", "globex", "initech"], 2, "wf_hs_deal_alerts"), {
+        killWhen: ({ writes }) => writes >= 1,
+      });
+      // Replaced values are deleted only after every replacement exists (create before delete).
+      assert.deepEqual(
+        atKill.filter((e) => e.method === "DELETE" && e.status < 300),
+        [],
+        "no replaced value was deleted before the kill",
+      );
+      // The three old values (at wf_hs_contact_sync) are gone now: interruptUp checked those
+      // placements as retired, so the recovery deleted them.
     });
-  });
 
-  it("7. killed right after the last write of an update was answered", async () => {
-    // Five writes: the field, the toggle, two env values and the event.
-    await interruptUp("7. after the last write", setup(["acme"], 3, "wf_hs_deal_alerts"), { killWhen: ({ writes }) => writes >= 5 });
+    await step("6. killed while deleting, with one delete held by the platform", async () => {
+      await interruptUp("6. deleting, a write held", setup(["acme"], 2, "wf_hs_deal_alerts"), {
+        hold: { method: "DELETE", path: "^/api/v2/public/env/values/", delayMs: 1500 },
+        killWhen: ({ writes }) => writes >= 1,
+        beforeRecovery: (pending) => assert.ok(pending.some((op) => op.type === "deleting"), `an interrupted delete is pending: ${JSON.stringify(pending)}`),
+      });
+    });
+
+    await step("7. killed right after the last write of an update was answered", async () => {
+      // Five writes: the field, the toggle, two env values and the event.
+      await interruptUp("7. after the last write", setup(["acme"], 3, "wf_hs_deal_alerts"), { killWhen: ({ writes }) => writes >= 5 });
+    });
   });
 });

@@ -7,7 +7,7 @@ import * as assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { Stack, type CommandResult } from "../../../scripts/lib/engine";
 import { writeProgram } from "../../../scripts/lib/program";
-import { useEmulatorStack } from "../../support/e2e";
+import { step, useEmulatorStack } from "../../support/e2e";
 import { FIXTURE } from "../../support/fixture";
 import { assertPlatformMatches, specProgram, writeSpec, type Spec } from "./harness";
 
@@ -113,58 +113,65 @@ describe("e2e reliability: secrets", function () {
     console.log(`      searched ${(searched / 1e6).toFixed(1)} MB of output and state for ${Object.keys(secrets()).length} secrets; ${exempted} engine RPC log lines at -v=9 held one`);
   });
 
-  it("up with --debug and -v=9, and the exported state", async () => {
-    const up = await e2e.stack.ok(["up", "--yes", ...VERBOSE]);
-    checkVerbose("up -v=9", all(up));
-    check("up --debug (stdout)", up.stdout);
-    assertPlatformMatches(e2e.emulator.store.snapshot(), SPEC, { values: VALUES });
-    // The token really was used, for the env operations (so a leak of it had its chance).
-    assert.ok(e2e.emulator.requests.list().some((e) => e.auth === "bearer" && e.path.startsWith("/api/v2/public/env/")));
-    check("stack export", await e2e.stack.exportText());
+  // One walk of the stack: each step starts from the values, config and state the steps before it
+  // left (the changed values are set by the preview step, and applied by the last one).
+  it("keeps every secret out of the output, the state and the errors of up, preview, a refused check, a failed up and refresh", async function () {
+    this.timeout(4 * 10 * 60_000);
+
+    await step("up with --debug and -v=9, and the exported state", async () => {
+      const up = await e2e.stack.ok(["up", "--yes", ...VERBOSE]);
+      checkVerbose("up -v=9", all(up));
+      check("up --debug (stdout)", up.stdout);
+      assertPlatformMatches(e2e.emulator.store.snapshot(), SPEC, { values: VALUES });
+      // The token really was used, for the env operations (so a leak of it had its chance).
+      assert.ok(e2e.emulator.requests.list().some((e) => e.auth === "bearer" && e.path.startsWith("/api/v2/public/env/")));
+      check("stack export", await e2e.stack.exportText());
+    });
+
+    await step("preview of changed values, plain and with -v=9", async () => {
+      for (const [key, value] of Object.entries(CHANGED)) await e2e.stack.ok(["config", "set", "--secret", key, value]);
+      const preview = await e2e.stack.ok(["preview", "--diff"]);
+      assert.match(preview.stdout, /~ 3 to update/);
+      check("preview --diff", all(preview));
+      checkVerbose("preview -v=9", all(await e2e.stack.ok(["preview", "--diff", ...VERBOSE])));
+    });
+
+    await step("error messages: a value the definition refuses, and a platform that fails the writes", async () => {
+      // A non-number for the number definition: refused at check, and the value is not echoed
+      // (the engine would print it beside a failure that names the property; see provider/bridge/host.ts).
+      await e2e.stack.ok(["config", "set", "--secret", "quota", NOT_A_NUMBER]);
+      const refused = await e2e.stack.run(["preview"]);
+      assert.notEqual(refused.code, 0);
+      assert.match(refused.stdout, /resource 'quota' has a problem: value: must be a number/);
+      check("refused preview", all(refused));
+      const refusedVerbose = await e2e.stack.run(["preview", ...VERBOSE]);
+      assert.notEqual(refusedVerbose.code, 0);
+      checkVerbose("refused preview -v=9", all(refusedVerbose));
+      await e2e.stack.ok(["config", "set", "--secret", "quota", CHANGED.quota]);
+
+      // The platform fails every env write: the up fails, naming the operation only.
+      await e2e.stack.ok(["config", "set", "integration-platform:maxRetries", "0"]);
+      e2e.emulator.faults.add([{ method: "POST", path: "^/api/v2/public/env/values$", action: { status: 503 } }]);
+      const failed = await e2e.stack.run(["up", "--yes", "--skip-preview", ...VERBOSE]);
+      e2e.emulator.faults.clear();
+      await e2e.stack.ok(["config", "rm", "integration-platform:maxRetries"]);
+      assert.notEqual(failed.code, 0);
+      assert.match(failed.stdout, /503 from POST \/env\/values/);
+      check("failed up --debug (stdout)", failed.stdout);
+      checkVerbose("failed up -v=9", all(failed));
+    });
+
+    await step("up of the changed values and refresh, with -v=9; refresh with -v=8 has no secret at all", async () => {
+      const up = await e2e.stack.ok(["up", "--yes", "--skip-preview", ...VERBOSE]);
+      checkVerbose("up -v=9", all(up));
+      assertPlatformMatches(e2e.emulator.store.snapshot(), SPEC, { values: CHANGED });
+      checkVerbose("refresh -v=9", all(await e2e.stack.ok(["refresh", "--yes", ...VERBOSE])));
+      check("refresh -v=8", all(await e2e.stack.ok(["refresh", "--yes", "--debug", "--logtostderr", "-v=8"])));
+      check("stack export", await e2e.stack.exportText());
+    });
   });
 
-  it("preview of changed values, plain and with -v=9", async () => {
-    for (const [key, value] of Object.entries(CHANGED)) await e2e.stack.ok(["config", "set", "--secret", key, value]);
-    const preview = await e2e.stack.ok(["preview", "--diff"]);
-    assert.match(preview.stdout, /~ 3 to update/);
-    check("preview --diff", all(preview));
-    checkVerbose("preview -v=9", all(await e2e.stack.ok(["preview", "--diff", ...VERBOSE])));
-  });
-
-  it("error messages: a value the definition refuses, and a platform that fails the writes", async () => {
-    // A non-number for the number definition: refused at check, and the value is not echoed
-    // (the engine would print it beside a failure that names the property; see provider/bridge/host.ts).
-    await e2e.stack.ok(["config", "set", "--secret", "quota", NOT_A_NUMBER]);
-    const refused = await e2e.stack.run(["preview"]);
-    assert.notEqual(refused.code, 0);
-    assert.match(refused.stdout, /resource 'quota' has a problem: value: must be a number/);
-    check("refused preview", all(refused));
-    const refusedVerbose = await e2e.stack.run(["preview", ...VERBOSE]);
-    assert.notEqual(refusedVerbose.code, 0);
-    checkVerbose("refused preview -v=9", all(refusedVerbose));
-    await e2e.stack.ok(["config", "set", "--secret", "quota", CHANGED.quota]);
-
-    // The platform fails every env write: the up fails, naming the operation only.
-    await e2e.stack.ok(["config", "set", "integration-platform:maxRetries", "0"]);
-    e2e.emulator.faults.add([{ method: "POST", path: "^/api/v2/public/env/values$", action: { status: 503 } }]);
-    const failed = await e2e.stack.run(["up", "--yes", "--skip-preview", ...VERBOSE]);
-    e2e.emulator.faults.clear();
-    await e2e.stack.ok(["config", "rm", "integration-platform:maxRetries"]);
-    assert.notEqual(failed.code, 0);
-    assert.match(failed.stdout, /503 from POST \/env\/values/);
-    check("failed up --debug (stdout)", failed.stdout);
-    checkVerbose("failed up -v=9", all(failed));
-  });
-
-  it("up of the changed values and refresh, with -v=9; refresh with -v=8 has no secret at all", async () => {
-    const up = await e2e.stack.ok(["up", "--yes", "--skip-preview", ...VERBOSE]);
-    checkVerbose("up -v=9", all(up));
-    assertPlatformMatches(e2e.emulator.store.snapshot(), SPEC, { values: CHANGED });
-    checkVerbose("refresh -v=9", all(await e2e.stack.ok(["refresh", "--yes", ...VERBOSE])));
-    check("refresh -v=8", all(await e2e.stack.ok(["refresh", "--yes", "--debug", "--logtostderr", "-v=8"])));
-    check("stack export", await e2e.stack.exportText());
-  });
-
+  // Stands alone: its own program and stack, which never call the emulator.
   it("the engine itself prints secret inputs in its -v=9 RPC logs: measured without this package", async () => {
     // A stack whose only resource is a dynamic resource of its own (no code of this package), with
     // a secret input read from secret config, as in engine.test.ts.
