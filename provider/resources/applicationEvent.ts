@@ -93,16 +93,7 @@ function stateOf(inputs: ApplicationEventState, record: api.ApplicationEventReco
 }
 
 /** The provider behind ApplicationEvent, which the provider host serves (bridge/host.ts). */
-export const applicationEventProvider: pulumi.dynamic.ResourceProvider = {
-  async check(_olds, news) {
-    const { inputs, failures } = ApplicationEventProperties.check(news);
-    return { inputs, failures };
-  },
-
-  async diff(_id, olds: ApplicationEventState, news: ApplicationEventState) {
-    return ApplicationEventProperties.diff(olds, news);
-  },
-
+export const applicationEventProvider = ApplicationEventProperties.provider({
   async create(inputs: ApplicationEventState) {
     const record = await putEvent(inputs.eventId, { name: inputs.name, response: inputs.response });
     currentRun().claim("ApplicationEvent", inputs.eventId);
@@ -111,7 +102,7 @@ export const applicationEventProvider: pulumi.dynamic.ResourceProvider = {
 
   // No read operation exists for events (see the top of this file): refresh keeps the state.
   async read(id, props: ApplicationEventState) {
-    return { id, props };
+    return { id, props, inputs: ApplicationEventProperties.inputsOf(props) };
   },
 
   async update(_id, _olds: ApplicationEventState, news: ApplicationEventState) {
@@ -123,7 +114,7 @@ export const applicationEventProvider: pulumi.dynamic.ResourceProvider = {
     if (!props.restoreOnDelete || currentRun().claimedByAnother("ApplicationEvent", id)) return;
     await unlessGone(() => putEvent(props.eventId, props.restoreOnDelete!));
   },
-};
+});
 
 /** The output properties of an ApplicationEvent, one per state property, documented where they are declared. */
 export interface ApplicationEvent extends OutputsOf<typeof ApplicationEventProperties> {}

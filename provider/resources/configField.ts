@@ -1,6 +1,7 @@
 // ConfigField: one field of one config (spec 4.1), in the config of one linked account and app.
 // The field sits in `fields` when it is global to the app and in `workflows[{id, fields}]` when
 // it belongs to a workflow. Create records what the field held before, and delete puts it back.
+import { isDeepStrictEqual } from "node:util";
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { FieldNotFoundError, NotFoundError } from "../client/errors";
@@ -144,16 +145,7 @@ function desiredValues(news: Partial<ConfigFieldState>, olds?: ConfigFieldState)
 }
 
 /** The provider behind ConfigField, which the provider host serves (bridge/host.ts). */
-export const configFieldProvider: pulumi.dynamic.ResourceProvider = {
-  async check(_olds, news) {
-    const { inputs, failures } = ConfigFieldProperties.check(news);
-    return { inputs, failures };
-  },
-
-  async diff(_id, olds: ConfigFieldState, news: ConfigFieldState) {
-    return ConfigFieldProperties.diff(olds, news);
-  },
-
+export const configFieldProvider = ConfigFieldProperties.provider({
   async create(inputs: ConfigFieldState) {
     // One read, shared with the config's other resources, to learn what the field holds before we
     // take it over (delete restores it) and whether it already holds what is declared.
@@ -183,11 +175,13 @@ export const configFieldProvider: pulumi.dynamic.ResourceProvider = {
     // The config, the workflow or the field is gone: the resource leaves the state.
     if (!live) return { id: "", props: {} };
     const outs: ConfigFieldState = { ...props, field: toRecord(live) };
-    // Drift in a managed property shows as a changed output, and the next `up` repairs it.
-    if (props.name !== undefined && live.name !== props.name) outs.name = live.name ?? "";
-    if (props.options !== undefined && !sameList(nameValues(live.options), props.options)) outs.options = nameValues(live.options);
-    if (props.labels !== undefined && !sameList(nameValues(live.labels), props.labels)) outs.labels = nameValues(live.labels);
-    return { id, props: outs };
+    // Drift in a managed property shows in the inputs and the outputs, and the next `up` repairs
+    // it. What the platform may return differently without a change is not drift: surrounding
+    // whitespace in a name, the order of options and labels, and null for an empty list.
+    if (props.name !== undefined && (live.name ?? "").trim() !== props.name) outs.name = live.name ?? "";
+    if (props.options !== undefined && !sameItems(nameValues(live.options), props.options)) outs.options = nameValues(live.options);
+    if (props.labels !== undefined && !sameItems(nameValues(live.labels), props.labels)) outs.labels = nameValues(live.labels);
+    return { id, props: outs, inputs: ConfigFieldProperties.inputsOf(outs) };
   },
 
   async update(_id, olds: ConfigFieldState, news: ConfigFieldState) {
@@ -219,7 +213,7 @@ export const configFieldProvider: pulumi.dynamic.ResourceProvider = {
       if (!(error instanceof NotFoundError || error instanceof FieldNotFoundError)) throw error;
     }
   },
-};
+});
 
 /** True when the field already holds every value to send, so the write can be skipped. */
 function holds(live: api.ConfigFieldState, values: Partial<Record<Managed, unknown>>): boolean {
@@ -232,6 +226,12 @@ function holds(live: api.ConfigFieldState, values: Partial<Record<Managed, unkno
 
 function sameList(a: NameValue[], b: NameValue[]): boolean {
   return a.length === b.length && a.every((item, i) => item.name === b[i].name && item.value === b[i].value);
+}
+
+/** True when two lists hold the same pairs, in any order: how refresh compares, since order is not drift. */
+function sameItems(a: NameValue[], b: NameValue[]): boolean {
+  const key = (list: NameValue[]) => list.map((item) => JSON.stringify([item.name, item.value])).sort();
+  return sameList(a, b) || isDeepStrictEqual(key(a), key(b));
 }
 
 function idOf(s: ConfigFieldState): string {

@@ -80,7 +80,7 @@ export function formatFailure(format: EnvFormat, value: string): string | undefi
 }
 
 /** The provider behind EnvVariableValue, which the provider host serves (bridge/host.ts). */
-export const envVariableValueProvider: pulumi.dynamic.ResourceProvider = {
+export const envVariableValueProvider = EnvVariableValueProperties.provider({
   async check(olds: Partial<EnvVariableValueState>, news) {
     const { inputs, failures } = EnvVariableValueProperties.check(news);
     // Every purely local check comes first: bad input must not cause a request.
@@ -118,10 +118,6 @@ export const envVariableValueProvider: pulumi.dynamic.ResourceProvider = {
     return { inputs: { ...inputs, scope: definition.scope, encrypted: definition.encrypted }, failures };
   },
 
-  async diff(_id, olds: EnvVariableValueState, news: EnvVariableValueState) {
-    return EnvVariableValueProperties.diff(olds, news);
-  },
-
   async create(inputs: EnvVariableValueState) {
     // One listing per placement, shared with the run's other values there: what is there already?
     const run = currentRun();
@@ -137,8 +133,9 @@ export const envVariableValueProvider: pulumi.dynamic.ResourceProvider = {
     const live = await unlessGone(() => currentRun().findEnvValue(props, props.definitionId));
     if (!live) return { id: "", props: {} };
     // An encrypted value reads back as "[REDACTED]": the state's value is the best knowledge.
-    const value = props.encrypted ? props.value : live.value;
-    return { id: live._id, props: { ...props, value } };
+    const outs = { ...props, value: props.encrypted ? props.value : live.value };
+    // The engine marks the returned inputs' value secret again, as it was (tested in e2e/reliability/secrets).
+    return { id: live._id, props: outs, inputs: EnvVariableValueProperties.inputsOf(outs) };
   },
 
   async update(_id, olds: EnvVariableValueState, news: EnvVariableValueState) {
@@ -154,7 +151,7 @@ export const envVariableValueProvider: pulumi.dynamic.ResourceProvider = {
     run.writingEnvValue(props, props.definitionId);
     await unlessGone(() => run.client.deleteEnvValue(id));
   },
-};
+});
 
 /** Sends the value (the API's upsert); later lookups of it in this run go to the platform. */
 function setValue(state: EnvVariableValueState) {

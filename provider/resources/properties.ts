@@ -95,6 +95,21 @@ export class ResourceProperties<I extends Shape, S extends Shape, D extends Shap
     return diffProperties<Record<string, unknown>>(olds as Record<string, unknown>, news as Record<string, unknown>, this.identity, this.settings);
   }
 
+  /**
+   * A resource's provider: `check` and `diff` from the declaration, the rest (and a `check` that
+   * needs the platform's data too) from the resource.
+   */
+  provider(methods: Omit<pulumi.dynamic.ResourceProvider, "diff">): pulumi.dynamic.ResourceProvider {
+    return {
+      check: async (_olds, news) => {
+        const { inputs, failures } = this.check(news);
+        return { inputs, failures };
+      },
+      diff: async (_id, olds, news) => this.diff(olds, news),
+      ...methods,
+    };
+  }
+
   /** The inputs (identity, settings, derived) of a state or an inputs object, without unset ones. */
   inputsOf<T extends object>(state: T): T {
     const keys = [...this.identity, ...this.settings, ...this.derived] as string[];

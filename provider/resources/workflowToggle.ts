@@ -66,16 +66,7 @@ async function setEnabled(target: WorkflowToggleState, enabled: boolean) {
 }
 
 /** The provider behind WorkflowToggle, which the provider host serves (bridge/host.ts). */
-export const workflowToggleProvider: pulumi.dynamic.ResourceProvider = {
-  async check(_olds, news) {
-    const { inputs, failures } = WorkflowToggleProperties.check(news);
-    return { inputs, failures };
-  },
-
-  async diff(_id, olds: WorkflowToggleState, news: WorkflowToggleState) {
-    return WorkflowToggleProperties.diff(olds, news);
-  },
-
+export const workflowToggleProvider = WorkflowToggleProperties.provider({
   async create(inputs: WorkflowToggleState) {
     // One read, shared with the config's other resources, to learn the state to restore on
     // delete. A draft is not listed; the toggle itself then produces the platform's own refusal.
@@ -97,7 +88,9 @@ export const workflowToggleProvider: pulumi.dynamic.ResourceProvider = {
     const config = await unlessGone(() => currentRun().readConfig(props, props));
     const live = config && findWorkflow(config, props.workflowId);
     if (!live) return { id: "", props: {} };
-    return { id, props: { ...props, enabled: live.enabled } };
+    const outs = { ...props, enabled: live.enabled };
+    // Returned as inputs too, so that a drifted toggle shows in the next preview's diff of inputs.
+    return { id, props: outs, inputs: WorkflowToggleProperties.inputsOf(outs) };
   },
 
   async update(_id, olds: WorkflowToggleState, news: WorkflowToggleState) {
@@ -109,7 +102,7 @@ export const workflowToggleProvider: pulumi.dynamic.ResourceProvider = {
     if (props.previousEnabled === props.enabled || currentRun().claimedByAnother("WorkflowToggle", id)) return;
     await unlessGone(() => setEnabled(props, props.previousEnabled));
   },
-};
+});
 
 /** The output properties of a WorkflowToggle, one per state property, documented where they are declared. */
 export interface WorkflowToggle extends OutputsOf<typeof WorkflowToggleProperties> {}

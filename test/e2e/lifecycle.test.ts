@@ -110,6 +110,12 @@ describe("e2e: the quickstart through the real CLI", function () {
       const refresh = await e2e.stack.ok(["refresh", "--yes", "--skip-preview"]);
       assert.match(refresh.stdout, /~\s+pulumi-nodejs:dynamic\/integration-platform:ConfigField\s+pipeline\s+updated/);
       assert.match(refresh.stdout, /~ 1 updated/);
+      // Refresh wrote the live value into the state's inputs too, so the preview shows the repair
+      // as a diff of exactly that property, from what the platform holds to what is declared.
+      const pipeline = ((await e2e.stack.exportState()).deployment.resources ?? []).find((r) => r.urn.endsWith("::pipeline"))!;
+      assert.equal((pipeline.inputs as { name?: string }).name, "Renamed by hand");
+      const preview = await e2e.stack.ok(["preview", "--diff"]);
+      assert.match(preview.stdout, /~ name\s*: "Renamed by hand" => "Sales pipeline"/);
       const up = await e2e.stack.ok(["up", "--yes", "--skip-preview"]);
       assert.match(up.stdout, /~ 1 updated/);
       const live = await observe(e2e.emulator);

@@ -78,7 +78,7 @@ describe("ConfigField provider", () => {
       assert.deepEqual(writes(ctx.emulator).map((r) => `${r.method} ${r.path}`), ["PUT /api/v2/public/config/field/hs_pipeline"]);
 
       const read = await field.read(created.id, created.outs);
-      assert.deepEqual(read, { id: created.id, props: created.outs }, "no drift, no change");
+      assert.deepEqual(read, { id: created.id, props: created.outs, inputs: { ...GLOBAL, name: "Sales pipeline", options: OPTIONS } }, "no drift, no change");
 
       const updated = await field.update(created.id, created.outs, { ...GLOBAL, options: OPTIONS.slice(0, 1) });
       live = (await getConfig(ctx.emulator, "acme", "hubspot")).fields.find((f) => f.id === "hs_pipeline")!;
@@ -105,12 +105,26 @@ describe("ConfigField provider", () => {
       assert.deepEqual(restored.fields.find((f) => f.id === "hs_contact_owner")!.labels, []);
     });
 
+    it("does not call what the platform may return differently drift: list order, whitespace around a name, null for []", async () => {
+      const created = await field.create({ ...GLOBAL, name: "Sales pipeline", options: OPTIONS, labels: [] });
+      const config = ctx.emulator.store.config({ linkedAccountId: "acme", slug: "hubspot", configId: "acme" })!;
+      const stored = ctx.emulator.store.configFieldState(config, null, "hs_pipeline");
+      stored.name = "  Sales pipeline ";
+      stored.options = [...OPTIONS].reverse();
+      stored.labels = null as unknown as typeof stored.labels;
+      nextRun(ctx.emulator); // a later `pulumi refresh`
+      const read = await field.read(created.id, created.outs);
+      assert.deepEqual(read.inputs, { ...GLOBAL, name: "Sales pipeline", options: OPTIONS, labels: [] });
+      assert.deepEqual(await field.diff(created.id, read.props!, { ...GLOBAL, name: "Sales pipeline", options: OPTIONS, labels: [] }), { changes: false, replaces: [] });
+    });
+
     it("shows drift on read, and drops a resource whose config is gone", async () => {
       const created = await field.create({ ...GLOBAL, name: "Sales pipeline" });
       const config = ctx.emulator.store.config({ linkedAccountId: "acme", slug: "hubspot", configId: "acme" })!;
       ctx.emulator.store.configFieldState(config, null, "hs_pipeline").name = "Renamed by hand";
       const drifted = await field.read(created.id, created.outs);
       assert.equal(drifted.props?.name, "Renamed by hand");
+      assert.deepEqual(drifted.inputs, { ...GLOBAL, name: "Renamed by hand" }, "the inputs show the drift, so the next preview's diff of inputs does too");
       assert.deepEqual(await field.diff(created.id, drifted.props!, { ...GLOBAL, name: "Sales pipeline" }), { changes: true, replaces: [] });
 
       await ctx.emulator.store.update((state) => {

@@ -45,6 +45,7 @@ describe("WorkflowToggle provider", () => {
     ctx.emulator.store.configWorkflowState(config, "wf_hs_deal_alerts").enabled = false;
     const drifted = await toggle.read(created.id, created.outs);
     assert.equal(drifted.props?.enabled, false);
+    assert.deepEqual(drifted.inputs, { ...DEAL_ALERTS, enabled: false }, "the inputs show the drift too");
 
     const updated = await toggle.update(created.id, drifted.props!, { ...DEAL_ALERTS, enabled: true });
     assert.equal(updated.outs.enabled, true);
