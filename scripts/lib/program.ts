@@ -81,7 +81,7 @@ export function writeProgram(parent: string, name: string, files: Record<string,
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(
     path.join(dir, "Pulumi.yaml"),
-    `name: ${name}\nruntime:\n  name: nodejs\n  options:\n    typescript: true\n`,
+    `name: ${name}\nruntime: nodejs\n`,
   );
   fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name, private: true, main: "index.ts" }, null, 2));
   for (const [file, text] of Object.entries(files)) {

@@ -57,7 +57,7 @@ export const FAST_CLIENT = { "integration-platform:timeoutMs": "1000", "integrat
 export function specProgram(workspace: Workspace, name: string): string {
   return writeProgram(workspace.root, name, {
     "index.js": fs.readFileSync(path.join(__dirname, "program", "index.js"), "utf8"),
-    "Pulumi.yaml": `name: ${name}\nruntime:\n  name: nodejs\n  options:\n    typescript: false\nmain: index.js\n`,
+    "Pulumi.yaml": `name: ${name}\nruntime: nodejs\nmain: index.js\n`,
     "package.json": JSON.stringify({ name, private: true, main: "index.js" }, null, 2),
     "spec.json": "{}",
   });

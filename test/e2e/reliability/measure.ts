@@ -169,7 +169,7 @@ const MEASUREMENTS: Record<string, (arg?: string) => Promise<void>> = {
         "class Echo extends pulumi.dynamic.Resource { constructor(name, message) { super(echo, name, { message }, {}); } }",
         'new Echo("echo", new pulumi.Config().requireSecret("probe"));',
       ].join("\n"),
-      "Pulumi.yaml": "name: verbose\nruntime:\n  name: nodejs\n  options:\n    typescript: false\nmain: index.js\n",
+      "Pulumi.yaml": "name: verbose\nruntime: nodejs\nmain: index.js\n",
       "package.json": JSON.stringify({ name: "verbose", private: true, main: "index.js" }),
     });
     const stack = new Stack(workspace, dir, "verbose", { TMPDIR: tmp });

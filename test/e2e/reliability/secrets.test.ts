@@ -184,7 +184,7 @@ describe("e2e reliability: secrets", function () {
         'new Echo("echo", new pulumi.Config().requireSecret("probe"));',
         "",
       ].join("\n"),
-      "Pulumi.yaml": "name: engine-probe\nruntime:\n  name: nodejs\n  options:\n    typescript: false\nmain: index.js\n",
+      "Pulumi.yaml": "name: engine-probe\nruntime: nodejs\nmain: index.js\n",
       "package.json": JSON.stringify({ name: "engine-probe", private: true, main: "index.js" }),
     });
     const engine = new Stack(e2e.workspace, dir, "probe");
