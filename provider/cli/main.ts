@@ -1,28 +1,54 @@
 #!/usr/bin/env node
-// The package's command line, `pulumi-integration-platform`. It runs in CI after
-// `pulumi preview --json`, so every failure says what to run instead and exits 2, which a
-// workflow step reports as failed rather than posting a half summary.
+// The package's command line, `pulumi-integration-platform`. `summarize` runs in CI after
+// `pulumi preview --json`, `import` once per workspace brought under management; every failure
+// says what to do instead and exits 2, which a workflow step reports as failed rather than
+// posting a half summary or leaving a half project.
 import { readFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
+import { ApiError, SettingsError } from "../client/errors";
+import { runImport } from "./import";
+import { ImportInputError } from "./importRead";
 import { PreviewJsonError, summarize } from "./summarize";
 
 const COMMAND = "pulumi-integration-platform";
 
 /** What `--help` prints. */
 export const USAGE = `Usage: ${COMMAND} summarize <preview.json | ->
+       ${COMMAND} import --slug <slug> [--slug <slug> ...] [--linked-account <id> ...] --out <dir> [--force]
 
-Reads the output of \`pulumi preview --json\` from a file, or from standard input when the
-file is -, and prints a Markdown summary of the integration platform changes, grouped by
-linked account and app. Secret values are never printed.
+summarize
+  Reads the output of \`pulumi preview --json\` from a file, or from standard input when the
+  file is -, and prints a Markdown summary of the integration platform changes, grouped by
+  linked account and app. Secret values are never printed.
 
-Example (in a pull request's CI job):
-  pulumi preview --json > preview.json
-  npx ${COMMAND} summarize preview.json > summary.md
+  Example (in a pull request's CI job):
+    pulumi preview --json > preview.json
+    npx ${COMMAND} summarize preview.json > summary.md
+
+import
+  Reads the live workspace (the linked accounts, their config of each app: fields and enabled
+  workflows, and the env values of every scope) and writes a Pulumi TypeScript project to <dir>
+  that declares it, one data line per linked account and app. Its first \`pulumi up\` adopts
+  everything without a write to the platform. Encrypted env values are never written: the
+  command prints the \`pulumi config set --secret\` line to run for each. Progress goes to
+  standard error. The connection comes from the environment, as the provider's does:
+  INTEGRATION_PLATFORM_BASE_URL and INTEGRATION_PLATFORM_API_KEY (and the other
+  INTEGRATION_PLATFORM_* settings, e.g. INTEGRATION_PLATFORM_REQUESTS_PER_SECOND).
+
+  --slug <slug>           An app to bring in (repeat for more). Required.
+  --linked-account <id>   A linked account to bring in, by its id (repeat for more); default: all.
+  --out <dir>             Where to write the project: a new or empty directory. Required.
+  --force                 Write into a directory that is not empty, rewriting the project's files.
+
+  Example:
+    export INTEGRATION_PLATFORM_BASE_URL=https://api.example.com INTEGRATION_PLATFORM_API_KEY=...
+    npx ${COMMAND} import --slug hubspot --out platform
 
 Options:
   -h, --help   Print this help.
 
-Exit status: 0 when the summary was written; 2 for bad usage or unreadable input.
+Exit status: 0 when the summary or the project was written; 2 for bad usage, unreadable input,
+or an import that could not read the workspace or write <dir> (then nothing was written).
 `;
 
 /** A usage or input problem: printed with the usage hint, exit status 2. */
@@ -33,6 +59,10 @@ export interface Io {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
   readStdin: () => Promise<string>;
+  /** The environment `import` reads its connection from (default: process.env). */
+  env?: NodeJS.ProcessEnv;
+  /** Whether stderr is a terminal, where `import` updates its progress in place (default: false). */
+  stderrIsTTY?: boolean;
 }
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
@@ -45,6 +75,8 @@ const processIo: Io = {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
   readStdin: () => readAll(process.stdin),
+  env: process.env,
+  stderrIsTTY: process.stderr.isTTY === true,
 };
 
 /** Reads and summarizes one preview; every problem with the input becomes a UsageError naming it. */
@@ -74,17 +106,59 @@ async function summarizeSource(source: string, io: Io): Promise<string> {
   }
 }
 
+/** Parses `import`'s arguments; every problem becomes a UsageError naming what to fix. */
+function importOptions(args: string[]) {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      slug: { type: "string", multiple: true },
+      "linked-account": { type: "string", multiple: true },
+      out: { type: "string" },
+      force: { type: "boolean", default: false },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  if (values.help) return "help" as const;
+  if (positionals.length > 0) throw new UsageError(`import takes no arguments besides its options; got ${positionals.map((p) => JSON.stringify(p)).join(", ")}`);
+  const slugs = [...new Set((values.slug ?? []).map((s) => s.trim()))];
+  if (slugs.length === 0 || slugs.includes("")) throw new UsageError("import needs --slug: name the app to bring in, e.g. --slug hubspot (repeat it for more apps)");
+  if (!values.out?.trim()) throw new UsageError("import needs --out: name a new or empty directory for the project, e.g. --out platform");
+  const ids = values["linked-account"]?.map((id) => id.trim());
+  if (ids?.includes("")) throw new UsageError("--linked-account must not be empty: give a linked account's id, or leave the option out to bring in every account");
+  return { slugs, linkedAccountIds: ids && [...new Set(ids)], out: values.out, force: values.force ?? false };
+}
+
 /** Runs the command line with `args` (without node and the script); resolves to the exit status. */
 export async function main(args: string[], io: Io = processIo): Promise<number> {
   try {
+    if (args[0] === "import") {
+      const options = importOptions(args.slice(1));
+      if (options === "help") {
+        io.stdout(USAGE);
+        return 0;
+      }
+      try {
+        await runImport(options, { stdout: io.stdout, stderr: io.stderr, env: io.env ?? process.env, stderrIsTTY: io.stderrIsTTY ?? false });
+      } catch (error) {
+        // The platform's and the settings' messages already say what to check; none holds a secret.
+        if (error instanceof ImportInputError || error instanceof ApiError || error instanceof SettingsError) {
+          io.stderr(`${COMMAND} import: ${error.message}\nNothing was written to ${options.out}.\n`);
+          return 2;
+        }
+        throw error;
+      }
+      return 0;
+    }
     const { values, positionals } = parseArgs({ args, allowPositionals: true, strict: true, options: { help: { type: "boolean", short: "h" } } });
     if (values.help) {
       io.stdout(USAGE);
       return 0;
     }
     const [command, ...rest] = positionals;
-    if (command === undefined) throw new UsageError("missing command: summarize");
-    if (command !== "summarize") throw new UsageError(`unknown command ${JSON.stringify(command)}: the only command is summarize`);
+    if (command === undefined) throw new UsageError("missing command: summarize or import");
+    if (command !== "summarize") throw new UsageError(`unknown command ${JSON.stringify(command)}: the commands are summarize and import`);
     if (rest.length !== 1) throw new UsageError(`summarize takes one argument, the preview JSON file (or - for standard input); got ${rest.length}`);
     io.stdout(await summarizeSource(rest[0], io));
     return 0;

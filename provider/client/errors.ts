@@ -48,15 +48,17 @@ export class ConnectionError extends ApiError {}
 /** The platform answered 2xx with a body that does not have the documented shape. */
 export class ResponseValidationError extends ApiError {}
 
-/** A connection setting is missing or malformed; the message names the stack config key. */
-export class SettingsError extends Error {
+/** A problem the user fixes, not a bug: the message says what to do, and there is no stack trace (see ApiError). */
+export class AdviceError extends Error {
   constructor(message: string) {
     super(message);
-    this.name = "SettingsError";
-    // Advice to the user, not a bug: no stack trace (see ApiError).
+    this.name = new.target.name;
     this.stack = `${this.name}: ${message}`;
   }
 }
+
+/** A connection setting is missing or malformed; the message names the stack config key. */
+export class SettingsError extends AdviceError {}
 
 /** What the factory needs to know about a failed exchange. */
 export interface FailedExchange {

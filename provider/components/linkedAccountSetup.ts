@@ -2,23 +2,21 @@
 // from the component's name and each entry's own ids, never from positions in a list, so that
 // adding an account, a field or a value never renames (and so replaces) anything else.
 import * as pulumi from "@pulumi/pulumi";
-import { ConfigField, NameValueInput } from "../resources/configField";
+import { ConfigField, ConfigFieldArgs, ConfigFieldProperties } from "../resources/configField";
 import { EnvVariableValue } from "../resources/envVariableValue";
 import { WorkflowToggle } from "../resources/workflowToggle";
 
-/** One field of the config, as LinkedAccountSetup takes it. */
-export interface SetupField {
+/**
+ * One field of the config, as LinkedAccountSetup takes it: ConfigField's settings as declared
+ * there (a new ConfigField setting reaches the component without an edit here), and the ids as
+ * plain strings, because they are part of the child's name.
+ */
+export type SetupField = Omit<ConfigFieldArgs, keyof typeof ConfigFieldProperties.groups.identity> & {
   /** The field's id. Part of the child's name, so a plain string. */
   fieldId: string;
   /** The workflow the field belongs to, for a workflow field. Part of the child's name. */
   workflowId?: string;
-  /** The field's display name. */
-  name?: pulumi.Input<string>;
-  /** Options of a select or map field. */
-  options?: pulumi.Input<pulumi.Input<NameValueInput>[]>;
-  /** Labels. */
-  labels?: pulumi.Input<pulumi.Input<NameValueInput>[]>;
-}
+};
 
 /** One env variable value of the linked account (a linked_account or workflow definition). */
 export interface SetupEnvValue {
@@ -28,6 +26,16 @@ export interface SetupEnvValue {
   workflowId?: string;
   /** The value (stored as a secret). */
   value: pulumi.Input<string>;
+  /**
+   * For an encrypted definition: take over the value the platform already holds at this scope
+   * without writing it, since it cannot be read back to compare (EnvVariableValue's input).
+   */
+  adoptEncryptedValue?: pulumi.Input<boolean>;
+  /**
+   * Leave the value on the platform when this resource is deleted (Pulumi's `retainOnDelete`
+   * option on the child), e.g. for values adopted from a running setup that end users rely on.
+   */
+  retainOnDelete?: boolean;
 }
 
 /** Inputs of a LinkedAccountSetup. */
@@ -69,10 +77,11 @@ export class LinkedAccountSetup extends pulumi.ComponentResource {
     for (const [workflowId, enabled] of Object.entries(args.workflows ?? {})) {
       this.workflows[workflowId] = new WorkflowToggle(`${name}/workflow/${workflowId}`, { ...config, workflowId, enabled }, parent);
     }
-    for (const env of args.envValues ?? []) {
+    for (const { retainOnDelete, ...env } of args.envValues ?? []) {
       const key = env.workflowId ? `${env.definitionId}/${env.workflowId}` : env.definitionId;
       if (this.envValues[key]) throw new Error(`LinkedAccountSetup ${name}: env value ${key} is listed twice`);
-      this.envValues[key] = new EnvVariableValue(`${name}/env/${key}`, { ...env, linkedAccountId: args.linkedAccountId }, parent);
+      // retainOnDelete is a resource option, not an input: it must not reach the provider.
+      this.envValues[key] = new EnvVariableValue(`${name}/env/${key}`, { ...env, linkedAccountId: args.linkedAccountId }, { ...parent, retainOnDelete });
     }
     this.registerOutputs({});
   }

@@ -4,15 +4,33 @@ import type { RunningEmulator } from "../../emulator";
 
 /** The fixture's ACCOUNT_QUOTA definition: a linked_account-scoped number. */
 export const ACCOUNT_QUOTA = "64f0000000000000000000d6";
+/** The fixture's CRM_API_TOKEN definition: linked_account-scoped and encrypted. */
+export const CRM_API_TOKEN = "64f0000000000000000000d4";
+/** With `existingSetup`, every this-many-th tenant also has an encrypted CRM_API_TOKEN. */
+export const ENCRYPTED_EVERY = 10;
 
-/** Adds linked accounts `${prefix}-0` … `${prefix}-${count - 1}`, each with an empty hubspot config; returns their ids. */
-export async function seedTenants(emulator: RunningEmulator, prefix: string, count: number): Promise<string[]> {
+/**
+ * Adds linked accounts `${prefix}-0` … `${prefix}-${count - 1}`, each with a hubspot config;
+ * returns their ids. The configs are empty, unless `existingSetup` gives each tenant a setup made
+ * outside Pulumi, as a workspace to bring under management has one: its pipeline field renamed
+ * (`Tenant <id> pipeline`), deal alerts enabled, an ACCOUNT_QUOTA of its own, and for every
+ * ENCRYPTED_EVERY-th tenant an encrypted CRM_API_TOKEN (`crm-secret-<id>`).
+ */
+export async function seedTenants(emulator: RunningEmulator, prefix: string, count: number, options: { existingSetup?: boolean } = {}): Promise<string[]> {
   const ids = Array.from({ length: count }, (_, i) => `${prefix}-${i}`);
-  for (const id of ids) {
-    emulator.store.addLinkedAccount({ account_id: id, name: `Tenant ${id}` });
-    emulator.store.upsertConfig({ linkedAccountId: id, slug: "hubspot", configId: id }, undefined);
+  const { store } = emulator;
+  for (const [i, id] of ids.entries()) {
+    store.addLinkedAccount({ account_id: id, name: `Tenant ${id}` });
+    const { config } = store.upsertConfig({ linkedAccountId: id, slug: "hubspot", configId: id }, undefined);
+    if (!options.existingSetup) continue;
+    store.configFieldState(config, null, "hs_pipeline").name = `Tenant ${id} pipeline`;
+    store.configWorkflowState(config, "wf_hs_deal_alerts").enabled = true;
+    const value = (definitionId: string, text: string) =>
+      store.setEnvValue({ definition: store.envDefinition(definitionId)!, value: text, linkedAccountId: id, workflowId: null, actor: "api_key" });
+    value(ACCOUNT_QUOTA, String(100 + i));
+    if (i % ENCRYPTED_EVERY === 0) value(CRM_API_TOKEN, `crm-secret-${id}`);
   }
-  await emulator.store.commit();
+  await store.commit();
   return ids;
 }
 

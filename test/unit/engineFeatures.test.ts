@@ -4,7 +4,10 @@
 // nothing for users of the official CLI, so the programs we ship and run use none of them.
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
+import { main } from "../../provider/cli/main";
+import { useResetEmulator } from "../support/emulator";
 
 const REPO = path.resolve(__dirname, "../..");
 
@@ -72,6 +75,26 @@ describe("the programs we ship and run use nothing the self-built engine ignores
   it("the example CI workflow runs no command that needs the newer language host", () => {
     const workflows = filesUnder("examples", (name) => /\.ya?ml$/.test(name));
     for (const file of workflows) assert.doesNotMatch(fs.readFileSync(path.join(REPO, file), "utf8"), IGNORED_COMMANDS, file);
+  });
+
+  describe("a project that `import` generates", () => {
+    const ctx = useResetEmulator();
+
+    it("sets no runtime.options and uses no stack transform or resource hook", async () => {
+      const out = fs.mkdtempSync(path.join(os.tmpdir(), "pip-engine-features-"));
+      try {
+        const quiet = () => undefined;
+        const env = { INTEGRATION_PLATFORM_BASE_URL: ctx.emulator.url, INTEGRATION_PLATFORM_API_KEY: ctx.emulator.apiKey };
+        const code = await main(["import", "--slug", "hubspot", "--out", out, "--force"], { stdout: quiet, stderr: quiet, readStdin: async () => "", env });
+        assert.equal(code, 0);
+        assert.ok(!runtimeOptions(fs.readFileSync(path.join(out, "Pulumi.yaml"), "utf8")), "the generated Pulumi.yaml sets runtime.options");
+        const program = fs.readFileSync(path.join(out, "index.ts"), "utf8");
+        for (const [feature, pattern] of IGNORED_IN_PROGRAMS) assert.doesNotMatch(program, pattern, `the generated index.ts uses ${feature}`);
+        assert.doesNotMatch(fs.readFileSync(path.join(out, "README.md"), "utf8"), IGNORED_COMMANDS, "the generated README runs a command the engine cannot");
+      } finally {
+        fs.rmSync(out, { recursive: true, force: true });
+      }
+    });
   });
 
   it("the check itself finds each feature", () => {

@@ -211,7 +211,7 @@ describe("summarize: the change summary of a pull request", () => {
 
     const bad: [string, string[], string | undefined, RegExp][] = [
       ["no command", [], undefined, /missing command: summarize/],
-      ["an unknown command", ["diff", file], undefined, /unknown command "diff": the only command is summarize/],
+      ["an unknown command", ["diff", file], undefined, /unknown command "diff": the commands are summarize and import/],
       ["an unknown option", ["summarize", "--json", file], undefined, /Unknown option '--json'/],
       ["no file", ["summarize"], undefined, /summarize takes one argument, the preview JSON file \(or - for standard input\); got 0/],
       ["a missing file", ["summarize", "nowhere.json"], undefined, /cannot read nowhere\.json: no such file/],

@@ -1,0 +1,204 @@
+// `pulumi-integration-platform import`: brings a live workspace under management. It reads the
+// workspace with the provider's own settings and client (so at the provider's pace), and writes a
+// Pulumi project whose first `pulumi up` adopts everything without a write. Every check that
+// can fail without a request (arguments, the directory) runs before the first request, and
+// nothing is written until everything was read: a failure leaves no file behind.
+import { constants as fsConstants } from "node:fs";
+import * as fs from "node:fs/promises";
+import * as path from "node:path";
+import { PlatformClient } from "../client/http";
+import { resolveSettings, SETTINGS } from "../settings";
+import { ImportInputError, readWorkspace, type ReadProgress } from "./importRead";
+import { planImport, plural, renderProject, secretCommands, type ProjectFiles } from "./importProgram";
+
+/** What the user asked for. */
+export interface ImportOptions {
+  /** The apps to bring in, by slug. */
+  slugs: string[];
+  /** The linked accounts to bring in; all of them when undefined. */
+  linkedAccountIds?: string[];
+  /** The directory to write the project to, as the user gave it. */
+  out: string;
+  /** Rewrite the project's files in a directory that is not empty. */
+  force: boolean;
+}
+
+/** Where the command writes, and the environment its settings come from. */
+export interface ImportIo {
+  /** The report: what was written, the secrets to set, what was not brought in. */
+  stdout: (text: string) => void;
+  /** Progress. */
+  stderr: (text: string) => void;
+  /** The environment the connection settings come from. */
+  env: NodeJS.ProcessEnv;
+  /** Whether stderr is a terminal: progress then updates one line in place. */
+  stderrIsTTY: boolean;
+}
+
+/** The Pulumi project's name: the directory's, with what Pulumi refuses in a name replaced. */
+export function projectName(dir: string): string {
+  const name = path.basename(path.resolve(dir)).replace(/[^A-Za-z0-9_.-]/g, "-").replace(/^[-.]+/, "");
+  return name || "platform-setup";
+}
+
+/** This package's package.json, for the versions the generated project depends on. */
+async function ownManifest(): Promise<{ version: string; dependencies: Record<string, string>; devDependencies?: Record<string, string> }> {
+  // From dist/provider/cli or from provider/cli (ts-node): walk up to the package root.
+  for (let dir = __dirname; ; dir = path.dirname(dir)) {
+    try {
+      const manifest = JSON.parse(await fs.readFile(path.join(dir, "package.json"), "utf8"));
+      if (manifest.name === "pulumi-integration-platform") return manifest;
+    } catch {
+      // Not here: keep walking up.
+    }
+    if (path.dirname(dir) === dir) throw new Error("pulumi-integration-platform's package.json was not found above " + __dirname);
+  }
+}
+
+/**
+ * Checks, before any request, that the project can be written to `out`: an empty or missing
+ * directory whose nearest existing parent is writable, or any directory with --force.
+ */
+async function checkOutDir(out: string, force: boolean): Promise<{ dir: string; existed: boolean }> {
+  const dir = path.resolve(out);
+  const code = (error: unknown) => (error as NodeJS.ErrnoException).code;
+  let existing = dir;
+  for (;;) {
+    try {
+      const stat = await fs.stat(existing);
+      if (!stat.isDirectory()) {
+        throw new ImportInputError(
+          existing === dir
+            ? `--out ${out} is a file, not a directory: name a new or empty directory`
+            : `cannot create --out ${out}: ${existing} is a file, not a directory. Name a directory that can be created`,
+        );
+      }
+      break;
+    } catch (error) {
+      if (error instanceof ImportInputError) throw error;
+      if (code(error) !== "ENOENT" && code(error) !== "ENOTDIR") throw error;
+      if (path.dirname(existing) === existing) break;
+      existing = path.dirname(existing);
+    }
+  }
+  try {
+    await fs.access(existing, fsConstants.W_OK);
+  } catch (error) {
+    throw new ImportInputError(
+      `cannot write to --out ${out}: ${existing === dir ? "the directory" : `its parent ${existing}`} is not writable (${code(error)}). Choose a directory you can write to`,
+    );
+  }
+  if (existing !== dir) return { dir, existed: false };
+  const entries = await fs.readdir(dir);
+  if (entries.length > 0 && !force) {
+    throw new ImportInputError(
+      `--out ${out} is not empty (${entries.length} ${entries.length === 1 ? "entry" : "entries"}, e.g. ${entries.slice(0, 3).join(", ")}): ` +
+        "name a new or empty directory, or pass --force to rewrite the project's files there (other files are kept)",
+    );
+  }
+  return { dir, existed: true };
+}
+
+/** Writes the files; on a failure removes what it wrote (the directory too, if it made it) and says what to fix. */
+async function writeProject(dir: string, existed: boolean, files: ProjectFiles, out: string): Promise<void> {
+  const written: string[] = [];
+  let created: string | undefined;
+  try {
+    if (!existed) created = await fs.mkdir(dir, { recursive: true });
+    for (const [name, text] of Object.entries(files)) {
+      const file = path.join(dir, name);
+      const isNew = await fs.access(file).then(() => false, () => true);
+      await fs.writeFile(file, text);
+      if (isNew) written.push(file);
+    }
+  } catch (error) {
+    if (created) await fs.rm(created, { recursive: true, force: true });
+    else await Promise.all(written.map((file) => fs.rm(file, { force: true })));
+    throw new ImportInputError(`cannot write the project to --out ${out}: ${(error as Error).message}. Choose a directory you can write to`);
+  }
+}
+
+/** Progress on stderr: one line updated in place on a terminal, else a line per tenth of the accounts. */
+function progressOn(io: ImportIo): ReadProgress {
+  const started = performance.now();
+  const seconds = () => `${((performance.now() - started) / 1000).toFixed(0)} s`;
+  return {
+    phase: (text) => io.stderr(`${text}...\n`),
+    accounts(done, total) {
+      const line = `Read ${done} of ${total} linked accounts (${seconds()})`;
+      if (io.stderrIsTTY) io.stderr(`\r${line}${done === total ? "\n" : ""}`);
+      else if (done === 0) io.stderr(`Reading ${total} linked accounts: their configs and env values...\n`);
+      else if (done === total || done % Math.max(1, Math.ceil(total / 10)) === 0) io.stderr(`${line}\n`);
+    },
+  };
+}
+
+/** The connection settings, from the same environment variables the provider falls back to. */
+function settingsFrom(env: NodeJS.ProcessEnv) {
+  const missing = [SETTINGS.baseUrl, SETTINGS.apiKey].filter((s) => !env[s.env]?.trim());
+  if (missing.length > 0) {
+    throw new ImportInputError(
+      `the import reads its connection from the environment; set ${missing.map((s) => s.env).join(" and ")} ` +
+        "(the platform's address, e.g. https://api.example.com, and an API key: listing linked accounts and env definitions needs one, a bearer token is not enough)",
+    );
+  }
+  return resolveSettings(undefined, env);
+}
+
+/** The command as the user would run it again, for the project's README. */
+function commandLine(options: ImportOptions): string {
+  const quote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+  const args = [
+    ...options.slugs.flatMap((s) => ["--slug", quote(s)]),
+    ...(options.linkedAccountIds ?? []).flatMap((id) => ["--linked-account", quote(id)]),
+    "--out",
+    quote(options.out),
+  ];
+  return `npx pulumi-integration-platform import ${args.join(" ")}`;
+}
+
+/** Runs the import; throws ImportInputError, ApiError or SettingsError (each saying what to fix) with nothing written. */
+export async function runImport(options: ImportOptions, io: ImportIo): Promise<void> {
+  const settings = settingsFrom(io.env);
+  const target = await checkOutDir(options.out, options.force);
+  const manifest = await ownManifest();
+
+  const started = performance.now();
+  const read = await readWorkspace(new PlatformClient(settings), { slugs: options.slugs, linkedAccountIds: options.linkedAccountIds }, progressOn(io));
+  const seconds = (performance.now() - started) / 1000;
+
+  const plan = planImport(read);
+  const files = renderProject(plan, {
+    project: projectName(options.out),
+    command: commandLine(options),
+    versions: {
+      package: `^${manifest.version}`,
+      pulumi: manifest.dependencies["@pulumi/pulumi"],
+      typescript: manifest.devDependencies?.typescript ?? "^5",
+      typesNode: manifest.devDependencies?.["@types/node"] ?? "^20",
+    },
+  });
+  await writeProject(target.dir, target.existed, files, options.out);
+
+  const { counts } = plan;
+  const out: string[] = [
+    `Wrote ${options.out}: ${Object.keys(files).join(", ")}`,
+    `Brought in ${plural(read.accounts.length, "linked account")} (${options.slugs.join(", ")}) as ${plural(plan.setups.length, "setup")}: ` +
+      `${plural(counts.fields, "field")}, ${plural(counts.workflows, "enabled workflow")}, ${plural(counts.envValues, "env value")} (${counts.encrypted} encrypted), ` +
+      `read with ${read.calls} API calls in ${seconds.toFixed(1)} s.`,
+    "",
+  ];
+  if (plan.secrets.length > 0) {
+    out.push(
+      `Set the encrypted env values in the stack, in ${options.out}, before \`pulumi up\`: the platform never shows them. Each command prompts for its value:`,
+      ...secretCommands(plan).map((line) => `  ${line}`),
+      "",
+    );
+  }
+  out.push("Not brought in:", ...plan.notBroughtIn.map((line) => `  - ${line}`), "");
+  out.push(
+    `Next: follow ${path.join(options.out, "README.md")}: npm install, pulumi stack init, the connection settings${plan.secrets.length ? " and the secrets above" : ""}, then \`pulumi up\`, which adopts everything without a write to the platform.`,
+    "",
+  );
+  io.stdout(out.join("\n"));
+}

@@ -1,0 +1,204 @@
+// What `pulumi-integration-platform import` reads of the live workspace, through the provider's
+// own client (so its pacer, retries and error messages too): the linked accounts, each one's
+// config of each app, the env definitions, and the env values of every scope. Reads only: the
+// command must never change the platform it is bringing under management.
+import { AdviceError, NotFoundError } from "../client/errors";
+import type { PlatformClient } from "../client/http";
+import { collectPages } from "../client/pagination";
+import type * as api from "../client/schemas";
+
+/** Which part of the workspace to read. */
+export interface ImportSelection {
+  /** The apps, by slug. */
+  slugs: string[];
+  /** The linked accounts (their `account_id`s); all of them when undefined. */
+  linkedAccountIds?: string[];
+}
+
+/** One linked account as read. */
+export interface AccountRead {
+  /** The linked account as the platform lists it. */
+  account: api.LinkedAccount;
+  /** Its config of each app, by slug: the one named after the account. Absent when the platform answered 404. */
+  configs: Map<string, api.Config>;
+  /** Its own env values (linked_account scope). */
+  envValues: api.EnvValueListItem[];
+  /** Its env values of workflows (workflow scope, with this linked account). */
+  workflowEnvValues: api.EnvValueListItem[];
+}
+
+/** Everything the import read, in the platform's shapes. */
+export interface WorkspaceRead {
+  /** The apps read, as asked. */
+  slugs: string[];
+  /** The linked accounts read, in the platform's order. */
+  accounts: AccountRead[];
+  /** Every env variable definition of the org. */
+  definitions: api.EnvDefinition[];
+  /** Env values not tied to a linked account: org, workspace, and workflow values for every account. */
+  sharedEnvValues: api.EnvValueListItem[];
+  /**
+   * Configs of other linked accounts, by slug, read only to tell an app's own field names and
+   * options from a config's (see REFERENCE_CONFIGS); nothing of them is declared.
+   */
+  referenceConfigs: Map<string, api.Config[]>;
+  /** Workflow env values of linked accounts that were not selected, which were left out. */
+  unselectedWorkflowEnvValues: number;
+  /** The published workflows seen in the configs read, with their app's slug. */
+  workflowSlugs: Map<string, string>;
+  /** API calls made (pages counted one by one; retries not counted). */
+  calls: number;
+}
+
+/** A problem with what the user asked for (an unknown slug or linked account); nothing is written. */
+export class ImportInputError extends AdviceError {}
+
+/** How the reader reports progress: linked accounts read so far, of the total. */
+export interface ReadProgress {
+  /** A phase starts, e.g. "Listing linked accounts". */
+  phase(text: string): void;
+  /** `done` of `total` linked accounts are read. */
+  accounts(done: number, total: number): void;
+}
+
+/**
+ * Linked accounts read at the same time. The pacer, not this number, sets the pace: it only has
+ * to keep the pacer's queue from running dry while answers travel, and bounds what is in flight
+ * when a read fails (the others still in flight finish before the error is reported).
+ */
+const ACCOUNTS_IN_FLIGHT = 8;
+
+/**
+ * The API shows a field's name and options as the config sees them, with no sign of whether the
+ * config overrides the app's own. The import takes the app's own to be what most configs hold,
+ * so it needs a few configs of each app: when the selected accounts have fewer, configs of other
+ * accounts are read, up to this many in all.
+ */
+export const REFERENCE_CONFIGS = 5;
+
+/** Runs `work` over `items`, at most `limit` at a time; after a failure no new item starts, and the first failure is thrown once the others settle. */
+async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T, index: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  let failed = false;
+  const worker = async () => {
+    while (!failed && next < items.length) {
+      const index = next++;
+      try {
+        await work(items[index], index);
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
+    }
+  };
+  const outcomes = await Promise.allSettled(Array.from({ length: Math.min(limit, items.length) }, worker));
+  const rejected = outcomes.find((o): o is PromiseRejectedResult => o.status === "rejected");
+  if (rejected) throw rejected.reason;
+}
+
+/** Reads the selected part of the workspace; throws ImportInputError for an unknown slug or linked account. */
+export async function readWorkspace(client: PlatformClient, selection: ImportSelection, progress: ReadProgress): Promise<WorkspaceRead> {
+  let calls = 0;
+  /** Every call goes through here, to be counted. */
+  const count = <T>(call: Promise<T>): Promise<T> => {
+    calls++;
+    return call;
+  };
+
+  // Linked accounts first: a refused API key fails here, on the first call.
+  progress.phase("Listing linked accounts");
+  const all = await collectPages((page, limit) => count(client.listLinkedAccounts({ page, limit })));
+  if (all.length === 0) throw new ImportInputError("the workspace has no linked accounts, so there is nothing to import: check INTEGRATION_PLATFORM_BASE_URL and the API key's environment");
+  const selected = selectAccounts(all, selection.linkedAccountIds);
+
+  progress.phase("Reading env variable definitions");
+  const definitions = await collectPages((page, limit) => count(client.listEnvDefinitions({ page, limit })));
+  const scopes = new Set(definitions.map((d) => d.scope));
+  /** Every value of a scope (one list, every page); no request when no definition has that scope. */
+  const listValues = (scope: api.EnvScope, query: { linked_account_id?: string; workflow_id?: string } = {}) =>
+    scopes.has(scope) ? collectPages((page, limit) => count(client.listEnvValues(scope, { ...query, page, limit }))) : Promise.resolve([]);
+
+  const sharedEnvValues = [...(await listValues("org")), ...(await listValues("workspace"))];
+
+  /** An account's config of an app, or undefined when the platform has none (404). */
+  const readConfig = async (accountId: string, slug: string): Promise<api.Config | undefined> => {
+    try {
+      return await count(client.getConfig({ slug, configId: accountId, linkedAccountId: accountId }));
+    } catch (error) {
+      if (error instanceof NotFoundError) return undefined;
+      throw error;
+    }
+  };
+
+  const accounts: AccountRead[] = selected.map((account) => ({ account, configs: new Map(), envValues: [], workflowEnvValues: [] }));
+  let done = 0;
+  progress.accounts(0, accounts.length);
+  await eachLimited(accounts, ACCOUNTS_IN_FLIGHT, async (read) => {
+    const id = read.account.account_id;
+    const [configs, envValues] = await Promise.all([
+      Promise.all(selection.slugs.map((slug) => readConfig(id, slug))),
+      listValues("linked_account", { linked_account_id: id }),
+    ]);
+    selection.slugs.forEach((slug, i) => configs[i] && read.configs.set(slug, configs[i]));
+    read.envValues = envValues;
+    progress.accounts(++done, accounts.length);
+  });
+
+  // Configs of other accounts, for apps the selection holds too few configs of.
+  const referenceConfigs = new Map<string, api.Config[]>();
+  const unselected = all.filter((account) => !selected.includes(account));
+  for (const slug of selection.slugs) {
+    const found: api.Config[] = [];
+    const selectedConfigs = accounts.filter((a) => a.configs.has(slug)).length;
+    let tried = accounts.length;
+    for (const account of unselected) {
+      if (selectedConfigs + found.length >= REFERENCE_CONFIGS) break;
+      tried++;
+      const config = await readConfig(account.account_id, slug);
+      if (config) found.push(config);
+    }
+    referenceConfigs.set(slug, found);
+    if (selectedConfigs + found.length === 0) {
+      throw new ImportInputError(
+        `unknown slug ${JSON.stringify(slug)}: none of the ${tried} linked accounts read has a config of that app (the platform answered 404 for each). ` +
+          "Check --slug: it is the app's slug as the platform spells it, e.g. hubspot",
+      );
+    }
+  }
+
+  // Workflow values: one list per published workflow of the apps read.
+  const workflowSlugs = new Map<string, string>();
+  for (const config of [...accounts.flatMap((a) => [...a.configs.values()]), ...[...referenceConfigs.values()].flat()]) {
+    for (const workflow of config.workflows) if (!workflowSlugs.has(workflow.id)) workflowSlugs.set(workflow.id, config.slug);
+  }
+  const byAccount = new Map(accounts.map((a) => [a.account.account_id, a]));
+  let unselectedWorkflowEnvValues = 0;
+  if (scopes.has("workflow") && workflowSlugs.size > 0) {
+    progress.phase(`Reading env values of ${workflowSlugs.size} workflows`);
+    for (const workflowId of workflowSlugs.keys()) {
+      for (const value of await listValues("workflow", { workflow_id: workflowId })) {
+        if (!value.linked_account_id) sharedEnvValues.push(value);
+        else if (byAccount.has(value.linked_account_id)) byAccount.get(value.linked_account_id)!.workflowEnvValues.push(value);
+        else unselectedWorkflowEnvValues++;
+      }
+    }
+  }
+
+  return { slugs: selection.slugs, accounts, definitions, sharedEnvValues, referenceConfigs, unselectedWorkflowEnvValues, workflowSlugs, calls };
+}
+
+/** The accounts asked for, in the platform's order; every id asked for must exist. */
+function selectAccounts(all: api.LinkedAccount[], ids: string[] | undefined): api.LinkedAccount[] {
+  if (ids === undefined) return all;
+  const known = new Set(all.map((a) => a.account_id));
+  const unknown = ids.filter((id) => !known.has(id));
+  if (unknown.length > 0) {
+    throw new ImportInputError(
+      `unknown linked account${unknown.length > 1 ? "s" : ""} ${unknown.map((id) => JSON.stringify(id)).join(", ")}: ` +
+        `the workspace's ${all.length} linked accounts do not include ${unknown.length > 1 ? "them" : "it"}. ` +
+        "Check --linked-account: it takes the account's id (account_id, what resources take as linkedAccountId), not its name",
+    );
+  }
+  const wanted = new Set(ids);
+  return all.filter((a) => wanted.has(a.account_id));
+}

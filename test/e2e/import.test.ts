@@ -1,0 +1,218 @@
+// `pulumi-integration-platform import` as users run it (the CLI of the package installed from its
+// tarball), then the project it wrote through the real Pulumi CLI, at the emulator's default rate
+// limit: `pulumi up` adopts every object without one write at the platform, and
+// `pulumi preview --expect-no-changes` holds after it. Once on the default fixture, and once on a
+// workspace of 203 linked accounts, where the program must stay one data line per account.
+import * as assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import type { RunningEmulator } from "../../emulator";
+import { Stack } from "../../scripts/lib/engine";
+import { installedPackage } from "../../scripts/lib/program";
+import { ENCRYPTED_EVERY, seedTenants } from "../../scripts/lib/tenants";
+import { observableState, step, useEmulatorStack, type E2EContext } from "../support/e2e";
+import { FIXTURE } from "../support/fixture";
+
+/** What one run of the import did. */
+interface ImportRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+  ms: number;
+  /** API calls the emulator logged during the run, and how many of them it answered 429. */
+  calls: number;
+  limited: number;
+}
+
+/**
+ * Runs `pulumi-integration-platform import` from the installed tarball, with the emulator's
+ * address and API key in the environment as a user would export them. Asynchronously: the
+ * emulator answers from this process.
+ */
+function runImport(emulator: RunningEmulator, args: string[]): Promise<ImportRun> {
+  const bin = path.join(installedPackage(), "node_modules/pulumi-integration-platform/dist/provider/cli/main.js");
+  const from = emulator.requests.list().length;
+  const started = Date.now();
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [bin, "import", ...args],
+      { env: { ...process.env, INTEGRATION_PLATFORM_BASE_URL: emulator.url, INTEGRATION_PLATFORM_API_KEY: emulator.apiKey }, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const log = emulator.requests.list().slice(from);
+        resolve({
+          code: error ? (typeof error.code === "number" ? error.code : 1) : 0,
+          stdout,
+          stderr,
+          ms: Date.now() - started,
+          calls: log.length,
+          limited: log.filter((r) => r.status === 429).length,
+        });
+      },
+    );
+  });
+}
+
+/** Every file the import wrote (node_modules aside), with its text. */
+function projectFiles(dir: string): Record<string, string> {
+  return Object.fromEntries(
+    fs
+      .readdirSync(dir)
+      .filter((name) => name !== "node_modules")
+      .map((name) => [name, fs.readFileSync(path.join(dir, name), "utf8")]),
+  );
+}
+
+/** The data lines of a generated index.ts: one per linked account and app. */
+const dataLines = (program: string) => program.split("\n").filter((line) => line.startsWith("  { linkedAccountId: "));
+
+/** Every value the emulator stores for an encrypted definition (the control plane sees them in clear). */
+function encryptedValues(emulator: RunningEmulator): string[] {
+  const state = emulator.store.snapshot();
+  const encrypted = new Set(state.envDefinitions.filter((d) => d.encrypted).map((d) => d._id));
+  return state.envValues.filter((v) => encrypted.has(v.variable_definition_id)).map((v) => v.value);
+}
+
+/** Asserts that no encrypted value and not the API key appear in any file the import wrote, nor in its output. */
+function assertNoSecret(emulator: RunningEmulator, dir: string, run: ImportRun): void {
+  const secrets = [...encryptedValues(emulator), emulator.apiKey];
+  assert.ok(secrets.length > 1, "the fixture encrypts at least one value");
+  for (const [name, text] of Object.entries(projectFiles(dir))) {
+    for (const secret of secrets) assert.ok(!text.includes(secret), `${name} holds a secret value`);
+  }
+  for (const secret of secrets) assert.ok(!run.stdout.includes(secret) && !run.stderr.includes(secret), "the import's output holds a secret value");
+}
+
+/**
+ * The `pulumi config set --secret` lines the import printed, with the value each stands for, as
+ * its user would look it up: from the definition, linked account and workflow the line names.
+ */
+function printedSecrets(emulator: RunningEmulator, stdout: string): Record<string, string> {
+  const secrets: Record<string, string> = {};
+  for (const [, key, definition, account, workflow] of stdout.matchAll(/^ {2}pulumi config set --secret (\S+) +# (\w+)(?:, linked account ([^,\s]+))?(?:, workflow (\S+))?$/gm)) {
+    const value = emulator.store.envValueFor(emulator.store.envDefinitionByName(definition)!._id, account ?? null, workflow ?? null);
+    assert.ok(value, `the platform holds the value that ${key} stands for`);
+    secrets[key] = value.value;
+  }
+  return secrets;
+}
+
+/** Writes at the platform: non-GET calls to the public API. */
+const writes = (emulator: RunningEmulator) => emulator.requests.list().filter((r) => r.method !== "GET");
+
+/**
+ * The steps both workspaces go through after their import: install the project from the tarball,
+ * create the stack with the printed secrets, `pulumi up` with no write and no change to the
+ * emulator's state, then `pulumi preview --expect-no-changes`. Returns what `up` took.
+ */
+async function adopt(e2e: E2EContext, run: ImportRun, resources: number): Promise<{ seconds: number; calls: number }> {
+  await step("install the project, with the package from its tarball", async () => {
+    fs.symlinkSync(path.join(installedPackage(), "node_modules"), path.join(e2e.stack.dir, "node_modules"), "dir");
+  });
+  await step("create the stack with the connection and the secrets the import printed", async () => {
+    const secrets = printedSecrets(e2e.emulator, run.stdout);
+    assert.ok(Object.keys(secrets).length > 0);
+    await e2e.addStack(e2e.stack, { secrets });
+  });
+  return step("pulumi up adopts everything with zero writes, and leaves the emulator's state as it was", async () => {
+    const before = e2e.emulator.store.snapshot();
+    e2e.emulator.requests.clear();
+    const up = await e2e.stack.ok(["up", "--yes"]);
+    assert.deepEqual(writes(e2e.emulator).map((r) => `${r.method} ${r.path}`), [], "no write at the platform");
+    assert.deepEqual(e2e.emulator.store.snapshot(), before, "the emulator's state is unchanged");
+    assert.match(up.stdout, new RegExp(`\\+ ${resources} created`));
+    const calls = e2e.emulator.requests.list().length;
+    await step("pulumi preview --expect-no-changes", async () => {
+      await e2e.stack.ok(["preview", "--expect-no-changes"]);
+      assert.deepEqual(writes(e2e.emulator), []);
+    });
+    return { seconds: up.ms / 1000, calls };
+  });
+}
+
+describe("e2e: import a live workspace, then adopt it with pulumi up", function () {
+  this.timeout(20 * 60_000);
+
+  describe("the default fixture", () => {
+    const e2e = useEmulatorStack((workspace) => new Stack(workspace, path.join(workspace.root, "platform")), { init: async () => {} });
+
+    it("imports, adopts with zero writes, previews no change, and destroy leaves the platform as it is", async () => {
+      const run = await step("import --slug hubspot", async () => {
+        const run = await runImport(e2e.emulator, ["--slug", "hubspot", "--out", e2e.stack.dir]);
+        assert.equal(run.code, 0, run.stderr);
+        assert.deepEqual(writes(e2e.emulator), []);
+        assert.equal(dataLines(projectFiles(e2e.stack.dir)["index.ts"]).length, FIXTURE.accounts.length);
+        assert.match(run.stderr, /^Read 3 of 3 linked accounts/m);
+        return run;
+      });
+      await step("no secret reaches a file", async () => assertNoSecret(e2e.emulator, e2e.stack.dir, run));
+
+      // 3 setups; toggles of acme and globex; 9 env values (5 in setups, 4 shared); the stack.
+      await adopt(e2e, run, 3 + 2 + 9 + 1);
+
+      await step("destroy leaves the platform as it is: env values kept, fields and toggles as found", async () => {
+        const found = observableState(e2e.emulator);
+        e2e.emulator.requests.clear();
+        await e2e.stack.ok(["destroy", "--yes"]);
+        assert.deepEqual(observableState(e2e.emulator), found);
+        assert.deepEqual(e2e.emulator.requests.list().filter((r) => r.method === "DELETE"), [], "no env value deleted");
+      });
+    });
+  });
+
+  describe("a workspace of 203 linked accounts", () => {
+    const TENANTS = 200;
+    const ACCOUNTS = TENANTS + FIXTURE.accounts.length;
+    const e2e = useEmulatorStack((workspace) => new Stack(workspace, path.join(workspace.root, "platform")), { init: async () => {} });
+    before(async () => {
+      await seedTenants(e2e.emulator, "tenant", TENANTS, { existingSetup: true });
+    });
+
+    it("imports one data line per account, adopts them all with zero writes, and previews no change", async () => {
+      const subsetDir = path.join(e2e.workspace.root, "subset");
+      const subset = [...FIXTURE.accounts, ...Array.from({ length: 17 }, (_, i) => `tenant-${i}`)];
+      const small = await step(`import of ${subset.length} named linked accounts`, async () => {
+        const run = await runImport(e2e.emulator, ["--slug", "hubspot", ...subset.flatMap((id) => ["--linked-account", id]), "--out", subsetDir]);
+        assert.equal(run.code, 0, run.stderr);
+        return { run, program: projectFiles(subsetDir)["index.ts"] };
+      });
+
+      const large = await step(`import of all ${ACCOUNTS} linked accounts`, async () => {
+        e2e.emulator.requests.clear();
+        const run = await runImport(e2e.emulator, ["--slug", "hubspot", "--out", e2e.stack.dir]);
+        assert.equal(run.code, 0, run.stderr);
+        assert.deepEqual(writes(e2e.emulator), []);
+        assert.match(run.stderr, new RegExp(`^Read ${ACCOUNTS} of ${ACCOUNTS} linked accounts`, "m"));
+        return { run, program: projectFiles(e2e.stack.dir)["index.ts"] };
+      });
+
+      await step("index.ts grows by one data line per account, and by nothing else", async () => {
+        assert.equal(dataLines(small.program).length, subset.length);
+        assert.equal(dataLines(large.program).length, ACCOUNTS);
+        const rest = (program: string) => program.split("\n").length - dataLines(program).length;
+        assert.equal(rest(large.program), rest(small.program), "the code around the data is the same size");
+        const longest = Math.max(...dataLines(large.program).map((line) => line.length));
+        assert.ok(longest < 400, `a data line stays short (longest ${longest} characters)`);
+        console.log(
+          `      import of ${subset.length} accounts: ${small.run.calls} calls in ${(small.run.ms / 1000).toFixed(1)} s, index.ts ${Buffer.byteLength(small.program)} bytes / ${small.program.split("\n").length} lines; ` +
+            `of ${ACCOUNTS}: ${large.run.calls} calls (${large.run.limited} answered 429) in ${(large.run.ms / 1000).toFixed(1)} s, index.ts ${Buffer.byteLength(large.program)} bytes / ${large.program.split("\n").length} lines`,
+        );
+      });
+
+      await step("no secret reaches a file", async () => {
+        assertNoSecret(e2e.emulator, e2e.stack.dir, large.run);
+        assertNoSecret(e2e.emulator, subsetDir, small.run);
+        assert.equal(Object.keys(printedSecrets(e2e.emulator, large.run.stdout)).length, TENANTS / ENCRYPTED_EVERY + 1, "one secret line per encrypted value");
+      });
+
+      // Per tenant: the setup, its pipeline field, the deal-alerts toggle, its quota, and every
+      // tenth its CRM token; the fixture's accounts as in the suite above, plus their pipeline
+      // field: 200 different names and 3 of the app's own give no majority, so the import cannot
+      // tell the app's own name and declares theirs too; the stack.
+      const resources = TENANTS * 4 + TENANTS / ENCRYPTED_EVERY + (3 + 2 + 9) + FIXTURE.accounts.length + 1;
+      const up = await adopt(e2e, large.run, resources);
+      console.log(`      pulumi up of ${resources} resources: ${up.calls} calls, 0 writes, ${up.seconds.toFixed(1)} s`);
+    });
+  });
+});
