@@ -8,7 +8,7 @@ import { FieldNotFoundError, NotFoundError } from "../client/errors";
 import * as api from "../client/schemas";
 import { NameValue } from "../client/schemas";
 import { currentRun } from "../connection";
-import { defined, Id, NameValueList, unlessGone } from "./lifecycle";
+import { defined, describe, Id, NameValueList, unlessGone } from "./lifecycle";
 import { ArgsOf, declareProperties, OutputsOf, StateOf } from "./properties";
 import configFieldForwarder = require("../bridge/providers/ConfigField");
 import { MODULE } from "../bridge/program";
@@ -63,6 +63,18 @@ export const ConfigFieldProperties = declareProperties({
     options: NameValueList.optional(),
     /** Labels of the field. Omit them to leave the labels alone; `[]` clears them. */
     labels: NameValueList.optional(),
+    /**
+     * What delete (destroy, or removing the resource) puts back, instead of what create found:
+     * exactly these properties, whatever create recorded. Declare it when what create found is
+     * not the state to go back to, e.g. after an interrupted create. Changing it writes nothing.
+     */
+    restoreOnDelete: z
+      .object(
+        { name: z.string().trim().min(1, "name must not be empty").optional(), options: NameValueList.optional(), labels: NameValueList.optional() },
+        { error: (issue) => `must be {name?, options?, labels?}, not ${describe(issue.input)}` },
+      )
+      .strict()
+      .optional(),
   },
   outputs: {
     /** The field as the platform returned it: required, fieldType, hidden, options and the rest. */
@@ -77,8 +89,8 @@ export type ConfigFieldArgs = ArgsOf<typeof ConfigFieldProperties>;
 /** What a ConfigField keeps in state: its inputs, the returned field, and what to restore. */
 type ConfigFieldState = StateOf<typeof ConfigFieldProperties>;
 
-/** The properties a ConfigField manages, and so restores on delete. */
-const MANAGED = ConfigFieldProperties.settings;
+/** The properties a ConfigField sets on the field, and so restores on delete. */
+const MANAGED = ["name", "options", "labels"] as const satisfies readonly (typeof ConfigFieldProperties.settings)[number][];
 type Managed = (typeof MANAGED)[number];
 
 /** Projects the platform's option or label elements onto `{name, value}`, the shape we send. */
@@ -198,13 +210,16 @@ export const configFieldProvider = ConfigFieldProperties.provider({
         else previous[key] = nameValues(live?.[key]);
       }
     }
-    // When that read was needed anyway and shows the declared values in place, no write.
-    const field = live && holds(live, desired) ? toRecord(live) : await putField(news, desired);
+    // Only restoreOnDelete changed: it acts at delete, so there is nothing to write now.
+    const unchanged = MANAGED.every((key) => isDeepStrictEqual(olds[key], news[key]));
+    // When the read was needed anyway and shows the declared values in place, no write either.
+    const field = unchanged ? olds.field : live && holds(live, desired) ? toRecord(live) : await putField(news, desired);
     return { outs: { ...ConfigFieldProperties.inputsOf(news), field, previous: defined(previous) } };
   },
 
   async delete(id, props: ConfigFieldState) {
-    const restore = desiredValues({}, props);
+    // A declared restoreOnDelete wins over what create recorded.
+    const restore = props.restoreOnDelete ? defined(props.restoreOnDelete) : desiredValues({}, props);
     if (Object.keys(restore).length === 0 || currentRun().claimedByAnother("ConfigField", id)) return;
     // A config, workflow or field that is gone has nothing left to restore.
     try {

@@ -10,7 +10,7 @@ import { ApiError, NotFoundError, SettingsError } from "../client/errors";
 import { EnvDefinition, EnvFormat, EnvScope } from "../client/schemas";
 import { scopeViolations } from "../client/scopes";
 import { currentRun } from "../connection";
-import { containsUnknown, describe, Id, unlessGone } from "./lifecycle";
+import { containsUnknown, defined, describe, Id, unlessGone } from "./lifecycle";
 import { ArgsOf, declareProperties, OutputsOf, StateOf } from "./properties";
 import envVariableValueForwarder = require("../bridge/providers/EnvVariableValue");
 import { MODULE } from "../bridge/program";
@@ -38,6 +38,11 @@ export const EnvVariableValueProperties = declareProperties({
      * that already equals `value` is never written, with or without this.
      */
     adoptEncryptedValue: z.boolean({ error: (issue) => `must be true or false, not ${describe(issue.input)}` }).optional(),
+    /**
+     * What delete (destroy, or removing the resource) sets the value to, instead of putting back
+     * what create replaced or deleting it. Stored as a secret. Changing it writes nothing.
+     */
+    restoreOnDelete: z.string({ error: (issue) => `must be a string, not ${describe(issue.input)}` }).optional(),
   },
   derived: {
     /** The definition's scope (org, workspace, linked_account or workflow), learned at check so that read knows which list to look in. */
@@ -45,7 +50,13 @@ export const EnvVariableValueProperties = declareProperties({
     /** Whether the platform encrypts the value, and so redacts it on read: drift in it cannot be seen. */
     encrypted: z.custom<boolean>(),
   },
-  secret: ["value"],
+  outputs: {
+    /** Whether the platform held a value at this placement before create took it over; delete then never deletes it. */
+    foundExisting: z.custom<boolean>().optional(),
+    /** The readable value create found there (secret); delete puts it back. Absent for an encrypted definition. */
+    previousValue: z.custom<string>().optional(),
+  },
+  secret: ["value", "restoreOnDelete", "previousValue"],
 });
 
 /** Inputs of an EnvVariableValue. */
@@ -111,9 +122,10 @@ export const envVariableValueProvider = EnvVariableValueProperties.provider({
     if (!containsUnknown(inputs.linkedAccountId) && !containsUnknown(inputs.workflowId)) {
       failures.push(...scopeFailures(definition.scope, inputs as { linkedAccountId?: string; workflowId?: string }, subject));
     }
-    if (!containsUnknown(inputs.value)) {
-      const reason = formatFailure(definition.var_format, inputs.value as string);
-      if (reason) failures.push({ property: "value", reason });
+    for (const property of ["value", "restoreOnDelete"] as const) {
+      if (typeof inputs[property] !== "string" || containsUnknown(inputs[property])) continue;
+      const reason = formatFailure(definition.var_format, inputs[property] as string);
+      if (reason) failures.push({ property, reason });
     }
     return { inputs: { ...inputs, scope: definition.scope, encrypted: definition.encrypted }, failures };
   },
@@ -126,7 +138,9 @@ export const envVariableValueProvider = EnvVariableValueProperties.provider({
     const adopted = existing !== undefined && (inputs.encrypted ? inputs.adoptEncryptedValue === true : existing.value === inputs.value);
     const id = adopted ? existing._id : (await setValue(inputs))._id;
     run.claim("EnvVariableValue", id);
-    return { id, outs: EnvVariableValueProperties.inputsOf(inputs) };
+    // What delete puts back: the value found, when it can be read (an encrypted one reads redacted).
+    const found = existing === undefined ? {} : { foundExisting: true, ...(inputs.encrypted ? {} : { previousValue: existing.value }) };
+    return { id, outs: { ...EnvVariableValueProperties.inputsOf(inputs), ...found } };
   },
 
   async read(_id, props: EnvVariableValueState) {
@@ -139,15 +153,30 @@ export const envVariableValueProvider = EnvVariableValueProperties.provider({
   },
 
   async update(_id, olds: EnvVariableValueState, news: EnvVariableValueState) {
-    // Only `adoptEncryptedValue` changed: it acts at create, so there is nothing to write.
+    // Only adoptEncryptedValue or restoreOnDelete changed: they act at create and delete.
     if (olds.value !== news.value) await setValue(news);
-    return { outs: EnvVariableValueProperties.inputsOf(news) };
+    return { outs: { ...EnvVariableValueProperties.inputsOf(news), ...defined({ foundExisting: olds.foundExisting, previousValue: olds.previousValue }) } };
   },
 
   async delete(id, props: EnvVariableValueState) {
     // The upsert hands a renamed resource the same value: then the value is the new resource's.
     const run = currentRun();
     if (run.claimedByAnother("EnvVariableValue", id)) return;
+    // Never lose what was there: a declared restoreOnDelete, else the value create replaced.
+    const restore = props.restoreOnDelete ?? props.previousValue;
+    if (restore !== undefined) {
+      if (restore !== props.value || props.restoreOnDelete !== undefined) await unlessGone(() => setValue({ ...props, value: restore }));
+      return;
+    }
+    if (props.foundExisting) {
+      // An encrypted value was there before, and could not be read: leave the current one rather
+      // than delete what may be an end user's credential.
+      pulumi.log.warn(
+        `EnvVariableValue ${id} (definition ${props.definitionId}${props.linkedAccountId ? `, linked account ${props.linkedAccountId}` : ""}${props.workflowId ? `, workflow ${props.workflowId}` : ""}): ` +
+          "left on the platform, not deleted: it replaced an encrypted value that existed before and could not be read back. Declare restoreOnDelete to set a value on delete.",
+      );
+      return;
+    }
     run.writingEnvValue(props, props.definitionId);
     await unlessGone(() => run.client.deleteEnvValue(id));
   },

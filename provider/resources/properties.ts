@@ -28,8 +28,8 @@ export interface PropertyGroups<I extends Shape, S extends Shape, D extends Shap
   derived: D;
   /** State only: what the platform returned, and what delete restores. */
   outputs: O;
-  /** Inputs that are secrets: kept encrypted in state and never put in a message. */
-  secret: readonly (keyof I | keyof S)[];
+  /** Properties that are secrets (inputs or outputs): kept encrypted in state and never put in a message. */
+  secret: readonly (keyof I | keyof S | keyof O)[];
 }
 
 /** A value the user may pass as a plain value, an Output or a Promise, at any depth, as Pulumi Args do. */
@@ -73,7 +73,7 @@ export class ResourceProperties<I extends Shape, S extends Shape, D extends Shap
   /** State-only properties, in declaration order. */
   readonly outputs: (keyof O & string)[];
   /** Secret properties. */
-  readonly secret: (keyof I | keyof S)[];
+  readonly secret: (keyof I | keyof S | keyof O)[];
 
   /** Declares the groups; see PropertyGroups. */
   constructor(readonly groups: PropertyGroups<I, S, D, O>) {

@@ -26,6 +26,11 @@ export const WorkflowToggleProperties = declareProperties({
     // A missing `enabled` is its own case: "not a undefined" would not tell the user to add it.
     /** Whether the workflow runs for this config. */
     enabled: z.boolean({ error: (issue) => (issue.input === undefined ? "is required" : `must be true or false, not ${describe(issue.input)}`) }),
+    /**
+     * What delete (destroy, or removing the resource) sets `enabled` back to, instead of what
+     * create found (`previousEnabled`). Changing it writes nothing.
+     */
+    restoreOnDelete: z.boolean({ error: (issue) => `must be true or false, not ${describe(issue.input)}` }).optional(),
   },
   outputs: {
     /** The workflow's name, as the platform reports it. */
@@ -94,13 +99,17 @@ export const workflowToggleProvider = WorkflowToggleProperties.provider({
   },
 
   async update(_id, olds: WorkflowToggleState, news: WorkflowToggleState) {
-    const after = await setEnabled(news, news.enabled);
-    return { outs: { ...olds, enabled: news.enabled, ...(after?.name ? { workflowName: after.name } : {}) } };
+    // Only restoreOnDelete changed: it acts at delete, so there is nothing to write now.
+    const after = olds.enabled === news.enabled ? undefined : await setEnabled(news, news.enabled);
+    const workflowName = after?.name || olds.workflowName;
+    return { outs: { ...WorkflowToggleProperties.inputsOf(news), previousEnabled: olds.previousEnabled, ...(workflowName ? { workflowName } : {}) } };
   },
 
   async delete(id, props: WorkflowToggleState) {
-    if (props.previousEnabled === props.enabled || currentRun().claimedByAnother("WorkflowToggle", id)) return;
-    await unlessGone(() => setEnabled(props, props.previousEnabled));
+    // A declared restoreOnDelete wins over what create recorded.
+    const restore = props.restoreOnDelete ?? props.previousEnabled;
+    if (restore === props.enabled || currentRun().claimedByAnother("WorkflowToggle", id)) return;
+    await unlessGone(() => setEnabled(props, restore));
   },
 });
 

@@ -31,7 +31,7 @@ describe("ConfigField provider", () => {
           ["fieldId", "must be a string, not a number"],
           ["options", "[0].value: Invalid input: expected string, received number"],
           ["labels", "must be a list of {name, value} objects, not a string"],
-          ["colour", "is not a property of this resource (expected one of slug, linkedAccountId, configId, fieldId, workflowId, name, options, labels)"],
+          ["colour", "is not a property of this resource (expected one of slug, linkedAccountId, configId, fieldId, workflowId, name, options, labels, restoreOnDelete)"],
         ],
       );
       assert.equal(ctx.emulator.requests.list().length, 0);
@@ -91,6 +91,19 @@ describe("ConfigField provider", () => {
       await field.delete(created.id, updated.outs);
       live = (await getConfig(ctx.emulator, "acme", "hubspot")).fields.find((f) => f.id === "hs_pipeline")!;
       assert.deepEqual(live, before);
+    });
+
+    it("restoreOnDelete wins over what create recorded, and changing it writes nothing", async () => {
+      const created = await field.create({ ...GLOBAL, name: "Sales pipeline" });
+      ctx.emulator.requests.clear();
+      const declared = { ...GLOBAL, name: "Sales pipeline", restoreOnDelete: { name: "Deal pipeline", labels: [{ name: "team", value: "ops" }] } };
+      const updated = await field.update(created.id, created.outs, declared);
+      assert.deepEqual(writes(ctx.emulator), [], "restoreOnDelete acts at delete only");
+      nextRun(ctx.emulator); // the delete comes from a later `pulumi` run
+      await field.delete(created.id, updated.outs);
+      const live = (await getConfig(ctx.emulator, "acme", "hubspot")).fields.find((f) => f.id === "hs_pipeline")!;
+      assert.equal(live.name, "Deal pipeline", "not the recorded Pipeline");
+      assert.deepEqual(live.labels, [{ name: "team", value: "ops" }]);
     });
 
     it("puts a workflow field in workflows[{id, fields}]", async () => {

@@ -156,6 +156,42 @@ describe("EnvVariableValue provider", () => {
       assert.equal(ctx.emulator.store.envValue(adopted.id)!.value, "from-the-vault");
     });
 
+    it("delete puts back the readable value create replaced, instead of deleting it", async () => {
+      const { inputs } = await envValue.check({}, { definitionId: FIXTURE.definitions.accountTier, linkedAccountId: "acme", value: "platinum" });
+      const created = await envValue.create(inputs);
+      assert.equal(created.outs.previousValue, "enterprise", "recorded (a secret in state: see the class's additionalSecretOutputs)");
+      nextRun(ctx.emulator);
+      await envValue.delete(created.id, created.outs);
+      assert.equal(ctx.emulator.store.envValue(FIXTURE.values.accountTierAcme)?.value, "enterprise");
+    });
+
+    it("delete leaves a value that was already as declared, and one that replaced an encrypted value", async () => {
+      const tier = await envValue.check({}, { definitionId: FIXTURE.definitions.accountTier, linkedAccountId: "acme", value: "enterprise" });
+      const token = await envValue.check({}, { definitionId: FIXTURE.definitions.crmApiToken, linkedAccountId: "acme", value: "rotated" });
+      const adopted = await envValue.create(tier.inputs);
+      const replaced = await envValue.create(token.inputs);
+      assert.deepEqual([replaced.outs.foundExisting, replaced.outs.previousValue], [true, undefined], "an encrypted value cannot be recorded");
+      nextRun(ctx.emulator);
+      await envValue.delete(adopted.id, adopted.outs);
+      await envValue.delete(replaced.id, replaced.outs);
+      assert.deepEqual(writes(ctx.emulator).filter((r) => r.method === "DELETE"), []);
+      assert.equal(ctx.emulator.store.envValue(FIXTURE.values.accountTierAcme)?.value, "enterprise");
+      assert.equal(ctx.emulator.store.envValue(FIXTURE.values.crmApiTokenAcme)?.value, "rotated", "left in place, not deleted");
+    });
+
+    it("a declared restoreOnDelete wins, is checked against the format, and changing it writes nothing", async () => {
+      const refused = await envValue.check({}, { ...QUOTA, restoreOnDelete: "lots" });
+      assert.deepEqual(refused.failures, [{ property: "restoreOnDelete", reason: "must be a number, because the definition's var_format is number" }]);
+      const { inputs } = await envValue.check({}, QUOTA);
+      const created = await envValue.create(inputs);
+      ctx.emulator.requests.clear();
+      const updated = await envValue.update(created.id, created.outs, { ...created.outs, restoreOnDelete: "100" });
+      assert.deepEqual(writes(ctx.emulator), []);
+      nextRun(ctx.emulator);
+      await envValue.delete(created.id, updated.outs);
+      assert.equal(ctx.emulator.store.envValue(created.id)?.value, "100", "set to restoreOnDelete, not deleted");
+    });
+
     it("refuses an adoptEncryptedValue that is not a boolean, naming it", async () => {
       const result = await envValue.check({}, { ...QUOTA, adoptEncryptedValue: "yes" });
       assert.deepEqual(result.failures, [{ property: "adoptEncryptedValue", reason: "must be true or false, not a string" }]);

@@ -57,6 +57,18 @@ describe("WorkflowToggle provider", () => {
     assert.equal(await enabled(ctx.emulator, "wf_hs_deal_alerts"), false);
   });
 
+  it("restoreOnDelete wins over previousEnabled, and changing it writes nothing", async () => {
+    const created = await toggle.create({ ...DEAL_ALERTS, enabled: true });
+    assert.equal(created.outs.previousEnabled, false);
+    ctx.emulator.requests.clear();
+    const updated = await toggle.update(created.id, created.outs, { ...DEAL_ALERTS, enabled: true, restoreOnDelete: true });
+    assert.deepEqual(writes(ctx.emulator), [], "restoreOnDelete acts at delete only");
+    nextRun(ctx.emulator);
+    await toggle.delete(created.id, updated.outs);
+    assert.deepEqual(writes(ctx.emulator), [], "restoring true over true sends nothing");
+    assert.equal(await enabled(ctx.emulator, "wf_hs_deal_alerts"), true, "not put back to the recorded false");
+  });
+
   it("adopts a workflow already in the declared state: one read, no write, and delete leaves it as found", async () => {
     const created = await toggle.create({ ...DEAL_ALERTS, workflowId: "wf_hs_contact_sync", enabled: true });
     assert.deepEqual(ctx.emulator.requests.list().map((r) => `${r.method} ${r.path}`), ["GET /api/v2/public/slug/hubspot/config/acme"]);
