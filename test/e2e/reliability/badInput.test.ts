@@ -43,7 +43,8 @@ const event = resource("events", EVENT);
 const env = resource("envValues", { definitionId: D.accountQuota, linkedAccountId: "acme", value: "250" });
 /**
  * A lookup row. Awaited in the exported async function, as the README's examples do, a failing
- * lookup takes the engine about 27 s to report (any exception there does; docs/reliability.md),
+ * lookup takes about 27 s to be reported on Node 20 and 22 (any exception there does: a Node.js
+ * util.inspect bug, nodejs/node#64011, fixed in Node 24.21; README, "Known limitations"),
  * so only one row runs that way; the others start the lookup at module load, unawaited, and the
  * refusal, the same message, arrives in about 2 s.
  */
