@@ -3,27 +3,38 @@
 // `pulumi preview --json`, `import` once per workspace brought under management; every failure
 // says what to do instead and exits 2, which a workflow step reports as failed rather than
 // posting a half summary or leaving a half project.
-import { readFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
+import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { ApiError, SettingsError } from "../client/errors";
 import { runImport } from "./import";
 import { ImportInputError } from "./importRead";
-import { PreviewJsonError, summarize } from "./summarize";
+import { DEFAULT_MAX_CHARS, fullSummaryLink, MIN_MAX_CHARS, PreviewJsonError, summarizeBounded, type Summaries } from "./summarize";
 
 const COMMAND = "pulumi-integration-platform";
 
 /** What `--help` prints. */
-export const USAGE = `Usage: ${COMMAND} summarize <preview.json | ->
+export const USAGE = `Usage: ${COMMAND} summarize <preview.json | -> [--max-chars <n>] [--full <file>] [--full-link <url>]
        ${COMMAND} import --slug <slug> [--slug <slug> ...] [--linked-account <id> ...] --out <dir> [--force]
 
 summarize
   Reads the output of \`pulumi preview --json\` from a file, or from standard input when the
-  file is -, and prints a Markdown summary of the integration platform changes, grouped by
-  linked account and app. Secret values are never printed.
+  file is -, and prints a Markdown summary of the integration platform changes: one folded
+  block per linked account, its changes listed by app. Secret values are never printed.
+  The summary fits a pull request comment: when the full one is longer than --max-chars,
+  whole linked accounts are left out from the end of the list, and the last line says how
+  many accounts and changes that is, and where the full summary is.
+
+  --max-chars <n>     The most characters to print: default ${DEFAULT_MAX_CHARS}, at least ${MIN_MAX_CHARS}.
+                      GitHub refuses a comment over 65536.
+  --full <file>       Also write the full summary, with every change, to <file> (e.g. for the
+                      CI job's step summary). The last line names the file.
+  --full-link <url>   Where readers find the full summary (e.g. the CI run's page): the last
+                      line links it instead of naming the file.
 
   Example (in a pull request's CI job):
     pulumi preview --json > preview.json
-    npx ${COMMAND} summarize preview.json > summary.md
+    npx ${COMMAND} summarize preview.json --full summary-full.md > summary.md
 
 import
   Reads the live workspace (the linked accounts, their config of each app: fields and enabled
@@ -48,7 +59,8 @@ Options:
   -h, --help   Print this help.
 
 Exit status: 0 when the summary or the project was written; 2 for bad usage, unreadable input,
-or an import that could not read the workspace or write <dir> (then nothing was written).
+a --full file that cannot be written (then nothing is printed), or an import that could not
+read the workspace or write <dir> (then nothing was written).
 `;
 
 /** A usage or input problem: printed with the usage hint, exit status 2. */
@@ -79,8 +91,54 @@ const processIo: Io = {
   stderrIsTTY: process.stderr.isTTY === true,
 };
 
+/** `summarize`'s options, checked. */
+interface SummarizeOptions {
+  source: string;
+  maxChars: number;
+  full?: string;
+  fullLink?: string;
+}
+
+/** Parses `summarize`'s arguments; every problem becomes a UsageError naming what to fix. */
+function summarizeOptions(args: string[]): SummarizeOptions | "help" {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      "max-chars": { type: "string" },
+      full: { type: "string" },
+      "full-link": { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  if (values.help) return "help";
+  if (positionals.length !== 1) throw new UsageError(`summarize takes one argument, the preview JSON file (or - for standard input); got ${positionals.length}`);
+  const [source] = positionals;
+  const given = values["max-chars"];
+  const maxChars = given === undefined ? DEFAULT_MAX_CHARS : /^\d+$/.test(given.trim()) ? Number(given.trim()) : NaN;
+  if (!Number.isSafeInteger(maxChars) || maxChars < MIN_MAX_CHARS) {
+    throw new UsageError(`--max-chars must be a whole number of characters, at least ${MIN_MAX_CHARS} (default ${DEFAULT_MAX_CHARS}); got ${JSON.stringify(given)}`);
+  }
+  const full = values.full;
+  if (full !== undefined && !full.trim()) throw new UsageError("--full must name a file to write the full summary to, e.g. --full summary-full.md");
+  // Writing the full summary over the preview would destroy the input of any later run.
+  if (full !== undefined && source !== "-" && path.resolve(full) === path.resolve(source)) {
+    throw new UsageError(`--full names the preview file ${source} itself; give another file, e.g. --full summary-full.md`);
+  }
+  const fullLink = values["full-link"];
+  if (fullLink !== undefined) {
+    try {
+      fullSummaryLink(fullLink);
+    } catch (error) {
+      throw new UsageError(`--full-link ${(error as Error).message}`);
+    }
+  }
+  return { source, maxChars, full, fullLink };
+}
+
 /** Reads and summarizes one preview; every problem with the input becomes a UsageError naming it. */
-async function summarizeSource(source: string, io: Io): Promise<string> {
+async function summarizeSource({ source, maxChars, full, fullLink }: SummarizeOptions, io: Io): Promise<Summaries> {
   const name = source === "-" ? "standard input" : source;
   let text: string;
   try {
@@ -99,7 +157,7 @@ async function summarizeSource(source: string, io: Io): Promise<string> {
     throw new UsageError(`${name} is not JSON (${(error as Error).message}); pass what \`pulumi preview --json\` printed on standard output, without stderr`);
   }
   try {
-    return summarize(data);
+    return summarizeBounded(data, maxChars, { link: fullLink, file: full });
   } catch (error) {
     if (error instanceof PreviewJsonError) throw new UsageError(`${name} is ${error.message}`);
     throw error;
@@ -151,6 +209,25 @@ export async function main(args: string[], io: Io = processIo): Promise<number> 
       }
       return 0;
     }
+    if (args[0] === "summarize") {
+      const options = summarizeOptions(args.slice(1));
+      if (options === "help") {
+        io.stdout(USAGE);
+        return 0;
+      }
+      const { bounded, full } = await summarizeSource(options, io);
+      if (options.full !== undefined) {
+        try {
+          await writeFile(options.full, full);
+        } catch (error) {
+          const code = (error as NodeJS.ErrnoException).code;
+          const why = code === "ENOENT" ? "its directory does not exist" : code === "EISDIR" ? "it is a directory" : code === "EACCES" ? "permission denied" : (error as Error).message;
+          throw new UsageError(`cannot write the full summary to ${options.full}: ${why}; give a file in a directory that exists and can be written`);
+        }
+      }
+      io.stdout(bounded);
+      return 0;
+    }
     const { values, positionals } = parseArgs({ args, allowPositionals: true, strict: true, options: { help: { type: "boolean", short: "h" } } });
     if (values.help) {
       io.stdout(USAGE);
@@ -158,10 +235,9 @@ export async function main(args: string[], io: Io = processIo): Promise<number> 
     }
     const [command, ...rest] = positionals;
     if (command === undefined) throw new UsageError("missing command: summarize or import");
-    if (command !== "summarize") throw new UsageError(`unknown command ${JSON.stringify(command)}: the commands are summarize and import`);
-    if (rest.length !== 1) throw new UsageError(`summarize takes one argument, the preview JSON file (or - for standard input); got ${rest.length}`);
-    io.stdout(await summarizeSource(rest[0], io));
-    return 0;
+    // A command after `--` (`-- summarize preview.json`) ends up here: run it as if it came first.
+    if (command === "summarize") return await main([command, ...rest], io);
+    throw new UsageError(`unknown command ${JSON.stringify(command)}: the commands are summarize and import`);
   } catch (error) {
     // parseArgs throws a TypeError with an ERR_PARSE_ARGS_* code for unknown options.
     const parseProblem = typeof (error as NodeJS.ErrnoException).code === "string" && (error as NodeJS.ErrnoException).code!.startsWith("ERR_PARSE_ARGS");

@@ -1,5 +1,7 @@
 // The change summary of a pull request: reads what `pulumi preview --json` prints and writes
-// Markdown that says, per linked account and app, which platform objects change and how.
+// Markdown that says, per linked account and app, which platform objects change and how. Each
+// linked account is one folded block, so that a summary too long for a pull request comment can
+// leave out whole accounts, never part of one, and say how many it left out.
 //
 // What the preview JSON holds was read off the real CLI (v3.259), not guessed:
 //   - `steps[]` with `op`, `urn`, `oldState`/`newState` (`type`, `inputs`, `outputs`,
@@ -132,10 +134,15 @@ const KINDS: Record<string, ObjectKind> = {
       `field ${showId(i.fieldId)}${i.workflowId !== undefined ? ` of workflow ${showId(i.workflowId)}` : ""}` +
       (i.configId !== undefined && i.configId !== i.linkedAccountId ? ` in config ${showId(i.configId)}` : ""),
     release: (i, o) => {
-      // Delete puts back what each managed property held before the stack took it over;
-      // options and labels with nothing recorded go back to empty (see ConfigField's delete).
+      // A declared restoreOnDelete is put back as declared (see ConfigField's delete).
+      if (isRecord(i.restoreOnDelete)) {
+        const declared = Object.entries(i.restoreOnDelete).map(([key, value]) => `${code(key)} goes back to ${show(value)} (${code("restoreOnDelete")})`);
+        return declared.length > 0 ? declared.join(", ") : "the field keeps its current values";
+      }
+      // Otherwise delete puts back what each managed property held before the stack took it over;
+      // options and labels with nothing recorded go back to empty.
       const previous = isRecord(o.previous) ? o.previous : {};
-      const restored = ConfigFieldProperties.settings
+      const restored = ["name", "options", "labels"]
         .filter((key) => i[key] !== undefined && (key !== "name" || previous.name !== undefined))
         .map((key) => `${code(key)} goes back to ${show(previous[key] ?? [])}`);
       return restored.length > 0 ? restored.join(", ") : "the field keeps its current values";
@@ -145,10 +152,13 @@ const KINDS: Record<string, ObjectKind> = {
     order: 1,
     ...declared(WorkflowToggleProperties),
     title: (i, o) => `workflow ${showId(i.workflowId)}${typeof o.workflowName === "string" && o.workflowName ? ` (${escape(o.workflowName)})` : ""}`,
-    release: (i, o) =>
-      typeof o.previousEnabled === "boolean" && o.previousEnabled !== i.enabled
-        ? `${code("enabled")} goes back to ${show(o.previousEnabled)}`
-        : `the workflow stays ${i.enabled === true ? "enabled" : "disabled"}`,
+    release: (i, o) => {
+      const declared = typeof i.restoreOnDelete === "boolean";
+      const restore = declared ? i.restoreOnDelete : o.previousEnabled;
+      return typeof restore === "boolean" && restore !== i.enabled
+        ? `${code("enabled")} goes back to ${show(restore)}${declared ? ` (${code("restoreOnDelete")})` : ""}`
+        : `the workflow stays ${i.enabled === true ? "enabled" : "disabled"}`;
+    },
   },
   EnvVariableValue: {
     order: 2,
@@ -156,7 +166,15 @@ const KINDS: Record<string, ObjectKind> = {
     title: (i) =>
       `env value of definition ${showId(i.definitionId)}${i.workflowId !== undefined ? ` for workflow ${showId(i.workflowId)}` : ""}` +
       (typeof i.scope === "string" ? `, scope ${code(i.scope)}` : ""),
-    release: () => "the value is deleted from the platform",
+    // The order of EnvVariableValue's delete; the values themselves are secrets and never shown.
+    release: (i, o) =>
+      i.restoreOnDelete !== undefined
+        ? `the value is set to ${code("restoreOnDelete")}`
+        : o.previousValue !== undefined
+          ? "the value it replaced is put back"
+          : o.foundExisting === true
+            ? "the value stays on the platform (it replaced an encrypted value that could not be read)"
+            : "the value is deleted from the platform",
   },
   ApplicationEvent: {
     order: 3,
@@ -180,61 +198,241 @@ const UNKNOWN_KIND: ObjectKind = {
   release: () => "the stack stops managing it",
 };
 
-/** Renders preview JSON (already parsed from text) as a Markdown change summary; pure. */
+/** The default bound of `summarize`'s output: GitHub refuses a comment over 65,536 characters, and the comment action adds a marker. */
+export const DEFAULT_MAX_CHARS = 60_000;
+/** The smallest bound accepted: the title, the count line and the closing line need this much room. */
+export const MIN_MAX_CHARS = 1_000;
+/** How many names a count, failure or warning line lists before "and N more": enough to recognise, short enough to bound. */
+const NAMES_LISTED = 10;
+const FOOTER = "Secret values are never shown. Made by `pulumi-integration-platform summarize` from `pulumi preview --json`.";
+
+/** Where the full summary can be read, named by the closing line of a bounded one. */
+export interface FullSummaryAt {
+  /** An http(s) address, e.g. the CI run's page, which shows the step summary and the artifacts. */
+  link?: string;
+  /** The file the full summary is written to. */
+  file?: string;
+}
+
+/** What a bounded summary leaves out, as its closing line says. */
+export interface LeftOut {
+  /** Linked accounts whose block is left out. */
+  linkedAccounts: number;
+  /** The changes of those linked accounts. */
+  accountChanges: number;
+  /** Changes not tied to a linked account, when their block is left out. */
+  sharedChanges: number;
+  /** Changes of other providers' resources, when their block is left out. */
+  otherChanges: number;
+}
+
+/** A bounded summary and the full one it is cut from. */
+export interface Summaries {
+  /** At most the bound's characters: the header and whole blocks, with a closing line naming what is left out. */
+  bounded: string;
+  /** Every change: what `summarize` returns. */
+  full: string;
+  /** What `bounded` leaves out: all zero when it equals `full`. */
+  leftOut: LeftOut;
+}
+
+/** One `<details>` block: a linked account's changes, the changes tied to none, or other providers' resources. */
+interface Block {
+  kind: "account" | "shared" | "other";
+  /** Markdown from `<details>` to `</details>`, ending with a newline. */
+  text: string;
+  changes: number;
+}
+
+/** The summary in pieces, each ending with a newline; joined with blank lines between them. */
+interface Layout {
+  /** The title, a failed preview's warning, the count line and the clash warning with every clash. */
+  head: string;
+  /** The same with at most NAMES_LISTED clashes: the head of a bounded summary. */
+  shortHead: string;
+  /** The title and the count line without names: the head when nothing else fits. */
+  minimalHead: string;
+  blocks: Block[];
+}
+
+/** Renders preview JSON (already parsed from text) as the full Markdown change summary; pure. */
 export function summarize(data: unknown): string {
-  const preview = parsePreview(data);
+  const { head, blocks } = layout(parsePreview(data));
+  return join([head, ...blocks.map((b) => b.text), FOOTER + "\n"]);
+}
+
+/**
+ * Renders preview JSON as a change summary of at most `maxChars` characters (JavaScript string
+ * length: UTF-16 code units, never fewer than the Unicode characters), and the full one; pure. When the full
+ * one is longer, whole blocks are left out, never part of one: first linked accounts from the end
+ * of the list, then the changes tied to no account and other providers' resources, which concern
+ * everyone. The head stays (its clash warning shortened), and a closing line says how many linked
+ * accounts and changes are left out and where the full summary is.
+ */
+export function summarizeBounded(data: unknown, maxChars: number = DEFAULT_MAX_CHARS, fullAt: FullSummaryAt = {}): Summaries {
+  if (!Number.isSafeInteger(maxChars) || maxChars < MIN_MAX_CHARS) {
+    throw new RangeError(`maxChars must be a whole number of at least ${MIN_MAX_CHARS}; got ${maxChars}`);
+  }
+  if (fullAt.link !== undefined) fullSummaryLink(fullAt.link);
+  const parts = layout(parsePreview(data));
+  const full = join([parts.head, ...parts.blocks.map((b) => b.text), FOOTER + "\n"]);
+  const none: LeftOut = { linkedAccounts: 0, accountChanges: 0, sharedChanges: 0, otherChanges: 0 };
+  if (full.length <= maxChars) return { bounded: full, full, leftOut: none };
+
+  // The closing line's length grows with its numbers: reserve it for the worst case, everything left out.
+  const everything = leftOutOf(parts.blocks);
+  const reserve = closingLine(everything, maxChars, fullAt).length + 1;
+  let room = maxChars - join([parts.shortHead, FOOTER + "\n"]).length - reserve;
+  const kept = new Set<Block>();
+  const keep = (block: Block) => {
+    if (block.text.length + 1 > room) return false;
+    kept.add(block);
+    room -= block.text.length + 1;
+    return true;
+  };
+  for (const block of parts.blocks) if (block.kind !== "account") keep(block);
+  // Accounts in list order, stopping at the first that does not fit, so "N more" are the last N.
+  for (const block of parts.blocks) if (block.kind === "account" && !keep(block)) break;
+  const leftOut = leftOutOf(parts.blocks.filter((b) => !kept.has(b)));
+  const bounded = join([parts.shortHead, ...parts.blocks.filter((b) => kept.has(b)).map((b) => b.text), FOOTER + "\n", closingLine(leftOut, maxChars, fullAt) + "\n"]);
+  if (bounded.length <= maxChars) return { bounded, full, leftOut };
+
+  // A head too long for the bound (many long names): the title, the counts and the closing line alone.
+  for (const at of [fullAt, undefined]) {
+    const minimal = join([parts.minimalHead, FOOTER + "\n", closingLine(everything, maxChars, at) + "\n"]);
+    if (minimal.length <= maxChars) return { bounded: minimal, full, leftOut: everything };
+  }
+  throw new Error(`the summary's closing lines alone exceed ${maxChars} characters; this is a bug, please report it`);
+}
+
+/** An http(s) address as a Markdown link target, or a RangeError saying what to pass instead. */
+export function fullSummaryLink(address: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(address);
+  } catch {
+    // Reported below, with the same advice as a scheme that is not http(s).
+  }
+  if (!url || (url.protocol !== "https:" && url.protocol !== "http:")) {
+    throw new RangeError(`${JSON.stringify(address)} is not an http(s) address: give an absolute URL, e.g. the CI run's page`);
+  }
+  // A parenthesis would end the Markdown link target early; the URL parser already encoded spaces and angle brackets.
+  return url.href.replace(/[()]/g, (c) => (c === "(" ? "%28" : "%29"));
+}
+
+/** Joins pieces that each end with a newline, with a blank line between them. */
+function join(pieces: string[]): string {
+  return pieces.join("\n");
+}
+
+function leftOutOf(blocks: Block[]): LeftOut {
+  const sum = (kind: Block["kind"]) => blocks.filter((b) => b.kind === kind).reduce((n, b) => n + b.changes, 0);
+  return { linkedAccounts: blocks.filter((b) => b.kind === "account").length, accountChanges: sum("account"), sharedChanges: sum("shared"), otherChanges: sum("other") };
+}
+
+/** "… and N more linked accounts (M changes)": what a bounded summary leaves out, and where to read it. */
+function closingLine(left: LeftOut, maxChars: number, fullAt: FullSummaryAt | undefined): string {
+  const parts: string[] = [];
+  if (left.linkedAccounts > 0) parts.push(`${plural(left.linkedAccounts, "more linked account")} (${plural(left.accountChanges, "change")})`);
+  if (left.sharedChanges > 0) parts.push(`${plural(left.sharedChanges, "change")} not tied to a linked account`);
+  if (left.otherChanges > 0) parts.push(`${plural(left.otherChanges, "change")} of other resources`);
+  const where = !fullAt
+    ? ""
+    : fullAt.link
+      ? ` [The full summary](${fullSummaryLink(fullAt.link)}) lists every change.`
+      : fullAt.file
+        ? ` The full summary, with every change, is in ${code(fullAt.file)}.`
+        : " Run `pulumi-integration-platform summarize --full <file>` to write the full summary to a file.";
+  return `**… and ${parts.join(", and ")}** are left out here, to keep this summary within ${maxChars} characters.${where}`;
+}
+
+/** Cuts a preview's changes into the head and one block per group. */
+function layout(preview: PreviewJson): Layout {
   const changes = mergeSteps(preview.steps);
   const ours = changes.filter((c) => c.type.startsWith(RESOURCE_TYPE_PREFIX));
   const others = changes.filter((c) => !c.type.startsWith(RESOURCE_TYPE_PREFIX) && !SILENT_TYPES.some((t) => t.test(c.type)));
 
-  const lines = ["## Integration platform changes", ""];
+  const title = titleOf(preview.steps);
+  const top = [title, ""];
   const errors = (preview.diagnostics ?? []).filter((d) => d.severity === "error");
   if (errors.length > 0) {
     const names = [...new Set(errors.map((d) => (d.urn ? resourceName(d.urn) : "")).filter(Boolean))].sort();
-    lines.push(
-      `> **The preview failed** with ${plural(errors.length, "error")}${names.length ? ` (${names.map(code).join(", ")})` : ""}. ` +
+    top.push(
+      `> **The preview failed** with ${plural(errors.length, "error")}${names.length ? ` (${listed(names.map(code))})` : ""}. ` +
         "The changes below are incomplete; the preview's log has the messages.",
       "",
     );
   }
-  lines.push(countLine(ours), "");
+  top.push(countLine(ours, true), "");
   const clashing = clashes(ours);
-  if (clashing.length > 0) {
-    lines.push(
-      "> **Warning: an object changes hands.** In each pair below one resource releases a platform object that another takes over in the " +
-        "same update. The provider leaves the object to the new resource, but the new one records the values it finds (the old one's) as " +
-        "what to restore on delete, so the original values are forgotten:",
-      ">",
-      ...clashing.map((line) => `> - ${line}`),
-      ">",
-      "> A rename is the usual cause: give the new resource `aliases` naming its old name (it then stays the same resource), and preview again.",
-      "",
-    );
-  }
+  const warning = (shown: string[]) =>
+    shown.length === 0
+      ? []
+      : [
+          "> **Warning: an object changes hands.** In each pair below one resource releases a platform object that another takes over in the " +
+            "same update. The provider leaves the object to the new resource, but the new one records the values it finds (the old one's) as " +
+            "what to restore on delete, so the original values are forgotten:",
+          ">",
+          ...shown.map((line) => `> - ${line}`),
+          ...(shown.length < clashing.length ? [`> - … and ${clashing.length - shown.length} more, left out here to keep this summary short`] : []),
+          ">",
+          "> A rename is the usual cause: give the new resource `aliases` naming its old name (it then stays the same resource), and preview again.",
+          "",
+        ];
 
-  const groups = new Map<string, Map<string, Change[]>>();
+  const groups = new Map<string, { account: unknown; sections: Map<string, Change[]> }>();
   for (const change of ours) {
-    const [group, section] = placeOf(change);
-    if (!groups.has(group)) groups.set(group, new Map());
-    const sections = groups.get(group)!;
+    const [group, section, account] = placeOf(change);
+    if (!groups.has(group)) groups.set(group, { account, sections: new Map() });
+    const { sections } = groups.get(group)!;
     sections.set(section, [...(sections.get(section) ?? []), change]);
   }
+  const blocks: Block[] = [];
+  // Folding hides nothing worth hiding when there is one block: it is shown open.
+  const open = groups.size + (others.length > 0 ? 1 : 0) === 1;
   for (const group of [...groups.keys()].sort(compareGroups)) {
-    lines.push(`### ${group}`, "");
-    const sections = groups.get(group)!;
+    const { account, sections } = groups.get(group)!;
+    const all = [...sections.values()].flat();
+    const lines: string[] = [];
     for (const section of [...sections.keys()].sort(compareSections)) {
       lines.push(`#### ${section}`, "");
       for (const change of sections.get(section)!.sort(compareChanges)) lines.push(...describe(change));
       lines.push("");
     }
+    const label = group === SHARED ? SHARED : `Linked account ${htmlId(account)}`;
+    blocks.push({ kind: group === SHARED ? "shared" : "account", text: details(label, all, open, lines), changes: all.length });
   }
   if (others.length > 0) {
-    lines.push("### Other resources", "");
-    for (const change of others.sort(compareChanges)) lines.push(`- **${change.kind}** ${code(change.type)} ${code(change.name)}`);
-    lines.push("");
+    const lines = others.sort(compareChanges).map((change) => `- **${change.kind}** ${code(change.type)} ${code(change.name)}`);
+    blocks.push({ kind: "other", text: details("Other resources", others, open, [...lines, ""]), changes: others.length });
   }
-  lines.push("Secret values are never shown. Made by `pulumi-integration-platform summarize` from `pulumi preview --json`.");
-  return lines.join("\n") + "\n";
+  return {
+    head: [...top, ...warning(clashing)].join("\n"),
+    shortHead: [...top, ...warning(clashing.slice(0, NAMES_LISTED))].join("\n"),
+    minimalHead: [title, "", countLine(ours, false), ""].join("\n"),
+    blocks,
+  };
+}
+
+/**
+ * The title, naming the stack and project from the URNs (`urn:pulumi:<stack>::<project>::…`):
+ * with one job and one comment per stack, readers tell the comments apart by it.
+ */
+function titleOf(steps: PreviewStep[]): string {
+  const places = new Set(steps.map((s) => /^urn:pulumi:([^:]+)::([^:]+)::/.exec(s.urn)?.slice(1, 3).join("\n") ?? ""));
+  const [place] = places;
+  if (places.size !== 1 || !place) return "## Integration platform changes";
+  const [stack, project] = place.split("\n");
+  return `## Integration platform changes in stack ${code(stack)} of project ${code(project)}`;
+}
+
+/**
+ * A folded block. GitHub renders Markdown inside `<details>` only after a blank line; the
+ * `<summary>` line is raw HTML, so its label is HTML (`htmlId`), not Markdown.
+ */
+function details(label: string, changes: Change[], open: boolean, body: string[]): string {
+  const summary = `<summary><b>${label}</b>: ${plural(changes.length, "change")} (${kindCounts(changes)})</summary>`;
+  return [open ? "<details open>" : "<details>", summary, "", ...body, "</details>"].join("\n") + "\n";
 }
 
 /**
@@ -300,19 +498,24 @@ function kindOf(change: Change): ObjectKind {
 
 const SHARED = "Not tied to a linked account";
 
-/** The group (linked account) and section (app, env values, events) a change is listed under. */
-function placeOf(change: Change): [string, string] {
+/** The group (linked account, as a sort key) and section (app, env values, events) a change is listed under, and its linked account. */
+function placeOf(change: Change): [string, string, unknown] {
   const inputs = (change.new ?? change.old)?.inputs ?? {};
   const type = change.type.slice(RESOURCE_TYPE_PREFIX.length);
   const account = inputs.linkedAccountId;
   const group = account === undefined ? SHARED : `Linked account ${showId(account)}`;
-  if (type === "ApplicationEvent") return [group, "Application events"];
-  if (type === "EnvVariableValue") return [group, account === undefined ? "Env values (org, workspace and workflow scope)" : "Env values"];
-  return [group, inputs.slug !== undefined ? `App ${showId(inputs.slug)}` : "Other objects"];
+  if (type === "ApplicationEvent") return [group, "Application events", account];
+  if (type === "EnvVariableValue") return [group, account === undefined ? "Env values (org, workspace and workflow scope)" : "Env values", account];
+  return [group, inputs.slug !== undefined ? `App ${showId(inputs.slug)}` : "Other objects", account];
 }
 
+/** Linked accounts in natural order (`tenant-2` before `tenant-10`), whatever the machine's locale; shared objects last. */
 function compareGroups(a: string, b: string): number {
-  return Number(a === SHARED) - Number(b === SHARED) || a.localeCompare(b);
+  return Number(a === SHARED) - Number(b === SHARED) || naturalOrder(a, b);
+}
+
+function naturalOrder(a: string, b: string): number {
+  return a.localeCompare(b, "en", { numeric: true });
 }
 
 function compareSections(a: string, b: string): number {
@@ -330,16 +533,29 @@ function rank(kind: string): number {
   return at < 0 ? KIND_ORDER.length : at;
 }
 
-function countLine(changes: Change[]): string {
-  if (changes.length === 0) return "No changes to integration platform objects.";
+/** "5 to create, 4 to update": the changes per kind, creates first. */
+function kindCounts(changes: Change[]): string {
   const counts = new Map<string, number>();
   for (const change of changes) counts.set(change.kind, (counts.get(change.kind) ?? 0) + 1);
-  const parts = [...counts.entries()]
+  return [...counts.entries()]
     .sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b))
-    .map(([kind, n]) => `${n} to ${kind}`);
+    .map(([kind, n]) => `${n} to ${kind}`)
+    .join(", ");
+}
+
+/** The count line; `withNames` lists the first linked accounts (their blocks below list all of them). */
+function countLine(changes: Change[], withNames: boolean): string {
+  if (changes.length === 0) return "No changes to integration platform objects.";
   const accounts = new Set(changes.map((c) => (c.new ?? c.old)?.inputs?.linkedAccountId).filter((a) => a !== undefined).map(showId));
-  const who = accounts.size > 0 ? ` for ${plural(accounts.size, "linked account")}: ${[...accounts].sort().join(", ")}` : "";
-  return `${plural(changes.length, "change")} to integration platform objects (${parts.join(", ")})${who}.`;
+  const names = withNames ? `: ${listed([...accounts].sort(naturalOrder))}` : "";
+  const who = accounts.size > 0 ? ` for ${plural(accounts.size, "linked account")}${names}` : "";
+  return `${plural(changes.length, "change")} to integration platform objects (${kindCounts(changes)})${who}.`;
+}
+
+/** The first NAMES_LISTED items, comma-separated, and how many more there are. */
+function listed(items: string[]): string {
+  const more = items.length - NAMES_LISTED;
+  return more > 0 ? `${items.slice(0, NAMES_LISTED).join(", ")} and ${more} more` : items.join(", ");
 }
 
 /** The bullet of one change, with one sub-bullet per changed property. */
@@ -449,6 +665,14 @@ function showId(value: unknown): string {
   if (containsSecret(value)) return "(secret)";
   if (containsUnknown(value)) return "(known after `up`)";
   return code(typeof value === "string" ? value : JSON.stringify(value));
+}
+
+/** An id in raw HTML (a `<summary>` line), where Markdown is not read; secrets and unknowns as words. */
+function htmlId(value: unknown): string {
+  if (containsSecret(value)) return "(secret)";
+  if (containsUnknown(value)) return "(known after <code>up</code>)";
+  const text = (typeof value === "string" ? value : JSON.stringify(value) ?? "").replace(/\s*\n\s*/g, " ");
+  return `<code>${text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)}</code>`;
 }
 
 /** A Markdown code span that holds any text, backticks included (CommonMark 6.1). */

@@ -1,7 +1,10 @@
-// The GitHub Actions example users copy: valid YAML, a preview job for pull requests that comments
-// the diff and the change summary, an `up` job for main, and only settings the provider reads.
+// The GitHub Actions example users copy: valid YAML, a preview job for pull requests that previews
+// once and comments the change summary (bounded to GitHub's comment limit, the full one in the
+// step summary), an `up` job for main, and only settings the provider reads.
 import * as assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { parse } from "yaml";
 import { SETTINGS } from "../../provider/settings";
@@ -10,9 +13,14 @@ const FOLDER = path.join(__dirname, "../../examples/github-actions");
 const WORKFLOW = path.join(FOLDER, "pulumi.yml");
 
 interface Step {
+  id?: string;
+  if?: string;
   uses?: string;
   run?: string;
   with?: Record<string, unknown>;
+  env?: Record<string, string>;
+  "working-directory"?: string;
+  "continue-on-error"?: boolean;
 }
 interface Job {
   if?: string;
@@ -42,26 +50,91 @@ describe("examples/github-actions", () => {
     assert.equal(workflow.jobs.up.if, "github.event_name == 'push' && github.ref == 'refs/heads/main'");
   });
 
-  it("previews with pulumi/actions, commenting on the pull request, and posts the change summary", () => {
+  it("previews once, as JSON, and makes the comment, the step summary and the artifact from that preview", () => {
     const preview = workflow.jobs.preview;
-    const [pulumi] = uses(preview, "pulumi/actions");
-    assert.equal(pulumi.with?.command, "preview");
-    assert.equal(pulumi.with?.["comment-on-pr"], true);
-    assert.equal(preview.permissions?.["pull-requests"], "write", "commenting needs pull-requests: write");
-    const script = preview.steps.map((step) => step.run ?? "").join("\n");
-    assert.match(script, /pulumi preview --stack "\$STACK" --json > preview\.json/);
-    assert.match(script, /npx pulumi-integration-platform summarize preview\.json > summary\.md/);
+    // pulumi/actions only installs the CLI: no preview, no comment of its own.
+    const [pulumi, ...more] = uses(preview, "pulumi/actions");
+    assert.equal(more.length, 0);
+    assert.equal(pulumi.with?.command, undefined, "no `command`: pulumi/actions installs the CLI only");
+    assert.equal(pulumi.with?.["comment-on-pr"], undefined);
+    // One preview on the way to the comment; a second runs only to print a failed one's errors.
+    const previews = preview.steps.filter((step) => /\bpulumi preview\b/.test(step.run ?? ""));
+    const [json, ...reruns] = previews;
+    assert.equal(json.run!.trim(), 'pulumi preview --stack "$STACK" --json > preview.json');
+    assert.equal(json.id, "preview");
+    assert.equal(json["continue-on-error"], true, "a failed preview is still summarized");
+    assert.equal(reruns.length, 1);
+    assert.equal(reruns[0].if, "${{ !cancelled() && steps.preview.outcome == 'failure' }}");
+    assert.match(reruns[0].run!, /\bexit 1\s*$/, "a failed preview fails the job");
+
+    const summarizing = preview.steps.find((step) => step.run?.includes("summarize"))!;
+    assert.match(summarizing.run!, /npx pulumi-integration-platform summarize preview\.json --full summary-full\.md --full-link "\$RUN_PAGE" > summary\.md/);
+    assert.equal(summarizing.env?.RUN_PAGE, "${{ github.server_url }}/${{ github.repository }}/actions/runs/${{ github.run_id }}");
     const [comment] = uses(preview, "marocchino/sticky-pull-request-comment");
-    assert.match(String(comment.with?.path), /summary\.md$/);
-    const summarizing = preview.steps.findIndex((step) => step.run?.includes("summarize"));
-    assert.ok(preview.steps.indexOf(pulumi) < summarizing && summarizing < preview.steps.indexOf(comment), "preview, then summarize, then comment");
+    assert.match(String(comment.with?.path), /\/summary\.md$/);
+    assert.equal(comment.with?.header, "integration-platform-summary");
+    assert.equal(preview.permissions?.["pull-requests"], "write", "commenting needs pull-requests: write");
+    const [artifact] = uses(preview, "actions/upload-artifact");
+    assert.match(String(artifact.with?.path), /\/summary-full\.md$/);
+    assert.equal(artifact.with?.name, "integration-platform-summary");
+    const order = [pulumi, json, summarizing, comment, reruns[0]].map((step) => preview.steps.indexOf(step));
+    assert.deepEqual(order, [...order].sort((a, b) => a - b), "install, preview, summarize, comment, then fail on a failed preview");
   });
 
-  it("updates with pulumi/actions `up` on the same stack and backend", () => {
-    const [preview] = uses(workflow.jobs.preview, "pulumi/actions");
+  describe("the summary step, run as written", () => {
+    const BIN = path.join(__dirname, "../../dist/provider/cli/main.js");
+    const TYPE = "pulumi-nodejs:dynamic/integration-platform:ConfigField";
+    let dir = "";
+    beforeEach(() => {
+      dir = fs.mkdtempSync(path.join(os.tmpdir(), "workflow-summary-"));
+    });
+    afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+    /** Runs the step's script in `dir` as GitHub runs it (bash -e -o pipefail), with the package's bin for npx. */
+    function runSummaryStep(accounts: number): { comment: string; full: string; stepSummary: string } {
+      const steps = Array.from({ length: accounts }, (_, i) => ({
+        op: "create",
+        urn: `urn:pulumi:prod::platform::${TYPE}::tenant-${i}-pipeline`,
+        newState: { type: TYPE, inputs: { slug: "hubspot", linkedAccountId: `tenant-${i}`, configId: `tenant-${i}`, fieldId: "hs_pipeline", name: `Tenant ${i} pipeline` } },
+      }));
+      fs.writeFileSync(path.join(dir, "preview.json"), JSON.stringify({ steps }));
+      const step = workflow.jobs.preview.steps.find((s) => s.run?.includes("summarize"))!;
+      const script = step.run!.replace(/npx pulumi-integration-platform/g, `node ${JSON.stringify(BIN)}`);
+      const stepSummary = path.join(dir, "step-summary.md");
+      fs.writeFileSync(stepSummary, "");
+      execFileSync("bash", ["--noprofile", "--norc", "-eo", "pipefail", "-c", script], {
+        cwd: dir,
+        env: { ...process.env, RUN_PAGE: "https://github.com/acme/setup/actions/runs/42", GITHUB_STEP_SUMMARY: stepSummary },
+      });
+      const read = (file: string) => fs.readFileSync(path.join(dir, file), "utf8");
+      return { comment: read("summary.md"), full: read("summary-full.md"), stepSummary: read("step-summary.md") };
+    }
+
+    it("comments at most 60,000 characters, linking this run, and puts every change in the step summary", () => {
+      const { comment, full, stepSummary } = runSummaryStep(1000);
+      assert.ok(comment.length <= 60_000, `${comment.length} characters`);
+      assert.match(comment, /\*\*… and \d+ more linked accounts \(\d+ changes\)\*\* .*\[The full summary\]\(https:\/\/github\.com\/acme\/setup\/actions\/runs\/42\)/);
+      assert.ok(full.length > 60_000 && full.includes("<code>tenant-999</code>"));
+      assert.equal(stepSummary, full);
+    });
+
+    it("past GitHub's 1 MiB step summary, shows the comment there and points at the artifact", () => {
+      const { comment, full, stepSummary } = runSummaryStep(5000);
+      assert.ok(Buffer.byteLength(full) > 1024 * 1024, `${Buffer.byteLength(full)} bytes`);
+      assert.equal(stepSummary, `${comment}\nThe full summary is over 1 MiB, too large for this page: download the artifact \`integration-platform-summary\` of this run.\n`);
+    });
+  });
+
+  it("updates with pulumi/actions `up` on the same stack, folder and backend as the preview", () => {
     const [up] = uses(workflow.jobs.up, "pulumi/actions");
     assert.equal(up.with?.command, "up");
-    for (const input of ["stack-name", "work-dir", "cloud-url"]) assert.equal(up.with?.[input], preview.with?.[input], input);
+    const preview = workflow.jobs.preview.steps.find((step) => step.id === "preview")!;
+    assert.equal(up.with?.["stack-name"], "${{ env.STACK }}");
+    assert.match(preview.run!, /--stack "\$STACK"/);
+    assert.equal(up.with?.["work-dir"], preview["working-directory"]);
+    // The preview's CLI reads the backend from PULUMI_BACKEND_URL, set for the whole workflow.
+    assert.equal(up.with?.["cloud-url"], "${{ vars.PULUMI_BACKEND_URL }}");
+    assert.equal(workflow.env.PULUMI_BACKEND_URL, up.with?.["cloud-url"]);
   });
 
   it("passes the provider's settings and the backend's credentials from secrets", () => {

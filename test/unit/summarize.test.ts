@@ -4,9 +4,10 @@
 import * as assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import { main } from "../../provider/cli/main";
-import { parsePreview, PreviewJsonError, summarize } from "../../provider/cli/summarize";
+import { parsePreview, PreviewJsonError, summarize, summarizeBounded } from "../../provider/cli/summarize";
 import { TYPE, type Kind } from "../support/fixture";
 
 const GOLDEN = path.join(__dirname, "../e2e/golden");
@@ -42,6 +43,41 @@ function sections(markdown: string): Map<string, string> {
   return found;
 }
 
+/** The folded blocks of a summary, `<details>` to `</details>`, in order. */
+function blocks(markdown: string): string[] {
+  return markdown.match(/^<details(?: open)?>\n[\s\S]*?^<\/details>\n/gm) ?? [];
+}
+
+/** A preview that creates three resources for each of `count` linked accounts, as onboarding many customers does. */
+function tenantsPreview(count: number, idOf = (i: number) => `tenant-${String(i).padStart(4, "0")}`): { steps: Step[] } {
+  const steps: Step[] = [];
+  for (let i = 0; i < count; i++) {
+    const account = { slug: "hubspot", linkedAccountId: idOf(i), configId: idOf(i) };
+    steps.push(step("create", "ConfigField", `${idOf(i)}-pipeline`, { new: { ...account, fieldId: "hs_pipeline", name: `${idOf(i)} pipeline` } }));
+    steps.push(step("create", "WorkflowToggle", `${idOf(i)}-deal-alerts`, { new: { ...account, workflowId: "wf_hs_deal_alerts", enabled: true } }));
+    steps.push(step("create", "EnvVariableValue", `${idOf(i)}-quota`, { new: { definitionId: "d6", linkedAccountId: idOf(i), value: "500" } }));
+  }
+  return { steps };
+}
+
+/** The closing line's counts, or undefined when there is none. */
+function leftOutLine(markdown: string): { accounts: number; changes: number; shared: number; other: number } | undefined {
+  const line = markdown.trimEnd().split("\n").pop()!;
+  if (!line.startsWith("**… and ")) return undefined;
+  const n = (pattern: RegExp) => Number(line.match(pattern)?.[1] ?? 0);
+  return {
+    accounts: n(/(\d+) more linked accounts? /),
+    changes: n(/more linked accounts? \((\d+) changes?\)/),
+    shared: n(/(\d+) changes? not tied to a linked account/),
+    other: n(/(\d+) changes? of other resources/),
+  };
+}
+
+/** The number of changes a block's summary line counts. */
+function changesIn(block: string): number {
+  return Number(block.match(/^<summary>.*: (\d+) changes? \(/m)![1]);
+}
+
 /** Runs the compiled bin, as `npx pulumi-integration-platform` does. */
 function bin(args: string[], stdin?: string): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
@@ -62,24 +98,27 @@ describe("summarize: the change summary of a pull request", () => {
       assert.equal(summary, golden);
     });
 
-    it("groups by linked account, then app, with shared objects after every account", () => {
-      const headings = summary.split("\n").filter((line) => line.startsWith("#"));
-      assert.deepEqual(headings, [
-        "## Integration platform changes",
-        "### Linked account `acme`",
+    it("folds each linked account into a block, its changes by app, with shared objects after every account", () => {
+      const outline = summary.split("\n").filter((line) => /^(#|<summary>)/.test(line));
+      assert.deepEqual(outline, [
+        "## Integration platform changes in stack `dev` of project `pr-preview`",
+        "<summary><b>Linked account <code>acme</code></b>: 2 changes (1 to replace, 1 to delete)</summary>",
         "#### App `hubspot`",
         "#### App `slack`",
-        "### Linked account `globex`",
+        "<summary><b>Linked account <code>globex</code></b>: 6 changes (3 to update, 1 to replace, 2 to delete)</summary>",
         "#### App `hubspot`",
         "#### App `slack`",
         "#### Env values",
-        "### Linked account `initech`",
+        "<summary><b>Linked account <code>initech</code></b>: 3 changes (3 to create)</summary>",
         "#### App `hubspot`",
         "#### Env values",
-        "### Not tied to a linked account",
+        "<summary><b>Not tied to a linked account</b>: 6 changes (2 to create, 1 to update, 2 to replace, 1 to delete)</summary>",
         "#### Application events",
         "#### Env values (org, workspace and workflow scope)",
       ]);
+      // Folded: GitHub renders the Markdown inside only after a blank line, and each block closes before the next opens.
+      assert.equal(blocks(summary).length, 4);
+      for (const block of blocks(summary)) assert.match(block, /^<details>\n<summary>.*<\/summary>\n\n[\s\S]*\n\n<\/details>\n$/);
       assert.match(summary, /^17 changes to integration platform objects \(5 to create, 4 to update, 4 to replace, 4 to delete\) for 3 linked accounts: `acme`, `globex`, `initech`\.$/m);
     });
 
@@ -89,6 +128,28 @@ describe("summarize: the change summary of a pull request", () => {
       assert.match(summary, /- \*\*update\*\* workflow `wf_hs_contact_sync` \(Sync contacts\): resource `globex-contact-sync`\n  - `enabled`: `true` → `false`\n/);
       assert.match(summary, /- \*\*update\*\* event `deal.won` \(id `64f0000000000000000000e2`\): resource `deal-won`\n  - `response.deal.currency`: \(none\) → `"EUR"`\n/);
       assert.match(summary, /- \*\*delete\*\* workflow `wf_slack_notify` \(Notify channel\): resource `globex-slack-notify`\n  - `enabled` goes back to `false`\n/);
+    });
+
+    it("says what delete puts back when restoreOnDelete is declared, and what an env value's delete does, never a value", () => {
+      const ids = { slug: "hubspot", linkedAccountId: "acme", configId: "acme" };
+      const quota = { definitionId: "d6", linkedAccountId: "acme", value: "[secret]", scope: "linked_account" };
+      const preview = {
+        steps: [
+          step("delete", "ConfigField", "pipeline", { old: { ...ids, fieldId: "hs_pipeline", name: "Managed", restoreOnDelete: { name: "Pipeline" }, previous: { name: "Managed" } } }),
+          step("delete", "WorkflowToggle", "alerts", { old: { ...ids, workflowId: "wf_a", enabled: true, restoreOnDelete: false, previousEnabled: true } }),
+          step("delete", "EnvVariableValue", "declared", { old: { ...quota, restoreOnDelete: "[secret]" } }),
+          step("delete", "EnvVariableValue", "replaced", { old: { ...quota, definitionId: "d5", previousValue: "[secret]", foundExisting: true } }),
+          step("delete", "EnvVariableValue", "encrypted", { old: { ...quota, definitionId: "d4", foundExisting: true } }),
+          step("delete", "EnvVariableValue", "new", { old: { ...quota, definitionId: "d7" } }),
+        ],
+      };
+      const text = summarize(preview);
+      assert.match(text, /resource `pipeline`\n  - `name` goes back to `"Pipeline"` \(`restoreOnDelete`\)\n/);
+      assert.match(text, /resource `alerts`\n  - `enabled` goes back to `false` \(`restoreOnDelete`\)\n/);
+      assert.match(text, /resource `declared`\n  - the value is set to `restoreOnDelete`\n/);
+      assert.match(text, /resource `replaced`\n  - the value it replaced is put back\n/);
+      assert.match(text, /resource `encrypted`\n  - the value stays on the platform \(it replaced an encrypted value that could not be read\)\n/);
+      assert.match(text, /resource `new`\n  - the value is deleted from the platform\n/);
     });
 
     it("says that an env value changes, never what it is", () => {
@@ -116,11 +177,11 @@ describe("summarize: the change summary of a pull request", () => {
   });
 
   describe("on hand-made previews", () => {
-    it("an empty preview, and a new stack with no resources, change nothing", () => {
-      const none = "## Integration platform changes\n\nNo changes to integration platform objects.\n\n";
-      assert.ok(summarize({ steps: [] }).startsWith(none));
+    it("an empty preview, and a new stack with no resources, change nothing; the title names the stack when the preview does", () => {
+      const none = "No changes to integration platform objects.\n\n";
+      assert.ok(summarize({ steps: [] }).startsWith(`## Integration platform changes\n\n${none}`));
       const newStack = { steps: [{ op: "create", urn: URN("pulumi:pulumi:Stack", "demo-dev"), newState: { type: "pulumi:pulumi:Stack" } }], changeSummary: { create: 1 } };
-      assert.ok(summarize(newStack).startsWith(none));
+      assert.ok(summarize(newStack).startsWith(`## Integration platform changes in stack \`dev\` of project \`demo\`\n\n${none}`));
       assert.doesNotMatch(summarize(newStack), /###/);
     });
 
@@ -165,7 +226,7 @@ describe("summarize: the change summary of a pull request", () => {
         ],
       });
       assert.match(summary, /- \*\*create\*\* field ``odd`id``: resource `later`\n  - `name`: \(known after `up`\)\n/);
-      assert.match(summary, /### Other resources\n\n- \*\*create\*\* `aws:s3\/bucket:Bucket` `archive`\n/);
+      assert.match(summary, /<summary><b>Other resources<\/b>: 1 change \(1 to create\)<\/summary>\n\n- \*\*create\*\* `aws:s3\/bucket:Bucket` `archive`\n/);
       assert.match(summary, /- \*\*discard\*\* workflow `wf`: resource `kept`\n/, "an op this version does not know is still listed");
       assert.match(summary, /\(1 to create, 1 to discard\)/);
     });
@@ -192,6 +253,138 @@ describe("summarize: the change summary of a pull request", () => {
     });
   });
 
+  describe("bounded to a pull request comment (summarizeBounded, --max-chars)", () => {
+    it("is the full summary when that fits, with no closing line", () => {
+      const { bounded, full, leftOut } = summarizeBounded(realPreview());
+      assert.equal(full, golden);
+      assert.equal(bounded, golden);
+      assert.deepEqual(leftOut, { linkedAccounts: 0, accountChanges: 0, sharedChanges: 0, otherChanges: 0 });
+      assert.equal(leftOutLine(bounded), undefined);
+    });
+
+    it("never exceeds the bound, keeps whole blocks in order, and counts honestly what it leaves out", () => {
+      const preview = tenantsPreview(1000);
+      const full = summarize(preview);
+      const fullBlocks = blocks(full);
+      assert.equal(fullBlocks.length, 1000);
+      for (const maxChars of [1000, 1001, 2500, 10_000, 60_000, 123_457]) {
+        const { bounded, leftOut } = summarizeBounded(preview, maxChars);
+        assert.ok(bounded.length <= maxChars, `${bounded.length} characters for a bound of ${maxChars}`);
+        const kept = blocks(bounded);
+        // A prefix of the full summary's blocks, each one whole: nothing is cut inside a block.
+        assert.deepEqual(kept, fullBlocks.slice(0, kept.length), `bound ${maxChars}`);
+        assert.equal((bounded.match(/<details/g) ?? []).length, (bounded.match(/<\/details>/g) ?? []).length);
+        assert.ok(bounded.startsWith(full.slice(0, full.indexOf("<details>"))), "the head (title and count line) stays whole");
+        assert.match(bounded, /^3000 changes to integration platform objects \(3000 to create\) for 1000 linked accounts: /m);
+        const closing = leftOutLine(bounded)!;
+        assert.deepEqual(closing, { accounts: 1000 - kept.length, changes: 3000 - kept.reduce((n, b) => n + changesIn(b), 0), shared: 0, other: 0 });
+        assert.deepEqual(leftOut, { linkedAccounts: closing.accounts, accountChanges: closing.changes, sharedChanges: 0, otherChanges: 0 });
+        assert.ok(kept.length > 0 || maxChars < 1100, `bound ${maxChars} keeps some accounts`);
+        assert.ok(maxChars - bounded.length < fullBlocks[kept.length].length + 300, `bound ${maxChars}: the next block really did not fit`);
+        assert.match(bounded, new RegExp(`are left out here, to keep this summary within ${maxChars} characters\\.`));
+      }
+    });
+
+    it("stops at the first linked account that does not fit, so the ones left out are the last of the list", () => {
+      const preview = tenantsPreview(50);
+      const big = preview.steps.find((s) => s.urn.endsWith("::tenant-0005-pipeline"))!;
+      big.newState!.inputs!.name = "x".repeat(20_000);
+      const { bounded, leftOut } = summarizeBounded(preview, 10_000);
+      // Smaller accounts after the big one would fit, but "… and 45 more" must mean the last 45.
+      assert.deepEqual(blocks(bounded).map((b) => b.match(/<code>(.*?)<\/code>/)![1]), ["tenant-0000", "tenant-0001", "tenant-0002", "tenant-0003", "tenant-0004"]);
+      assert.deepEqual(leftOut, { linkedAccounts: 45, accountChanges: 135, sharedChanges: 0, otherChanges: 0 });
+    });
+
+    it("keeps the changes tied to no linked account and other resources before more accounts", () => {
+      const preview = tenantsPreview(300);
+      preview.steps.push(
+        step("update", "EnvVariableValue", "max-retries", { old: { definitionId: "d2", value: "4" }, new: { definitionId: "d2", value: "5" } }),
+        { op: "create", urn: URN("aws:s3/bucket:Bucket", "archive"), newState: { type: "aws:s3/bucket:Bucket", inputs: {} } },
+      );
+      const { bounded } = summarizeBounded(preview, 10_000);
+      const kept = blocks(bounded);
+      assert.match(kept[kept.length - 2], /^<details>\n<summary><b>Not tied to a linked account<\/b>: 1 change/);
+      assert.match(kept[kept.length - 1], /^<details>\n<summary><b>Other resources<\/b>: 1 change/);
+      assert.deepEqual(leftOutLine(bounded), { accounts: 300 - (kept.length - 2), changes: 3 * (300 - (kept.length - 2)), shared: 0, other: 0 });
+    });
+
+    it("names every kind of block it leaves out", () => {
+      const preview = tenantsPreview(2);
+      preview.steps.push(
+        step("update", "EnvVariableValue", "max-retries", { old: { definitionId: "d2", value: "4" }, new: { definitionId: "d2", value: "5" } }),
+        { op: "create", urn: URN("aws:s3/bucket:Bucket", "archive"), newState: { type: "aws:s3/bucket:Bucket", inputs: {} } },
+      );
+      // Every block made too long for the bound: a long field name, an account's and the shared block's.
+      for (const s of preview.steps) if (s.newState?.inputs?.name) s.newState.inputs.name = "x".repeat(2000);
+      preview.steps.push(step("create", "ApplicationEvent", "big", { new: { eventId: "e9", name: "big", response: { text: "y".repeat(2000) } } }));
+      preview.steps.push(...Array.from({ length: 100 }, (_, i) => ({ op: "create", urn: URN("aws:s3/bucket:Bucket", `bucket-${i}-${"z".repeat(30)}`), newState: { type: "aws:s3/bucket:Bucket", inputs: {} } })));
+      const { bounded, leftOut } = summarizeBounded(preview, 1500);
+      assert.ok(bounded.length <= 1500);
+      assert.equal(blocks(bounded).length, 0);
+      assert.deepEqual(leftOut, { linkedAccounts: 2, accountChanges: 6, sharedChanges: 2, otherChanges: 101 });
+      assert.match(bounded, /\*\*… and 2 more linked accounts \(6 changes\), and 2 changes not tied to a linked account, and 101 changes of other resources\*\* are left out here/);
+    });
+
+    it("says where the full summary is: a link, a file, or how to write one", () => {
+      const preview = tenantsPreview(100);
+      assert.match(
+        summarizeBounded(preview, 5000, { link: "https://github.com/acme/setup/actions/runs/42 (summary)", file: "full.md" }).bounded,
+        /\[The full summary\]\(https:\/\/github\.com\/acme\/setup\/actions\/runs\/42%20%28summary%29\) lists every change\.\n$/,
+      );
+      assert.match(summarizeBounded(preview, 5000, { file: "out/summary-full.md" }).bounded, /The full summary, with every change, is in `out\/summary-full\.md`\.\n$/);
+      assert.match(summarizeBounded(preview, 5000).bounded, /Run `pulumi-integration-platform summarize --full <file>` to write the full summary to a file\.\n$/);
+      assert.throws(() => summarizeBounded(preview, 5000, { link: "javascript:alert(1)" }), /is not an http\(s\) address: give an absolute URL/);
+    });
+
+    it("lists at most 10 linked accounts in the count line, and shortens a long clash warning", () => {
+      const twelve = summarize(tenantsPreview(12, (i) => `tenant-${i}`));
+      // In natural order, as the blocks are: tenant-2 before tenant-10.
+      assert.match(twelve, /for 12 linked accounts: `tenant-0`, `tenant-1`, `tenant-2`, .*, `tenant-9` and 2 more\.\n/);
+      assert.deepEqual(blocks(twelve).map((b) => b.match(/<code>(.*?)<\/code>/)![1]), Array.from({ length: 12 }, (_, i) => `tenant-${i}`));
+      const field = (i: number) => ({ slug: "hubspot", linkedAccountId: "acme", configId: "acme", fieldId: `f${i}`, name: "Name" });
+      const steps = Array.from({ length: 30 }, (_, i) => [step("create", "ConfigField", `new-${i}`, { new: field(i) }), step("delete", "ConfigField", `old-${i}`, { old: field(i) })]).flat();
+      steps.push(...tenantsPreview(200).steps);
+      const { bounded, full } = summarizeBounded({ steps }, 20_000);
+      assert.equal(full.match(/^> - field `f\d+`/gm)!.length, 30, "the full summary lists every pair");
+      assert.equal(bounded.match(/^> - field `f\d+`/gm)!.length, 10);
+      assert.match(bounded, /^> - … and 20 more, left out here to keep this summary short$/m);
+      assert.ok(bounded.length <= 20_000);
+    });
+
+    it("falls back to the counts alone when even the head does not fit", () => {
+      const long = (i: number) => `${"account-with-a-very-long-id-".repeat(12)}${i}`;
+      const { bounded, leftOut } = summarizeBounded(tenantsPreview(12, long), 1000);
+      assert.ok(bounded.length <= 1000, `${bounded.length}`);
+      assert.match(bounded, /^## Integration platform changes in stack `dev` of project `demo`\n\n36 changes to integration platform objects \(36 to create\) for 12 linked accounts\.\n\n/);
+      assert.deepEqual(leftOut, { linkedAccounts: 12, accountChanges: 36, sharedChanges: 0, otherChanges: 0 });
+      assert.doesNotMatch(bounded, /<details>/);
+    });
+
+    it("shows a lone block open, and ids in the block's line as HTML text", () => {
+      const odd = "<img src=x onerror=alert(1)>&\"";
+      const one = summarize(tenantsPreview(1, () => odd));
+      assert.equal(blocks(one).length, 1);
+      assert.match(one, /^<details open>\n<summary><b>Linked account <code>&#60;img src=x onerror=alert\(1\)&#62;&#38;&#34;<\/code><\/b>: 3 changes \(3 to create\)<\/summary>\n\n/m);
+      // Elsewhere the id is in code spans, which Markdown shows as text.
+      assert.doesNotMatch(one.split("\n").find((line) => line.startsWith("<summary>"))!, /<img/);
+    });
+
+    it("never shows a secret, in the kept blocks or the full summary", () => {
+      const preview = tenantsPreview(400);
+      for (const s of preview.steps) if (s.newState?.inputs?.value) s.newState.inputs.value = "[secret]";
+      const { bounded, full } = summarizeBounded(preview, 8000);
+      for (const text of [bounded, full]) {
+        assert.doesNotMatch(text, /\[secret\]/);
+        assert.match(text, /`value`: set \(secret, not shown\)/);
+      }
+    });
+
+    it("refuses a bound below 1000 characters", () => {
+      assert.throws(() => summarizeBounded(realPreview(), 999), (e: Error) => e instanceof RangeError && /at least 1000/.test(e.message));
+      assert.throws(() => summarizeBounded(realPreview(), 1500.5), RangeError);
+    });
+  });
+
   describe("the command line", () => {
     const file = path.join(GOLDEN, "preview.json");
 
@@ -203,10 +396,31 @@ describe("summarize: the change summary of a pull request", () => {
       assert.equal(fromStdin.stdout, golden);
     });
 
+    it("--max-chars bounds what it prints, and --full writes every change to a file", async () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "summarize-"));
+      try {
+        const preview = path.join(dir, "preview.json");
+        fs.writeFileSync(preview, JSON.stringify(tenantsPreview(300)));
+        const full = path.join(dir, "summary-full.md");
+        const run = await bin(["summarize", preview, "--max-chars", "20000", "--full", full, "--full-link", "https://github.com/acme/setup/actions/runs/42"]);
+        assert.deepEqual([run.code, run.stderr], [0, ""]);
+        assert.ok(run.stdout.length <= 20_000, `${run.stdout.length} characters`);
+        assert.match(run.stdout, /\*\*… and \d+ more linked accounts \(\d+ changes\)\*\* are left out here, to keep this summary within 20000 characters\. \[The full summary\]\(https:\/\/github\.com\/acme\/setup\/actions\/runs\/42\) lists every change\.\n$/);
+        assert.equal(fs.readFileSync(full, "utf8"), summarize(tenantsPreview(300)));
+        // The default bound: 300 accounts take more than 60,000 characters.
+        const byDefault = await bin(["summarize", "-"], JSON.stringify(tenantsPreview(300)));
+        assert.ok(byDefault.stdout.length <= 60_000 && byDefault.stdout.length > 50_000, `${byDefault.stdout.length} characters`);
+        assert.match(byDefault.stdout, /within 60000 characters\. Run `pulumi-integration-platform summarize --full <file>` to write the full summary to a file\.\n$/);
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
     it("--help prints the usage and exits 0", async () => {
       const help = await bin(["--help"]);
       assert.equal(help.code, 0);
-      assert.match(help.stdout, /^Usage: pulumi-integration-platform summarize <preview\.json \| ->/);
+      assert.match(help.stdout, /^Usage: pulumi-integration-platform summarize <preview\.json \| -> \[--max-chars <n>\] \[--full <file>\] \[--full-link <url>\]/);
+      assert.equal((await bin(["summarize", "--help"])).stdout, help.stdout);
     });
 
     const bad: [string, string[], string | undefined, RegExp][] = [
@@ -218,6 +432,12 @@ describe("summarize: the change summary of a pull request", () => {
       ["empty input", ["summarize", "-"], "", /standard input is empty; pass what `pulumi preview --json` printed on standard output/],
       ["text that is not JSON", ["summarize", "-"], "Previewing update (dev):\n", /standard input is not JSON \(.*\); pass what `pulumi preview --json` printed on standard output, without stderr/],
       ["JSON that is not a preview", ["summarize", "-"], '{"deployment": {}}', /standard input is not the output of `pulumi preview --json`: steps: /],
+      ["a bound that is not a number", ["summarize", "--max-chars", "60k", file], undefined, /--max-chars must be a whole number of characters, at least 1000 \(default 60000\); got "60k"/],
+      ["a bound too small for the counts", ["summarize", "--max-chars", "999", file], undefined, /--max-chars must be a whole number of characters, at least 1000 \(default 60000\); got "999"/],
+      ["--max-chars without a value", ["summarize", file, "--max-chars"], undefined, /Option '--max-chars <value>' argument missing/],
+      ["a link that is not http(s)", ["summarize", "--full-link", "javascript:alert(1)", file], undefined, /--full-link "javascript:alert\(1\)" is not an http\(s\) address: give an absolute URL, e\.g\. the CI run's page/],
+      ["--full naming the preview itself", ["summarize", "--full", file, file], undefined, /--full names the preview file .*preview\.json itself; give another file, e\.g\. --full summary-full\.md/],
+      ["--full in a directory that does not exist", ["summarize", "--full", "/nonexistent-dir/full.md", file], undefined, /cannot write the full summary to \/nonexistent-dir\/full\.md: its directory does not exist; give a file in a directory that exists and can be written/],
     ];
     for (const [what, args, stdin, message] of bad) {
       it(`exits 2 with a clear message for ${what}`, async () => {
