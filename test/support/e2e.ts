@@ -101,8 +101,8 @@ export function observableState(source: RunningEmulator | EmulatorState) {
 
 /**
  * A copy of an event as the API shows it, with its sample as a parsed document and its declared
- * keys in key order. The engine sorts object keys on the way to the provider (README,
- * ApplicationEvent), so an event the provider declared or restored lists the same keys in
+ * keys in key order. The engine sorts object keys on the way to the provider
+ * (docs/resources/application-event.md), so an event the provider declared or restored lists the same keys in
  * another order than the fixture's.
  */
 export function eventDocument(event: ApplicationEvent) {

@@ -1,6 +1,6 @@
 // The engine this project builds for CI (scripts/ensure-pulumi.sh) pairs the v3.259 CLI with the
-// v3.68 Node.js language host, which silently ignores some features (README, "What the self-built
-// engine is for"). A test that passes here through a program using one of them would prove
+// v3.68 Node.js language host, which silently ignores some features (docs/guides/the-pulumi-cli.md, "What the
+// self-built engine is for"). A test that passes here through a program using one of them would prove
 // nothing for users of the official CLI, so the programs we ship and run use none of them.
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";

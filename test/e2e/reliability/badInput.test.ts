@@ -44,7 +44,7 @@ const env = resource("envValues", { definitionId: D.accountQuota, linkedAccountI
 /**
  * A lookup row. Awaited in the exported async function, as the README's examples do, a failing
  * lookup takes about 27 s to be reported on Node 20 and 22 (any exception there does: a Node.js
- * util.inspect bug, nodejs/node#64011, fixed in Node 24.21; README, "Known limitations"),
+ * util.inspect bug, nodejs/node#64011, fixed in Node 24.21; docs/guides/reliability.md, "Known limitations"),
  * so only one row runs that way; the others start the lookup at module load, unawaited, and the
  * refusal, the same message, arrives in about 2 s.
  */

@@ -212,7 +212,7 @@ export function assertStateMatches(exported: StackExport, spec: Spec): void {
 }
 
 /**
- * The documented recovery after `pulumi up` was killed (docs/reliability.md), step by step:
+ * The documented recovery after `pulumi up` was killed (docs/guides/reliability.md), step by step:
  *   0. delete any zero-byte `*.attrs` file under the file backend's `.pulumi/` (a kill while the
  *      backend writes one leaves it empty, and every command then fails with
  *      `failed to load checkpoint: EOF`; `?metadata=skip` on the backend URL avoids them);

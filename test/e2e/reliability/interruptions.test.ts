@@ -1,5 +1,5 @@
 // Interruptions: `pulumi up` is killed with SIGKILL at seven different points, in turn on one stack
-// (one test, a step per point), and each time the documented recovery (docs/reliability.md:
+// (one test, a step per point), and each time the documented recovery (docs/guides/reliability.md:
 // `pulumi cancel`, `pulumi refresh --clear-pending-creates`, `pulumi up`) converges with nothing
 // lost or duplicated, on the platform or in the state. Points are chosen by watching the
 // emulator's request log. Through the real CLI with the file backend, against the in-process

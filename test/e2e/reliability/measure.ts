@@ -1,4 +1,4 @@
-// Measurements behind the figures in docs/reliability.md that the test suite does not print
+// Measurements behind the figures in docs/guides/reliability.md that the test suite does not print
 // itself. Not a test (npm test does not run it): each prints what it measured.
 //
 //   npm run build --silent && npx ts-node --transpile-only test/e2e/reliability/measure.ts <name>

@@ -55,7 +55,7 @@ function secrets(): Record<string, string> {
  * The one kind of line allowed to hold a secret: the engine's own level-9 log of each property it
  * marshals for an RPC ("Marshaling property for RPC[...]: name={value}"), which prints secret
  * values in plaintext for any resource. Proven without this package by the last test of this
- * file; `-v=8` has none (also asserted). See docs/reliability.md.
+ * file; `-v=8` has none (also asserted). See docs/guides/reliability.md.
  */
 function isEngineRpcPropertyLog(line: string): boolean {
   try {

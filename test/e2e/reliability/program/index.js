@@ -21,8 +21,8 @@ const count = (result) => (Array.isArray(result) ? result.length : 1);
 
 // Lookups marked `unawaited` start while the module loads and are never awaited, so that a
 // rejection reaches the runtime's unhandled-rejection handler at once: on Node 20 and 22 a failure
-// of the exported async function below takes about 27 s to be reported (nodejs/node#64011; README,
-// "Known limitations").
+// of the exported async function below takes about 27 s to be reported (nodejs/node#64011;
+// docs/guides/reliability.md, "Known limitations").
 for (const call of (spec.lookups || []).filter((c) => c.unawaited)) platform[call.fn](call.args).then(count);
 
 module.exports = async () => {
