@@ -1,4 +1,4 @@
-// Each resource declares its properties once, here-shaped: one zod schema per property, with the
+// Each resource declares its properties once, in the shape defined here: one zod schema per property, with the
 // property's JSDoc beside it, placed in the group that says what a change to it does. Everything
 // else is derived from that one declaration:
 //   - the public Args type (the JSDoc carries through to the user's editor, also from dist/*.d.ts),
@@ -57,7 +57,6 @@ export type StateOf<P extends AnyProperties> = z.output<z.ZodObject<P["groups"][
 export type OutputsOf<P extends AnyProperties> = { readonly [K in keyof StateOf<P>]-?: pulumi.Output<StateOf<P>[K]> };
 
 /** Any resource's properties. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyProperties = ResourceProperties<any, any, any, any>;
 
 /** One resource's declared properties, and what follows from them. */
