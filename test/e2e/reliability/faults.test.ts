@@ -136,17 +136,23 @@ describe("e2e reliability: faults", function () {
       assertStateMatches(await e2e.stack.exportState(), spec);
     });
 
-    await step("destroy under the same faults deletes every value and restores every toggle", async () => {
+    await step("destroy under the same faults puts back every env value that was there, deletes the ones it created, and restores every toggle", async () => {
       const since = logCursor(e2e.emulator);
       const destroy = await e2e.stack.ok(["destroy", "--yes", "--skip-preview", "--parallel", "8"]);
       survived.push(...e2e.emulator.requests.list(since));
       assert.match(destroy.stdout, new RegExp(`- ${resourceCount(spec) + 1} deleted`));
       e2e.emulator.faults.clear();
       const state = e2e.emulator.store.snapshot();
-      const declared = new Set(spec.envValues!.map((v) => placement(v.args.definitionId, v.args.linkedAccountId, v.args.workflowId)));
-      const left = state.envValues.map((v) => placement(v.variable_definition_id, v.linked_account_id, v.workflow_id));
-      const expected = fixture.envValues.map((v) => placement(v.variable_definition_id, v.linked_account_id, v.workflow_id)).filter((p) => !declared.has(p));
-      assert.deepEqual(left.sort(), expected.sort(), "only the values the stack never managed are left");
+      // Delete never loses what was there: a value the stack replaced is put back (an encrypted
+      // one, which cannot be read, is left as the stack set it); one the stack created is deleted.
+      const encrypted = new Set(fixture.envDefinitions.filter((d) => d.encrypted).map((d) => d._id));
+      const left = new Map(state.envValues.map((v) => [placement(v.variable_definition_id, v.linked_account_id, v.workflow_id), v]));
+      const before = fixture.envValues.map((v) => [placement(v.variable_definition_id, v.linked_account_id, v.workflow_id), v] as const);
+      assert.deepEqual([...left.keys()].sort(), before.map(([key]) => key).sort(), "exactly the placements that held a value before hold one again");
+      for (const [key, value] of before) {
+        // Compared without printing: values stand for secrets.
+        if (!encrypted.has(value.variable_definition_id)) assert.ok(left.get(key)!.value === value.value, `${key}: the value it held before is back`);
+      }
       for (const { args } of spec.toggles!) {
         const enabled = (s: typeof state) =>
           s.configs.find((c) => c.linked_account_id === args.linkedAccountId && c.slug === args.slug && c.config_id === args.configId)?.workflows.find((w) => w.id === args.workflowId)?.enabled ?? false;

@@ -14,7 +14,7 @@
 //     `failed to load checkpoint: EOF` until it is deleted (see harness.recoverInterruptedUp).
 import * as assert from "node:assert/strict";
 import * as path from "node:path";
-import type { RequestLogEntry } from "../../../emulator";
+import type { EmulatorState, RequestLogEntry } from "../../../emulator";
 import { Stack, type BackgroundCommand } from "../../../scripts/lib/engine";
 import { step, useEmulatorStack } from "../../support/e2e";
 import { FIXTURE } from "../../support/fixture";
@@ -63,7 +63,14 @@ describe("e2e reliability: interruptions", function () {
   const e2e = useEmulatorStack((workspace) => new Stack(workspace, specProgram(workspace, "interrupted"), "interrupted"));
   /** Every env placement the stack has declared so far: those no longer declared must be empty. */
   const everDeclared = new Set<string>();
+  /** Every value the stack has declared at each placement. */
+  const ownValues = new Map<string, Set<string>>();
   const reports: PointReport[] = [];
+  /** The platform before the first point: a retired placement that held a value then gets one back. */
+  let fixture: EmulatorState;
+  before(() => {
+    fixture = e2e.emulator.store.snapshot();
+  });
 
   after(() => {
     for (const r of reports) {
@@ -130,9 +137,13 @@ describe("e2e reliability: interruptions", function () {
       e2e.emulator.faults.clear();
     }
 
-    for (const v of spec.envValues ?? []) everDeclared.add(placement(v.args.definitionId, v.args.linkedAccountId, v.args.workflowId));
+    for (const v of spec.envValues ?? []) {
+      const key = placement(v.args.definitionId, v.args.linkedAccountId, v.args.workflowId);
+      everDeclared.add(key);
+      ownValues.set(key, new Set([...(ownValues.get(key) ?? []), v.args.value]));
+    }
     const declared = new Set((spec.envValues ?? []).map((v) => placement(v.args.definitionId, v.args.linkedAccountId, v.args.workflowId)));
-    assertPlatformMatches(e2e.emulator.store.snapshot(), spec, { retired: [...everDeclared].filter((p) => !declared.has(p)) });
+    assertPlatformMatches(e2e.emulator.store.snapshot(), spec, { retired: [...everDeclared].filter((p) => !declared.has(p)), before: fixture, ownValues });
     assertStateMatches(await e2e.stack.exportState(), spec);
     const noop = await e2e.stack.run(["preview", "--expect-no-changes"]);
     assert.equal(noop.code, 0, `${point}: a preview after recovery shows no change:\n${noop.stdout}${noop.stderr}`);
