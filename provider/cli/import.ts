@@ -175,7 +175,7 @@ export async function runImport(options: ImportOptions, io: ImportIo): Promise<v
       package: `^${manifest.version}`,
       pulumi: manifest.dependencies["@pulumi/pulumi"],
       typescript: manifest.devDependencies?.typescript ?? "^5",
-      typesNode: manifest.devDependencies?.["@types/node"] ?? "^20",
+      typesNode: manifest.devDependencies?.["@types/node"] ?? "^22",
     },
   });
   await writeProject(target.dir, target.existed, files, options.out);
