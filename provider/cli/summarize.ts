@@ -18,7 +18,7 @@ import { isDeepStrictEqual } from "node:util";
 import { z } from "zod";
 import { TYPE_PREFIX as RESOURCE_TYPE_PREFIX } from "../bridge/program";
 import { ApplicationEventProperties } from "../resources/applicationEvent";
-import { ConfigFieldProperties } from "../resources/configField";
+import { ConfigFieldProperties, MANAGED } from "../resources/configField";
 import { EnvVariableValueProperties } from "../resources/envVariableValue";
 import { containsUnknown } from "../resources/lifecycle";
 import type { AnyProperties } from "../resources/properties";
@@ -142,7 +142,7 @@ const KINDS: Record<string, ObjectKind> = {
       // Otherwise delete puts back what each managed property held before the stack took it over;
       // options and labels with nothing recorded go back to empty.
       const previous = isRecord(o.previous) ? o.previous : {};
-      const restored = ["name", "options", "labels"]
+      const restored = MANAGED
         .filter((key) => i[key] !== undefined && (key !== "name" || previous.name !== undefined))
         .map((key) => `${code(key)} goes back to ${show(previous[key] ?? [])}`);
       return restored.length > 0 ? restored.join(", ") : "the field keeps its current values";

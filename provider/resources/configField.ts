@@ -89,8 +89,8 @@ export type ConfigFieldArgs = ArgsOf<typeof ConfigFieldProperties>;
 /** What a ConfigField keeps in state: its inputs, the returned field, and what to restore. */
 type ConfigFieldState = StateOf<typeof ConfigFieldProperties>;
 
-/** The properties a ConfigField sets on the field, and so restores on delete. */
-const MANAGED = ["name", "options", "labels"] as const satisfies readonly (typeof ConfigFieldProperties.settings)[number][];
+/** The properties a ConfigField sets on the field, and so restores on delete (the change summary names them too). */
+export const MANAGED = ["name", "options", "labels"] as const satisfies readonly (typeof ConfigFieldProperties.settings)[number][];
 type Managed = (typeof MANAGED)[number];
 
 /** Projects the platform's option or label elements onto `{name, value}`, the shape we send. */
