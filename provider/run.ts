@@ -27,6 +27,17 @@ const configKey = (a: ConfigAddress) => JSON.stringify([a.linkedAccountId, a.slu
 const placementKey = (p: EnvPlacement) => JSON.stringify([p.scope, p.linkedAccountId ?? null, p.workflowId ?? null]);
 const itemKey = (item: ConfigItem) => ("fieldId" in item ? `field:${item.workflowId ?? ""}:${item.fieldId}` : `workflow:${item.workflowId}`);
 
+/**
+ * Whether a listed value is a definition's at exactly this placement. A workflow's listing also
+ * holds its per-account values (at most one value exists per definition, linked account and
+ * workflow), so all three ids must match. An id the item does not carry is taken as the one the
+ * listing was filtered by: the platform's documented item shape has neither.
+ */
+function isValueAt(doc: EnvValueListItem, placement: EnvPlacement, definitionId: string): boolean {
+  const same = (listed: string | null | undefined, wanted: string | undefined) => listed === undefined || (listed ?? undefined) === wanted;
+  return doc.variable_definition_id._id === definitionId && same(doc.linked_account_id, placement.linkedAccountId) && same(doc.workflow_id, placement.workflowId);
+}
+
 /** The read kept under `key`, or a new one; a failed read is not kept, so the next caller tries again. */
 function shared<T>(reads: Map<string, Promise<T>>, key: string, read: () => Promise<T>): Promise<T> {
   let pending = reads.get(key);
@@ -102,24 +113,41 @@ export class Run {
   }
 
   /**
-   * The value of a definition at a placement, or undefined when there is none. One listing of the
-   * placement (every definition's values there, all pages) serves all its values for the run: a
-   * tenant's env values cost one read at create and at refresh, not one each. The staleness rules
-   * are readConfig's: a value this run wrote is looked up at the platform again.
+   * The value of a definition at a placement, or undefined when there is none; create looks
+   * first with it, and read (refresh) checks with it. Reads are shared for the run, with
+   * readConfig's staleness rules: a value this run wrote is looked up at the platform again.
+   *   - A workflow's values, per-account ones included, are listed by workflow and definition,
+   *     100 per page, once per run: K tenants' values at one workflow cost K / 100 calls.
+   *   - Other values are listed by their placement (every definition's values there), once per
+   *     run: a linked account's values cost one call, however many there are. The platform
+   *     requires `linked_account_id` to list `linked_account` values (platform facts), so these
+   *     cannot be listed for many accounts at once.
    */
   async findEnvValue(placement: EnvPlacement, definitionId: string): Promise<EnvValueListItem | undefined> {
     const key = placementKey(placement);
-    // Match on all three ids: a workflow's listing also holds its per-account values (at most one
-    // value exists per definition, linked account and workflow).
-    const matches = (doc: EnvValueListItem) =>
-      doc.variable_definition_id._id === definitionId &&
-      (doc.linked_account_id ?? undefined) === placement.linkedAccountId &&
-      (doc.workflow_id ?? undefined) === placement.workflowId;
-    const list = (filter: { variable_definition_id?: string }) => (page: number, limit: number) =>
-      this.client.listEnvValues(placement.scope, { ...filter, linked_account_id: placement.linkedAccountId, workflow_id: placement.workflowId, page, limit });
-    if (this.envWritten.has(key + definitionId)) return findItem(list({ variable_definition_id: definitionId }), matches);
-    const listing = await shared(this.envListings, key, () => collectPages(list({})));
-    return listing.find(matches);
+    if (this.envWritten.has(key + definitionId)) return findItem(this.envList(placement, definitionId), (doc) => isValueAt(doc, placement, definitionId));
+    if (placement.scope === "workflow" && placement.workflowId !== undefined) {
+      const workflowWide = { scope: placement.scope, workflowId: placement.workflowId };
+      const listing = await shared(this.envListings, JSON.stringify([placementKey(workflowWide), definitionId]), () => collectPages(this.envList(workflowWide, definitionId)));
+      // Attributing a value to its linked account needs `linked_account_id` in each item: the
+      // emulator sends it; the platform's documented item shape does not promise it. Without
+      // it, the placement's own listing below answers instead.
+      if (listing.every((doc) => doc.linked_account_id !== undefined)) return listing.find((doc) => isValueAt(doc, placement, definitionId));
+    }
+    const listing = await shared(this.envListings, key, () => collectPages(this.envList(placement)));
+    return listing.find((doc) => isValueAt(doc, placement, definitionId));
+  }
+
+  /** The pages of `GET /env/values/:scope` at a placement, of one definition or of all. */
+  private envList(placement: EnvPlacement, definitionId?: string) {
+    return (page: number, limit: number) =>
+      this.client.listEnvValues(placement.scope, {
+        variable_definition_id: definitionId,
+        linked_account_id: placement.linkedAccountId,
+        workflow_id: placement.workflowId,
+        page,
+        limit,
+      });
   }
 
   /** Records that this run is about to write (set or delete) an env value: its later lookups go to the platform. */

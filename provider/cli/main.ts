@@ -1,20 +1,21 @@
 #!/usr/bin/env node
 // The package's command line, `pulumi-integration-platform`. `summarize` runs in CI after
-// `pulumi preview --json`, `import` once per workspace brought under management; every failure
-// says what to do instead and exits 2, which a workflow step reports as failed rather than
-// posting a half summary or leaving a half project.
+// `pulumi preview --json` (and, with --drift, on a schedule after `pulumi preview --refresh`),
+// `import` once per workspace brought under management; every failure says what to do instead
+// and exits 2, which a workflow step reports as failed rather than posting a half summary or
+// leaving a half project. Exit 1 is kept for "drift found", so a crash exits 3.
 import { readFile, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { ApiError, SettingsError } from "../client/errors";
 import { runImport } from "./import";
 import { ImportInputError } from "./importRead";
-import { DEFAULT_MAX_CHARS, fullSummaryLink, MIN_MAX_CHARS, PreviewJsonError, summarizeBounded, type Summaries } from "./summarize";
+import { DEFAULT_MAX_CHARS, fullSummaryLink, MIN_MAX_CHARS, PreviewJsonError, summarizeBounded, type ReportMode, type Summaries } from "./summarize";
 
 const COMMAND = "pulumi-integration-platform";
 
 /** What `--help` prints. */
-export const USAGE = `Usage: ${COMMAND} summarize <preview.json | -> [--max-chars <n>] [--full <file>] [--full-link <url>]
+export const USAGE = `Usage: ${COMMAND} summarize <preview.json | -> [--drift] [--max-chars <n>] [--full <file>] [--full-link <url>]
        ${COMMAND} import --slug <slug> [--slug <slug> ...] [--linked-account <id> ...] --out <dir> [--force]
 
 summarize
@@ -25,6 +26,12 @@ summarize
   whole linked accounts are left out from the end of the list, and the last line says how
   many accounts and changes that is, and where the full summary is.
 
+  --drift             Report drift instead: read the output of
+                      \`pulumi preview --refresh --expect-no-changes --json\` and list, per linked
+                      account and app, what the platform holds against what the program
+                      declares (a changed secret shows as "[secret] changed"). Exits 1 when it
+                      finds drift, 0 when it finds none, 2 when the preview failed or was not
+                      refreshed, so drift could not be checked.
   --max-chars <n>     The most characters to print: default ${DEFAULT_MAX_CHARS}, at least ${MIN_MAX_CHARS}.
                       GitHub refuses a comment over 65536.
   --full <file>       Also write the full summary, with every change, to <file> (e.g. for the
@@ -35,6 +42,10 @@ summarize
   Example (in a pull request's CI job):
     pulumi preview --json > preview.json
     npx ${COMMAND} summarize preview.json --full summary-full.md > summary.md
+
+  Example (a scheduled drift check):
+    pulumi preview --refresh --expect-no-changes --json > preview.json || true
+    npx ${COMMAND} summarize --drift preview.json --full drift-full.md > drift.md
 
 import
   Reads the live workspace (the linked accounts, their config of each app: fields and enabled
@@ -58,9 +69,11 @@ import
 Options:
   -h, --help   Print this help.
 
-Exit status: 0 when the summary or the project was written; 2 for bad usage, unreadable input,
-a --full file that cannot be written (then nothing is printed), or an import that could not
-read the workspace or write <dir> (then nothing was written).
+Exit status: 0 when the summary or the project was written (with --drift: and no drift was
+found); 1 when --drift found drift (the report is printed); 2 for bad usage, unreadable input,
+a --full file that cannot be written (then nothing is printed), a drift check whose preview
+failed (the report says so), or an import that could not read the workspace or write <dir>
+(then nothing was written); 3 for an unexpected failure.
 `;
 
 /** A usage or input problem: printed with the usage hint, exit status 2. */
@@ -94,6 +107,7 @@ const processIo: Io = {
 /** `summarize`'s options, checked. */
 interface SummarizeOptions {
   source: string;
+  mode: ReportMode;
   maxChars: number;
   full?: string;
   fullLink?: string;
@@ -109,6 +123,7 @@ function summarizeOptions(args: string[]): SummarizeOptions | "help" {
       "max-chars": { type: "string" },
       full: { type: "string" },
       "full-link": { type: "string" },
+      drift: { type: "boolean", default: false },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -134,11 +149,11 @@ function summarizeOptions(args: string[]): SummarizeOptions | "help" {
       throw new UsageError(`--full-link ${(error as Error).message}`);
     }
   }
-  return { source, maxChars, full, fullLink };
+  return { source, mode: values.drift ? "drift" : "changes", maxChars, full, fullLink };
 }
 
 /** Reads and summarizes one preview; every problem with the input becomes a UsageError naming it. */
-async function summarizeSource({ source, maxChars, full, fullLink }: SummarizeOptions, io: Io): Promise<Summaries> {
+async function summarizeSource({ source, mode, maxChars, full, fullLink }: SummarizeOptions, io: Io): Promise<Summaries> {
   const name = source === "-" ? "standard input" : source;
   let text: string;
   try {
@@ -148,7 +163,8 @@ async function summarizeSource({ source, maxChars, full, fullLink }: SummarizeOp
     const why = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a directory" : (error as Error).message;
     throw new UsageError(`cannot read ${name}: ${why}`);
   }
-  if (text.trim() === "") throw new UsageError(`${name} is empty; pass what \`pulumi preview --json\` printed on standard output`);
+  // With --expect-no-changes, a preview that fails early (no stack, no login) prints nothing.
+  if (text.trim() === "") throw new UsageError(`${name} is empty; pass what \`pulumi preview --json\` printed on standard output (when it printed nothing, the preview failed: its log says why)`);
   let data: unknown;
   try {
     data = JSON.parse(text);
@@ -157,7 +173,7 @@ async function summarizeSource({ source, maxChars, full, fullLink }: SummarizeOp
     throw new UsageError(`${name} is not JSON (${(error as Error).message}); pass what \`pulumi preview --json\` printed on standard output, without stderr`);
   }
   try {
-    return summarizeBounded(data, maxChars, { link: fullLink, file: full });
+    return summarizeBounded(data, maxChars, { link: fullLink, file: full }, mode);
   } catch (error) {
     if (error instanceof PreviewJsonError) throw new UsageError(`${name} is ${error.message}`);
     throw error;
@@ -215,7 +231,7 @@ export async function main(args: string[], io: Io = processIo): Promise<number> 
         io.stdout(USAGE);
         return 0;
       }
-      const { bounded, full } = await summarizeSource(options, io);
+      const { bounded, full, changes, errors } = await summarizeSource(options, io);
       if (options.full !== undefined) {
         try {
           await writeFile(options.full, full);
@@ -226,7 +242,12 @@ export async function main(args: string[], io: Io = processIo): Promise<number> 
         }
       }
       io.stdout(bounded);
-      return 0;
+      if (options.mode !== "drift") return 0;
+      if (errors > 0) {
+        io.stderr(`${COMMAND}: the preview failed with ${errors} error${errors === 1 ? "" : "s"}, so drift could not be checked in full; its log has the messages.\n`);
+        return 2;
+      }
+      return changes > 0 ? 1 : 0;
     }
     const { values, positionals } = parseArgs({ args, allowPositionals: true, strict: true, options: { help: { type: "boolean", short: "h" } } });
     if (values.help) {
@@ -256,7 +277,7 @@ if (require.main === module) {
     },
     (error: unknown) => {
       process.stderr.write(`${COMMAND}: unexpected failure: ${error instanceof Error ? error.stack : String(error)}\n`);
-      process.exitCode = 1;
+      process.exitCode = 3;
     },
   );
 }

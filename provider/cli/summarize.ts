@@ -14,6 +14,8 @@
 //   - Values not known until `up` are the engine's unknown sentinel.
 //   - `diagnostics[]` messages can quote a secret input (the engine formats the property's value
 //     into check failures), so only their count and resource names are printed.
+//   - With --refresh, each resource first has a `refresh` step; the steps after it compare the
+//     refreshed state (what the platform holds) with the program. That is what `--drift` reports.
 import { isDeepStrictEqual } from "node:util";
 import { z } from "zod";
 import { TYPE_PREFIX as RESOURCE_TYPE_PREFIX } from "../bridge/program";
@@ -204,7 +206,46 @@ export const DEFAULT_MAX_CHARS = 60_000;
 export const MIN_MAX_CHARS = 1_000;
 /** How many names a count, failure or warning line lists before "and N more": enough to recognise, short enough to bound. */
 const NAMES_LISTED = 10;
-const FOOTER = "Secret values are never shown. Made by `pulumi-integration-platform summarize` from `pulumi preview --json`.";
+
+/** What a report is about: the changes a pull request makes, or the drift a scheduled check finds. */
+export type ReportMode = "changes" | "drift";
+
+/** The words of each report, so the drift report reads as one and not as a list of changes. */
+interface Words {
+  title: string;
+  /** The noun counted: "change", "drifted object". */
+  noun: string;
+  /** A change's kind as a bullet's label. */
+  label(kind: string): string;
+  /** "3 to create" or "3 missing". */
+  count(n: number, kind: string): string;
+  none: string;
+  footer: string;
+}
+
+/** Drift, in the words of what the platform holds: `up` would make each of these a change. */
+const DRIFT_LABELS: Record<string, string> = { update: "changed", create: "missing", replace: "changed (replaces)", delete: "not declared" };
+
+const WORDS: Record<ReportMode, Words> = {
+  changes: {
+    title: "Integration platform changes",
+    noun: "change",
+    label: (kind) => kind,
+    count: (n, kind) => `${n} to ${kind}`,
+    none: "No changes to integration platform objects.",
+    footer: "Secret values are never shown. Made by `pulumi-integration-platform summarize` from `pulumi preview --json`.",
+  },
+  drift: {
+    title: "Integration platform drift",
+    noun: "drifted object",
+    label: (kind) => DRIFT_LABELS[kind] ?? kind,
+    count: (n, kind) => `${n} ${DRIFT_LABELS[kind] ?? kind}`,
+    none: "No drift: the platform holds what the program declares, for every object it could read.",
+    footer:
+      "Secret values are never shown. Made by `pulumi-integration-platform summarize --drift` from `pulumi preview --refresh --json`. " +
+      "To put back what the program declares, run `pulumi up --refresh`; to keep what the platform holds, change the program to match it.",
+  },
+};
 
 /** Where the full summary can be read, named by the closing line of a bounded one. */
 export interface FullSummaryAt {
@@ -234,6 +275,10 @@ export interface Summaries {
   full: string;
   /** What `bounded` leaves out: all zero when it equals `full`. */
   leftOut: LeftOut;
+  /** The changes (or drifted objects) listed: of this package's resources and of others. */
+  changes: number;
+  /** Errors the preview reported: when there are any, the list of changes is incomplete. */
+  errors: number;
 }
 
 /** One `<details>` block: a linked account's changes, the changes tied to none, or other providers' resources. */
@@ -253,12 +298,15 @@ interface Layout {
   /** The title and the count line without names: the head when nothing else fits. */
   minimalHead: string;
   blocks: Block[];
+  changes: number;
+  errors: number;
+  words: Words;
 }
 
-/** Renders preview JSON (already parsed from text) as the full Markdown change summary; pure. */
-export function summarize(data: unknown): string {
-  const { head, blocks } = layout(parsePreview(data));
-  return join([head, ...blocks.map((b) => b.text), FOOTER + "\n"]);
+/** Renders preview JSON (already parsed from text) as the full Markdown change summary, or drift report; pure. */
+export function summarize(data: unknown, mode: ReportMode = "changes"): string {
+  const { head, blocks, words } = layout(parsePreview(data), mode);
+  return join([head, ...blocks.map((b) => b.text), words.footer + "\n"]);
 }
 
 /**
@@ -269,19 +317,21 @@ export function summarize(data: unknown): string {
  * everyone. The head stays (its clash warning shortened), and a closing line says how many linked
  * accounts and changes are left out and where the full summary is.
  */
-export function summarizeBounded(data: unknown, maxChars: number = DEFAULT_MAX_CHARS, fullAt: FullSummaryAt = {}): Summaries {
+export function summarizeBounded(data: unknown, maxChars: number = DEFAULT_MAX_CHARS, fullAt: FullSummaryAt = {}, mode: ReportMode = "changes"): Summaries {
   if (!Number.isSafeInteger(maxChars) || maxChars < MIN_MAX_CHARS) {
     throw new RangeError(`maxChars must be a whole number of at least ${MIN_MAX_CHARS}; got ${maxChars}`);
   }
   if (fullAt.link !== undefined) fullSummaryLink(fullAt.link);
-  const parts = layout(parsePreview(data));
+  const parts = layout(parsePreview(data), mode);
+  const { words, changes, errors } = parts;
+  const FOOTER = words.footer;
   const full = join([parts.head, ...parts.blocks.map((b) => b.text), FOOTER + "\n"]);
   const none: LeftOut = { linkedAccounts: 0, accountChanges: 0, sharedChanges: 0, otherChanges: 0 };
-  if (full.length <= maxChars) return { bounded: full, full, leftOut: none };
+  if (full.length <= maxChars) return { bounded: full, full, leftOut: none, changes, errors };
 
   // The closing line's length grows with its numbers: reserve it for the worst case, everything left out.
   const everything = leftOutOf(parts.blocks);
-  const reserve = closingLine(everything, maxChars, fullAt).length + 1;
+  const reserve = closingLine(everything, maxChars, fullAt, words).length + 1;
   let room = maxChars - join([parts.shortHead, FOOTER + "\n"]).length - reserve;
   const kept = new Set<Block>();
   const keep = (block: Block) => {
@@ -294,13 +344,13 @@ export function summarizeBounded(data: unknown, maxChars: number = DEFAULT_MAX_C
   // Accounts in list order, stopping at the first that does not fit, so "N more" are the last N.
   for (const block of parts.blocks) if (block.kind === "account" && !keep(block)) break;
   const leftOut = leftOutOf(parts.blocks.filter((b) => !kept.has(b)));
-  const bounded = join([parts.shortHead, ...parts.blocks.filter((b) => kept.has(b)).map((b) => b.text), FOOTER + "\n", closingLine(leftOut, maxChars, fullAt) + "\n"]);
-  if (bounded.length <= maxChars) return { bounded, full, leftOut };
+  const bounded = join([parts.shortHead, ...parts.blocks.filter((b) => kept.has(b)).map((b) => b.text), FOOTER + "\n", closingLine(leftOut, maxChars, fullAt, words) + "\n"]);
+  if (bounded.length <= maxChars) return { bounded, full, leftOut, changes, errors };
 
   // A head too long for the bound (many long names): the title, the counts and the closing line alone.
   for (const at of [fullAt, undefined]) {
-    const minimal = join([parts.minimalHead, FOOTER + "\n", closingLine(everything, maxChars, at) + "\n"]);
-    if (minimal.length <= maxChars) return { bounded: minimal, full, leftOut: everything };
+    const minimal = join([parts.minimalHead, FOOTER + "\n", closingLine(everything, maxChars, at, words) + "\n"]);
+    if (minimal.length <= maxChars) return { bounded: minimal, full, leftOut: everything, changes, errors };
   }
   throw new Error(`the summary's closing lines alone exceed ${maxChars} characters; this is a bug, please report it`);
 }
@@ -331,40 +381,44 @@ function leftOutOf(blocks: Block[]): LeftOut {
 }
 
 /** "… and N more linked accounts (M changes)": what a bounded summary leaves out, and where to read it. */
-function closingLine(left: LeftOut, maxChars: number, fullAt: FullSummaryAt | undefined): string {
+function closingLine(left: LeftOut, maxChars: number, fullAt: FullSummaryAt | undefined, words: Words): string {
   const parts: string[] = [];
-  if (left.linkedAccounts > 0) parts.push(`${plural(left.linkedAccounts, "more linked account")} (${plural(left.accountChanges, "change")})`);
-  if (left.sharedChanges > 0) parts.push(`${plural(left.sharedChanges, "change")} not tied to a linked account`);
-  if (left.otherChanges > 0) parts.push(`${plural(left.otherChanges, "change")} of other resources`);
+  if (left.linkedAccounts > 0) parts.push(`${plural(left.linkedAccounts, "more linked account")} (${plural(left.accountChanges, words.noun)})`);
+  if (left.sharedChanges > 0) parts.push(`${plural(left.sharedChanges, words.noun)} not tied to a linked account`);
+  if (left.otherChanges > 0) parts.push(`${plural(left.otherChanges, words.noun)} of other resources`);
   const where = !fullAt
     ? ""
     : fullAt.link
       ? ` [The full summary](${fullSummaryLink(fullAt.link)}) lists every change.`
       : fullAt.file
         ? ` The full summary, with every change, is in ${code(fullAt.file)}.`
-        : " Run `pulumi-integration-platform summarize --full <file>` to write the full summary to a file.";
+        : ` Run \`pulumi-integration-platform summarize${words === WORDS.drift ? " --drift" : ""} --full <file>\` to write the full summary to a file.`;
   return `**… and ${parts.join(", and ")}** are left out here, to keep this summary within ${maxChars} characters.${where}`;
 }
 
 /** Cuts a preview's changes into the head and one block per group. */
-function layout(preview: PreviewJson): Layout {
+function layout(preview: PreviewJson, mode: ReportMode): Layout {
+  const words = WORDS[mode];
   const changes = mergeSteps(preview.steps);
   const ours = changes.filter((c) => c.type.startsWith(RESOURCE_TYPE_PREFIX));
   const others = changes.filter((c) => !c.type.startsWith(RESOURCE_TYPE_PREFIX) && !SILENT_TYPES.some((t) => t.test(c.type)));
+  if (mode === "drift") requireRefresh(preview.steps);
 
-  const title = titleOf(preview.steps);
+  const title = titleOf(preview.steps, words);
   const top = [title, ""];
   const errors = (preview.diagnostics ?? []).filter((d) => d.severity === "error");
   if (errors.length > 0) {
     const names = [...new Set(errors.map((d) => (d.urn ? resourceName(d.urn) : "")).filter(Boolean))].sort();
     top.push(
       `> **The preview failed** with ${plural(errors.length, "error")}${names.length ? ` (${listed(names.map(code))})` : ""}. ` +
-        "The changes below are incomplete; the preview's log has the messages.",
+        `The ${words === WORDS.drift ? "drift" : "changes"} below ${words === WORDS.drift ? "is" : "are"} incomplete; the preview's log has the messages.`,
       "",
     );
   }
-  top.push(countLine(ours, true), "");
-  const clashing = clashes(ours);
+  top.push(countLine(ours, true, words), "");
+  if (mode === "drift") top.push(...notChecked(preview.steps));
+  // A drift report compares the platform with the program; a takeover is a pull request's concern.
+  const clashing = mode === "drift" ? [] : clashes(ours);
   const warning = (shown: string[]) =>
     shown.length === 0
       ? []
@@ -396,42 +450,70 @@ function layout(preview: PreviewJson): Layout {
     const lines: string[] = [];
     for (const section of [...sections.keys()].sort(compareSections)) {
       lines.push(`#### ${section}`, "");
-      for (const change of sections.get(section)!.sort(compareChanges)) lines.push(...describe(change));
+      for (const change of sections.get(section)!.sort(compareChanges)) lines.push(...(mode === "drift" ? describeDrift(change) : describe(change)));
       lines.push("");
     }
     const label = group === SHARED ? SHARED : `Linked account ${htmlId(account)}`;
-    blocks.push({ kind: group === SHARED ? "shared" : "account", text: details(label, all, open, lines), changes: all.length });
+    blocks.push({ kind: group === SHARED ? "shared" : "account", text: details(label, all, open, lines, words), changes: all.length });
   }
   if (others.length > 0) {
-    const lines = others.sort(compareChanges).map((change) => `- **${change.kind}** ${code(change.type)} ${code(change.name)}`);
-    blocks.push({ kind: "other", text: details("Other resources", others, open, [...lines, ""]), changes: others.length });
+    const lines = others.sort(compareChanges).map((change) => `- **${words.label(change.kind)}** ${code(change.type)} ${code(change.name)}`);
+    blocks.push({ kind: "other", text: details("Other resources", others, open, [...lines, ""], words), changes: others.length });
   }
   return {
     head: [...top, ...warning(clashing)].join("\n"),
     shortHead: [...top, ...warning(clashing.slice(0, NAMES_LISTED))].join("\n"),
-    minimalHead: [title, "", countLine(ours, false), ""].join("\n"),
+    minimalHead: [title, "", countLine(ours, false, words), ""].join("\n"),
     blocks,
+    changes: ours.length + others.length,
+    errors: errors.length,
+    words,
   };
+}
+
+/** A preview without --refresh compares the program with the last deployment only: it cannot show drift, and saying "no drift" would be wrong. */
+function requireRefresh(steps: PreviewStep[]): void {
+  const ours = steps.filter((s) => typeOf(s).startsWith(RESOURCE_TYPE_PREFIX));
+  if (ours.length > 0 && !steps.some((s) => s.op === "refresh")) {
+    throw new PreviewJsonError("a preview without --refresh, which cannot show drift: run `pulumi preview --refresh --expect-no-changes --json`");
+  }
+}
+
+/**
+ * What a refresh cannot see, counted from the resources it read: application events (the API
+ * has no read operation) and encrypted env values (read back redacted, so only whether they
+ * exist is checked). A report of no drift must not be taken for more than it is.
+ */
+function notChecked(steps: PreviewStep[]): string[] {
+  const byUrn = new Map<string, PreviewStep>();
+  for (const step of steps) if (step.op === "refresh" && typeOf(step).startsWith(RESOURCE_TYPE_PREFIX)) byUrn.set(step.urn, step);
+  const type = (s: PreviewStep) => typeOf(s).slice(RESOURCE_TYPE_PREFIX.length);
+  const events = [...byUrn.values()].filter((s) => type(s) === "ApplicationEvent").length;
+  const encrypted = [...byUrn.values()].filter((s) => type(s) === "EnvVariableValue" && (s.oldState?.inputs ?? s.newState?.inputs)?.encrypted === true).length;
+  const parts: string[] = [];
+  if (events > 0) parts.push(`${plural(events, "application event")} (the API has no read operation for events)`);
+  if (encrypted > 0) parts.push(`the values of ${plural(encrypted, "encrypted env value")} (the platform reads them back redacted; only whether they exist is checked)`);
+  return parts.length > 0 ? [`Not checked: ${parts.join("; and ")}.`, ""] : [];
 }
 
 /**
  * The title, naming the stack and project from the URNs (`urn:pulumi:<stack>::<project>::…`):
  * with one job and one comment per stack, readers tell the comments apart by it.
  */
-function titleOf(steps: PreviewStep[]): string {
+function titleOf(steps: PreviewStep[], words: Words): string {
   const places = new Set(steps.map((s) => /^urn:pulumi:([^:]+)::([^:]+)::/.exec(s.urn)?.slice(1, 3).join("\n") ?? ""));
   const [place] = places;
-  if (places.size !== 1 || !place) return "## Integration platform changes";
+  if (places.size !== 1 || !place) return `## ${words.title}`;
   const [stack, project] = place.split("\n");
-  return `## Integration platform changes in stack ${code(stack)} of project ${code(project)}`;
+  return `## ${words.title} in stack ${code(stack)} of project ${code(project)}`;
 }
 
 /**
  * A folded block. GitHub renders Markdown inside `<details>` only after a blank line; the
  * `<summary>` line is raw HTML, so its label is HTML (`htmlId`), not Markdown.
  */
-function details(label: string, changes: Change[], open: boolean, body: string[]): string {
-  const summary = `<summary><b>${label}</b>: ${plural(changes.length, "change")} (${kindCounts(changes)})</summary>`;
+function details(label: string, changes: Change[], open: boolean, body: string[], words: Words): string {
+  const summary = `<summary><b>${label}</b>: ${plural(changes.length, words.noun)} (${kindCounts(changes, words)})</summary>`;
   return [open ? "<details open>" : "<details>", summary, "", ...body, "</details>"].join("\n") + "\n";
 }
 
@@ -533,23 +615,24 @@ function rank(kind: string): number {
   return at < 0 ? KIND_ORDER.length : at;
 }
 
-/** "5 to create, 4 to update": the changes per kind, creates first. */
-function kindCounts(changes: Change[]): string {
+/** "5 to create, 4 to update" (or "2 changed, 1 missing"): the changes per kind, creates first. */
+function kindCounts(changes: Change[], words: Words): string {
   const counts = new Map<string, number>();
   for (const change of changes) counts.set(change.kind, (counts.get(change.kind) ?? 0) + 1);
   return [...counts.entries()]
     .sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b))
-    .map(([kind, n]) => `${n} to ${kind}`)
+    .map(([kind, n]) => words.count(n, kind))
     .join(", ");
 }
 
 /** The count line; `withNames` lists the first linked accounts (their blocks below list all of them). */
-function countLine(changes: Change[], withNames: boolean): string {
-  if (changes.length === 0) return "No changes to integration platform objects.";
+function countLine(changes: Change[], withNames: boolean, words: Words): string {
+  if (changes.length === 0) return words.none;
   const accounts = new Set(changes.map((c) => (c.new ?? c.old)?.inputs?.linkedAccountId).filter((a) => a !== undefined).map(showId));
   const names = withNames ? `: ${listed([...accounts].sort(naturalOrder))}` : "";
   const who = accounts.size > 0 ? ` for ${plural(accounts.size, "linked account")}${names}` : "";
-  return `${plural(changes.length, "change")} to integration platform objects (${kindCounts(changes)})${who}.`;
+  if (words === WORDS.drift) return `${plural(changes.length, "object")} on the platform ${changes.length === 1 ? "differs" : "differ"} from what the program declares (${kindCounts(changes, words)})${who}.`;
+  return `${plural(changes.length, words.noun)} to integration platform objects (${kindCounts(changes, words)})${who}.`;
 }
 
 /** The first NAMES_LISTED items, comma-separated, and how many more there are. */
@@ -592,8 +675,35 @@ function describe(change: Change): string[] {
   return [head, ...details.map((d) => `  - ${d}`)];
 }
 
-/** Changed properties as `path: old → new`; nested objects by dot path, lists by added and removed entries. */
-function propertyChanges(olds: Props, news: Props, hidden: Set<string>, secret: Set<string>) {
+/**
+ * The bullet of one drifted object. The preview compares the refreshed state (what the platform
+ * holds) with the program: an update's old side is the platform's, its new side the program's.
+ * A secret's two sides are both masked, so a changed one is only ever "[secret] changed".
+ */
+function describeDrift(change: Change): string[] {
+  const kind = kindOf(change);
+  const platform = change.old?.inputs ?? {};
+  const declared = change.new?.inputs ?? {};
+  const secret = new Set([...kind.secret, ...(change.old?.additionalSecretOutputs ?? []), ...(change.new?.additionalSecretOutputs ?? [])]);
+  const hidden = new Set(["__provider", ...kind.derived]);
+  const inputs = change.kind === "delete" || !change.new ? platform : declared;
+  // The refreshed outputs describe the object as the platform holds it, e.g. a workflow's name.
+  const head = `- **${DRIFT_LABELS[change.kind] ?? change.kind}** ${kind.title(inputs, change.old?.outputs ?? {})}: resource ${code(change.name)}`;
+  const details: string[] = [];
+  if (change.kind === "create") {
+    details.push("not on the platform: `up` creates it as declared");
+  } else if (change.kind === "update" || change.kind === "replace") {
+    const found = propertyChanges(platform, declared, hidden, secret, (before, after) => `the platform holds ${show(before)}, the program declares ${show(after)}`);
+    for (const { path, text } of found.visible) details.push(`${code(path)}: ${text.replace(/^changes \(secret, not shown\)$/, "[secret] changed")}${change.replaceReasons.includes(path) ? " (replaces)" : ""}`);
+    if (change.kind === "update" && found.visible.length === 0) for (const key of found.masked) details.push(`${code(key)}: [secret] changed`);
+  } else if (change.kind === "delete") {
+    details.push(`in the stack but no longer in the program: \`up\` releases it (${kind.release(platform, change.old?.outputs ?? {})})`);
+  }
+  return [head, ...details.map((d) => `  - ${d}`)];
+}
+
+/** Changed properties by dot path, as `old → new` with lists by added and removed entries, or in the words `changed` gives (lists whole). */
+function propertyChanges(olds: Props, news: Props, hidden: Set<string>, secret: Set<string>, changed?: (before: unknown, after: unknown) => string) {
   const visible: { path: string; text: string }[] = [];
   const masked: string[] = [];
   const walk = (a: Props, b: Props, prefix: string) => {
@@ -608,9 +718,9 @@ function propertyChanges(olds: Props, news: Props, hidden: Set<string>, secret: 
       } else if (isRecord(before) && isRecord(after) && !containsUnknown(after)) {
         walk(before, after, `${path}.`);
       } else if (Array.isArray(before) && Array.isArray(after) && !containsUnknown(after)) {
-        if (!isDeepStrictEqual(before, after)) visible.push({ path, text: listChange(before, after) });
+        if (!isDeepStrictEqual(before, after)) visible.push({ path, text: changed ? changed(before, after) : listChange(before, after) });
       } else if (!isDeepStrictEqual(before, after)) {
-        visible.push({ path, text: `${show(before)} → ${show(after)}` });
+        visible.push({ path, text: changed ? changed(before, after) : `${show(before)} → ${show(after)}` });
       }
     }
   };
