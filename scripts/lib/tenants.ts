@@ -4,6 +4,10 @@ import type { RunningEmulator } from "../../emulator";
 
 /** The fixture's ACCOUNT_QUOTA definition: a linked_account-scoped number. */
 export const ACCOUNT_QUOTA = "64f0000000000000000000d6";
+/** The fixture's BATCH_SIZE definition: a workflow-scoped number, which a linked account can hold per workflow. */
+export const BATCH_SIZE = "64f0000000000000000000d8";
+/** The published workflow whose BATCH_SIZE the tenants of TENANT_WORKFLOW_PROGRAM set. */
+export const CONTACT_SYNC = "wf_hs_contact_sync";
 /** The fixture's CRM_API_TOKEN definition: linked_account-scoped and encrypted. */
 export const CRM_API_TOKEN = "64f0000000000000000000d4";
 /** With `existingSetup`, every this-many-th tenant also has an encrypted CRM_API_TOKEN. */
@@ -46,5 +50,21 @@ for (const id of tenants) {
   new platform.ConfigField(\`\${id}-pipeline\`, { ...config, fieldId: "hs_pipeline", name: \`\${id} pipeline\` });
   new platform.WorkflowToggle(\`\${id}-deal-alerts\`, { ...config, workflowId: "wf_hs_deal_alerts", enabled: true });
   new platform.EnvVariableValue(\`\${id}-quota\`, { definitionId: "${ACCOUNT_QUOTA}", linkedAccountId: id, value: "500" });
+}
+`;
+
+/**
+ * TENANT_PROGRAM with each tenant's env value at a workflow instead: its BATCH_SIZE for the
+ * contact sync. A refresh lists such values once per workflow for all tenants, where
+ * `linked_account` values take one listing per tenant (the platform requires the account's id).
+ */
+export const TENANT_WORKFLOW_PROGRAM = `
+import * as platform from "pulumi-integration-platform";
+const tenants: string[] = require("./tenants.json");
+for (const id of tenants) {
+  const config = { slug: "hubspot", linkedAccountId: id, configId: id };
+  new platform.ConfigField(\`\${id}-pipeline\`, { ...config, fieldId: "hs_pipeline", name: \`\${id} pipeline\` });
+  new platform.WorkflowToggle(\`\${id}-deal-alerts\`, { ...config, workflowId: "wf_hs_deal_alerts", enabled: true });
+  new platform.EnvVariableValue(\`\${id}-batch-size\`, { definitionId: "${BATCH_SIZE}", workflowId: "${CONTACT_SYNC}", linkedAccountId: id, value: "50" });
 }
 `;

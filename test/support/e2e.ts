@@ -112,14 +112,24 @@ export function eventDocument(event: ApplicationEvent) {
 }
 
 /**
- * GETs a path of the public API as a user's script would, with the emulator's API key. The
- * emulator enforces the platform's limit, which the test's reads share with the stack's
- * provider, so they wait for their turn at this process's pacer like any well-behaved client.
+ * Calls the public API as a user's script would, with the emulator's API key: a change made
+ * behind the stack's back, or a read of what the stack did. The emulator enforces the platform's
+ * limit, which the test's calls share with the stack's provider, so they wait for their turn at
+ * this process's pacer like any well-behaved client.
  */
-export async function publicGet(emulator: RunningEmulator, path: string, headers: Record<string, string> = {}): Promise<any> {
+export async function publicCall(emulator: RunningEmulator, method: string, path: string, options: { body?: unknown; headers?: Record<string, string> } = {}): Promise<any> {
   pacer.configure(DEFAULT_REQUESTS_PER_SECOND);
   await pacer.turn();
-  const response = await fetch(`${emulator.url}/api/v2/public${path}`, { headers: { "x-api-key": emulator.apiKey, ...headers } });
-  if (!response.ok) throw new Error(`GET ${path} answered ${response.status}: ${await response.text()}`);
+  const response = await fetch(`${emulator.url}/api/v2/public${path}`, {
+    method,
+    headers: { "x-api-key": emulator.apiKey, ...(options.body === undefined ? {} : { "content-type": "application/json" }), ...options.headers },
+    body: options.body === undefined ? undefined : JSON.stringify(options.body),
+  });
+  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`);
   return response.json();
+}
+
+/** GETs a path of the public API with the emulator's API key (see publicCall). */
+export function publicGet(emulator: RunningEmulator, path: string, headers: Record<string, string> = {}): Promise<any> {
+  return publicCall(emulator, "GET", path, { headers });
 }
