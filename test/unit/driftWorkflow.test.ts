@@ -1,0 +1,388 @@
+// The scheduled drift check users copy (examples/github-actions/drift.yml): valid YAML, on a
+// schedule and on demand, read-only, the same stack, folder, backend and secrets as pulumi.yml, one
+// `pulumi preview --refresh --expect-no-changes --json` summarized with `--drift`, and a job that
+// fails on drift and whenever drift could not be checked, never reporting a failed check as "no drift".
+// The exit-status plumbing is proven by running the job's shell steps as written, with bash, against
+// a fake `pulumi` on PATH and an `npx` that either plays a scripted summarize or runs the package's
+// own (dist/, as the pull request workflow's test does): no network, no engine.
+import * as assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { parse } from "yaml";
+import { TYPE } from "../support/fixture";
+
+const FOLDER = path.join(__dirname, "../../examples/github-actions");
+
+interface Step {
+  id?: string;
+  name?: string;
+  if?: string;
+  uses?: string;
+  run?: string;
+  with?: Record<string, unknown>;
+  env?: Record<string, string>;
+  "working-directory"?: string;
+  "continue-on-error"?: boolean;
+}
+interface Job {
+  if?: string;
+  steps: Step[];
+  permissions?: Record<string, string>;
+  concurrency?: { group: string; "cancel-in-progress"?: boolean };
+}
+interface Workflow {
+  on: Record<string, unknown>;
+  permissions?: Record<string, string>;
+  env: Record<string, string>;
+  jobs: Record<string, Job>;
+}
+
+const read = (file: string) => parse(fs.readFileSync(path.join(FOLDER, file), "utf8")) as Workflow;
+
+/** The steps that use an action, whatever version they pin. */
+function uses(job: Job, action: string): Step[] {
+  return job.steps.filter((step) => step.uses?.split("@")[0] === action);
+}
+
+/** The one step whose script matches `pattern`. */
+function runStep(job: Job, pattern: RegExp): Step {
+  const found = job.steps.filter((step) => pattern.test(step.run ?? ""));
+  assert.equal(found.length, 1, `one step runs ${pattern}`);
+  return found[0];
+}
+
+describe("examples/github-actions/drift.yml", () => {
+  const drift = read("drift.yml");
+  const deploy = read("pulumi.yml");
+  const job = drift.jobs.drift;
+
+  it("runs on a schedule and on demand, as one job", () => {
+    assert.deepEqual(Object.keys(drift.on).sort(), ["schedule", "workflow_dispatch"]);
+    const schedule = drift.on.schedule as { cron: string }[];
+    assert.equal(schedule.length, 1);
+    assert.equal(schedule[0].cron.trim().split(/\s+/).length, 5, "a five-field cron");
+    assert.deepEqual(Object.keys(drift.jobs), ["drift"]);
+    assert.equal(job.if, undefined);
+  });
+
+  it("has read-only permissions, for the workflow and the job", () => {
+    for (const permissions of [drift.permissions, job.permissions]) assert.deepEqual(permissions, { contents: "read" });
+    // Nothing that writes on GitHub's side either: no comment, no issue, no release.
+    for (const step of job.steps) assert.doesNotMatch(step.uses ?? "", /comment|issue|release|push/i, step.uses);
+  });
+
+  it("never overlaps a check of the same stack, and never joins (or cancels) the deploy's group", () => {
+    assert.equal(job.concurrency?.group, `integration-platform-drift-${drift.env.STACK}`, "the group ends with STACK");
+    assert.equal(job.concurrency?.["cancel-in-progress"], false);
+    const groups = Object.values(deploy.jobs).map((j) => (j as Job).concurrency?.group);
+    assert.ok(groups.includes("integration-platform-up"));
+    assert.ok(!groups.includes(job.concurrency!.group));
+  });
+
+  it("uses the same stack, folder, backend and secrets as pulumi.yml, with the same pinned actions, Node 24 and npm ci", () => {
+    assert.deepEqual(drift.env, deploy.env);
+    assert.equal(drift.env.INTEGRATION_PLATFORM_API_KEY, "${{ secrets.INTEGRATION_PLATFORM_API_KEY }}");
+    const pinned = new Map(deploy.jobs.preview.steps.filter((s) => s.uses).map((s) => [s.uses!.split("@")[0], s.uses]));
+    for (const step of job.steps.filter((s) => s.uses)) {
+      assert.match(step.uses!, /@v\d+$/, `${step.uses} is pinned to a major version`);
+      const same = pinned.get(step.uses!.split("@")[0]);
+      if (same) assert.equal(step.uses, same, "the version pulumi.yml pins");
+    }
+    assert.equal(uses(job, "actions/setup-node")[0].with?.["node-version"], 24);
+    const install = job.steps.find((s) => s.run?.trim() === "npm ci")!;
+    assert.equal(install["working-directory"], "${{ env.WORK_DIR }}");
+    const [pulumi, ...more] = uses(job, "pulumi/actions");
+    assert.equal(more.length, 0);
+    assert.equal(pulumi.with, undefined, "no `command`: pulumi/actions installs the CLI only");
+  });
+
+  it("previews once with --refresh, --expect-no-changes and --json, keeping the status without failing the step", () => {
+    const preview = runStep(job, /\bpulumi preview\b.*--json/);
+    assert.equal(preview.id, "preview");
+    assert.match(preview.run!, /^pulumi preview --stack "\$STACK" --refresh --expect-no-changes --json > preview\.json \|\| status=\$\?$/m);
+    assert.match(preview.run!, /echo "exit-code=\$status" >> "\$GITHUB_OUTPUT"/);
+    assert.equal(preview["working-directory"], deploy.jobs.preview.steps.find((s) => s.id === "preview")!["working-directory"]);
+  });
+
+  it("summarizes the preview with --drift, linking this run, and keeps only the Markdown report", () => {
+    const report = runStep(job, /summarize/);
+    assert.equal(report.id, "report");
+    assert.match(report.run!, /npx pulumi-integration-platform summarize --drift preview\.json --full drift-full\.md --full-link "\$RUN_URL" > drift\.md \|\| status=\$\?/);
+    assert.equal(report.env?.RUN_URL, "${{ github.server_url }}/${{ github.repository }}/actions/runs/${{ github.run_id }}");
+    const artifacts = uses(job, "actions/upload-artifact");
+    assert.equal(artifacts.length, 1);
+    assert.equal(artifacts[0].with?.name, "integration-platform-drift");
+    assert.equal(artifacts[0].with?.path, "${{ env.WORK_DIR }}/drift-full.md");
+    assert.equal(artifacts[0].if, "${{ !cancelled() }}", "the report is kept on drift too");
+    for (const step of job.steps) assert.doesNotMatch(JSON.stringify(step.with ?? {}), /preview\.json/, "preview.json is never uploaded");
+  });
+
+  it("fails the job on drift and when drift could not be checked, in its last step", () => {
+    const verdict = job.steps[job.steps.length - 1];
+    assert.equal(verdict.if, "${{ !cancelled() }}");
+    assert.equal(verdict.env?.PREVIEW_EXIT, "${{ steps.preview.outputs.exit-code }}");
+    assert.equal(verdict.env?.REPORT_EXIT, "${{ steps.report.outputs.exit-code }}");
+    assert.match(verdict.run!, /exit 1/);
+    const at = (step: Step) => job.steps.indexOf(step);
+    const order = [uses(job, "pulumi/actions")[0], runStep(job, /--json/), runStep(job, /summarize/), uses(job, "actions/upload-artifact")[0], verdict].map(at);
+    assert.deepEqual(order, [...order].sort((a, b) => a - b), "install, preview, report, artifact, then the verdict");
+    assert.ok(job.steps.every((step) => step["continue-on-error"] === undefined), "no step hides a failure");
+  });
+
+  describe("the job's shell steps, run as written", () => {
+    const STACK = drift.env.STACK;
+    const PACKAGE_BIN = path.join(__dirname, "../../dist/provider/cli/main.js");
+    const RUN_URL = "https://github.com/acme/setup/actions/runs/42";
+    let dir = "";
+    beforeEach(() => {
+      dir = fs.mkdtempSync(path.join(os.tmpdir(), "drift-workflow-"));
+      const bin = path.join(dir, "bin");
+      fs.mkdirSync(bin);
+      // The fakes log their arguments and do what the scenario says (FAKE_* variables).
+      fs.writeFileSync(
+        path.join(bin, "pulumi"),
+        [
+          "#!/usr/bin/env bash",
+          'echo "pulumi $*" >> "$FAKE_LOG"',
+          'case " $* " in',
+          '  *" --json "*) printf "%s" "$FAKE_PREVIEW_JSON" ;;',
+          '  *) echo "fake text preview: the errors" ;;',
+          "esac",
+          'exit "$FAKE_PREVIEW_EXIT"',
+          "",
+        ].join("\n"),
+        { mode: 0o755 },
+      );
+      fs.writeFileSync(
+        path.join(bin, "npx"),
+        [
+          "#!/usr/bin/env bash",
+          'echo "npx $*" >> "$FAKE_LOG"',
+          'if [ -n "$PACKAGE_BIN" ]; then [ "$1" = pulumi-integration-platform ] || exit 99; shift; exec node "$PACKAGE_BIN" "$@"; fi',
+          'if [ "$FAKE_SUMMARIZE_EXIT" = 2 ]; then echo "the preview failed: drift could not be checked" >&2; exit 2; fi',
+          'full=""',
+          'while [ $# -gt 0 ]; do if [ "$1" = --full ]; then full="$2"; shift; fi; shift; done',
+          'cp "$FAKE_FULL" "$full"',
+          'cat "$FAKE_BOUNDED"',
+          'exit "$FAKE_SUMMARIZE_EXIT"',
+          "",
+        ].join("\n"),
+        { mode: 0o755 },
+      );
+    });
+    afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+    interface Scenario {
+      /** An earlier step (checkout, npm ci, the CLI's install) failed: the preview and report never ran. */
+      setupFails?: boolean;
+      previewExit: number;
+      /** What `pulumi preview --json` prints: empty when it fails before writing any (a failed login). */
+      previewJson: string;
+      /** The scripted summarize's exit status; omitted, the package's own summarize runs. */
+      summarizeExit?: number;
+      fullReport?: string;
+    }
+    interface Outcome {
+      jobFailed: boolean;
+      /** The steps that ran, by id or name, with their exit status. */
+      ran: [string, number][];
+      stepSummary: string;
+      log: string;
+      calls: string[];
+    }
+
+    /** Evaluates `${{ a.b.c }}` path expressions as GitHub does (a missing value is ""). */
+    function evaluate(text: string, context: Record<string, unknown>): string {
+      return text.replace(/\$\{\{\s*([^}]*?)\s*\}\}/g, (_, expression: string) => {
+        assert.match(expression, /^[\w.-]+$/, `only path expressions here: ${expression}`);
+        const value = expression.split(".").reduce<unknown>((at, key) => (at as Record<string, unknown> | undefined)?.[key], context);
+        return value === undefined || value === null ? "" : String(value);
+      });
+    }
+
+    /** Runs the job's `run` steps in order (the `uses` steps stand for themselves), as GitHub does with bash -e. */
+    function runJob(scenario: Scenario): Outcome {
+      const fullReport = scenario.fullReport ?? (scenario.summarizeExit === 1 ? "## Drift in stack `prod`\n\n- field `hs_pipeline` changed\n" : "## No drift in stack `prod`\n");
+      fs.writeFileSync(path.join(dir, "full-source.md"), fullReport);
+      fs.writeFileSync(path.join(dir, "bounded-source.md"), fullReport.length > 60_000 ? `${fullReport.slice(0, 100)}\n**… left out.** [The full report](${RUN_URL})\n` : fullReport);
+      const stepSummary = path.join(dir, "step-summary.md");
+      fs.writeFileSync(stepSummary, "");
+      const logFile = path.join(dir, "calls.log");
+      fs.writeFileSync(logFile, "");
+      const context: Record<string, unknown> = {
+        github: { server_url: "https://github.com", repository: "acme/setup", run_id: "42" },
+        secrets: {},
+        vars: {},
+        steps: {} as Record<string, { outputs: Record<string, string> }>,
+      };
+      const workflowEnv = Object.fromEntries(Object.entries(drift.env).map(([k, v]) => [k, evaluate(String(v), context)]));
+      context.env = workflowEnv;
+      let failed = scenario.setupFails === true;
+      const ran: [string, number][] = [];
+      let log = "";
+      for (const step of job.steps) {
+        if (!step.run || step.run.trim() === "npm ci") continue;
+        if (step.if === undefined ? failed : step.if !== "${{ !cancelled() }}") {
+          assert.ok(step.if === undefined || step.if === "${{ !cancelled() }}", `an \`if\` this runner does not know: ${step.if}`);
+          continue;
+        }
+        const output = path.join(dir, `output-${ran.length}`);
+        fs.writeFileSync(output, "");
+        const script = path.join(dir, `step-${ran.length}.sh`);
+        fs.writeFileSync(script, step.run);
+        const stepEnv = Object.fromEntries(Object.entries(step.env ?? {}).map(([k, v]) => [k, evaluate(v, context)]));
+        const result = spawnSync("bash", ["-e", script], {
+          cwd: path.join(dir, evaluate(step["working-directory"] ?? ".", context)),
+          encoding: "utf8",
+          env: {
+            ...process.env,
+            PATH: `${path.join(dir, "bin")}${path.delimiter}${process.env.PATH}`,
+            ...workflowEnv,
+            ...stepEnv,
+            GITHUB_OUTPUT: output,
+            GITHUB_STEP_SUMMARY: stepSummary,
+            FAKE_LOG: logFile,
+            FAKE_PREVIEW_EXIT: String(scenario.previewExit),
+            FAKE_PREVIEW_JSON: scenario.previewJson,
+            FAKE_SUMMARIZE_EXIT: String(scenario.summarizeExit),
+            PACKAGE_BIN: scenario.summarizeExit === undefined ? PACKAGE_BIN : "",
+            FAKE_FULL: path.join(dir, "full-source.md"),
+            FAKE_BOUNDED: path.join(dir, "bounded-source.md"),
+          },
+        });
+        log += result.stdout + result.stderr;
+        ran.push([step.id ?? step.name ?? step.run, result.status ?? -1]);
+        if (step.id) {
+          const outputs = Object.fromEntries(fs.readFileSync(output, "utf8").split("\n").filter(Boolean).map((line) => line.split(/=(.*)/s, 2)));
+          (context.steps as Record<string, unknown>)[step.id] = { outputs };
+        }
+        if (result.status !== 0) failed = true;
+      }
+      const calls = fs.readFileSync(logFile, "utf8").split("\n").filter(Boolean);
+      return { jobFailed: failed, ran, stepSummary: fs.readFileSync(stepSummary, "utf8"), log, calls };
+    }
+
+    const PREVIEW = `pulumi preview --stack ${STACK} --refresh --expect-no-changes --json`;
+    const SUMMARIZE = `npx pulumi-integration-platform summarize --drift preview.json --full drift-full.md --full-link ${RUN_URL}`;
+    const RERUN = `pulumi preview --stack ${STACK} --refresh`;
+
+    it("no drift: every step succeeds, the report is the step summary, one preview", () => {
+      const out = runJob({ previewExit: 0, previewJson: '{"steps":[]}', summarizeExit: 0 });
+      assert.equal(out.jobFailed, false, out.log);
+      assert.deepEqual(out.ran.map(([, status]) => status), [0, 0, 0]);
+      assert.deepEqual(out.calls, [PREVIEW, SUMMARIZE]);
+      assert.equal(out.stepSummary, "## No drift in stack `prod`\n");
+      assert.match(out.log, /No drift in stack prod\./);
+      assert.equal(fs.readFileSync(path.join(dir, "preview.json"), "utf8"), '{"steps":[]}');
+    });
+
+    it("drift (summarize exits 1): the report reaches the step summary and the artifact, then the job fails", () => {
+      // The CLI exits non-zero on drift with --expect-no-changes; that alone does not fail the preview step.
+      const out = runJob({ previewExit: 255, previewJson: '{"steps":[{"op":"update"}]}', summarizeExit: 1 });
+      assert.equal(out.jobFailed, true);
+      assert.deepEqual(out.ran, [["preview", 0], ["report", 0], ["Fail on drift, or when drift could not be checked", 1]]);
+      assert.equal(out.stepSummary, "## Drift in stack `prod`\n\n- field `hs_pipeline` changed\n");
+      assert.equal(fs.readFileSync(path.join(dir, "drift-full.md"), "utf8"), out.stepSummary, "the artifact's file");
+      assert.match(out.log, /^::error::Stack prod has drifted/m);
+      assert.deepEqual(out.calls, [PREVIEW, SUMMARIZE], "no second preview on drift");
+    });
+
+    it("drift with a report over GitHub's 1 MiB of step summary: the bounded report, pointing at the artifact", () => {
+      const huge = `## Drift in stack \`prod\`\n\n${"- field changed\n".repeat(80_000)}`;
+      const out = runJob({ previewExit: 255, previewJson: "{}", summarizeExit: 1, fullReport: huge });
+      assert.equal(out.jobFailed, true);
+      assert.ok(Buffer.byteLength(huge) > 1024 * 1024);
+      assert.equal(out.stepSummary, `${fs.readFileSync(path.join(dir, "drift.md"), "utf8")}\nThe full drift report is over 1 MiB, too large for this page: download the artifact \`integration-platform-drift\` of this run.\n`);
+      assert.equal(fs.readFileSync(path.join(dir, "drift-full.md"), "utf8"), huge);
+    });
+
+    it("no verdict (summarize exits 2, e.g. the preview failed): the job fails, with the errors printed, never 'no drift'", () => {
+      const out = runJob({ previewExit: 255, previewJson: '{"diagnostics":[{"severity":"error"}]}', summarizeExit: 2 });
+      assert.equal(out.jobFailed, true);
+      assert.deepEqual(out.ran.map(([, status]) => status), [0, 0, 1]);
+      assert.deepEqual(out.calls, [PREVIEW, SUMMARIZE, RERUN], "Pulumi's text preview prints the errors");
+      assert.match(out.log, /fake text preview: the errors/);
+      assert.match(out.log, /^::error::Drift could not be checked in stack prod \(pulumi preview exited 255; the drift report 2\)/m);
+      assert.equal(out.stepSummary, "**Drift could not be checked** in stack `prod`: the log of this job says why.\n");
+      assert.doesNotMatch(out.log + out.stepSummary, /No drift/);
+    });
+
+    it("a preview that failed before writing JSON (a failed login): summarize cannot read it, and the job fails", () => {
+      const out = runJob({ previewExit: 255, previewJson: "", summarizeExit: 2 });
+      assert.equal(fs.readFileSync(path.join(dir, "preview.json"), "utf8"), "");
+      assert.equal(out.jobFailed, true);
+      assert.match(out.log, /the preview failed: drift could not be checked/, "summarize's reason, on stderr");
+      assert.match(out.log, /^::error::Drift could not be checked/m);
+    });
+
+    it("a failed preview whose JSON shows no drift still fails the job: only exit 0 from both passes", () => {
+      const out = runJob({ previewExit: 255, previewJson: '{"steps":[]}', summarizeExit: 0 });
+      assert.equal(out.jobFailed, true);
+      assert.deepEqual(out.calls, [PREVIEW, SUMMARIZE, RERUN]);
+      assert.match(out.log, /^::error::pulumi preview exited 255 in stack prod, but the drift report found no drift: the preview failed, or would change something its JSON does not show as drift\./m);
+      assert.match(out.stepSummary, /\*\*Drift could not be checked\*\* in stack `prod`/, "after the report that found none");
+      assert.doesNotMatch(out.log, /No drift in stack/);
+    });
+
+    it("an earlier step failed: the verdict still runs, and says drift could not be checked", () => {
+      const out = runJob({ setupFails: true, previewExit: 0, previewJson: "{}", summarizeExit: 0 });
+      assert.equal(out.jobFailed, true);
+      assert.deepEqual(out.ran, [["Fail on drift, or when drift could not be checked", 1]]);
+      assert.deepEqual(out.calls, [], "no preview without the CLI and the program's packages");
+      assert.match(out.log, /^::error::Drift could not be checked in stack prod \(pulumi preview exited before running; the drift report was not made\)/m);
+    });
+
+    describe("with the package's own summarize --drift", () => {
+      const urn = (kind: Parameters<typeof TYPE>[0], name: string) => `urn:pulumi:${STACK}::platform::${TYPE(kind)}::${name}`;
+      const field = (name: string) => ({ slug: "hubspot", linkedAccountId: "globex", configId: "globex", fieldId: "hs_pipeline", name });
+      /** A refreshed preview of one field: its refresh step, then `same`, or `update` when the platform holds another name. */
+      function refreshedPreview(platform: string, declared: string, extra: Record<string, unknown> = {}): string {
+        const state = (inputs: Record<string, unknown>) => ({ type: TYPE("ConfigField"), inputs, outputs: inputs });
+        const steps = [
+          { op: "refresh", urn: urn("ConfigField", "globex-pipeline"), oldState: state(field(platform)), newState: state(field(platform)) },
+          { op: platform === declared ? "same" : "update", urn: urn("ConfigField", "globex-pipeline"), oldState: state(field(platform)), newState: { type: TYPE("ConfigField"), inputs: field(declared) } },
+        ];
+        return JSON.stringify({ steps, ...extra });
+      }
+
+      it("drift: exit 1, the report in the step summary and the artifact, and a failed job", () => {
+        const out = runJob({ previewExit: 255, previewJson: refreshedPreview("Renamed by hand", "Deals pipeline") });
+        assert.equal(out.jobFailed, true);
+        assert.deepEqual(out.ran, [["preview", 0], ["report", 0], ["Fail on drift, or when drift could not be checked", 1]]);
+        assert.match(out.stepSummary, /^## Integration platform drift/);
+        assert.match(out.stepSummary, /globex/);
+        assert.equal(out.stepSummary, fs.readFileSync(path.join(dir, "drift-full.md"), "utf8"));
+        assert.match(out.log, /^::error::Stack prod has drifted/m);
+      });
+
+      it("no drift: exit 0 and a job that passes", () => {
+        const out = runJob({ previewExit: 0, previewJson: refreshedPreview("Deals pipeline", "Deals pipeline") });
+        assert.equal(out.jobFailed, false, out.log);
+        assert.match(out.stepSummary, /No drift/);
+      });
+
+      it("a failed preview: exit 2, its report still shown, and a job that fails without saying 'no drift'", () => {
+        const failed = refreshedPreview("Deals pipeline", "Deals pipeline", { diagnostics: [{ urn: urn("ConfigField", "globex-pipeline"), severity: "error", message: "boom" }] });
+        const out = runJob({ previewExit: 255, previewJson: failed });
+        assert.equal(out.jobFailed, true);
+        assert.match(out.stepSummary, /The preview failed/);
+        assert.match(out.stepSummary, /\*\*Drift could not be checked\*\* in stack `prod`/);
+        assert.match(out.log, /^::error::Drift could not be checked in stack prod \(pulumi preview exited 255; the drift report 2\)/m);
+        assert.doesNotMatch(out.log, /No drift in stack/);
+      });
+
+      it("no JSON at all (a failed login), or a preview without --refresh: exit 2, and a job that fails", () => {
+        const notRefreshed = JSON.stringify({ steps: [{ op: "same", urn: urn("ConfigField", "globex-pipeline"), newState: { type: TYPE("ConfigField"), inputs: field("x") } }] });
+        for (const [previewExit, previewJson] of [[255, ""], [0, notRefreshed]] as const) {
+          const out = runJob({ previewExit, previewJson });
+          assert.equal(out.jobFailed, true, previewJson);
+          assert.equal(out.stepSummary, "**Drift could not be checked** in stack `prod`: the log of this job says why.\n");
+          assert.match(out.log, /^::error::Drift could not be checked in stack prod \(pulumi preview exited \d+; the drift report 2\)/m);
+          assert.ok(!fs.existsSync(path.join(dir, "drift-full.md")) || fs.readFileSync(path.join(dir, "drift-full.md"), "utf8") === "", "no report to upload");
+        }
+      });
+    });
+  });
+});
