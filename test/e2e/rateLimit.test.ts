@@ -8,7 +8,7 @@ import type { RunningEmulator } from "../../emulator";
 import { Stack, succeeded, type CommandResult, type Workspace } from "../../scripts/lib/engine";
 import { writeProgram } from "../../scripts/lib/program";
 import { ACCOUNT_QUOTA, seedTenants, TENANT_PROGRAM } from "../../scripts/lib/tenants";
-import { observableState, step, useEmulatorStack } from "../support/e2e";
+import { AT_SCALE, observableState, step, useEmulatorStack } from "../support/e2e";
 
 /** A tenant stack's program, with no tenants yet (see `seedStack`). */
 function tenantStack(workspace: Workspace, name: string): Stack {
@@ -33,7 +33,7 @@ function assertSetUp(emulator: RunningEmulator, tenants: string[]): void {
   }
 }
 
-describe("e2e: 300 resources at the platform's documented rate limit", function () {
+describe(`${AT_SCALE} e2e: 300 resources at the platform's documented rate limit`, function () {
   this.timeout(20 * 60_000);
   const TENANTS = 100;
   let tenants: string[] = [];
@@ -78,7 +78,7 @@ describe("e2e: 300 resources at the platform's documented rate limit", function 
   });
 });
 
-describe("e2e: two stacks on the same API key, deploying at the same time", function () {
+describe(`${AT_SCALE} e2e: two stacks on the same API key, deploying at the same time`, function () {
   this.timeout(20 * 60_000);
   const TENANTS = 40;
   const e2e = useEmulatorStack((workspace) => tenantStack(workspace, "team-a"));

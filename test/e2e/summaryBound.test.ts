@@ -12,7 +12,7 @@ import { promisify } from "node:util";
 import { Stack } from "../../scripts/lib/engine";
 import { writeProgram } from "../../scripts/lib/program";
 import { seedTenants, TENANT_PROGRAM } from "../../scripts/lib/tenants";
-import { step, useEmulatorStack } from "../support/e2e";
+import { AT_SCALE, step, useEmulatorStack } from "../support/e2e";
 
 const TENANTS = 700;
 /** TENANT_PROGRAM declares a field, a toggle and an env value per linked account. */
@@ -35,7 +35,7 @@ function bullets(markdown: string): number {
   return (markdown.match(/^- \*\*create\*\* /gm) ?? []).length;
 }
 
-describe(`e2e: the summary of a ${CHANGES}-change preview fits a pull request comment`, function () {
+describe(`${AT_SCALE} e2e: the summary of a ${CHANGES}-change preview fits a pull request comment`, function () {
   this.timeout(20 * 60_000);
   const e2e = useEmulatorStack((workspace) => new Stack(workspace, writeProgram(workspace.root, "many-tenants", { "index.ts": TENANT_PROGRAM, "tenants.json": "[]" })));
   let tenants: string[] = [];

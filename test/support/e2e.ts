@@ -7,6 +7,13 @@ import { pacer } from "../../provider/client/pacing";
 import { DEFAULT_REQUESTS_PER_SECOND } from "../../provider/settings";
 import { Stack, Workspace } from "../../scripts/lib/engine";
 
+/**
+ * Marks a suite whose subject is volume at the platform's limits (hundreds of resources or
+ * accounts), not the Node runtime: CI runs it on Node 24 and leaves it out of the Node 22 run,
+ * with `--grep AT_SCALE --invert` (.ci/run, docs/development.md), to stay within its time budget.
+ */
+export const AT_SCALE = "[at scale]";
+
 /** Stack config on top of the emulator's address and API key: `secrets` are set with --secret. */
 export interface StackSettings {
   config?: Record<string, string>;
