@@ -18,7 +18,7 @@ export {
   SettingsError,
 } from "./client/errors";
 export { SETTINGS } from "./settings";
-export { LinkedAccountSetup, LinkedAccountSetupArgs, SetupEnvValue, SetupField } from "./components/linkedAccountSetup";
+export { LinkedAccountSetup, LinkedAccountSetupArgs, SetupEnvValue, SetupField, SetupWorkflow } from "./components/linkedAccountSetup";
 export { getEnvDefinition, getEnvDefinitionOutput, getEnvDefinitions, getEnvDefinitionsOutput, EnvDefinition, GetEnvDefinitionArgs, GetEnvDefinitionsArgs } from "./functions/envDefinitions";
 export { getEnvValues, getEnvValuesOutput, EnvValue, GetEnvValuesArgs } from "./functions/envValues";
 export { getLinkedAccounts, getLinkedAccountsOutput, LinkedAccount, GetLinkedAccountsArgs } from "./functions/linkedAccounts";

@@ -44,6 +44,11 @@ export interface PlannedSetup {
   fields: PlannedField[];
   /** Workflows enabled in the config. */
   workflows: string[];
+  /**
+   * Whether each workflow the config lists was enabled, as read: with `fields`, what found.json
+   * freezes for `pulumi destroy` to put back. Undefined when the account has no such config (404).
+   */
+  workflowStates?: Record<string, boolean>;
   /** The account's own env values, by definition id. */
   env: Map<string, PlannedValue>;
   /** The account's workflow env values, by workflow id, then definition id. */
@@ -253,6 +258,7 @@ export function planImport(read: WorkspaceRead): ImportPlan {
           if (planned.name !== undefined || planned.options || planned.labels) setup.fields.push(planned);
         }
         setup.workflows = config.workflows.filter((w) => w.enabled).map((w) => w.id);
+        setup.workflowStates = Object.fromEntries(config.workflows.map((w) => [w.id, w.enabled]));
         const labels = (config as { labels?: unknown[] }).labels;
         if (Array.isArray(labels) && labels.length > 0) configLabels.push(`${linkedAccountId}'s ${slug} config`);
       }
@@ -329,13 +335,16 @@ const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 /** A TypeScript object key: bare when it can be, quoted otherwise. */
 const key = (name: string) => (IDENTIFIER.test(name) ? name : JSON.stringify(name));
 
-/** A value as TypeScript source on one line; strings are JSON-quoted, so no input can break out of them. */
-function literal(value: unknown): string {
+/**
+ * A value as TypeScript source on one line, or as JSON with `JSON.stringify` for `name`; strings
+ * are JSON-quoted, so no input can break out of them.
+ */
+function literal(value: unknown, name: (key: string) => string = key): string {
   if (value === undefined) return "undefined";
   if (typeof value === "string" || typeof value === "number" || typeof value === "boolean" || value === null) return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map(literal).join(", ")}]`;
+  if (Array.isArray(value)) return `[${value.map((item) => literal(item, name)).join(", ")}]`;
   const entries = Object.entries(value as object).filter(([, v]) => v !== undefined);
-  return entries.length === 0 ? "{}" : `{ ${entries.map(([k, v]) => `${key(k)}: ${literal(v)}`).join(", ")} }`;
+  return entries.length === 0 ? "{}" : `{ ${entries.map(([k, v]) => `${name(k)}: ${literal(v, name)}`).join(", ")} }`;
 }
 
 /** An env value as TypeScript source: its text, or the secret read from the stack's config. */
@@ -367,8 +376,9 @@ export function renderProgram(plan: ImportPlan): string {
     `// The integration platform setup of ${plural(plan.accountsRead, "linked account")} (${plan.slugs.join(", ")}), brought in from the`,
     "// live workspace by `pulumi-integration-platform import`. The data comes first, one line per",
     "// linked account and app; the loops after it declare the resources. The first `pulumi up` takes",
-    "// every object over without a write to the platform. README.md says what `pulumi destroy` does,",
-    "// and what the import could not bring in.",
+    "// every object over without a write to the platform. `pulumi destroy` puts back what the import",
+    "// found, which found.json holds apart from the data; README.md says more, and what the import",
+    "// could not bring in.",
     ...(hasEnv ? ['import * as pulumi from "@pulumi/pulumi";'] : []),
     'import * as platform from "pulumi-integration-platform";',
     "",
@@ -412,6 +422,42 @@ export function renderProgram(plan: ImportPlan): string {
     );
   }
   out.push("}", "", "const setups: Setup[] = [", ...plan.setups.map((s) => setupLine(s, names)), "];", "");
+  out.push(
+    "/** What the import found in one data line's config: found.json holds one per line, as read. */",
+    "interface Found {",
+    "  linkedAccountId: string;",
+    "  slug: string;",
+    "  /** The fields as the line declared them, with the name, options and labels found. */",
+    "  fields?: platform.SetupField[];",
+    "  /** Whether each workflow of the config was enabled. */",
+    "  workflows: Record<string, boolean>;",
+    "}",
+    "",
+    "/**",
+    " * What the import found, frozen in found.json apart from the data above: `pulumi destroy`, or",
+    " * removing a line, a field or a workflow, puts it back however the data was changed since",
+    " * (README.md). Declaring it writes nothing.",
+    " */",
+    'const found = new Map((require("./found.json") as Found[]).map((was) => [JSON.stringify([was.linkedAccountId, was.slug]), was]));',
+    "",
+    "/**",
+    " * A field's restoreOnDelete: the value found of each of name, options and labels that it declares.",
+    " * None when it declares one that was not found (declared since): ConfigField then puts back what",
+    " * it recorded when it took each over.",
+    " */",
+    'function restoreField(field: platform.SetupField, was?: Found): platform.SetupField["restoreOnDelete"] {',
+    "  const then = was?.fields?.find((f) => f.fieldId === field.fieldId && f.workflowId === field.workflowId);",
+    '  const declared = (["name", "options", "labels"] as const).filter((key) => field[key] !== undefined);',
+    "  if (!then || declared.some((key) => then[key] === undefined)) return undefined;",
+    "  return Object.fromEntries(declared.map((key) => [key, then[key]]));",
+    "}",
+    "",
+    "/** A workflow's restoreOnDelete: whether it was found enabled; none for one its config did not list. */",
+    "function restoreWorkflow(workflowId: string, was?: Found): boolean | undefined {",
+    "  return was && Object.hasOwn(was.workflows, workflowId) ? was.workflows[workflowId] : undefined;",
+    "}",
+    "",
+  );
 
   if (hasEnv) {
     out.push(
@@ -436,11 +482,15 @@ export function renderProgram(plan: ImportPlan): string {
   }
   out.push(
     "for (const setup of setups) {",
+    "  const was = found.get(JSON.stringify([setup.linkedAccountId, setup.slug]));",
     "  new platform.LinkedAccountSetup(`${setup.linkedAccountId}-${setup.slug}`, {",
     "    linkedAccountId: setup.linkedAccountId,",
     "    slug: setup.slug,",
-    "    fields: setup.fields,",
-    "    workflows: Object.fromEntries((setup.workflows ?? []).map((workflowId) => [workflowId, true])),",
+    "    // What destroy puts back comes from found.json, not from the data (a restoreOnDelete written in the data wins).",
+    "    fields: setup.fields?.map((field) => ({ restoreOnDelete: restoreField(field, was), ...field })),",
+    "    workflows: Object.fromEntries(",
+    "      (setup.workflows ?? []).map((workflowId) => [workflowId, { enabled: true, restoreOnDelete: restoreWorkflow(workflowId, was) }]),",
+    "    ),",
   );
   if (hasEnv) {
     out.push(
@@ -467,6 +517,22 @@ export function renderProgram(plan: ImportPlan): string {
   return out.join("\n");
 }
 
+/**
+ * found.json: what the import found in the config of each data line, one line each, frozen for
+ * `pulumi destroy` to put back (index.ts declares it as restoreOnDelete): the fields as the line
+ * declares them, which hold the values found, and whether each of the config's workflows was
+ * enabled. A line whose config the import could not read (404) has none.
+ */
+export function renderFound(plan: ImportPlan): string {
+  const lines = plan.setups
+    .filter((setup) => setup.workflowStates !== undefined)
+    .map((setup) => {
+      const was = { linkedAccountId: setup.linkedAccountId, slug: setup.slug, fields: setup.fields.length > 0 ? setup.fields : undefined, workflows: setup.workflowStates };
+      return `  ${literal(was, (name) => JSON.stringify(name))}`;
+    });
+  return lines.length === 0 ? "[]\n" : `[\n${lines.join(",\n")}\n]\n`;
+}
+
 /** The `pulumi config set --secret` lines to run, one per encrypted value, without values (each prompts for its own). */
 export function secretCommands(plan: ImportPlan): string[] {
   const width = Math.max(0, ...plan.secrets.map((s) => s.key.length));
@@ -485,6 +551,7 @@ function renderReadme(plan: ImportPlan, meta: ProjectMeta): string {
     `The integration platform setup of ${plural(plan.accountsRead, "linked account")} (${plan.slugs.join(", ")}), brought in from the live`,
     `workspace by \`${meta.command}\`. \`index.ts\` holds the data, one line per linked account`,
     `and app (${plural(plan.setups.length, "line")}), and the loops that declare it. Review it; it is yours to keep and change.`,
+    "`found.json` holds what the import found there, for `pulumi destroy` to put back: keep it as it is.",
     "",
     `It declares ${plural(plan.counts.fields, "field")} (only a name, options or labels that differ from the app's own),`,
     `${plural(plan.counts.workflows, "enabled workflow")} (disabled ones are not declared, so not managed) and`,
@@ -522,11 +589,20 @@ function renderReadme(plan: ImportPlan, meta: ProjectMeta): string {
   lines.push(
     "## What `pulumi destroy` does",
     "",
-    "It leaves the platform as it is. That is deliberate: this stack took over a running setup, and",
-    "removing it must not break it.",
+    "It leaves the platform as the import found it. That is deliberate: this stack took over a",
+    "running setup, and removing it must neither break it nor lose what was there.",
     "",
-    "- **Fields and workflow toggles** put back what they held when this stack took them over: the",
-    "  values at import. Unless you changed them through this stack, that is what they hold.",
+    "- **Fields and workflow toggles** put back what the import found. `found.json` holds it, one",
+    "  line per data line: each field as the line declared it then (the name, options and labels",
+    "  found) and whether each workflow of the config was enabled. `index.ts` declares it as each",
+    "  resource's `restoreOnDelete`, only for the properties the field declares, so that what",
+    "  `destroy` puts back never moves with the data: change a name in `index.ts`, `pulumi up`, and",
+    "  `destroy` still puts back the name found. Removing a field, a workflow or a line from the data",
+    "  puts it back too. Declaring `restoreOnDelete` writes nothing (it acts at delete), so the first",
+    "  `up` still writes nothing. Leave `found.json` as it is: it is the record of the platform before",
+    "  this stack. A property you declare later that the import did not find (a field's name where",
+    "  only its labels were declared, a field or a line added) has nothing there: such a field puts",
+    "  back what it recorded when this stack took it over, a workflow whether it was enabled then.",
     "- **Env values** are declared with `retainOnDelete: true`: `destroy`, or removing one from the",
     "  program, drops it from the stack and leaves it on the platform, since end users' running",
     "  workflows read it. To delete one on the platform, set `retainOnDelete: false` for it and run",
@@ -541,7 +617,9 @@ function renderReadme(plan: ImportPlan, meta: ProjectMeta): string {
     ...plan.fieldNotes.map((line) => `- ${line}`),
     "",
     "To bring the workspace in again, run the same command with `--force`: it rewrites these files",
-    "and keeps everything else here (`node_modules`, `Pulumi.<stack>.yaml`).",
+    "and keeps everything else here (`node_modules`, `Pulumi.<stack>.yaml`). It rewrites `found.json`",
+    "too, with what the platform holds then: once this stack has changed something, keep the earlier",
+    "`found.json` (from version control), so that `destroy` still puts back what was found first.",
     "",
   );
   return lines.join("\n");
@@ -569,6 +647,7 @@ export function renderProject(plan: ImportPlan, meta: ProjectMeta): ProjectFiles
       2,
     )}\n`,
     "index.ts": renderProgram(plan),
+    "found.json": renderFound(plan),
     "README.md": renderReadme(plan, meta),
     ".gitignore": "node_modules/\n",
   };

@@ -4,7 +4,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { ConfigField, ConfigFieldArgs, ConfigFieldProperties } from "../resources/configField";
 import { EnvVariableValue } from "../resources/envVariableValue";
-import { WorkflowToggle } from "../resources/workflowToggle";
+import { WorkflowToggle, WorkflowToggleArgs, WorkflowToggleProperties } from "../resources/workflowToggle";
 
 /**
  * One field of the config, as LinkedAccountSetup takes it: ConfigField's settings as declared
@@ -17,6 +17,12 @@ export type SetupField = Omit<ConfigFieldArgs, keyof typeof ConfigFieldPropertie
   /** The workflow the field belongs to, for a workflow field. Part of the child's name. */
   workflowId?: string;
 };
+
+/**
+ * One workflow toggle, when more than `enabled` is declared (e.g. `restoreOnDelete`):
+ * WorkflowToggle's settings as declared there, as SetupField takes ConfigField's.
+ */
+export type SetupWorkflow = Omit<WorkflowToggleArgs, keyof typeof WorkflowToggleProperties.groups.identity>;
 
 /** One env variable value of the linked account (a linked_account or workflow definition). */
 export interface SetupEnvValue {
@@ -48,8 +54,8 @@ export interface LinkedAccountSetupArgs {
   configId?: pulumi.Input<string>;
   /** Fields to set in the config. */
   fields?: SetupField[];
-  /** Workflows to enable (true) or disable (false), by workflow id. */
-  workflows?: Record<string, pulumi.Input<boolean>>;
+  /** Workflows to enable (true) or disable (false), by workflow id; or WorkflowToggle's settings, `{enabled, restoreOnDelete?}`. */
+  workflows?: Record<string, pulumi.Input<boolean> | SetupWorkflow>;
   /** Env variable values of this linked account. */
   envValues?: SetupEnvValue[];
 }
@@ -74,8 +80,9 @@ export class LinkedAccountSetup extends pulumi.ComponentResource {
       if (this.fields[key]) throw new Error(`LinkedAccountSetup ${name}: field ${key} is listed twice`);
       this.fields[key] = new ConfigField(`${name}/field/${key}`, { ...config, ...field }, parent);
     }
-    for (const [workflowId, enabled] of Object.entries(args.workflows ?? {})) {
-      this.workflows[workflowId] = new WorkflowToggle(`${name}/workflow/${workflowId}`, { ...config, workflowId, enabled }, parent);
+    for (const [workflowId, toggle] of Object.entries(args.workflows ?? {})) {
+      const settings = isSetupWorkflow(toggle) ? toggle : { enabled: toggle };
+      this.workflows[workflowId] = new WorkflowToggle(`${name}/workflow/${workflowId}`, { ...config, ...settings, workflowId }, parent);
     }
     for (const { retainOnDelete, ...env } of args.envValues ?? []) {
       const key = env.workflowId ? `${env.definitionId}/${env.workflowId}` : env.definitionId;
@@ -85,4 +92,10 @@ export class LinkedAccountSetup extends pulumi.ComponentResource {
     }
     this.registerOutputs({});
   }
+}
+
+/** True for a SetupWorkflow; false for `enabled` alone, which may be an Output or a Promise too. */
+function isSetupWorkflow(toggle: pulumi.Input<boolean> | SetupWorkflow): toggle is SetupWorkflow {
+  // An Output lifts its value's properties when they are read: ruled out by its kind, not its properties.
+  return typeof toggle === "object" && toggle !== null && !pulumi.Output.isInstance(toggle) && "enabled" in toggle;
 }

@@ -8,11 +8,11 @@ import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { RunningEmulator } from "../../emulator";
-import { Stack } from "../../scripts/lib/engine";
+import { resourcesOfType, Stack } from "../../scripts/lib/engine";
 import { installedPackage } from "../../scripts/lib/program";
 import { ENCRYPTED_EVERY, seedTenants } from "../../scripts/lib/tenants";
-import { observableState, step, useEmulatorStack, type E2EContext } from "../support/e2e";
-import { FIXTURE } from "../support/fixture";
+import { AT_SCALE, observableState, step, useEmulatorStack, type E2EContext } from "../support/e2e";
+import { FIXTURE, TYPE } from "../support/fixture";
 
 /** What one run of the import did. */
 interface ImportRun {
@@ -137,7 +137,17 @@ describe("e2e: import a live workspace, then adopt it with pulumi up", function 
   describe("the default fixture", () => {
     const e2e = useEmulatorStack((workspace) => new Stack(workspace, path.join(workspace.root, "platform")), { init: async () => {} });
 
-    it("imports, adopts with zero writes, previews no change, and destroy leaves the platform as it is", async () => {
+    it("imports, adopts with zero writes, previews no change, and destroy puts back what the import found", async () => {
+      /** acme's pipeline field, as the platform holds it. */
+      const pipeline = () => {
+        const config = e2e.emulator.store.config({ linkedAccountId: "acme", slug: "hubspot", configId: "acme" })!;
+        return e2e.emulator.store.configFieldState(config, null, "hs_pipeline");
+      };
+      // A field renamed outside Pulumi, so that the program declares one, and destroy has a name to put back.
+      await e2e.emulator.store.update(() => {
+        pipeline().name = "Deals pipeline";
+      });
+
       const run = await step("import --slug hubspot", async () => {
         const run = await runImport(e2e.emulator, ["--slug", "hubspot", "--out", e2e.stack.dir]);
         assert.equal(run.code, 0, run.stderr);
@@ -148,20 +158,38 @@ describe("e2e: import a live workspace, then adopt it with pulumi up", function 
       });
       await step("no secret reaches a file", async () => assertNoSecret(e2e.emulator, e2e.stack.dir, run));
 
-      // 3 setups; toggles of acme and globex; 9 env values (5 in setups, 4 shared); the stack.
-      await adopt(e2e, run, 3 + 2 + 9 + 1);
+      // 3 setups; acme's pipeline field; toggles of acme and globex; 9 env values (5 in setups, 4 shared); the stack.
+      await adopt(e2e, run, 3 + 1 + 2 + 9 + 1);
+      const found = observableState(e2e.emulator);
 
-      await step("destroy leaves the platform as it is: env values kept, fields and toggles as found", async () => {
-        const found = observableState(e2e.emulator);
+      await step("the state declares what the import found (found.json) as restoreOnDelete", async () => {
+        const state = await e2e.stack.exportState();
+        const [field] = resourcesOfType(state, TYPE("ConfigField"));
+        assert.deepEqual(field.inputs?.restoreOnDelete, { name: "Deals pipeline" });
+        const toggles = resourcesOfType(state, TYPE("WorkflowToggle"));
+        assert.deepEqual(toggles.map((t) => t.inputs?.restoreOnDelete), [true, true]);
+      });
+
+      await step("a name changed in the data is written by pulumi up", async () => {
+        const program = path.join(e2e.stack.dir, "index.ts");
+        const text = fs.readFileSync(program, "utf8");
+        assert.ok(text.includes('fieldId: "hs_pipeline", name: "Deals pipeline"'), "the data line declares the name found");
+        fs.writeFileSync(program, text.replace('name: "Deals pipeline"', 'name: "Sales pipeline (managed)"'));
+        await e2e.stack.ok(["up", "--yes"]);
+        assert.equal(pipeline().name, "Sales pipeline (managed)");
+      });
+
+      await step("destroy puts back what the import found: the name found, toggles as found, env values kept", async () => {
         e2e.emulator.requests.clear();
         await e2e.stack.ok(["destroy", "--yes"]);
+        assert.equal(pipeline().name, "Deals pipeline");
         assert.deepEqual(observableState(e2e.emulator), found);
         assert.deepEqual(e2e.emulator.requests.list().filter((r) => r.method === "DELETE"), [], "no env value deleted");
       });
     });
   });
 
-  describe("a workspace of 203 linked accounts", () => {
+  describe(`${AT_SCALE} a workspace of 203 linked accounts`, () => {
     const TENANTS = 200;
     const ACCOUNTS = TENANTS + FIXTURE.accounts.length;
     const e2e = useEmulatorStack((workspace) => new Stack(workspace, path.join(workspace.root, "platform")), { init: async () => {} });

@@ -9,7 +9,10 @@ import * as path from "node:path";
 import type { RunningEmulator } from "../../emulator";
 import { main } from "../../provider/cli/main";
 import { useResetEmulator } from "../support/emulator";
-import { FIXTURE } from "../support/fixture";
+import { FIXTURE, TYPE } from "../support/fixture";
+import { registrations } from "../support/mocks";
+
+const REPO = path.resolve(__dirname, "../..");
 
 /** What one run of the command line printed, and its exit status. */
 interface Run {
@@ -26,6 +29,23 @@ function filesIn(dir: string): Record<string, string> {
 
 /** The data lines of a generated index.ts: one per linked account and app. */
 const dataLines = (program: string) => program.split("\n").filter((line) => line.startsWith("  { linkedAccountId: "));
+
+/**
+ * Runs a generated project's index.ts under Pulumi's mocks, with this repository's sources as the
+ * package it imports, and returns the ConfigFields' and WorkflowToggles' inputs by resource name.
+ */
+async function declaredBy(dir: string, config: Record<string, string> = {}): Promise<Record<string, Record<string, unknown>>> {
+  const modules = path.join(dir, "node_modules");
+  if (!fs.existsSync(modules)) {
+    fs.mkdirSync(path.join(modules, "pulumi-integration-platform"), { recursive: true });
+    fs.writeFileSync(path.join(modules, "pulumi-integration-platform/index.js"), `module.exports = require(${JSON.stringify(path.join(REPO, "provider/index.ts"))});\n`);
+    fs.symlinkSync(path.join(REPO, "node_modules/@pulumi"), path.join(modules, "@pulumi"), "dir");
+  }
+  // The program runs on every require, as on every `pulumi up`, and reads found.json afresh.
+  for (const file of ["index.ts", "found.json"]) delete require.cache[fs.realpathSync(path.join(dir, file))];
+  const registered = await registrations(() => require(path.join(dir, "index.ts")), config);
+  return Object.fromEntries(registered.filter((r) => r.type === TYPE("ConfigField") || r.type === TYPE("WorkflowToggle")).map((r) => [r.name, r.inputs]));
+}
 
 /** Every value the emulator stores for an encrypted definition: what must never reach a file or the output. */
 function encryptedValues(emulator: RunningEmulator): string[] {
@@ -65,7 +85,7 @@ describe("pulumi-integration-platform import", function () {
       const run = await cli(["import", "--slug", "hubspot", "--out", out]);
       assert.equal(run.code, 0, run.stderr);
       const files = filesIn(out);
-      assert.deepEqual(Object.keys(files).sort(), [".gitignore", "Pulumi.yaml", "README.md", "index.ts", "package.json", "tsconfig.json"]);
+      assert.deepEqual(Object.keys(files).sort(), [".gitignore", "Pulumi.yaml", "README.md", "found.json", "index.ts", "package.json", "tsconfig.json"]);
 
       // The data: each account's enabled workflows and env values, the encrypted one from the stack's config.
       assert.deepEqual(dataLines(files["index.ts"]), [
@@ -89,6 +109,25 @@ describe("pulumi-integration-platform import", function () {
       assert.match(program, /\{ retainOnDelete: true \}/);
       // No field differs from the app's own in any of the three configs: none is declared.
       assert.doesNotMatch(program, /fields: \[/);
+
+      // What destroy puts back: what was found, frozen in found.json, one line per data line, which
+      // the program reads for restoreOnDelete; the data lines do not hold it.
+      assert.equal(
+        files["found.json"],
+        [
+          "[",
+          '  { "linkedAccountId": "acme", "slug": "hubspot", "workflows": { "wf_hs_contact_sync": true, "wf_hs_deal_alerts": false } },',
+          '  { "linkedAccountId": "globex", "slug": "hubspot", "workflows": { "wf_hs_contact_sync": false, "wf_hs_deal_alerts": true } },',
+          '  { "linkedAccountId": "initech", "slug": "hubspot", "workflows": { "wf_hs_contact_sync": false, "wf_hs_deal_alerts": false } }',
+          "]",
+          "",
+        ].join("\n"),
+      );
+      assert.match(program, /const found = new Map\(\(require\("\.\/found\.json"\) as Found\[\]\)/);
+      assert.match(program, /\{ enabled: true, restoreOnDelete: restoreWorkflow\(workflowId, was\) \}/);
+      assert.match(program, /\{ restoreOnDelete: restoreField\(field, was\), \.\.\.field \}/);
+      for (const line of dataLines(program)) assert.doesNotMatch(line, /restoreOnDelete/);
+      assert.match(files["README.md"], /`found\.json` holds it[^]*?declares it as each\s+resource's `restoreOnDelete`/);
 
       // The secret: never in a file or the output; the command to set it, without a value.
       for (const secret of [...encryptedValues(ctx.emulator), ctx.emulator.apiKey]) {
@@ -136,6 +175,59 @@ describe("pulumi-integration-platform import", function () {
       assert.match(lines[1], /fields: \[\{ fieldId: "hs_contact_owner", workflowId: "wf_hs_contact_sync", labels: \[\{ name: "team", value: "emea" \}\] \}\]/);
       assert.match(lines[2], /fields: \[\{ fieldId: "hs_sync_direction", workflowId: "wf_hs_contact_sync", options: \[\{ name: "One way", value: "one_way" \}\] \}\]/);
       assert.match(run.stdout, /as 3 setups: 3 fields,/);
+    });
+
+    it("declares what it found as restoreOnDelete, from found.json: edits of the data do not move it", async () => {
+      await ctx.emulator.store.update(() => {
+        const config = (account: string) => ctx.emulator.store.config({ linkedAccountId: account, slug: "hubspot", configId: account })!;
+        Object.assign(ctx.emulator.store.configFieldState(config("acme"), null, "hs_pipeline"), { name: "Deals pipeline" });
+        Object.assign(ctx.emulator.store.configFieldState(config("globex"), "wf_hs_contact_sync", "hs_contact_owner"), { labels: [{ name: "team", value: "emea" }] });
+        Object.assign(ctx.emulator.store.configFieldState(config("initech"), "wf_hs_contact_sync", "hs_sync_direction"), { options: [{ name: "One way", value: "one_way" }] });
+      });
+      const run = await cli(["import", "--slug", "hubspot", "--out", out]);
+      assert.equal(run.code, 0, run.stderr);
+      const found = JSON.parse(filesIn(out)["found.json"]);
+      assert.deepEqual(found[0], {
+        linkedAccountId: "acme",
+        slug: "hubspot",
+        fields: [{ fieldId: "hs_pipeline", name: "Deals pipeline" }],
+        workflows: { wf_hs_contact_sync: true, wf_hs_deal_alerts: false },
+      });
+      const config = { "project:CRM_API_TOKEN-acme": "not the real one" };
+      const workflowField = { workflowId: "wf_hs_contact_sync", slug: "hubspot" };
+
+      // As generated: each field and enabled workflow restores exactly what was found.
+      const asImported = await declaredBy(out, config);
+      assert.deepEqual(asImported["acme-hubspot/field/hs_pipeline"].restoreOnDelete, { name: "Deals pipeline" });
+      assert.deepEqual(asImported["globex-hubspot/field/wf_hs_contact_sync/hs_contact_owner"].restoreOnDelete, { labels: [{ name: "team", value: "emea" }] });
+      assert.deepEqual(asImported["initech-hubspot/field/wf_hs_contact_sync/hs_sync_direction"].restoreOnDelete, { options: [{ name: "One way", value: "one_way" }] });
+      assert.equal(asImported["acme-hubspot/workflow/wf_hs_contact_sync"].restoreOnDelete, true);
+      assert.equal(asImported["globex-hubspot/workflow/wf_hs_deal_alerts"].restoreOnDelete, true);
+
+      // The data edited: a name changed, a property declared that was not found, a workflow enabled
+      // that was found disabled. What destroy puts back stays what was found.
+      const program = path.join(out, "index.ts");
+      fs.writeFileSync(
+        program,
+        fs
+          .readFileSync(program, "utf8")
+          .replace('name: "Deals pipeline"', 'name: "Edited pipeline"')
+          .replace('labels: [{ name: "team", value: "emea" }] }', 'labels: [{ name: "team", value: "apac" }], name: "Owner" }')
+          .replace('{ linkedAccountId: "initech", slug: "hubspot", ', '{ linkedAccountId: "initech", slug: "hubspot", workflows: ["wf_hs_deal_alerts"], '),
+      );
+      const edited = await declaredBy(out, config);
+      assert.deepEqual(edited["acme-hubspot/field/hs_pipeline"], {
+        slug: "hubspot", linkedAccountId: "acme", configId: "acme", fieldId: "hs_pipeline", name: "Edited pipeline", restoreOnDelete: { name: "Deals pipeline" },
+      });
+      // A name the import did not find: none to declare, so ConfigField puts back what it recorded on taking each property over.
+      assert.deepEqual(edited["globex-hubspot/field/wf_hs_contact_sync/hs_contact_owner"], {
+        ...workflowField, linkedAccountId: "globex", configId: "globex", fieldId: "hs_contact_owner", labels: [{ name: "team", value: "apac" }], name: "Owner",
+      });
+      assert.deepEqual(edited["initech-hubspot/workflow/wf_hs_deal_alerts"], {
+        slug: "hubspot", linkedAccountId: "initech", configId: "initech", workflowId: "wf_hs_deal_alerts", enabled: true, restoreOnDelete: false,
+      });
+      assert.deepEqual(edited["initech-hubspot/field/wf_hs_contact_sync/hs_sync_direction"].restoreOnDelete, { options: [{ name: "One way", value: "one_way" }] });
+      assert.deepEqual(writes(), []);
     });
 
     it("brings in only the linked accounts named, and reads a few other configs to tell the app's own fields", async () => {
