@@ -324,15 +324,15 @@ export function summarizeBounded(data: unknown, maxChars: number = DEFAULT_MAX_C
   if (fullAt.link !== undefined) fullSummaryLink(fullAt.link);
   const parts = layout(parsePreview(data), mode);
   const { words, changes, errors } = parts;
-  const FOOTER = words.footer;
-  const full = join([parts.head, ...parts.blocks.map((b) => b.text), FOOTER + "\n"]);
+  const footer = words.footer;
+  const full = join([parts.head, ...parts.blocks.map((b) => b.text), footer + "\n"]);
   const none: LeftOut = { linkedAccounts: 0, accountChanges: 0, sharedChanges: 0, otherChanges: 0 };
   if (full.length <= maxChars) return { bounded: full, full, leftOut: none, changes, errors };
 
   // The closing line's length grows with its numbers: reserve it for the worst case, everything left out.
   const everything = leftOutOf(parts.blocks);
   const reserve = closingLine(everything, maxChars, fullAt, words).length + 1;
-  let room = maxChars - join([parts.shortHead, FOOTER + "\n"]).length - reserve;
+  let room = maxChars - join([parts.shortHead, footer + "\n"]).length - reserve;
   const kept = new Set<Block>();
   const keep = (block: Block) => {
     if (block.text.length + 1 > room) return false;
@@ -344,12 +344,12 @@ export function summarizeBounded(data: unknown, maxChars: number = DEFAULT_MAX_C
   // Accounts in list order, stopping at the first that does not fit, so "N more" are the last N.
   for (const block of parts.blocks) if (block.kind === "account" && !keep(block)) break;
   const leftOut = leftOutOf(parts.blocks.filter((b) => !kept.has(b)));
-  const bounded = join([parts.shortHead, ...parts.blocks.filter((b) => kept.has(b)).map((b) => b.text), FOOTER + "\n", closingLine(leftOut, maxChars, fullAt, words) + "\n"]);
+  const bounded = join([parts.shortHead, ...parts.blocks.filter((b) => kept.has(b)).map((b) => b.text), footer + "\n", closingLine(leftOut, maxChars, fullAt, words) + "\n"]);
   if (bounded.length <= maxChars) return { bounded, full, leftOut, changes, errors };
 
   // A head too long for the bound (many long names): the title, the counts and the closing line alone.
   for (const at of [fullAt, undefined]) {
-    const minimal = join([parts.minimalHead, FOOTER + "\n", closingLine(everything, maxChars, at, words) + "\n"]);
+    const minimal = join([parts.minimalHead, footer + "\n", closingLine(everything, maxChars, at, words) + "\n"]);
     if (minimal.length <= maxChars) return { bounded: minimal, full, leftOut: everything, changes, errors };
   }
   throw new Error(`the summary's closing lines alone exceed ${maxChars} characters; this is a bug, please report it`);

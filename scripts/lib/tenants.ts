@@ -38,33 +38,28 @@ export async function seedTenants(emulator: RunningEmulator, prefix: string, cou
   return ids;
 }
 
-/**
- * A program that gives every linked account in `tenants.json` three resources: its pipeline
- * field's name, the deal-alerts workflow enabled, and its ACCOUNT_QUOTA env value.
- */
-export const TENANT_PROGRAM = `
+/** A program that gives every linked account in `tenants.json` its pipeline field's name, the deal-alerts workflow enabled, and `envValue`. */
+function tenantProgram(envValue: string): string {
+  return `
 import * as platform from "pulumi-integration-platform";
 const tenants: string[] = require("./tenants.json");
 for (const id of tenants) {
   const config = { slug: "hubspot", linkedAccountId: id, configId: id };
   new platform.ConfigField(\`\${id}-pipeline\`, { ...config, fieldId: "hs_pipeline", name: \`\${id} pipeline\` });
   new platform.WorkflowToggle(\`\${id}-deal-alerts\`, { ...config, workflowId: "wf_hs_deal_alerts", enabled: true });
-  new platform.EnvVariableValue(\`\${id}-quota\`, { definitionId: "${ACCOUNT_QUOTA}", linkedAccountId: id, value: "500" });
+  ${envValue}
 }
 `;
+}
+
+/** Three resources per linked account in `tenants.json` (see tenantProgram), the env value its ACCOUNT_QUOTA. */
+export const TENANT_PROGRAM = tenantProgram(`new platform.EnvVariableValue(\`\${id}-quota\`, { definitionId: "${ACCOUNT_QUOTA}", linkedAccountId: id, value: "500" });`);
 
 /**
  * TENANT_PROGRAM with each tenant's env value at a workflow instead: its BATCH_SIZE for the
  * contact sync. A refresh lists such values once per workflow for all tenants, where
  * `linked_account` values take one listing per tenant (the platform requires the account's id).
  */
-export const TENANT_WORKFLOW_PROGRAM = `
-import * as platform from "pulumi-integration-platform";
-const tenants: string[] = require("./tenants.json");
-for (const id of tenants) {
-  const config = { slug: "hubspot", linkedAccountId: id, configId: id };
-  new platform.ConfigField(\`\${id}-pipeline\`, { ...config, fieldId: "hs_pipeline", name: \`\${id} pipeline\` });
-  new platform.WorkflowToggle(\`\${id}-deal-alerts\`, { ...config, workflowId: "wf_hs_deal_alerts", enabled: true });
-  new platform.EnvVariableValue(\`\${id}-batch-size\`, { definitionId: "${BATCH_SIZE}", workflowId: "${CONTACT_SYNC}", linkedAccountId: id, value: "50" });
-}
-`;
+export const TENANT_WORKFLOW_PROGRAM = tenantProgram(
+  `new platform.EnvVariableValue(\`\${id}-batch-size\`, { definitionId: "${BATCH_SIZE}", workflowId: "${CONTACT_SYNC}", linkedAccountId: id, value: "50" });`,
+);

@@ -10,41 +10,12 @@ import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { parse } from "yaml";
 import { TYPE } from "../support/fixture";
+import { readWorkflow as read, uses, type Job, type Step } from "../support/githubWorkflow";
 
-const FOLDER = path.join(__dirname, "../../examples/github-actions");
 
-interface Step {
-  id?: string;
-  name?: string;
-  if?: string;
-  uses?: string;
-  run?: string;
-  with?: Record<string, unknown>;
-  env?: Record<string, string>;
-  "working-directory"?: string;
-  "continue-on-error"?: boolean;
-}
-interface Job {
-  if?: string;
-  steps: Step[];
-  permissions?: Record<string, string>;
-  concurrency?: { group: string; "cancel-in-progress"?: boolean };
-}
-interface Workflow {
-  on: Record<string, unknown>;
-  permissions?: Record<string, string>;
-  env: Record<string, string>;
-  jobs: Record<string, Job>;
-}
 
-const read = (file: string) => parse(fs.readFileSync(path.join(FOLDER, file), "utf8")) as Workflow;
 
-/** The steps that use an action, whatever version they pin. */
-function uses(job: Job, action: string): Step[] {
-  return job.steps.filter((step) => step.uses?.split("@")[0] === action);
-}
 
 /** The one step whose script matches `pattern`. */
 function runStep(job: Job, pattern: RegExp): Step {
@@ -60,7 +31,7 @@ describe("examples/github-actions/drift.yml", () => {
 
   it("runs on a schedule and on demand, as one job", () => {
     assert.deepEqual(Object.keys(drift.on).sort(), ["schedule", "workflow_dispatch"]);
-    const schedule = drift.on.schedule as { cron: string }[];
+    const schedule = drift.on.schedule ?? [];
     assert.equal(schedule.length, 1);
     assert.equal(schedule[0].cron.trim().split(/\s+/).length, 5, "a five-field cron");
     assert.deepEqual(Object.keys(drift.jobs), ["drift"]);

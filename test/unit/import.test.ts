@@ -161,13 +161,18 @@ describe("pulumi-integration-platform import", function () {
       assert.equal(ctx.emulator.requests.list().length, 12);
     });
 
-    it("declares a field only where its config differs from what most configs hold, the app's own", async () => {
+    /** Gives each fixture account's hubspot config one field of its own: acme a name, globex labels, initech options. */
+    async function customizeOneFieldPerAccount(): Promise<void> {
       await ctx.emulator.store.update(() => {
         const config = (account: string) => ctx.emulator.store.config({ linkedAccountId: account, slug: "hubspot", configId: account })!;
         Object.assign(ctx.emulator.store.configFieldState(config("acme"), null, "hs_pipeline"), { name: "Deals pipeline" });
         Object.assign(ctx.emulator.store.configFieldState(config("globex"), "wf_hs_contact_sync", "hs_contact_owner"), { labels: [{ name: "team", value: "emea" }] });
         Object.assign(ctx.emulator.store.configFieldState(config("initech"), "wf_hs_contact_sync", "hs_sync_direction"), { options: [{ name: "One way", value: "one_way" }] });
       });
+    }
+
+    it("declares a field only where its config differs from what most configs hold, the app's own", async () => {
+      await customizeOneFieldPerAccount();
       const run = await cli(["import", "--slug", "hubspot", "--out", out]);
       assert.equal(run.code, 0, run.stderr);
       const lines = dataLines(filesIn(out)["index.ts"]);
@@ -178,12 +183,7 @@ describe("pulumi-integration-platform import", function () {
     });
 
     it("declares what it found as restoreOnDelete, from found.json: edits of the data do not move it", async () => {
-      await ctx.emulator.store.update(() => {
-        const config = (account: string) => ctx.emulator.store.config({ linkedAccountId: account, slug: "hubspot", configId: account })!;
-        Object.assign(ctx.emulator.store.configFieldState(config("acme"), null, "hs_pipeline"), { name: "Deals pipeline" });
-        Object.assign(ctx.emulator.store.configFieldState(config("globex"), "wf_hs_contact_sync", "hs_contact_owner"), { labels: [{ name: "team", value: "emea" }] });
-        Object.assign(ctx.emulator.store.configFieldState(config("initech"), "wf_hs_contact_sync", "hs_sync_direction"), { options: [{ name: "One way", value: "one_way" }] });
-      });
+      await customizeOneFieldPerAccount();
       const run = await cli(["import", "--slug", "hubspot", "--out", out]);
       assert.equal(run.code, 0, run.stderr);
       const found = JSON.parse(filesIn(out)["found.json"]);
