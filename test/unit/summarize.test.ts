@@ -130,6 +130,20 @@ describe("summarize: the change summary of a pull request", () => {
       assert.match(summary, /- \*\*delete\*\* workflow `wf_slack_notify` \(Notify channel\): resource `globex-slack-notify`\n  - `enabled` goes back to `false`\n/);
     });
 
+    it("shows a create's declared restoreOnDelete, so the reviewer of the first preview can check what destroy puts back", () => {
+      const ids = { slug: "hubspot", linkedAccountId: "acme", configId: "acme" };
+      const summary = summarize({
+        steps: [
+          step("create", "ConfigField", "pipeline", { new: { ...ids, fieldId: "hs_pipeline", name: "Managed", restoreOnDelete: { name: "Pipeline", labels: [] } } }),
+          step("create", "WorkflowToggle", "alerts", { new: { ...ids, workflowId: "wf_a", enabled: true, restoreOnDelete: false } }),
+          step("create", "EnvVariableValue", "quota", { new: { definitionId: "d6", linkedAccountId: "acme", value: "[secret]", restoreOnDelete: "[secret]" } }),
+        ],
+      });
+      assert.match(summary, /resource `pipeline`\n  - `name`: `"Managed"`\n  - `restoreOnDelete`: `\{"name":"Pipeline","labels":\[\]\}`\n/);
+      assert.match(summary, /resource `alerts`\n  - `enabled`: `true`\n  - `restoreOnDelete`: `false`\n/);
+      assert.match(summary, /resource `quota`\n  - `restoreOnDelete`: set \(secret, not shown\)\n  - `value`: set \(secret, not shown\)\n/);
+    });
+
     it("says what delete puts back when restoreOnDelete is declared, and what an env value's delete does, never a value", () => {
       const ids = { slug: "hubspot", linkedAccountId: "acme", configId: "acme" };
       const quota = { definitionId: "d6", linkedAccountId: "acme", value: "[secret]", scope: "linked_account" };
