@@ -6,10 +6,11 @@
 import { constants as fsConstants } from "node:fs";
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
+import { z } from "zod";
 import { PlatformClient } from "../client/http";
 import { resolveSettings, SETTINGS } from "../settings";
 import { ImportInputError, readWorkspace, type ReadProgress } from "./importRead";
-import { planImport, plural, renderProject, secretCommands, type ProjectFiles } from "./importProgram";
+import { foundRecords, FoundRecord, keepEarlierFound, planImport, plural, renderProject, secretCommands, type ProjectFiles } from "./importProgram";
 
 /** What the user asked for. */
 export interface ImportOptions {
@@ -99,6 +100,38 @@ async function checkOutDir(out: string, force: boolean): Promise<{ dir: string; 
   return { dir, existed: true };
 }
 
+/**
+ * The records of a found.json an earlier import wrote into `dir`, if there is one; read before
+ * any request, so that one the import could not keep stops it with nothing read or written.
+ */
+async function earlierFound(dir: string, out: string): Promise<FoundRecord[] | undefined> {
+  const file = path.join(dir, "found.json");
+  let text: string;
+  try {
+    text = await fs.readFile(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw new ImportInputError(`cannot read ${path.join(out, "found.json")}: ${(error as Error).message}`);
+  }
+  const refuse = (why: string) =>
+    new ImportInputError(
+      `${path.join(out, "found.json")} is not what import writes (${why}); it holds what destroy puts back, so it is kept on --force: ` +
+        "restore it from version control, or delete it to record what the platform holds now",
+    );
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw refuse(`not JSON: ${(error as Error).message}`);
+  }
+  const parsed = z.array(FoundRecord).safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw refuse(`${issue.path.length > 0 ? `at ${issue.path.join(".")}: ` : ""}${issue.message}`);
+  }
+  return parsed.data;
+}
+
 /** Writes the files; on a failure removes what it wrote (the directory too, if it made it) and says what to fix. */
 async function writeProject(dir: string, existed: boolean, files: ProjectFiles, out: string): Promise<void> {
   const written: string[] = [];
@@ -161,6 +194,7 @@ function commandLine(options: ImportOptions): string {
 export async function runImport(options: ImportOptions, io: ImportIo): Promise<void> {
   const settings = settingsFrom(io.env);
   const target = await checkOutDir(options.out, options.force);
+  const earlier = target.existed ? await earlierFound(target.dir, options.out) : undefined;
   const manifest = await ownManifest();
 
   const started = performance.now();
@@ -168,6 +202,7 @@ export async function runImport(options: ImportOptions, io: ImportIo): Promise<v
   const seconds = (performance.now() - started) / 1000;
 
   const plan = planImport(read);
+  const found = earlier && keepEarlierFound(earlier, foundRecords(plan));
   const files = renderProject(plan, {
     project: projectName(options.out),
     command: commandLine(options),
@@ -177,6 +212,7 @@ export async function runImport(options: ImportOptions, io: ImportIo): Promise<v
       typescript: manifest.devDependencies?.typescript ?? "^5",
       typesNode: manifest.devDependencies?.["@types/node"] ?? "^22",
     },
+    found: found?.records,
   });
   await writeProject(target.dir, target.existed, files, options.out);
 
@@ -186,6 +222,12 @@ export async function runImport(options: ImportOptions, io: ImportIo): Promise<v
     `Brought in ${plural(read.accounts.length, "linked account")} (${options.slugs.join(", ")}) as ${plural(plan.setups.length, "setup")}: ` +
       `${plural(counts.fields, "field")}, ${plural(counts.workflows, "enabled workflow")}, ${plural(counts.envValues, "env value")} (${counts.encrypted} encrypted), ` +
       `read with ${read.calls} API calls in ${seconds.toFixed(1)} s.`,
+    ...(found
+      ? [
+          `Kept the ${plural(found.kept, "record")} of the earlier found.json (what destroy puts back: what the first import found) and added ${plural(found.added, "record")} for new data lines; ` +
+            "delete found.json before importing to record what the platform holds now instead.",
+        ]
+      : []),
     "",
   ];
   if (plan.secrets.length > 0) {

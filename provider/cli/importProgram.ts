@@ -3,6 +3,7 @@
 // The program is data plus a loop, one data line per linked account and app, so that a person
 // can review it and keep it; it declares only what is set, and never holds a secret.
 import { NameValue, type Config, type EnvDefinition, type EnvValueListItem } from "../client/schemas";
+import { z } from "zod";
 import type { WorkspaceRead } from "./importRead";
 
 /** How the platform shows an encrypted env value on every read. */
@@ -110,6 +111,8 @@ export interface ProjectMeta {
   command: string;
   /** Version ranges for package.json. */
   versions: { package: string; pulumi: string; typescript: string; typesNode: string };
+  /** found.json's records, when not this plan's own (another import keeps the earlier ones: keepEarlierFound). */
+  found?: FoundRecord[];
 }
 
 const fieldKey = (workflowId: string | undefined, fieldId: string) => JSON.stringify([workflowId ?? null, fieldId]);
@@ -518,18 +521,51 @@ export function renderProgram(plan: ImportPlan): string {
 }
 
 /**
- * found.json: what the import found in the config of each data line, one line each, frozen for
+ * One record of found.json: what the import found in the config of one data line, frozen for
  * `pulumi destroy` to put back (index.ts declares it as restoreOnDelete): the fields as the line
- * declares them, which hold the values found, and whether each of the config's workflows was
- * enabled. A line whose config the import could not read (404) has none.
+ * declared them, which hold the values found, and whether each of the config's workflows was
+ * enabled.
  */
-export function renderFound(plan: ImportPlan): string {
-  const lines = plan.setups
+export const FoundRecord = z.looseObject({
+  linkedAccountId: z.string(),
+  slug: z.string(),
+  fields: z
+    .array(z.looseObject({ fieldId: z.string(), workflowId: z.string().optional(), name: z.string().optional(), options: z.array(NameValue).optional(), labels: z.array(NameValue).optional() }))
+    .optional(),
+  workflows: z.record(z.string(), z.boolean()),
+});
+/** One record of found.json. */
+export type FoundRecord = z.infer<typeof FoundRecord>;
+
+/** found.json's records for a plan: one per data line whose config the import read (none for a 404). */
+export function foundRecords(plan: ImportPlan): FoundRecord[] {
+  return plan.setups
     .filter((setup) => setup.workflowStates !== undefined)
-    .map((setup) => {
-      const was = { linkedAccountId: setup.linkedAccountId, slug: setup.slug, fields: setup.fields.length > 0 ? setup.fields : undefined, workflows: setup.workflowStates };
-      return `  ${literal(was, (name) => JSON.stringify(name))}`;
-    });
+    .map((setup) => ({
+      linkedAccountId: setup.linkedAccountId,
+      slug: setup.slug,
+      fields: setup.fields.length > 0 ? setup.fields.map((field) => ({ ...field })) : undefined,
+      workflows: setup.workflowStates!,
+    }));
+}
+
+/**
+ * Another import into the same directory (`--force`) keeps every record the earlier found.json
+ * holds, whole, and adds records only for the data lines it lacks. What the platform holds by
+ * then may be the stack's own writes, and recording those as "found" would make `destroy` put
+ * back the stack's values instead of the ones that were there first. A field or workflow missing
+ * from a kept record stays missing: index.ts then falls back to the resource's own record.
+ */
+export function keepEarlierFound(earlier: FoundRecord[], now: FoundRecord[]): { records: FoundRecord[]; kept: number; added: number } {
+  const line = (r: FoundRecord) => JSON.stringify([r.linkedAccountId, r.slug]);
+  const known = new Set(earlier.map(line));
+  const added = now.filter((record) => !known.has(line(record)));
+  return { records: [...earlier, ...added], kept: earlier.length, added: added.length };
+}
+
+/** found.json's text: one record per line, so that a diff of it shows which data line changed. */
+export function renderFound(records: FoundRecord[]): string {
+  const lines = records.map((record) => `  ${literal(record, (name) => JSON.stringify(name))}`);
   return lines.length === 0 ? "[]\n" : `[\n${lines.join(",\n")}\n]\n`;
 }
 
@@ -617,9 +653,10 @@ function renderReadme(plan: ImportPlan, meta: ProjectMeta): string {
     ...plan.fieldNotes.map((line) => `- ${line}`),
     "",
     "To bring the workspace in again, run the same command with `--force`: it rewrites these files",
-    "and keeps everything else here (`node_modules`, `Pulumi.<stack>.yaml`). It rewrites `found.json`",
-    "too, with what the platform holds then: once this stack has changed something, keep the earlier",
-    "`found.json` (from version control), so that `destroy` still puts back what was found first.",
+    "and keeps everything else here (`node_modules`, `Pulumi.<stack>.yaml`). It keeps every record",
+    "`found.json` holds, and adds records only for new data lines, because once this stack has",
+    "changed something, the platform holds the stack's values, not the ones found first. To record",
+    "what the platform holds then instead, delete `found.json` before importing again.",
     "",
   );
   return lines.join("\n");
@@ -647,7 +684,7 @@ export function renderProject(plan: ImportPlan, meta: ProjectMeta): ProjectFiles
       2,
     )}\n`,
     "index.ts": renderProgram(plan),
-    "found.json": renderFound(plan),
+    "found.json": renderFound(meta.found ?? foundRecords(plan)),
     "README.md": renderReadme(plan, meta),
     ".gitignore": "node_modules/\n",
   };

@@ -60,7 +60,8 @@ import
   --slug <slug>           An app to bring in (repeat for more). Required.
   --linked-account <id>   A linked account to bring in, by its id (repeat for more); default: all.
   --out <dir>             Where to write the project: a new or empty directory. Required.
-  --force                 Write into a directory that is not empty, rewriting the project's files.
+  --force                 Write into a directory that is not empty, rewriting the project's files;
+                          an earlier found.json's records are kept (delete it to record anew).
 
   Example:
     export INTEGRATION_PLATFORM_BASE_URL=https://api.example.com INTEGRATION_PLATFORM_API_KEY=...

@@ -400,6 +400,71 @@ describe("pulumi-integration-platform import", function () {
     assert.equal(dataLines(files["index.ts"]).length, 3);
   });
 
+  describe("--force into an earlier import's directory keeps what the first import found", () => {
+    /** found.json's records, one per line, without the separating commas. */
+    const foundLines = () => filesIn(out)["found.json"].split("\n").filter((line) => line.startsWith("  {")).map((line) => line.replace(/,$/, ""));
+
+    it("keeps found.json's records whole, even where the platform changed since, and adds records for new data lines", async () => {
+      const first = await cli(["import", "--slug", "hubspot", "--linked-account", "acme", "--linked-account", "globex", "--out", out]);
+      assert.equal(first.code, 0, first.stderr);
+      const earlier = foundLines();
+      assert.equal(earlier.length, 2);
+      // What a deployed stack would have done since: acme's pipeline renamed, its contact sync disabled.
+      await ctx.emulator.store.update(() => {
+        const acme = ctx.emulator.store.config({ linkedAccountId: "acme", slug: "hubspot", configId: "acme" })!;
+        Object.assign(ctx.emulator.store.configFieldState(acme, null, "hs_pipeline"), { name: "Set by the stack" });
+        ctx.emulator.store.configWorkflowState(acme, "wf_hs_contact_sync").enabled = false;
+      });
+
+      const again = await cli(["import", "--slug", "hubspot", "--out", out, "--force"]);
+      assert.equal(again.code, 0, again.stderr);
+      assert.match(again.stdout, /Kept the 2 records of the earlier found\.json \(what destroy puts back: what the first import found\) and added 1 record for new data lines; delete found\.json before importing to record what the platform holds now instead\./);
+      const lines = foundLines();
+      assert.deepEqual(lines.slice(0, 2), earlier, "the earlier records, unchanged");
+      assert.equal(lines.length, 3);
+      assert.deepEqual(JSON.parse(lines[2]), { linkedAccountId: "initech", slug: "hubspot", workflows: { wf_hs_contact_sync: false, wf_hs_deal_alerts: false } });
+      // The data line has the stack's values now; destroy still puts back the first import's.
+      assert.match(dataLines(filesIn(out)["index.ts"])[0], /fields: \[\{ fieldId: "hs_pipeline", name: "Set by the stack" \}\]/);
+      assert.deepEqual(JSON.parse(lines[0]).workflows, { wf_hs_contact_sync: true, wf_hs_deal_alerts: false });
+      // The README says what --force does with found.json.
+      assert.match(filesIn(out)["README.md"], /It keeps every record\n`found\.json` holds, and adds records only for new data lines/);
+      assert.deepEqual(writes(), []);
+    });
+
+    it("records what the platform holds now when found.json was deleted first", async () => {
+      assert.equal((await cli(["import", "--slug", "hubspot", "--out", out])).code, 0);
+      await ctx.emulator.store.update(() => {
+        const acme = ctx.emulator.store.config({ linkedAccountId: "acme", slug: "hubspot", configId: "acme" })!;
+        ctx.emulator.store.configWorkflowState(acme, "wf_hs_contact_sync").enabled = false;
+      });
+      fs.rmSync(path.join(out, "found.json"));
+      const again = await cli(["import", "--slug", "hubspot", "--out", out, "--force"]);
+      assert.equal(again.code, 0, again.stderr);
+      assert.doesNotMatch(again.stdout, /Kept the/);
+      assert.deepEqual(JSON.parse(foundLines()[0]).workflows, { wf_hs_contact_sync: false, wf_hs_deal_alerts: false });
+    });
+
+    for (const [what, text, reason] of [
+      ["not JSON", "[{", /not JSON: /],
+      ["a record without its linked account", '[{ "slug": "hubspot", "workflows": {} }]', /at 0\.linkedAccountId: Invalid input: expected string, received undefined/],
+      ["a workflow state that is not a boolean", '[{ "linkedAccountId": "acme", "slug": "hubspot", "workflows": { "wf_hs_contact_sync": "yes" } }]', /at 0\.workflows\.wf_hs_contact_sync: Invalid input: expected boolean, received string/],
+    ] as const) {
+      it(`refuses before any request when found.json is ${what}, and leaves the directory as it was`, async () => {
+        fs.mkdirSync(out);
+        fs.writeFileSync(path.join(out, "found.json"), text);
+        fs.writeFileSync(path.join(out, "index.ts"), "// an earlier import\n");
+        const before = filesIn(out);
+        const run = await cli(["import", "--slug", "hubspot", "--out", out, "--force"]);
+        assert.equal(run.code, 2, run.stderr);
+        assert.match(run.stderr, /found\.json is not what import writes \(/);
+        assert.match(run.stderr, reason);
+        assert.match(run.stderr, /it holds what destroy puts back, so it is kept on --force: restore it from version control, or delete it to record what the platform holds now/);
+        assert.deepEqual(filesIn(out), before);
+        assert.deepEqual(ctx.emulator.requests.list(), [], "no request");
+      });
+    }
+  });
+
   it("--help describes import", async () => {
     const run = await cli(["import", "--help"]);
     assert.equal(run.code, 0);
