@@ -20,6 +20,8 @@ export interface ConnectionSettings {
   requestsPerSecond: number;
   /** How long one call may keep waiting out 429 answers before it fails, in milliseconds. */
   rateLimitBudgetMs: number;
+  /** Create a resource that declares `restoreOnDelete` with one write, without first reading what the platform holds. */
+  createWithoutRead: boolean;
 }
 
 /** Reads a stack config value; the dynamic provider's `ConfigureRequest.config` has this shape. */
@@ -70,6 +72,11 @@ export const SETTINGS = {
     config: "integration-platform:rateLimitBudgetMs",
     env: "INTEGRATION_PLATFORM_RATE_LIMIT_BUDGET_MS",
     hint: "pulumi config set integration-platform:rateLimitBudgetMs 300000",
+  },
+  createWithoutRead: {
+    config: "integration-platform:createWithoutRead",
+    env: "INTEGRATION_PLATFORM_CREATE_WITHOUT_READ",
+    hint: "pulumi config set integration-platform:createWithoutRead true",
   },
 } satisfies Record<keyof ConnectionSettings, SettingSource>;
 
@@ -133,6 +140,11 @@ export function resolveSettings(config?: ConfigReader, env: NodeJS.ProcessEnv = 
   // The API lives under /api/v2/public; accept a base URL given with or without it.
   const normalized = url.toString().replace(/\/+$/, "").replace(/\/api\/v2\/public$/, "");
 
+  const createWithoutRead = read(SETTINGS.createWithoutRead, config, env)?.toLowerCase();
+  if (createWithoutRead !== undefined && createWithoutRead !== "true" && createWithoutRead !== "false") {
+    throw new SettingsError(`${SETTINGS.createWithoutRead.config} (${SETTINGS.createWithoutRead.env}) must be true or false; got ${JSON.stringify(createWithoutRead)}`);
+  }
+
   return {
     baseUrl: normalized,
     apiKey,
@@ -151,5 +163,6 @@ export function resolveSettings(config?: ConfigReader, env: NodeJS.ProcessEnv = 
       max: 3_600_000,
       whole: true,
     }),
+    createWithoutRead: createWithoutRead === "true",
   };
 }

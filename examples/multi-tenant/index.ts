@@ -1,5 +1,8 @@
 // Multi-tenant: choose linked accounts by reading the platform, then stamp one setup per account.
 // Each setup is named after its account, so a new matching account only adds its own resources.
+// Sharded by stack config: with `integration-platform:shards` S and `integration-platform:shard` i
+// set, this stack sets up only the accounts of shard i of S (docs/guides/scaling.md); without
+// them, every matching account.
 import * as pulumi from "@pulumi/pulumi";
 import * as platform from "pulumi-integration-platform";
 
@@ -10,9 +13,11 @@ const search = config.get("search");
 const tier = config.get("tier") ?? "enterprise";
 
 export = async () => {
-  const accounts = await platform.getLinkedAccounts(
+  const matching = await platform.getLinkedAccounts(
     search ? { search } : { envVariableName: "ACCOUNT_TIER", envVariableValue: tier },
   );
+  const where = platform.stackShard();
+  const accounts = platform.inThisShard(matching, (account) => account.accountId, where);
 
   for (const account of accounts) {
     new platform.LinkedAccountSetup(`${account.accountId}-hubspot`, {
@@ -24,5 +29,5 @@ export = async () => {
     });
   }
 
-  return { accounts: accounts.map((account) => account.accountId) };
+  return { accounts: accounts.map((account) => account.accountId), shard: `${where.shard} of ${where.shards}` };
 };

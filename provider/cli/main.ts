@@ -10,18 +10,23 @@ import { parseArgs } from "node:util";
 import { ApiError, SettingsError } from "../client/errors";
 import { runImport } from "./import";
 import { ImportInputError } from "./importRead";
-import { DEFAULT_MAX_CHARS, fullSummaryLink, MIN_MAX_CHARS, PreviewJsonError, summarizeBounded, type ReportMode, type Summaries } from "./summarize";
+import { moveShards, runShards, SHARD_COMMANDS, shardCount, ShardsError, type ShardCommand } from "./shards";
+import { DEFAULT_MAX_CHARS, fullSummaryLink, mergePreviews, MIN_MAX_CHARS, parsePreview, PreviewJsonError, summarizeBounded, type PreviewJson, type ReportMode, type Summaries } from "./summarize";
 
 const COMMAND = "pulumi-integration-platform";
 
 /** What `--help` prints. */
-export const USAGE = `Usage: ${COMMAND} summarize <preview.json | -> [--drift] [--max-chars <n>] [--full <file>] [--full-link <url>]
+export const USAGE = `Usage: ${COMMAND} summarize <preview.json ... | -> [--drift] [--max-chars <n>] [--full <file>] [--full-link <url>]
        ${COMMAND} import --slug <slug> [--slug <slug> ...] [--linked-account <id> ...] --out <dir> [--force]
+       ${COMMAND} shards <up | preview | refresh | destroy> --shards <n> [--stack <name>] [--cwd <dir>]
+                 [--requests-per-second <n>] [--expect-no-changes]
+       ${COMMAND} shards move --from <n> --to <n> [--stack <name>] [--cwd <dir>] [--dry-run]
 
 summarize
   Reads the output of \`pulumi preview --json\` from a file, or from standard input when the
   file is -, and prints a Markdown summary of the integration platform changes: one folded
   block per linked account, its changes listed by app. Secret values are never printed.
+  Several files (the previews of a sharded program's stacks) make one summary of them all.
   The summary fits a pull request comment: when the full one is longer than --max-chars,
   whole linked accounts are left out from the end of the list, and the last line says how
   many accounts and changes that is, and where the full summary is.
@@ -67,11 +72,42 @@ import
     export INTEGRATION_PLATFORM_BASE_URL=https://api.example.com INTEGRATION_PLATFORM_API_KEY=...
     npx ${COMMAND} import --slug hubspot --out platform
 
+shards
+  Runs a command on every stack of a sharded program at once (docs/guides/scaling.md), through
+  Pulumi's Automation API and the \`pulumi\` on PATH, each stack's output prefixed with its name.
+  Stack i is named by --stack with {shard} replaced by i; \`up\` and \`preview\` create missing
+  stacks, and every stack gets integration-platform:shards and integration-platform:shard in its
+  config. The connection comes from each stack's config or the environment, as the provider's
+  does. Exit status: 0 when every stack succeeded, 1 when any failed (each one's error is shown).
+
+  --shards <n>               How many shards (stacks). Required.
+  --stack <name>             The stacks' names, with {shard} for the number (default shard-{shard}).
+  --cwd <dir>                The program's directory (default: the current one).
+  --requests-per-second <n>  What the API key allows in all (default: INTEGRATION_PLATFORM_REQUESTS_PER_SECOND,
+                             else 20): each stack paces itself to an equal part, so that together they stay
+                             within the platform's limit. A stack whose config sets requestsPerSecond keeps it.
+  --expect-no-changes        Fail a stack whose up, preview or refresh would change anything.
+
+shards move
+  Re-shards from --from to --to stacks: each linked account whose shard changes has its
+  top-level resources (and their children) moved to its new stack with \`pulumi state move\`.
+  Nothing is called on the platform, so nothing is deleted, recreated or restored. Missing
+  stacks are created; every stack's integration-platform:shards becomes --to. If it stops half
+  way, run it again: it plans from where the resources are.
+
+  --from <n>, --to <n>   The number of shards now, and the number wanted. Required.
+  --dry-run              Print what would move, move nothing.
+
+  Example (from 4 to 5 shards, then check that nothing changes):
+    npx ${COMMAND} shards move --from 4 --to 5 --stack prod-{shard}
+    npx ${COMMAND} shards preview --shards 5 --stack prod-{shard} --expect-no-changes
+
 Options:
   -h, --help   Print this help.
 
 Exit status: 0 when the summary or the project was written (with --drift: and no drift was
-found); 1 when --drift found drift (the report is printed); 2 for bad usage, unreadable input,
+found), or every shard's command succeeded; 1 when --drift found drift (the report is printed),
+or a shard's command failed; 2 for bad usage, unreadable input,
 a --full file that cannot be written (then nothing is printed), a drift check whose preview
 failed (the report says so), or an import that could not read the workspace or write <dir>
 (then nothing was written); 3 for an unexpected failure.
@@ -107,7 +143,7 @@ const processIo: Io = {
 
 /** `summarize`'s options, checked. */
 interface SummarizeOptions {
-  source: string;
+  sources: string[];
   mode: ReportMode;
   maxChars: number;
   full?: string;
@@ -129,8 +165,9 @@ function summarizeOptions(args: string[]): SummarizeOptions | "help" {
     },
   });
   if (values.help) return "help";
-  if (positionals.length !== 1) throw new UsageError(`summarize takes one argument, the preview JSON file (or - for standard input); got ${positionals.length}`);
-  const [source] = positionals;
+  if (positionals.length === 0) throw new UsageError("summarize needs the preview JSON file (or - for standard input), or several files, one per stack");
+  if (positionals.includes("-") && positionals.length > 1) throw new UsageError("summarize reads standard input (-) only as its one input; pass several previews as files");
+  const sources = positionals;
   const given = values["max-chars"];
   const maxChars = given === undefined ? DEFAULT_MAX_CHARS : /^\d+$/.test(given.trim()) ? Number(given.trim()) : NaN;
   if (!Number.isSafeInteger(maxChars) || maxChars < MIN_MAX_CHARS) {
@@ -139,8 +176,9 @@ function summarizeOptions(args: string[]): SummarizeOptions | "help" {
   const full = values.full;
   if (full !== undefined && !full.trim()) throw new UsageError("--full must name a file to write the full summary to, e.g. --full summary-full.md");
   // Writing the full summary over the preview would destroy the input of any later run.
-  if (full !== undefined && source !== "-" && path.resolve(full) === path.resolve(source)) {
-    throw new UsageError(`--full names the preview file ${source} itself; give another file, e.g. --full summary-full.md`);
+  const input = sources.find((source) => source !== "-" && full !== undefined && path.resolve(full) === path.resolve(source));
+  if (input !== undefined) {
+    throw new UsageError(`--full names the preview file ${input} itself; give another file, e.g. --full summary-full.md`);
   }
   const fullLink = values["full-link"];
   if (fullLink !== undefined) {
@@ -150,11 +188,18 @@ function summarizeOptions(args: string[]): SummarizeOptions | "help" {
       throw new UsageError(`--full-link ${(error as Error).message}`);
     }
   }
-  return { source, mode: values.drift ? "drift" : "changes", maxChars, full, fullLink };
+  return { sources, mode: values.drift ? "drift" : "changes", maxChars, full, fullLink };
 }
 
-/** Reads and summarizes one preview; every problem with the input becomes a UsageError naming it. */
-async function summarizeSource({ source, mode, maxChars, full, fullLink }: SummarizeOptions, io: Io): Promise<Summaries> {
+/** Reads and summarizes the previews (several: one summary of them all); every problem with an input becomes a UsageError naming it. */
+async function summarizeSources({ sources, mode, maxChars, full, fullLink }: SummarizeOptions, io: Io): Promise<Summaries> {
+  const previews: PreviewJson[] = [];
+  for (const source of sources) previews.push(await readPreview(source, io));
+  return summarizeBounded(mergePreviews(previews), maxChars, { link: fullLink, file: full }, mode);
+}
+
+/** Reads and checks one preview; every problem with it becomes a UsageError naming it. */
+async function readPreview(source: string, io: Io): Promise<PreviewJson> {
   const name = source === "-" ? "standard input" : source;
   let text: string;
   try {
@@ -174,7 +219,7 @@ async function summarizeSource({ source, mode, maxChars, full, fullLink }: Summa
     throw new UsageError(`${name} is not JSON (${(error as Error).message}); pass what \`pulumi preview --json\` printed on standard output, without stderr`);
   }
   try {
-    return summarizeBounded(data, maxChars, { link: fullLink, file: full }, mode);
+    return parsePreview(data);
   } catch (error) {
     if (error instanceof PreviewJsonError) throw new UsageError(`${name} is ${error.message}`);
     throw error;
@@ -205,6 +250,53 @@ function importOptions(args: string[]) {
   return { slugs, linkedAccountIds: ids && [...new Set(ids)], out: values.out, force: values.force ?? false };
 }
 
+/** Runs `shards …`; resolves to the exit status. */
+async function shardsCommand(args: string[], io: Io): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    strict: true,
+    options: {
+      shards: { type: "string" },
+      from: { type: "string" },
+      to: { type: "string" },
+      stack: { type: "string", default: "shard-{shard}" },
+      cwd: { type: "string", default: "." },
+      "requests-per-second": { type: "string" },
+      "expect-no-changes": { type: "boolean", default: false },
+      "dry-run": { type: "boolean", default: false },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  if (values.help) {
+    io.stdout(USAGE);
+    return 0;
+  }
+  const [command, ...extra] = positionals;
+  if (extra.length > 0) throw new UsageError(`shards takes one command; got ${positionals.map((p) => JSON.stringify(p)).join(", ")}`);
+  const stacks = { dir: values.cwd!, template: values.stack! };
+  const shardsIo = { stdout: io.stdout, stderr: io.stderr, env: io.env };
+  try {
+    if (command === "move") {
+      await moveShards({ ...stacks, from: shardCount("--from", values.from), to: shardCount("--to", values.to), dryRun: values["dry-run"] }, shardsIo);
+      return 0;
+    }
+    if (!SHARD_COMMANDS.includes(command as ShardCommand)) {
+      throw new UsageError(`shards needs a command: ${SHARD_COMMANDS.join(", ")} or move; got ${command === undefined ? "none" : JSON.stringify(command)}`);
+    }
+    const rate = values["requests-per-second"];
+    const requestsPerSecond = rate === undefined ? undefined : Number(rate);
+    if (requestsPerSecond !== undefined && !(Number.isFinite(requestsPerSecond) && requestsPerSecond > 0 && requestsPerSecond <= 1000)) {
+      throw new UsageError(`--requests-per-second must be a number above 0, at most 1000 (the API key's limit in all); got ${JSON.stringify(rate)}`);
+    }
+    const options = { ...stacks, command: command as ShardCommand, shards: shardCount("--shards", values.shards), requestsPerSecond, expectNoChanges: values["expect-no-changes"] };
+    return (await runShards(options, shardsIo)) > 0 ? 1 : 0;
+  } catch (error) {
+    if (error instanceof ShardsError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
 /** Runs the command line with `args` (without node and the script); resolves to the exit status. */
 export async function main(args: string[], io: Io = processIo): Promise<number> {
   try {
@@ -226,13 +318,14 @@ export async function main(args: string[], io: Io = processIo): Promise<number> 
       }
       return 0;
     }
+    if (args[0] === "shards") return await shardsCommand(args.slice(1), io);
     if (args[0] === "summarize") {
       const options = summarizeOptions(args.slice(1));
       if (options === "help") {
         io.stdout(USAGE);
         return 0;
       }
-      const { bounded, full, changes, errors } = await summarizeSource(options, io);
+      const { bounded, full, changes, errors } = await summarizeSources(options, io);
       if (options.full !== undefined) {
         try {
           await writeFile(options.full, full);
@@ -256,10 +349,10 @@ export async function main(args: string[], io: Io = processIo): Promise<number> 
       return 0;
     }
     const [command, ...rest] = positionals;
-    if (command === undefined) throw new UsageError("missing command: summarize or import");
+    if (command === undefined) throw new UsageError("missing command: summarize, import or shards");
     // A command after `--` (`-- summarize preview.json`) ends up here: run it as if it came first.
-    if (command === "summarize") return await main([command, ...rest], io);
-    throw new UsageError(`unknown command ${JSON.stringify(command)}: the commands are summarize and import`);
+    if (command === "summarize" || command === "import" || command === "shards") return await main([command, ...rest], io);
+    throw new UsageError(`unknown command ${JSON.stringify(command)}: the commands are summarize, import and shards`);
   } catch (error) {
     // parseArgs throws a TypeError with an ERR_PARSE_ARGS_* code for unknown options.
     const parseProblem = typeof (error as NodeJS.ErrnoException).code === "string" && (error as NodeJS.ErrnoException).code!.startsWith("ERR_PARSE_ARGS");

@@ -77,6 +77,21 @@ export function parsePreview(data: unknown): PreviewJson {
   throw new PreviewJsonError(`not the output of \`pulumi preview --json\`: ${problems.join("; ")}`);
 }
 
+/**
+ * Several stacks' previews as one (the shards of one program, docs/guides/scaling.md): their steps,
+ * change counts and diagnostics together, so that one summary covers every stack.
+ */
+export function mergePreviews(previews: PreviewJson[]): PreviewJson {
+  if (previews.length === 1) return previews[0];
+  const changeSummary: Record<string, number> = {};
+  for (const preview of previews) for (const [op, n] of Object.entries(preview.changeSummary ?? {})) changeSummary[op] = (changeSummary[op] ?? 0) + n;
+  return {
+    steps: previews.flatMap((preview) => preview.steps),
+    changeSummary,
+    diagnostics: previews.flatMap((preview) => preview.diagnostics ?? []),
+  };
+}
+
 /** How a step changes its object, in the words `pulumi preview` uses. */
 type Kind = "create" | "update" | "replace" | "delete";
 const KIND_OF_OP: Record<string, Kind> = {

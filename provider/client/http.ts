@@ -104,7 +104,7 @@ export class PlatformClient {
    */
   private readonly inFlight = new Map<string, Promise<unknown>>();
 
-  constructor(private readonly settings: ConnectionSettings) {
+  constructor(readonly settings: ConnectionSettings) {
     this.http = axios.create({
       baseURL: settings.baseUrl + API_PREFIX,
       timeout: settings.timeoutMs,

@@ -37,6 +37,8 @@ export interface SetupEnvValue {
    * without writing it, since it cannot be read back to compare (EnvVariableValue's input).
    */
   adoptEncryptedValue?: pulumi.Input<boolean>;
+  /** What delete sets the value to, instead of what create replaced (EnvVariableValue's input). Stored as a secret. */
+  restoreOnDelete?: pulumi.Input<string>;
   /**
    * Leave the value on the platform when this resource is deleted (Pulumi's `retainOnDelete`
    * option on the child), e.g. for values adopted from a running setup that end users rely on.

@@ -159,6 +159,12 @@ function desiredValues(news: Partial<ConfigFieldState>, olds?: ConfigFieldState)
 /** The provider behind ConfigField, which the provider host serves (bridge/host.ts). */
 export const configFieldProvider = ConfigFieldProperties.provider({
   async create(inputs: ConfigFieldState) {
+    if (inputs.restoreOnDelete && currentRun().client.settings.createWithoutRead) {
+      // What delete puts back is declared, so a read would record nothing: one write instead (docs/guides/scaling.md).
+      const field = await putField(inputs, desiredValues(inputs));
+      currentRun().claim("ConfigField", idOf(inputs));
+      return { id: idOf(inputs), outs: { ...ConfigFieldProperties.inputsOf(inputs), field, previous: defined({ ...inputs.restoreOnDelete }) } };
+    }
     // One read, shared with the config's other resources, to learn what the field holds before we
     // take it over (delete restores it) and whether it already holds what is declared.
     const before = findField(await currentRun().readConfig(inputs, inputs), inputs.fieldId, inputs.workflowId);

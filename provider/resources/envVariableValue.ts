@@ -133,6 +133,12 @@ export const envVariableValueProvider = EnvVariableValueProperties.provider({
   async create(inputs: EnvVariableValueState) {
     // One listing per placement, shared with the run's other values there: what is there already?
     const run = currentRun();
+    if (inputs.restoreOnDelete !== undefined && inputs.adoptEncryptedValue !== true && run.client.settings.createWithoutRead) {
+      // What delete puts back is declared, so the listing would record nothing: the upsert alone (docs/guides/scaling.md).
+      const { _id } = await setValue(inputs);
+      run.claim("EnvVariableValue", _id);
+      return { id: _id, outs: EnvVariableValueProperties.inputsOf(inputs) };
+    }
     const existing = await run.findEnvValue(inputs, inputs.definitionId);
     // Already as declared (an adopted setup, or a run that stopped after this write): no write.
     const adopted = existing !== undefined && (inputs.encrypted ? inputs.adoptEncryptedValue === true : existing.value === inputs.value);

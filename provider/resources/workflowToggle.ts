@@ -73,15 +73,17 @@ async function setEnabled(target: WorkflowToggleState, enabled: boolean) {
 /** The provider behind WorkflowToggle, which the provider host serves (bridge/host.ts). */
 export const workflowToggleProvider = WorkflowToggleProperties.provider({
   async create(inputs: WorkflowToggleState) {
+    // With restoreOnDelete declared, a read would record nothing: one write instead (docs/guides/scaling.md).
+    const blind = inputs.restoreOnDelete !== undefined && currentRun().client.settings.createWithoutRead;
     // One read, shared with the config's other resources, to learn the state to restore on
     // delete. A draft is not listed; the toggle itself then produces the platform's own refusal.
-    const before = findWorkflow(await currentRun().readConfig(inputs, inputs), inputs.workflowId);
+    const before = blind ? undefined : findWorkflow(await currentRun().readConfig(inputs, inputs), inputs.workflowId);
     // Already as desired (an adopted setup, or a run that stopped after this write): no write.
     const after = before?.enabled === inputs.enabled ? before : await setEnabled(inputs, inputs.enabled);
     const outs: WorkflowToggleState = {
       ...WorkflowToggleProperties.inputsOf(inputs),
       // A workflow the config does not list yet has never been enabled for it.
-      previousEnabled: before?.enabled ?? false,
+      previousEnabled: blind ? inputs.restoreOnDelete! : (before?.enabled ?? false),
       ...(after?.name ? { workflowName: after.name } : {}),
     };
     const id = [inputs.linkedAccountId, inputs.slug, inputs.configId, inputs.workflowId].join("/");

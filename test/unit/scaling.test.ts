@@ -1,0 +1,167 @@
+// Scaling (docs/guides/scaling.md): the shard of a linked account, the moves of a re-shard, one
+// summary of several stacks' previews, and creates without a read where restoreOnDelete is declared.
+import * as assert from "node:assert/strict";
+import { planMoves, stackName, checkTemplate } from "../../provider/cli/shards";
+import { mergePreviews, parsePreview, summarize } from "../../provider/cli/summarize";
+import { resolveSettings } from "../../provider/settings";
+import { inThisShard, shardOf, stackShard } from "../../provider/sharding";
+import { connect, getConfig, nextRun, provider, useEmulator, writes } from "../support/provider";
+
+const ids = Array.from({ length: 2000 }, (_, i) => `tenant-${i}`);
+
+describe("shardOf", () => {
+  it("depends on the id and the number of shards alone", () => {
+    // Fixed values: a change to the hash would move every user's tenants between stacks.
+    assert.deepEqual(["acme", "globex", "initech", "tenant-0"].map((id) => shardOf(id, 7)), [1, 6, 6, 3]);
+    for (const id of ids.slice(0, 50)) assert.equal(shardOf(id, 1), 0);
+  });
+
+  it("spreads 2,000 ids evenly: every shard of 4 within 10% of a quarter", () => {
+    const counts = [0, 0, 0, 0];
+    for (const id of ids) counts[shardOf(id, 4)]++;
+    for (const count of counts) assert.ok(Math.abs(count - 500) <= 50, `counts ${counts}`);
+  });
+
+  it("from S to S + 1 shards moves only ids into the new shard, about 1 in S + 1", () => {
+    for (const shards of [1, 4, 9]) {
+      const moved = ids.filter((id) => shardOf(id, shards) !== shardOf(id, shards + 1));
+      assert.ok(moved.every((id) => shardOf(id, shards + 1) === shards), "every moved id goes to the new shard");
+      const expected = ids.length / (shards + 1);
+      assert.ok(Math.abs(moved.length - expected) <= expected * 0.15, `${moved.length} moved, about ${expected} expected`);
+    }
+  });
+
+  it("refuses a number of shards out of range", () => {
+    assert.throws(() => shardOf("acme", 0), /from 1 to 1000; got 0/);
+    assert.throws(() => shardOf("acme", 1.5), /whole number/);
+  });
+});
+
+describe("stackShard and inThisShard", () => {
+  const reader = (config: Record<string, string>) => ({ get: (key: string) => config[key] });
+
+  it("is everything when the stack sets neither key, and this shard's ids otherwise", () => {
+    assert.deepEqual(stackShard(reader({})), { shard: 0, shards: 1 });
+    const where = stackShard(reader({ "integration-platform:shards": "4", "integration-platform:shard": "2" }));
+    assert.deepEqual(where, { shard: 2, shards: 4 });
+    const mine = inThisShard(ids, (id) => id, where);
+    assert.ok(mine.length > 0 && mine.every((id) => shardOf(id, 4) === 2));
+  });
+
+  it("names the key that is missing or out of range", () => {
+    assert.throws(() => stackShard(reader({ "integration-platform:shards": "4" })), /integration-platform:shard is not set/);
+    assert.throws(() => stackShard(reader({ "integration-platform:shards": "4", "integration-platform:shard": "4" })), /integration-platform:shard must be a whole number from 0 to 3; got "4"/);
+    assert.throws(() => stackShard(reader({ "integration-platform:shards": "two", "integration-platform:shard": "0" })), /integration-platform:shards must be a whole number/);
+  });
+});
+
+describe("shards move: the plan", () => {
+  const stack = { urn: "urn:pulumi:s-0::p::pulumi:pulumi:Stack::p-s-0", type: "pulumi:pulumi:Stack" };
+  const setup = (id: string) => [
+    { urn: `urn:pulumi:s-0::p::integration-platform:index:LinkedAccountSetup::${id}`, type: "integration-platform:index:LinkedAccountSetup", parent: stack.urn, inputs: {} },
+    {
+      urn: `urn:pulumi:s-0::p::integration-platform:index:LinkedAccountSetup$pulumi-nodejs:dynamic/integration-platform:ConfigField::${id}/field`,
+      type: "pulumi-nodejs:dynamic/integration-platform:ConfigField",
+      parent: `urn:pulumi:s-0::p::integration-platform:index:LinkedAccountSetup::${id}`,
+      inputs: { linkedAccountId: id },
+    },
+  ];
+
+  it("moves each account's top-level resource to its new shard, and leaves the rest", () => {
+    const tenants = ids.slice(0, 40).filter((id) => shardOf(id, 1) === 0);
+    const resources = [stack, ...tenants.flatMap(setup), { urn: "urn:pulumi:s-0::p::pulumi-nodejs:dynamic/integration-platform:ApplicationEvent::e", type: "pulumi-nodejs:dynamic/integration-platform:ApplicationEvent", parent: stack.urn, inputs: {} }];
+    const { moves, unplaced } = planMoves(0, resources, 3);
+    const expected = tenants.filter((id) => shardOf(id, 3) !== 0);
+    assert.deepEqual(moves.map((m) => m.linkedAccountId).sort(), expected.sort());
+    for (const move of moves) {
+      assert.deepEqual(move.urns, [`urn:pulumi:s-0::p::integration-platform:index:LinkedAccountSetup::${move.linkedAccountId}`], "only the component: its children move with it");
+      assert.equal(move.to, shardOf(move.linkedAccountId, 3));
+    }
+    assert.deepEqual(unplaced, ["urn:pulumi:s-0::p::pulumi-nodejs:dynamic/integration-platform:ApplicationEvent::e"]);
+  });
+
+  it("refuses a top-level resource whose tree holds two accounts", () => {
+    const [component, child] = setup("a");
+    const other = { ...child, urn: child.urn + "-b", inputs: { linkedAccountId: "b" } };
+    assert.throws(() => planMoves(0, [stack, component, child, other], 2), /holds resources of 2 linked accounts/);
+  });
+
+  it("names stacks from a template that must hold {shard}", () => {
+    assert.equal(stackName("prod-{shard}", 3), "prod-3");
+    assert.throws(() => checkTemplate("prod"), /--stack must contain \{shard\}/);
+  });
+});
+
+describe("summarize of several stacks' previews", () => {
+  const step = (stackName: string, account: string) => ({
+    op: "create",
+    urn: `urn:pulumi:${stackName}::p::pulumi-nodejs:dynamic/integration-platform:WorkflowToggle::${account}-alerts`,
+    newState: {
+      type: "pulumi-nodejs:dynamic/integration-platform:WorkflowToggle",
+      inputs: { slug: "hubspot", linkedAccountId: account, configId: account, workflowId: "wf_hs_deal_alerts", enabled: true },
+    },
+  });
+
+  it("merges steps, counts and diagnostics, and the summary names every stack's accounts", () => {
+    const a = parsePreview({ steps: [step("s-0", "acme")], changeSummary: { create: 1 }, diagnostics: [] });
+    const b = parsePreview({ steps: [step("s-1", "globex"), step("s-1", "initech")], changeSummary: { create: 2, same: 3 } });
+    const merged = mergePreviews([a, b]);
+    assert.equal(merged.steps.length, 3);
+    assert.deepEqual(merged.changeSummary, { create: 3, same: 3 });
+    const text = summarize(merged);
+    for (const account of ["acme", "globex", "initech"]) assert.match(text, new RegExp(`\\b${account}\\b`));
+  });
+});
+
+describe("createWithoutRead", () => {
+  const ctx = useEmulator();
+  const field = provider("ConfigField");
+  const toggle = provider("WorkflowToggle");
+  const envValue = provider("EnvVariableValue");
+  const CONFIG = { slug: "hubspot", linkedAccountId: "acme", configId: "acme" };
+  const QUOTA = { definitionId: "64f0000000000000000000d6", linkedAccountId: "acme" };
+  const calls = () => ctx.emulator.requests.list().map((r) => `${r.method} ${r.path.replace(/\?.*/, "")}`);
+
+  it("is off by default, and takes only true or false", () => {
+    const base = { INTEGRATION_PLATFORM_BASE_URL: "http://127.0.0.1:1", INTEGRATION_PLATFORM_API_KEY: "k" };
+    assert.equal(resolveSettings(undefined, base).createWithoutRead, false);
+    assert.equal(resolveSettings(undefined, { ...base, INTEGRATION_PLATFORM_CREATE_WITHOUT_READ: "TRUE" }).createWithoutRead, true);
+    assert.throws(() => resolveSettings(undefined, { ...base, INTEGRATION_PLATFORM_CREATE_WITHOUT_READ: "yes" }), /createWithoutRead \(INTEGRATION_PLATFORM_CREATE_WITHOUT_READ\) must be true or false; got "yes"/);
+  });
+
+  it("creates a field, a toggle and an env value that declare restoreOnDelete with one write each and no read; delete puts back what they declare", async () => {
+    connect(ctx.emulator, { "integration-platform:createWithoutRead": "true" });
+    const scope = { scope: "linked_account", encrypted: false };
+    const f = await field.create({ ...CONFIG, fieldId: "hs_pipeline", name: "Tenant pipeline", restoreOnDelete: { name: "Pipeline" } });
+    const t = await toggle.create({ ...CONFIG, workflowId: "wf_hs_deal_alerts", enabled: true, restoreOnDelete: false });
+    const v = await envValue.create({ ...QUOTA, ...scope, value: "777", restoreOnDelete: "100" });
+    assert.deepEqual(calls(), [
+      "PUT /api/v2/public/config/field/hs_pipeline",
+      "PUT /api/v2/public/slug/hubspot/config/acme/workflows/wf_hs_deal_alerts",
+      "POST /api/v2/public/env/values",
+    ]);
+    assert.deepEqual(f.outs.previous, { name: "Pipeline" }, "what delete puts back is what the program declares");
+    assert.equal(t.outs.previousEnabled, false);
+    const config = await getConfig(ctx.emulator, "acme", "hubspot");
+    assert.equal(config.fields.find((x: { id: string }) => x.id === "hs_pipeline")?.name, "Tenant pipeline");
+
+    nextRun(ctx.emulator); // the delete comes from a later `pulumi` run
+    await field.delete(f.id, f.outs);
+    await toggle.delete(t.id, t.outs);
+    await envValue.delete(v.id, v.outs);
+    const after = await getConfig(ctx.emulator, "acme", "hubspot");
+    assert.equal(after.fields.find((x: { id: string }) => x.id === "hs_pipeline")?.name, "Pipeline");
+    assert.equal(after.workflows.find((w: { id: string }) => w.id === "wf_hs_deal_alerts")?.enabled, false);
+    assert.equal(ctx.emulator.store.envValue(v.id)?.value, "100");
+  });
+
+  it("still reads first where nothing is declared to restore, or an encrypted value is to be adopted", async () => {
+    connect(ctx.emulator, { "integration-platform:createWithoutRead": "true" });
+    await field.create({ ...CONFIG, fieldId: "hs_pipeline", name: "Tenant pipeline" });
+    assert.deepEqual(calls().slice(0, 1), ["GET /api/v2/public/slug/hubspot/config/acme"]);
+    ctx.emulator.requests.clear();
+    await envValue.create({ ...QUOTA, scope: "linked_account", encrypted: true, value: "5", adoptEncryptedValue: true, restoreOnDelete: "1" });
+    assert.deepEqual(calls().slice(0, 1), ["GET /api/v2/public/env/values/linked_account"]);
+    assert.ok(writes(ctx.emulator).length <= 1);
+  });
+});
