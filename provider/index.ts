@@ -23,4 +23,4 @@ export { getEnvDefinition, getEnvDefinitionOutput, getEnvDefinitions, getEnvDefi
 export { getEnvValues, getEnvValuesOutput, EnvValue, GetEnvValuesArgs } from "./functions/envValues";
 export { getLinkedAccounts, getLinkedAccountsOutput, LinkedAccount, GetLinkedAccountsArgs } from "./functions/linkedAccounts";
 export { getAuditEvents, getAuditEventsOutput, AuditEvent, GetAuditEventsArgs } from "./functions/auditEvents";
-export { shardOf, stackShard, inThisShard, StackShard, SHARD_SETTINGS, MAX_SHARDS } from "./sharding";
+export { shardOf, stackShard, inThisShard, StackShard, SHARDS_SETTING, MAX_SHARDS } from "./sharding";

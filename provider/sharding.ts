@@ -5,11 +5,8 @@
 import { createHash } from "node:crypto";
 import * as pulumi from "@pulumi/pulumi";
 
-/** Stack config keys (namespace `integration-platform`) that place a stack among the shards. */
-export const SHARD_SETTINGS = {
-  shards: "integration-platform:shards",
-  shard: "integration-platform:shard",
-} as const;
+/** The stack config key (namespace `integration-platform`) that says how many shards there are. */
+export const SHARDS_SETTING = "integration-platform:shards";
 
 /** The most shards: well past what one API key's 20 requests per second can keep busy. */
 export const MAX_SHARDS = 1000;
@@ -44,25 +41,24 @@ export interface StackShard {
 }
 
 /**
- * This stack's shard, from its config `integration-platform:shards` and `integration-platform:shard`;
- * `{shard: 0, shards: 1}` (everything) when neither is set. Throws naming the key when one is bad.
+ * This stack's shard: how many there are from its config `integration-platform:shards`, and
+ * which one it is from the number its name ends with (`prod-3` is shard 3). Every shard's stack
+ * thus has the same config, which `pulumi state move` needs to re-shard (docs/guides/scaling.md).
+ * `{shard: 0, shards: 1}` (everything) when the key is not set. Throws saying what to fix.
  */
-export function stackShard(config: { get(key: string): string | undefined } = { get: (key) => pulumi.runtime.getConfig(key) }): StackShard {
-  const shardsText = config.get(SHARD_SETTINGS.shards);
-  const shardText = config.get(SHARD_SETTINGS.shard);
-  if (shardsText === undefined && shardText === undefined) return { shard: 0, shards: 1 };
-  const shards = wholeNumber(shardsText, SHARD_SETTINGS.shards, 1, MAX_SHARDS);
-  const shard = wholeNumber(shardText, SHARD_SETTINGS.shard, 0, shards - 1);
-  return { shard, shards };
-}
-
-function wholeNumber(text: string | undefined, key: string, min: number, max: number): number {
-  if (text === undefined) throw new Error(`${key} is not set: set both ${SHARD_SETTINGS.shards} and ${SHARD_SETTINGS.shard}, or neither`);
-  const value = Number(text.trim());
-  if (!/^\d+$/.test(text.trim()) || value < min || value > max) {
-    throw new Error(`${key} must be a whole number from ${min} to ${max}; got ${JSON.stringify(text)}`);
+export function stackShard(config: { get(key: string): string | undefined } = { get: (key) => pulumi.runtime.getConfig(key) }, stack: string = pulumi.getStack()): StackShard {
+  const text = config.get(SHARDS_SETTING)?.trim();
+  if (text === undefined) return { shard: 0, shards: 1 };
+  const shards = Number(text);
+  if (!/^\d+$/.test(text) || shards < 1 || shards > MAX_SHARDS) {
+    throw new Error(`${SHARDS_SETTING} must be a whole number from 1 to ${MAX_SHARDS}; got ${JSON.stringify(text)}`);
   }
-  return value;
+  const number = /(?:^|\D)(\d+)$/.exec(stack)?.[1];
+  const shard = Number(number);
+  if (number === undefined || shard >= shards || (number.length > 1 && number.startsWith("0"))) {
+    throw new Error(`stack ${JSON.stringify(stack)} must be named for its shard, from 0 to ${shards - 1} (${SHARDS_SETTING} is ${shards}), at the end of its name: e.g. prod-0`);
+  }
+  return { shard, shards };
 }
 
 /** The items whose linked account belongs to this stack's shard (see stackShard), in their order. */

@@ -25,6 +25,7 @@ import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../emulator";
 import { Stack, Workspace, type StackExport } from "./lib/engine";
+import { watchProviderHosts } from "./lib/hosts";
 import { writeProgram } from "./lib/program";
 
 const OPS = ["up (create)", "preview (no changes)", "up (10% changed)", "refresh", "destroy"] as const;
@@ -137,29 +138,6 @@ async function seed(emulator: RunningEmulator, n: number): Promise<void> {
       state.events.push({ _id: eventId(i), name: `bench.event.${i}`, raw_response: "{}", response: [] });
     }
   });
-}
-
-/** Samples the peak RSS (VmHWM) of every dynamic provider host process until stopped. */
-function watchProviderHosts(): () => number {
-  let peakKb = 0;
-  const sample = () => {
-    for (const pid of fs.readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
-      try {
-        const cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8");
-        if (!cmdline.includes("cmd/dynamic-provider")) continue;
-        const hwm = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
-        if (hwm) peakKb = Math.max(peakKb, Number(hwm[1]));
-      } catch {
-        // The process ended between listing and reading: nothing to sample.
-      }
-    }
-  };
-  const timer = setInterval(sample, 100);
-  return () => {
-    clearInterval(timer);
-    sample();
-    return Math.round(peakKb / 1024);
-  };
 }
 
 /**

@@ -1,8 +1,8 @@
 // Multi-tenant: choose linked accounts by reading the platform, then stamp one setup per account.
 // Each setup is named after its account, so a new matching account only adds its own resources.
-// Sharded by stack config: with `integration-platform:shards` S and `integration-platform:shard` i
-// set, this stack sets up only the accounts of shard i of S (docs/guides/scaling.md); without
-// them, every matching account.
+// Sharded by stack config: with `integration-platform:shards` S set, the stack named `<name>-i`
+// sets up only the accounts of shard i of S (docs/guides/scaling.md); without
+// it, every matching account.
 import * as pulumi from "@pulumi/pulumi";
 import * as platform from "pulumi-integration-platform";
 

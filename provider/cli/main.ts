@@ -75,13 +75,13 @@ import
 shards
   Runs a command on every stack of a sharded program at once (docs/guides/scaling.md), through
   Pulumi's Automation API and the \`pulumi\` on PATH, each stack's output prefixed with its name.
-  Stack i is named by --stack with {shard} replaced by i; \`up\` and \`preview\` create missing
-  stacks, and every stack gets integration-platform:shards and integration-platform:shard in its
-  config. The connection comes from each stack's config or the environment, as the provider's
+  Stack i is named by --stack with {shard} replaced by i (the program reads its shard from the
+  end of the name); \`up\` and \`preview\` create missing stacks, and every stack gets
+  integration-platform:shards in its config. The connection comes from each stack's config or the environment, as the provider's
   does. Exit status: 0 when every stack succeeded, 1 when any failed (each one's error is shown).
 
   --shards <n>               How many shards (stacks). Required.
-  --stack <name>             The stacks' names, with {shard} for the number (default shard-{shard}).
+  --stack <name>             The stacks' names, ending with {shard} for the number (default shard-{shard}).
   --cwd <dir>                The program's directory (default: the current one).
   --requests-per-second <n>  What the API key allows in all (default: INTEGRATION_PLATFORM_REQUESTS_PER_SECOND,
                              else 20): each stack paces itself to an equal part, so that together they stay

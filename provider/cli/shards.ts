@@ -7,7 +7,7 @@ import * as path from "node:path";
 import { promisify } from "node:util";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { DEFAULT_REQUESTS_PER_SECOND, SETTINGS } from "../settings";
-import { MAX_SHARDS, SHARD_SETTINGS, shardOf } from "../sharding";
+import { MAX_SHARDS, SHARDS_SETTING, shardOf } from "../sharding";
 
 /** What `shards` runs on each stack. */
 export const SHARD_COMMANDS = ["up", "preview", "refresh", "destroy"] as const;
@@ -38,9 +38,11 @@ export function stackName(template: string, shard: number): string {
   return template.replaceAll("{shard}", String(shard));
 }
 
-/** Checks a `--stack` template: it must tell the shards apart. */
+/** Checks a `--stack` template: the shard's number ends each name, where the program reads it (stackShard). */
 export function checkTemplate(template: string): void {
-  if (!template.includes("{shard}")) throw new ShardsError(`--stack must contain {shard}, which becomes each shard's number, e.g. --stack prod-{shard}; got ${JSON.stringify(template)}`);
+  if (!/(^|[^0-9{])\{shard\}$/.test(template) || template.indexOf("{shard}") !== template.length - "{shard}".length) {
+    throw new ShardsError(`--stack must end with {shard}, which becomes each shard's number (the program reads it from the end of the stack's name), e.g. --stack prod-{shard}; got ${JSON.stringify(template)}`);
+  }
 }
 
 /** Checks a number of shards given on the command line. */
@@ -57,17 +59,18 @@ async function automation() {
   return import("@pulumi/pulumi/automation");
 }
 
-/** Selects shard i's stack (creating it when `create`); with `shards`, sets its place among them in its config. */
+/** Selects shard i's stack (creating it when `create`); with `shards`, sets their count in its config. */
 async function shardStack(stacks: ShardStacks, shard: number, shards: number | undefined, envVars: Record<string, string>, create: boolean): Promise<Stack> {
   const { LocalWorkspace } = await automation();
   const args = { stackName: stackName(stacks.template, shard), workDir: path.resolve(stacks.dir) };
   const stack = create ? await LocalWorkspace.createOrSelectStack(args, { envVars }) : await LocalWorkspace.selectStack(args, { envVars });
-  if (shards !== undefined) await placeStack(stack, shard, shards);
+  if (shards !== undefined) await placeStack(stack, shards);
   return stack;
 }
 
-function placeStack(stack: Stack, shard: number, shards: number): Promise<void> {
-  return stack.setAllConfig({ [SHARD_SETTINGS.shards]: { value: String(shards) }, [SHARD_SETTINGS.shard]: { value: String(shard) } });
+// Only the count: every shard's config stays the same, as `pulumi state move` needs (stackShard).
+function placeStack(stack: Stack, shards: number): Promise<void> {
+  return stack.setConfig(SHARDS_SETTING, { value: String(shards) });
 }
 
 /** Calls `write` with each whole line of a stream of chunks; `flush` writes what is left. */
@@ -272,11 +275,16 @@ export async function moveShards(options: MoveShardsOptions, io: ShardsIo): Prom
         await run(pulumi, args, { cwd: path.resolve(options.dir), env: io.env ?? process.env, maxBuffer: 64 * 1024 * 1024 });
       } catch (error) {
         const { stderr, stdout } = error as { stderr?: string; stdout?: string };
-        throw new ShardsError(`pulumi state move from ${args[3]} to ${args[5]} failed after ${at} of ${urns.length} resources moved: ${lastLines(`${stdout ?? ""}\n${stderr ?? ""}`)}\nRun the same \`shards move\` again: resources already moved are planned from their new stack.`);
+        const output = `${stdout ?? ""}\n${stderr ?? ""}`;
+        // The default provider's inputs in state are the stack's config when it was last updated; the move needs them equal.
+        const why = /provider \S+ already exists in destination stack/.test(output)
+          ? `\nThe two stacks' states hold different config. Give every shard's stack the same config, run \`shards up --shards ${from}\` so that their states hold it, then move again.`
+          : "";
+        throw new ShardsError(`pulumi state move from ${args[3]} to ${args[5]} failed after ${at} of ${urns.length} resources moved: ${lastLines(output)}${why}\nRun the same \`shards move\` again: resources already moved are planned from their new stack.`);
       }
     }
   }
-  for (let i = 0; i < to; i++) await placeStack(stacks.get(i)!, i, to);
+  for (let i = 0; i < to; i++) await placeStack(stacks.get(i)!, to);
   io.stderr(`shards: moved ${plans.length} linked accounts; every stack now says ${to} shards. \`shards preview --shards ${to}\` should show no changes.\n`);
   return plans.length;
 }

@@ -516,11 +516,14 @@ function notChecked(steps: PreviewStep[]): string[] {
  * with one job and one comment per stack, readers tell the comments apart by it.
  */
 function titleOf(steps: PreviewStep[], words: Words): string {
-  const places = new Set(steps.map((s) => /^urn:pulumi:([^:]+)::([^:]+)::/.exec(s.urn)?.slice(1, 3).join("\n") ?? ""));
-  const [place] = places;
-  if (places.size !== 1 || !place) return `## ${words.title}`;
-  const [stack, project] = place.split("\n");
-  return `## ${words.title} in stack ${code(stack)} of project ${code(project)}`;
+  const places = steps.map((s) => /^urn:pulumi:([^:]+)::([^:]+)::/.exec(s.urn)?.slice(1, 3));
+  const stacks = [...new Set(places.map((p) => p?.[0]))].sort();
+  const projects = new Set(places.map((p) => p?.[1]));
+  const [project] = projects;
+  if (projects.size !== 1 || !project || stacks.some((s) => !s)) return `## ${words.title}`;
+  // The shards of one program (several previews summarized together) name their stacks.
+  if (stacks.length > 1) return `## ${words.title} in ${stacks.length} stacks (${stacks.map((s) => code(s!)).join(", ")}) of project ${code(project)}`;
+  return `## ${words.title} in stack ${code(stacks[0]!)} of project ${code(project)}`;
 }
 
 /**

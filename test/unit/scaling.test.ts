@@ -39,19 +39,22 @@ describe("shardOf", () => {
 
 describe("stackShard and inThisShard", () => {
   const reader = (config: Record<string, string>) => ({ get: (key: string) => config[key] });
+  const four = reader({ "integration-platform:shards": "4" });
 
-  it("is everything when the stack sets neither key, and this shard's ids otherwise", () => {
-    assert.deepEqual(stackShard(reader({})), { shard: 0, shards: 1 });
-    const where = stackShard(reader({ "integration-platform:shards": "4", "integration-platform:shard": "2" }));
+  it("is everything when the stack does not set the count, and else the shard its name ends with", () => {
+    assert.deepEqual(stackShard(reader({}), "dev"), { shard: 0, shards: 1 });
+    const where = stackShard(four, "prod-2");
     assert.deepEqual(where, { shard: 2, shards: 4 });
+    assert.deepEqual(stackShard(four, "3"), { shard: 3, shards: 4 });
     const mine = inThisShard(ids, (id) => id, where);
     assert.ok(mine.length > 0 && mine.every((id) => shardOf(id, 4) === 2));
   });
 
-  it("names the key that is missing or out of range", () => {
-    assert.throws(() => stackShard(reader({ "integration-platform:shards": "4" })), /integration-platform:shard is not set/);
-    assert.throws(() => stackShard(reader({ "integration-platform:shards": "4", "integration-platform:shard": "4" })), /integration-platform:shard must be a whole number from 0 to 3; got "4"/);
-    assert.throws(() => stackShard(reader({ "integration-platform:shards": "two", "integration-platform:shard": "0" })), /integration-platform:shards must be a whole number/);
+  it("says what to fix: a count out of range, a name without its shard, or a shard past the count", () => {
+    assert.throws(() => stackShard(reader({ "integration-platform:shards": "two" }), "prod-0"), /integration-platform:shards must be a whole number from 1 to 1000; got "two"/);
+    for (const name of ["prod", "prod-4", "prod-02"]) {
+      assert.throws(() => stackShard(four, name), /must be named for its shard, from 0 to 3 \(integration-platform:shards is 4\), at the end of its name: e.g. prod-0/, name);
+    }
   });
 });
 
@@ -88,7 +91,9 @@ describe("shards move: the plan", () => {
 
   it("names stacks from a template that must hold {shard}", () => {
     assert.equal(stackName("prod-{shard}", 3), "prod-3");
-    assert.throws(() => checkTemplate("prod"), /--stack must contain \{shard\}/);
+    for (const bad of ["prod", "{shard}-prod", "prod1{shard}", "{shard}-{shard}"]) assert.throws(() => checkTemplate(bad), /--stack must end with \{shard\}/, bad);
+    checkTemplate("{shard}");
+    checkTemplate("my-org/prod-{shard}");
   });
 });
 
@@ -110,6 +115,7 @@ describe("summarize of several stacks' previews", () => {
     assert.deepEqual(merged.changeSummary, { create: 3, same: 3 });
     const text = summarize(merged);
     for (const account of ["acme", "globex", "initech"]) assert.match(text, new RegExp(`\\b${account}\\b`));
+    assert.match(text, /in 2 stacks \(`s-0`, `s-1`\) of project `p`/);
   });
 });
 

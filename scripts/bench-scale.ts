@@ -1,0 +1,208 @@
+// `npm run bench:scale [-- --tenants 1000,3334 --shards 4,10]`: thousands of linked accounts at the
+// platform's documented limit (the emulator's default: 20 requests/s, burst 5, per API key), through
+// the real CLI, as docs/guides/scaling.md recommends running them: the tenants split over S stacks
+// that `pulumi-integration-platform shards` runs at once, `createWithoutRead` on, and each resource
+// declaring what destroy restores.
+//
+// For each K (tenants) and its S (shards), two programs go through up, preview (no change),
+// refresh and destroy, each command on all S stacks at once:
+//   - ours:  per tenant a ConfigField, a WorkflowToggle and an EnvVariableValue (3K resources);
+//   - floor: the same 3K resources as no-op dynamic resources, split the same way: the engine's own time.
+// Reported per command: wall time, API calls, 429s, the rate floor (calls answered / 20 per second),
+// the engine floor, their ratio, state bytes, and the provider hosts' peak memory. `--variants`
+// adds one stack of all K with PULUMI_SKIP_CHECKPOINTS=true (`single-skip`) or without (`single`).
+import { execFile } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { parseArgs } from "node:util";
+import { startEmulator, type RunningEmulator } from "../emulator";
+import { REPO, Stack, Workspace } from "./lib/engine";
+import { watchProviderHostsTogether } from "./lib/hosts";
+import { writeProgram } from "./lib/program";
+import { ACCOUNT_QUOTA, seedTenants } from "./lib/tenants";
+
+const CLI = path.join(REPO, "dist/provider/cli/main.js");
+const COMMANDS = ["up", "preview", "refresh", "destroy"] as const;
+type Command = (typeof COMMANDS)[number];
+
+/** Every tenant's setup, each resource declaring what destroy puts back (so create needs no read). */
+const OURS = `
+import * as platform from "pulumi-integration-platform";
+const tenants: string[] = platform.inThisShard(require("./tenants.json"), (id: string) => id);
+for (const id of tenants) {
+  const config = { slug: "hubspot", linkedAccountId: id, configId: id };
+  new platform.ConfigField(\`\${id}-pipeline\`, { ...config, fieldId: "hs_pipeline", name: \`\${id} pipeline\`, restoreOnDelete: { name: "Pipeline" } });
+  new platform.WorkflowToggle(\`\${id}-deal-alerts\`, { ...config, workflowId: "wf_hs_deal_alerts", enabled: true, restoreOnDelete: false });
+  new platform.EnvVariableValue(\`\${id}-quota\`, { definitionId: "${ACCOUNT_QUOTA}", linkedAccountId: id, value: "500", restoreOnDelete: "100" });
+}
+`;
+
+/** The same resources as no-op dynamic resources: the engine's floor. */
+const FLOOR = `
+import * as pulumi from "@pulumi/pulumi";
+import * as platform from "pulumi-integration-platform";
+const noop: pulumi.dynamic.ResourceProvider = {
+  async check(_olds, news) { return { inputs: news }; },
+  async diff(_id, olds, news) {
+    const strip = (o: any) => JSON.stringify({ ...o, __provider: undefined });
+    return { changes: strip(olds) !== strip(news) };
+  },
+  async create(inputs) { return { id: "noop", outs: inputs }; },
+  async read(id, props) { return { id, props }; },
+  async update(_id, _olds, news) { return { outs: news }; },
+  async delete() {},
+};
+class Noop extends pulumi.dynamic.Resource {
+  constructor(name: string, args: any) { super(noop, name, args, {}, "bench", "Noop"); }
+}
+const tenants: string[] = platform.inThisShard(require("./tenants.json"), (id: string) => id);
+for (const id of tenants) {
+  const config = { slug: "hubspot", linkedAccountId: id, configId: id };
+  new Noop(\`\${id}-pipeline\`, { ...config, fieldId: "hs_pipeline", name: \`\${id} pipeline\` });
+  new Noop(\`\${id}-deal-alerts\`, { ...config, workflowId: "wf_hs_deal_alerts", enabled: true });
+  new Noop(\`\${id}-quota\`, { definitionId: "${ACCOUNT_QUOTA}", linkedAccountId: id, value: "500" });
+}
+`;
+
+/** One command's figures. */
+interface Measured {
+  seconds: number;
+  calls: number;
+  rateLimited: number;
+  /** The largest provider host's peak RSS, and the most all hosts held at once (MB). */
+  hostPeakMb: number;
+  hostsTogetherMb: number;
+  failed?: string;
+}
+
+/** One program's run through every command. */
+interface ProgramRun {
+  commands: Record<Command, Measured>;
+  /** Bytes of every stack's exported state after up, together. */
+  stateBytes: number;
+}
+
+/** How a program runs: over S stacks by the `shards` runner, or as one stack through `pulumi`. */
+type Layout = { kind: "shards"; shards: number } | { kind: "single"; skipCheckpoints: boolean };
+
+function runCli(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number; output: string }> {
+  return new Promise((resolve) => {
+    execFile("node", [CLI, ...args], { cwd, env, maxBuffer: 512 * 1024 * 1024 }, (error, stdout, stderr) =>
+      resolve({ code: error ? Number(error.code ?? 1) : 0, output: `${stdout}\n${stderr}` }),
+    );
+  });
+}
+
+const SINGLE_ARGS: Record<Command, string[]> = {
+  // The same flags the Automation API passes: no preview before up, refresh and destroy.
+  up: ["up", "--yes", "--skip-preview"],
+  preview: ["preview", "--expect-no-changes"],
+  refresh: ["refresh", "--yes", "--skip-preview"],
+  destroy: ["destroy", "--yes", "--skip-preview"],
+};
+
+/** Runs one command of a program on its layout and measures it. */
+async function measure(command: Command, layout: Layout, dir: string, workspace: Workspace, env: Record<string, string>, emulator: RunningEmulator): Promise<Measured> {
+  emulator.requests.clear();
+  const stop = watchProviderHostsTogether();
+  const started = Date.now();
+  let code: number;
+  let output: string;
+  if (layout.kind === "shards") {
+    ({ code, output } = await runCli(["shards", command, "--shards", String(layout.shards), "--stack", "bench-{shard}", ...(command === "preview" ? ["--expect-no-changes"] : [])], dir, workspace.env(env)));
+  } else {
+    const result = await new Stack(workspace, dir, "bench-0", env).run(SINGLE_ARGS[command], layout.skipCheckpoints ? { PULUMI_SKIP_CHECKPOINTS: "true" } : {}, 3 * 60 * 60_000);
+    ({ code } = result);
+    output = `${result.stdout}\n${result.stderr}`;
+  }
+  const seconds = (Date.now() - started) / 1000;
+  const memory = stop();
+  const calls = emulator.requests.list();
+  const measured: Measured = { seconds, calls: calls.length, rateLimited: calls.filter((c) => c.status === 429).length, hostPeakMb: memory.peakMb, hostsTogetherMb: memory.togetherMb };
+  if (code !== 0) {
+    measured.failed = (output.match(/^.*(error|failed).*$/m)?.[0] ?? output.trim().split("\n").pop() ?? "").trim().slice(0, 300);
+    process.stderr.write(`bench: ${command} failed: ${measured.failed}\n`);
+  }
+  process.stderr.write(`bench:   ${command}: ${seconds.toFixed(1)} s, ${measured.calls} calls, ${measured.rateLimited} × 429\n`);
+  return measured;
+}
+
+/** Writes the program for K tenants, creates its stacks, and runs every command. */
+async function runProgram(program: "ours" | "floor", tenants: string[], layout: Layout, emulator: RunningEmulator): Promise<ProgramRun> {
+  const workspace = new Workspace();
+  try {
+    const dir = writeProgram(workspace.root, `scale-${program}`, { "index.ts": program === "ours" ? OURS : FLOOR, "tenants.json": JSON.stringify(tenants) });
+    // The connection from the environment, as in CI: the runner's stacks and the single one alike.
+    const env = {
+      INTEGRATION_PLATFORM_BASE_URL: emulator.url,
+      INTEGRATION_PLATFORM_API_KEY: emulator.apiKey,
+      INTEGRATION_PLATFORM_CREATE_WITHOUT_READ: "true",
+    };
+    if (layout.kind === "single") await new Stack(workspace, dir, "bench-0", env).init();
+    const commands = {} as Record<Command, Measured>;
+    let stateBytes = 0;
+    for (const command of COMMANDS) {
+      commands[command] = await measure(command, layout, dir, workspace, env, emulator);
+      if (command === "up") {
+        const stacks = layout.kind === "shards" ? Array.from({ length: layout.shards }, (_, i) => `bench-${i}`) : ["bench-0"];
+        for (const name of stacks) stateBytes += Buffer.byteLength((await new Stack(workspace, dir, name, env).ok(["stack", "export"])).stdout);
+      }
+    }
+    return { commands, stateBytes };
+  } finally {
+    workspace.dispose();
+  }
+}
+
+function list(option: string, text: string): number[] {
+  const values = text.split(",").filter((part) => part.trim() !== "").map(Number);
+  if (values.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`${option} takes whole numbers, e.g. 1000,3334; got ${text}`);
+  return values;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      tenants: { type: "string", default: "1000,3334" },
+      shards: { type: "string", default: "4,10" },
+      variants: { type: "string", default: "" },
+      "no-floor": { type: "boolean", default: false },
+      out: { type: "string" },
+    },
+  });
+  const sizes = list("--tenants", values.tenants!);
+  const shards = list("--shards", values.shards!);
+  if (shards.length !== sizes.length) throw new Error(`--shards gives one number of shards per --tenants size: ${sizes.length} expected, ${shards.length} given`);
+  const variants = values.variants!.split(",").filter(Boolean);
+  const out = values.out ?? fs.mkdtempSync(path.join(os.tmpdir(), "pip-bench-scale-"));
+  fs.mkdirSync(out, { recursive: true });
+  const results: Record<string, unknown> = { machine: `${os.cpus().length} vCPUs (${os.cpus()[0]?.model.trim()}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`, load: os.loadavg()[0] };
+
+  for (const [i, k] of sizes.entries()) {
+    const layouts: [string, Layout][] = [[`shards-${shards[i]}`, { kind: "shards", shards: shards[i] }]];
+    for (const variant of variants) layouts.push([variant, { kind: "single", skipCheckpoints: variant === "single-skip" }]);
+    for (const [name, layout] of layouts) {
+      for (const program of values["no-floor"] ? (["ours"] as const) : (["floor", "ours"] as const)) {
+        // No rateLimit option: the emulator's default is the platform's documented limit.
+        const emulator = await startEmulator({ quiet: true });
+        try {
+          const tenants = await seedTenants(emulator, "tenant", k);
+          process.stderr.write(`bench: K=${k} ${name} ${program} ...\n`);
+          const run = await runProgram(program, tenants, layout, emulator);
+          results[`${k}/${name}/${program}`] = run;
+          fs.writeFileSync(path.join(out, "results.json"), JSON.stringify(results, null, 2));
+        } finally {
+          await emulator.close();
+        }
+      }
+    }
+  }
+  process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
+  process.stderr.write(`bench: raw results in ${path.join(out, "results.json")}; tables: npx ts-node --transpile-only scripts/bench-scale-report.ts ${path.join(out, "results.json")}\n`);
+}
+
+main().catch((error: Error) => {
+  console.error(`bench failed: ${error.stack ?? error.message}`);
+  process.exit(1);
+});

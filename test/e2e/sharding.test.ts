@@ -1,0 +1,113 @@
+// A large workspace as several stacks (docs/guides/scaling.md), through the real CLI at the
+// emulator's default limit: examples/multi-tenant over 4 shards of about 100 linked accounts each,
+// previewed into one summary, deployed at once on one API key by `shards up`, re-sharded to 5
+// by `shards move` without a call to the platform, and destroyed back to what was there.
+import * as assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { REPO, resourcesOfType, Stack } from "../../scripts/lib/engine";
+import { copyProgram } from "../../scripts/lib/program";
+import { seedTenants } from "../../scripts/lib/tenants";
+import { shardOf } from "../../provider/sharding";
+import { AT_SCALE, step, useEmulatorStack } from "../support/e2e";
+
+const TENANTS = 400;
+const CLI = path.join(REPO, "dist/provider/cli/main.js");
+const SETUP = "integration-platform:index:LinkedAccountSetup";
+
+describe(`e2e: a workspace in shards, deployed at once on one API key ${AT_SCALE}`, function () {
+  this.timeout(30 * 60_000);
+  const e2e = useEmulatorStack((workspace) => new Stack(workspace, copyProgram(path.join(REPO, "examples/multi-tenant"), workspace.root), "shard-0"), {
+    config: { "multi-tenant:search": "Tenant tenant-" },
+  });
+  let tenants: string[] = [];
+  const stacks: Stack[] = [];
+  before(async () => {
+    tenants = await seedTenants(e2e.emulator, "tenant", TENANTS);
+    stacks.push(e2e.stack);
+  });
+
+  /** Shard i's stack, created with the suite's settings the first time. */
+  async function shard(i: number): Promise<Stack> {
+    stacks[i] ??= await e2e.addStack(new Stack(e2e.workspace, e2e.stack.dir, `shard-${i}`), { config: { "multi-tenant:search": "Tenant tenant-" } });
+    return stacks[i];
+  }
+
+  /** Runs the package's CLI with the workspace's Pulumi environment; resolves to its exit code and output. */
+  function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string; seconds: number }> {
+    const started = Date.now();
+    return new Promise((resolve) => {
+      execFile("node", [CLI, ...args], { cwd: e2e.stack.dir, env: e2e.workspace.env(), maxBuffer: 256 * 1024 * 1024 }, (error, stdout, stderr) => {
+        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr, seconds: (Date.now() - started) / 1000 });
+      });
+    });
+  }
+
+  const requests = () => e2e.emulator.requests.list();
+  const writes = () => requests().filter((r) => r.method !== "GET");
+  const dealAlerts = (id: string) => e2e.emulator.store.config({ linkedAccountId: id, slug: "hubspot", configId: id })?.workflows.find((w) => w.id === "wf_hs_deal_alerts")?.enabled;
+  const setupsIn = async (stack: Stack) => resourcesOfType(JSON.parse((await stack.ok(["stack", "export", "--stack", stack.name])).stdout), SETUP).map((r) => r.urn.split("::").pop()!.replace(/-hubspot$/, ""));
+
+  it("previews into one summary, deploys 4 shards at once, moves tenants from 4 to 5 shards with 0 writes, and destroys", async () => {
+    await step("1. each shard's preview, summarized together, names all 400 tenants", async () => {
+      // The number of shards in each stack's config, as a CI matrix job sets it; each stack's name says which one it is.
+      for (let i = 0; i < 4; i++) {
+        const stack = await shard(i);
+        await stack.ok(["config", "set", "--stack", stack.name, "integration-platform:shards", "4"]);
+      }
+      // The stacks share the program's directory: each command names its stack.
+      const previews = await Promise.all(stacks.map((stack) => stack.ok(["preview", "--json", "--stack", stack.name])));
+      const files = previews.map((p, i) => {
+        const file = path.join(e2e.workspace.root, `preview-${i}.json`);
+        fs.writeFileSync(file, p.stdout);
+        return file;
+      });
+      const full = path.join(e2e.workspace.root, "summary-full.md");
+      const summary = await cli(["summarize", ...files, "--full", full]);
+      assert.equal(summary.code, 0, summary.stderr);
+      const text = fs.readFileSync(full, "utf8");
+      const named = tenants.filter((id) => new RegExp(`\\b${id}\\b`).test(text));
+      assert.equal(named.length, TENANTS, "every tenant of every shard is in the one summary");
+      assert.equal(writes().length, 0, "a preview writes nothing");
+    });
+
+    await step("2. `shards up` deploys the 4 stacks at once on one key: all green, at most 2% of calls answered 429", async () => {
+      e2e.emulator.requests.clear();
+      const up = await cli(["shards", "up", "--shards", "4", "--stack", "shard-{shard}"]);
+      assert.equal(up.code, 0, up.stderr.slice(-4000));
+      assert.match(up.stderr, /4 of 4 stacks succeeded/);
+      const calls = requests();
+      const limited = calls.filter((r) => r.status === 429).length;
+      console.log(`      shards up: ${calls.length} calls, ${limited} answered 429, ${up.seconds.toFixed(1)} s (rate floor ${((calls.length - limited) / 20).toFixed(1)} s)`);
+      assert.ok(limited <= calls.length * 0.02, `${limited} of ${calls.length} calls answered 429`);
+      assert.ok(tenants.every((id) => dealAlerts(id) === true), "every tenant is set up");
+      for (const [i, stack] of stacks.entries()) {
+        const mine = await setupsIn(stack);
+        assert.deepEqual(mine.sort(), tenants.filter((id) => shardOf(id, 4) === i).sort());
+      }
+    });
+
+    await step("3. `shards move --from 4 --to 5` moves only the tenants of the new shard, with 0 API writes; every shard then previews no change", async () => {
+      await shard(4);
+      e2e.emulator.requests.clear();
+      const moved = await cli(["shards", "move", "--from", "4", "--to", "5", "--stack", "shard-{shard}"]);
+      assert.equal(moved.code, 0, moved.stderr.slice(-4000));
+      const expected = tenants.filter((id) => shardOf(id, 5) === 4);
+      assert.match(moved.stderr, new RegExp(`${expected.length} linked accounts move`));
+      assert.deepEqual(writes(), [], "a move calls nothing on the platform");
+      assert.deepEqual((await setupsIn(stacks[4])).sort(), expected.sort());
+      const preview = await cli(["shards", "preview", "--shards", "5", "--stack", "shard-{shard}", "--expect-no-changes"]);
+      assert.equal(preview.code, 0, preview.stderr.slice(-4000));
+      assert.deepEqual(writes(), [], "no write");
+      console.log(`      shards move: ${expected.length} of ${TENANTS} tenants moved in ${moved.seconds.toFixed(1)} s; preview of 5 shards: ${requests().length} calls (the program's lookups), 0 writes`);
+    });
+
+    await step("4. `shards destroy` puts every tenant back as it was", async () => {
+      const destroy = await cli(["shards", "destroy", "--shards", "5", "--stack", "shard-{shard}"]);
+      assert.equal(destroy.code, 0, destroy.stderr.slice(-4000));
+      assert.ok(tenants.every((id) => dealAlerts(id) === false));
+      for (const stack of stacks) assert.deepEqual(await setupsIn(stack), []);
+    });
+  });
+});
