@@ -1,4 +1,4 @@
-// `npm run bench:scale [-- --tenants 1000,3334 --shards 4,10]`: thousands of linked accounts at the
+// `npm run bench:scale [-- --tenants 100,1000,3334 --shards 1,4,10]`: thousands of linked accounts at the
 // platform's documented limit (the emulator's default: 20 requests/s, burst 5, per API key), through
 // the real CLI, as docs/guides/scaling.md recommends running them: the tenants split over S stacks
 // that `pulumi-integration-platform shards` runs at once, `createWithoutRead` on, and each resource
@@ -164,8 +164,8 @@ function list(option: string, text: string): number[] {
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
-      tenants: { type: "string", default: "1000,3334" },
-      shards: { type: "string", default: "4,10" },
+      tenants: { type: "string", default: "100,1000,3334" },
+      shards: { type: "string", default: "1,4,10" },
       variants: { type: "string", default: "" },
       "no-floor": { type: "boolean", default: false },
       out: { type: "string" },

@@ -1,0 +1,147 @@
+// `npx ts-node --transpile-only scripts/bench-scale-report.ts <results.json> [--svg <file>]`: the
+// tables of `npm run bench:scale` in Markdown, and a plot (SVG) of how each command's time grows
+// with the number of linked accounts, against the rate floor and the engine floor.
+import * as fs from "node:fs";
+import { parseArgs } from "node:util";
+
+const COMMANDS = ["up", "preview", "refresh", "destroy"] as const;
+type Command = (typeof COMMANDS)[number];
+interface Measured {
+  seconds: number;
+  calls: number;
+  rateLimited: number;
+  hostPeakMb: number;
+  hostsTogetherMb: number;
+  failed?: string;
+}
+interface ProgramRun {
+  commands: Record<Command, Measured>;
+  stateBytes: number;
+}
+/** One K and layout: our program, and the floor's when it ran. */
+interface Row {
+  k: number;
+  layout: string;
+  ours: ProgramRun;
+  floor?: ProgramRun;
+}
+
+/** The platform's documented limit, which the emulator enforced by default. */
+const RATE = 20;
+/** The issue's target: each command within 1.3 times the rate floor. */
+const TARGET = 1.3;
+/** The peer (OpenTofu + restapi, ../shared/peer/README.md), as measured there at the same limit: wall seconds. */
+const PEER: Record<number, Partial<Record<Command, string>>> = {
+  100: { up: "26-34", refresh: "28-32", destroy: "65-68" },
+  1000: { up: "255", refresh: "290", destroy: "702" },
+};
+
+const fmt = (n: number, digits = 1) => n.toFixed(digits);
+
+function rows(results: Record<string, unknown>): Row[] {
+  const found = new Map<string, Row>();
+  for (const [key, value] of Object.entries(results)) {
+    const match = /^(\d+)\/([^/]+)\/(ours|floor)$/.exec(key);
+    if (!match) continue;
+    const id = `${match[1]}/${match[2]}`;
+    const row = found.get(id) ?? ({ k: Number(match[1]), layout: match[2] } as Row);
+    row[match[3] as "ours" | "floor"] = value as ProgramRun;
+    found.set(id, row);
+  }
+  return [...found.values()].filter((r) => r.ours).sort((a, b) => a.k - b.k || a.layout.localeCompare(b.layout));
+}
+
+function table(all: Row[]): string[] {
+  const lines = [
+    "| K (resources) | layout | command | wall (s) | calls | answered 429 | rate floor (s) | wall / rate floor | engine floor (s) | peer (s) | state (MB) | provider hosts' peak, largest / together (MB) |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|",
+  ];
+  for (const row of all) {
+    for (const command of COMMANDS) {
+      const o = row.ours.commands[command];
+      if (!o) continue;
+      const answered = o.calls - o.rateLimited;
+      const floor = answered / RATE;
+      const ratio = floor > 0 ? fmt(o.seconds / floor, 2) : "no call";
+      const engine = row.floor?.commands[command]?.seconds;
+      const peer = PEER[row.k]?.[command] ?? (command === "preview" ? "" : "not run");
+      lines.push(
+        `| ${row.k} (${row.k * 3}) | ${row.layout} | ${command}${o.failed ? " **failed**" : ""} | ${fmt(o.seconds)} | ${o.calls} | ${o.rateLimited} | ${fmt(floor)} | ${ratio} | ${engine === undefined ? "" : fmt(engine)} | ${peer} | ${command === "up" ? fmt(row.ours.stateBytes / 2 ** 20, 2) : ""} | ${o.hostPeakMb} / ${o.hostsTogetherMb} |`,
+      );
+    }
+  }
+  return lines;
+}
+
+function verdict(all: Row[]): string[] {
+  const lines: string[] = [];
+  for (const row of all) {
+    const missed: string[] = [];
+    let calls = 0;
+    let limited = 0;
+    for (const command of COMMANDS) {
+      const o = row.ours.commands[command];
+      if (!o) continue;
+      calls += o.calls;
+      limited += o.rateLimited;
+      const floor = (o.calls - o.rateLimited) / RATE;
+      if (o.failed) missed.push(`${command} failed`);
+      else if (command === "preview" && (o.calls > 0 || o.seconds > 60)) missed.push(`preview: ${o.calls} calls, ${fmt(o.seconds)} s`);
+      else if (floor > 0 && o.seconds / floor > TARGET) missed.push(`${command} at ${fmt(o.seconds / floor, 2)}`);
+    }
+    const share = calls > 0 ? (100 * limited) / calls : 0;
+    if (share > 2) missed.push(`${fmt(share)}% of calls answered 429`);
+    lines.push(`- K = ${row.k}, ${row.layout}: ${missed.length === 0 ? `every command within ${TARGET} × its rate floor, preview 0 calls, ${fmt(share, 2)}% of calls answered 429: **met**` : `**missed**: ${missed.join("; ")}`}.`);
+  }
+  return lines;
+}
+
+/** A log-log plot of wall time against K, per command, with the rate floor dashed. */
+function svg(all: Row[], layoutOf: (row: Row) => boolean): string {
+  const data = all.filter(layoutOf);
+  const width = 640;
+  const height = 400;
+  const pad = { left: 60, right: 150, top: 30, bottom: 50 };
+  const ks = data.map((r) => r.k);
+  const values = data.flatMap((r) => COMMANDS.flatMap((c) => [r.ours.commands[c]?.seconds ?? 0, ((r.ours.commands[c]?.calls ?? 0) - (r.ours.commands[c]?.rateLimited ?? 0)) / RATE])).filter((v) => v > 0);
+  const [xMin, xMax] = [Math.min(...ks), Math.max(...ks)];
+  const [yMin, yMax] = [Math.min(...values) / 1.5, Math.max(...values) * 1.5];
+  const x = (k: number) => pad.left + ((Math.log(k) - Math.log(xMin)) / (Math.log(xMax) - Math.log(xMin) || 1)) * (width - pad.left - pad.right);
+  const y = (s: number) => height - pad.bottom - ((Math.log(s) - Math.log(yMin)) / (Math.log(yMax) - Math.log(yMin))) * (height - pad.top - pad.bottom);
+  const colors: Record<Command, string> = { up: "#1f77b4", preview: "#7f7f7f", refresh: "#2ca02c", destroy: "#d62728" };
+  const parts: string[] = [];
+  parts.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif" font-size="12">`);
+  parts.push(`<rect width="100%" height="100%" fill="white"/>`);
+  parts.push(`<text x="${pad.left}" y="18" font-size="14">Wall time against linked accounts (log-log); dashed: the rate floor (calls / 20 per s)</text>`);
+  for (const k of ks) parts.push(`<line x1="${x(k)}" x2="${x(k)}" y1="${pad.top}" y2="${height - pad.bottom}" stroke="#eee"/><text x="${x(k)}" y="${height - pad.bottom + 16}" text-anchor="middle">${k}</text>`);
+  for (let tick = 10 ** Math.floor(Math.log10(yMin)); tick <= yMax; tick *= 10) {
+    for (const m of [1, 3]) {
+      const v = tick * m;
+      if (v < yMin || v > yMax) continue;
+      parts.push(`<line x1="${pad.left}" x2="${width - pad.right}" y1="${y(v)}" y2="${y(v)}" stroke="#eee"/><text x="${pad.left - 6}" y="${y(v) + 4}" text-anchor="end">${v} s</text>`);
+    }
+  }
+  parts.push(`<text x="${(pad.left + width - pad.right) / 2}" y="${height - 10}" text-anchor="middle">linked accounts (3 resources each)</text>`);
+  for (const [i, command] of COMMANDS.entries()) {
+    const points = data.filter((r) => r.ours.commands[command]?.seconds > 0).map((r) => `${x(r.k)},${y(r.ours.commands[command].seconds)}`);
+    parts.push(`<polyline fill="none" stroke="${colors[command]}" stroke-width="2" points="${points.join(" ")}"/>`);
+    for (const point of points) parts.push(`<circle cx="${point.split(",")[0]}" cy="${point.split(",")[1]}" r="3" fill="${colors[command]}"/>`);
+    const floors = data.map((r) => [r.k, ((r.ours.commands[command]?.calls ?? 0) - (r.ours.commands[command]?.rateLimited ?? 0)) / RATE]).filter(([, f]) => f > 0);
+    if (floors.length > 1) parts.push(`<polyline fill="none" stroke="${colors[command]}" stroke-dasharray="4 3" points="${floors.map(([k, f]) => `${x(k)},${y(f)}`).join(" ")}"/>`);
+    parts.push(`<line x1="${width - pad.right + 15}" x2="${width - pad.right + 35}" y1="${pad.top + 10 + i * 18}" y2="${pad.top + 10 + i * 18}" stroke="${colors[command]}" stroke-width="2"/><text x="${width - pad.right + 40}" y="${pad.top + 14 + i * 18}">${command}</text>`);
+  }
+  parts.push("</svg>");
+  return parts.join("\n") + "\n";
+}
+
+function main(): void {
+  const { values, positionals } = parseArgs({ allowPositionals: true, options: { svg: { type: "string" } } });
+  if (positionals.length !== 1) throw new Error("usage: bench-scale-report.ts <results.json> [--svg <file>]");
+  const results = JSON.parse(fs.readFileSync(positionals[0], "utf8")) as Record<string, unknown>;
+  const all = rows(results);
+  const lines = [`Machine: ${String(results.machine)}, load average before the run ${fmt(Number(results.load), 2)}.`, "", ...table(all), "", ...verdict(all)];
+  process.stdout.write(lines.join("\n") + "\n");
+  if (values.svg) fs.writeFileSync(values.svg, svg(all, (row) => row.layout.startsWith("shards-")));
+}
+
+main();
