@@ -9,8 +9,9 @@
 //   - ours:  per tenant a ConfigField, a WorkflowToggle and an EnvVariableValue (3K resources);
 //   - floor: the same 3K resources as no-op dynamic resources, split the same way: the engine's own time.
 // Reported per command: wall time, API calls, 429s, the rate floor (calls answered / 20 per second),
-// the engine floor, their ratio, state bytes, and the provider hosts' peak memory. `--variants`
-// adds one stack of all K with PULUMI_SKIP_CHECKPOINTS=true (`single-skip`) or without (`single`).
+// the engine floor, their ratio, state bytes, and the provider hosts' peak memory. `--layouts`
+// (default `shards`) can add or choose one stack of all K, with PULUMI_SKIP_CHECKPOINTS=true
+// (`single-skip`) or without (`single`).
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -166,7 +167,7 @@ async function main(): Promise<void> {
     options: {
       tenants: { type: "string", default: "100,1000,3334" },
       shards: { type: "string", default: "1,4,10" },
-      variants: { type: "string", default: "" },
+      layouts: { type: "string", default: "shards" },
       "no-floor": { type: "boolean", default: false },
       out: { type: "string" },
     },
@@ -174,14 +175,17 @@ async function main(): Promise<void> {
   const sizes = list("--tenants", values.tenants!);
   const shards = list("--shards", values.shards!);
   if (shards.length !== sizes.length) throw new Error(`--shards gives one number of shards per --tenants size: ${sizes.length} expected, ${shards.length} given`);
-  const variants = values.variants!.split(",").filter(Boolean);
+  const layoutNames = values.layouts!.split(",").filter(Boolean);
+  const unknown = layoutNames.filter((name) => !["shards", "single", "single-skip"].includes(name));
+  if (unknown.length > 0) throw new Error(`--layouts takes shards, single and single-skip; got ${unknown.join(", ")}`);
   const out = values.out ?? fs.mkdtempSync(path.join(os.tmpdir(), "pip-bench-scale-"));
   fs.mkdirSync(out, { recursive: true });
   const results: Record<string, unknown> = { machine: `${os.cpus().length} vCPUs (${os.cpus()[0]?.model.trim()}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`, load: os.loadavg()[0] };
 
   for (const [i, k] of sizes.entries()) {
-    const layouts: [string, Layout][] = [[`shards-${shards[i]}`, { kind: "shards", shards: shards[i] }]];
-    for (const variant of variants) layouts.push([variant, { kind: "single", skipCheckpoints: variant === "single-skip" }]);
+    const layouts: [string, Layout][] = layoutNames.map((name) =>
+      name === "shards" ? [`shards-${shards[i]}`, { kind: "shards", shards: shards[i] }] : [name, { kind: "single", skipCheckpoints: name === "single-skip" }],
+    );
     for (const [name, layout] of layouts) {
       for (const program of values["no-floor"] ? (["ours"] as const) : (["floor", "ours"] as const)) {
         // No rateLimit option: the emulator's default is the platform's documented limit.
