@@ -1,4 +1,4 @@
-// `npx ts-node --transpile-only scripts/bench-scale-report.ts <results.json> [--svg <file>]`: the
+// `npx ts-node --transpile-only scripts/bench-scale-report.ts <results.json> ... [--svg <file> --plot shards|shards-skip]`: the
 // tables of `npm run bench:scale` in Markdown, and a plot (SVG) of how each command's time grows
 // with the number of linked accounts, against the rate floor and the engine floor.
 import * as fs from "node:fs";
@@ -97,7 +97,7 @@ function verdict(all: Row[]): string[] {
 }
 
 /** A log-log plot of wall time against K, per command, with the rate floor dashed. */
-function svg(all: Row[], layoutOf: (row: Row) => boolean): string {
+function svg(all: Row[], layoutOf: (row: Row) => boolean, title: string): string {
   const data = all.filter(layoutOf);
   const width = 640;
   const height = 400;
@@ -112,7 +112,7 @@ function svg(all: Row[], layoutOf: (row: Row) => boolean): string {
   const parts: string[] = [];
   parts.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif" font-size="12">`);
   parts.push(`<rect width="100%" height="100%" fill="white"/>`);
-  parts.push(`<text x="${pad.left}" y="18" font-size="14">Wall time against linked accounts (log-log); dashed: the rate floor (calls / 20 per s)</text>`);
+  parts.push(`<text x="${pad.left}" y="18" font-size="13">${title}: wall time (solid) and rate floor, calls / 20 per s (dashed); log-log</text>`);
   for (const k of ks) parts.push(`<line x1="${x(k)}" x2="${x(k)}" y1="${pad.top}" y2="${height - pad.bottom}" stroke="#eee"/><text x="${x(k)}" y="${height - pad.bottom + 16}" text-anchor="middle">${k}</text>`);
   for (let tick = 10 ** Math.floor(Math.log10(yMin)); tick <= yMax; tick *= 10) {
     for (const m of [1, 3]) {
@@ -135,13 +135,16 @@ function svg(all: Row[], layoutOf: (row: Row) => boolean): string {
 }
 
 function main(): void {
-  const { values, positionals } = parseArgs({ allowPositionals: true, options: { svg: { type: "string" } } });
-  if (positionals.length !== 1) throw new Error("usage: bench-scale-report.ts <results.json> [--svg <file>]");
-  const results = JSON.parse(fs.readFileSync(positionals[0], "utf8")) as Record<string, unknown>;
+  const { values, positionals } = parseArgs({ allowPositionals: true, options: { svg: { type: "string" }, plot: { type: "string", default: "shards" } } });
+  if (positionals.length < 1) throw new Error("usage: bench-scale-report.ts <results.json> ... [--svg <file> --plot shards|shards-skip]");
+  // Several runs' results together: later files add to (or replace) the earlier ones' rows.
+  const results = Object.assign({}, ...positionals.map((file) => JSON.parse(fs.readFileSync(file, "utf8")))) as Record<string, unknown>;
   const all = rows(results);
   const lines = [`Machine: ${String(results.machine)}, load average before the run ${fmt(Number(results.load), 2)}.`, "", ...table(all), "", ...verdict(all)];
   process.stdout.write(lines.join("\n") + "\n");
-  if (values.svg) fs.writeFileSync(values.svg, svg(all, (row) => row.layout.startsWith("shards-")));
+  const skip = values.plot === "shards-skip";
+  const plotted = (row: Row) => /^shards-\d+(-skip)?$/.test(row.layout) && row.layout.endsWith("-skip") === skip;
+  if (values.svg) fs.writeFileSync(values.svg, svg(all, plotted, skip ? "Shards, checkpoints skipped" : "Shards"));
 }
 
 main();

@@ -10,8 +10,8 @@
 //   - floor: the same 3K resources as no-op dynamic resources, split the same way: the engine's own time.
 // Reported per command: wall time, API calls, 429s, the rate floor (calls answered / 20 per second),
 // the engine floor, their ratio, state bytes, and the provider hosts' peak memory. `--layouts`
-// (default `shards`) can add or choose one stack of all K, with PULUMI_SKIP_CHECKPOINTS=true
-// (`single-skip`) or without (`single`).
+// (default `shards`) chooses how: S stacks (`shards`), or one stack of all K (`single`), each also
+// with PULUMI_SKIP_CHECKPOINTS=true (`shards-skip`, `single-skip`); `--programs` which programs run.
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -85,7 +85,7 @@ interface ProgramRun {
 }
 
 /** How a program runs: over S stacks by the `shards` runner, or as one stack through `pulumi`. */
-type Layout = { kind: "shards"; shards: number } | { kind: "single"; skipCheckpoints: boolean };
+type Layout = { kind: "shards"; shards: number; skipCheckpoints: boolean } | { kind: "single"; skipCheckpoints: boolean };
 
 function runCli(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
@@ -111,7 +111,8 @@ async function measure(command: Command, layout: Layout, dir: string, workspace:
   let code: number;
   let output: string;
   if (layout.kind === "shards") {
-    ({ code, output } = await runCli(["shards", command, "--shards", String(layout.shards), "--stack", "bench-{shard}", ...(command === "preview" ? ["--expect-no-changes"] : [])], dir, workspace.env(env)));
+    const skip = layout.skipCheckpoints ? { PULUMI_SKIP_CHECKPOINTS: "true" } : {};
+    ({ code, output } = await runCli(["shards", command, "--shards", String(layout.shards), "--stack", "bench-{shard}", ...(command === "preview" ? ["--expect-no-changes"] : [])], dir, workspace.env({ ...env, ...skip })));
   } else {
     const result = await new Stack(workspace, dir, "bench-0", env).run(SINGLE_ARGS[command], layout.skipCheckpoints ? { PULUMI_SKIP_CHECKPOINTS: "true" } : {}, 3 * 60 * 60_000);
     ({ code } = result);
@@ -168,26 +169,30 @@ async function main(): Promise<void> {
       tenants: { type: "string", default: "100,1000,3334" },
       shards: { type: "string", default: "1,4,10" },
       layouts: { type: "string", default: "shards" },
-      "no-floor": { type: "boolean", default: false },
+      programs: { type: "string", default: "floor,ours" },
       out: { type: "string" },
     },
   });
   const sizes = list("--tenants", values.tenants!);
   const shards = list("--shards", values.shards!);
   if (shards.length !== sizes.length) throw new Error(`--shards gives one number of shards per --tenants size: ${sizes.length} expected, ${shards.length} given`);
+  const programs = values.programs!.split(",").filter(Boolean) as ("floor" | "ours")[];
+  if (programs.length === 0 || programs.some((p) => p !== "floor" && p !== "ours")) throw new Error(`--programs takes floor and ours; got ${values.programs}`);
   const layoutNames = values.layouts!.split(",").filter(Boolean);
-  const unknown = layoutNames.filter((name) => !["shards", "single", "single-skip"].includes(name));
-  if (unknown.length > 0) throw new Error(`--layouts takes shards, single and single-skip; got ${unknown.join(", ")}`);
+  const unknown = layoutNames.filter((name) => !["shards", "shards-skip", "single", "single-skip"].includes(name));
+  if (unknown.length > 0) throw new Error(`--layouts takes shards, shards-skip, single and single-skip; got ${unknown.join(", ")}`);
   const out = values.out ?? fs.mkdtempSync(path.join(os.tmpdir(), "pip-bench-scale-"));
   fs.mkdirSync(out, { recursive: true });
   const results: Record<string, unknown> = { machine: `${os.cpus().length} vCPUs (${os.cpus()[0]?.model.trim()}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`, load: os.loadavg()[0] };
 
   for (const [i, k] of sizes.entries()) {
     const layouts: [string, Layout][] = layoutNames.map((name) =>
-      name === "shards" ? [`shards-${shards[i]}`, { kind: "shards", shards: shards[i] }] : [name, { kind: "single", skipCheckpoints: name === "single-skip" }],
+      name.startsWith("shards")
+        ? [`shards-${shards[i]}${name.endsWith("-skip") ? "-skip" : ""}`, { kind: "shards", shards: shards[i], skipCheckpoints: name.endsWith("-skip") }]
+        : [name, { kind: "single", skipCheckpoints: name === "single-skip" }],
     );
     for (const [name, layout] of layouts) {
-      for (const program of values["no-floor"] ? (["ours"] as const) : (["floor", "ours"] as const)) {
+      for (const program of programs) {
         // No rateLimit option: the emulator's default is the platform's documented limit.
         const emulator = await startEmulator({ quiet: true });
         try {

@@ -8,6 +8,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { parse } from "yaml";
 import { SETTINGS } from "../../provider/settings";
+import { SHARDS_SETTING } from "../../provider/sharding";
 import { uses, WORKFLOW_FOLDER as FOLDER, type Workflow } from "../support/githubWorkflow";
 
 const WORKFLOW = path.join(FOLDER, "pulumi.yml");
@@ -120,8 +121,9 @@ describe("examples/github-actions", () => {
     assert.equal(workflow.env.PULUMI_CONFIG_PASSPHRASE, "${{ secrets.PULUMI_CONFIG_PASSPHRASE }}");
   });
 
-  it("names only config keys and environment variables the provider reads, in every file of the folder", () => {
-    const configKeys = new Set(Object.values(SETTINGS).map((s) => s.config));
+  it("names only config keys and environment variables the package reads, in every file of the folder", () => {
+    // The provider's settings, and the shard count that a sharded program reads (provider/sharding.ts).
+    const configKeys = new Set([...Object.values(SETTINGS).map((s) => s.config), SHARDS_SETTING]);
     const envVars = new Set(Object.values(SETTINGS).map((s) => s.env));
     for (const file of fs.readdirSync(FOLDER)) {
       const content = fs.readFileSync(path.join(FOLDER, file), "utf8");

@@ -7,7 +7,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { main } from "../../provider/cli/main";
-import { parsePreview, PreviewJsonError, summarize, summarizeBounded } from "../../provider/cli/summarize";
+import { mergePreviews, parsePreview, PreviewJsonError, summarize, summarizeBounded } from "../../provider/cli/summarize";
 import { TYPE, type Kind } from "../support/fixture";
 
 const GOLDEN = path.join(__dirname, "../e2e/golden");
@@ -433,15 +433,19 @@ describe("summarize: the change summary of a pull request", () => {
     it("--help prints the usage and exits 0", async () => {
       const help = await bin(["--help"]);
       assert.equal(help.code, 0);
-      assert.match(help.stdout, /^Usage: pulumi-integration-platform summarize <preview\.json \| -> \[--drift\] \[--max-chars <n>\] \[--full <file>\] \[--full-link <url>\]/);
+      assert.match(help.stdout, /^Usage: pulumi-integration-platform summarize <preview\.json \.\.\. \| -> \[--drift\] \[--max-chars <n>\] \[--full <file>\] \[--full-link <url>\]/);
       assert.equal((await bin(["summarize", "--help"])).stdout, help.stdout);
     });
 
     const bad: [string, string[], string | undefined, RegExp][] = [
       ["no command", [], undefined, /missing command: summarize/],
-      ["an unknown command", ["diff", file], undefined, /unknown command "diff": the commands are summarize and import/],
+      ["an unknown command", ["diff", file], undefined, /unknown command "diff": the commands are summarize, import and shards/],
       ["an unknown option", ["summarize", "--json", file], undefined, /Unknown option '--json'/],
-      ["no file", ["summarize"], undefined, /summarize takes one argument, the preview JSON file \(or - for standard input\); got 0/],
+      ["no file", ["summarize"], undefined, /summarize needs the preview JSON file \(or - for standard input\), or several files, one per stack/],
+      ["standard input among files", ["summarize", file, "-"], undefined, /summarize reads standard input \(-\) only as its one input; pass several previews as files/],
+      ["shards without a command", ["shards", "--shards", "2"], undefined, /shards needs a command: up, preview, refresh, destroy or move; got none/],
+      ["shards with a bad count", ["shards", "up", "--shards", "0"], undefined, /--shards must be a whole number of shards from 1 to 1000; got "0"/],
+      ["shards with a stack name not ending in the shard", ["shards", "up", "--shards", "2", "--stack", "{shard}-prod"], undefined, /--stack must end with \{shard\}/],
       ["a missing file", ["summarize", "nowhere.json"], undefined, /cannot read nowhere\.json: no such file/],
       ["empty input", ["summarize", "-"], "", /standard input is empty; pass what `pulumi preview --json` printed on standard output/],
       ["text that is not JSON", ["summarize", "-"], "Previewing update (dev):\n", /standard input is not JSON \(.*\); pass what `pulumi preview --json` printed on standard output, without stderr/],
@@ -526,6 +530,15 @@ describe("summarize --drift: the drift report of a scheduled check", () => {
     assert.match(report, /- \*\*missing\*\* field `hs_pipeline`: resource `t5-pipeline`\n  - not on the platform: `up` creates it as declared\n/);
     assert.match(report, /- \*\*not declared\*\* workflow `wf_hs_deal_alerts`: resource `t4-deal-alerts`\n  - in the stack but no longer in the program: `up` releases it \(`enabled` goes back to `false` \(`restoreOnDelete`\)\)\n/);
     assert.match(report, /\(1 missing, 1 not declared\)/);
+  });
+
+  it("makes one report of several stacks' refreshed previews (the shards of one program)", () => {
+    // t1's objects in one stack, the rest in another, as two shards' previews.
+    const inStack = (name: string, steps: Step[]) => ({ steps: steps.map((s) => ({ ...s, urn: s.urn.replace(/^urn:pulumi:[^:]+::/, `urn:pulumi:${name}::`) })) });
+    const first = inStack("prod-0", drifted.steps.filter((s) => s.urn.includes("t1-")));
+    const second = inStack("prod-1", drifted.steps.filter((s) => !s.urn.includes("t1-")));
+    const report = summarize(mergePreviews([parsePreview(first), parsePreview(second)]), "drift");
+    assert.match(report, /^## Integration platform drift in 2 stacks \(`prod-0`, `prod-1`\) of project `demo`\n\n3 objects on the platform differ from what the program declares \(3 changed\) for 3 linked accounts: `t1`, `t2`, `t3`\.\n/);
   });
 
   it("reports no drift when every refreshed object is as declared", () => {
