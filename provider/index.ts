@@ -13,11 +13,13 @@ export {
   GoneError,
   NotFoundError,
   RateLimitError,
+  RedirectError,
   ResponseValidationError,
   ServerError,
   SettingsError,
 } from "./client/errors";
 export { SETTINGS } from "./settings";
+export { InvalidIdError, MAX_ID_LENGTH } from "./client/ids";
 export { LinkedAccountSetup, LinkedAccountSetupArgs, SetupEnvValue, SetupField, SetupWorkflow } from "./components/linkedAccountSetup";
 export { getEnvDefinition, getEnvDefinitionOutput, getEnvDefinitions, getEnvDefinitionsOutput, EnvDefinition, GetEnvDefinitionArgs, GetEnvDefinitionsArgs } from "./functions/envDefinitions";
 export { getEnvValues, getEnvValuesOutput, EnvValue, GetEnvValuesArgs } from "./functions/envValues";

@@ -22,6 +22,8 @@ export interface ConnectionSettings {
   rateLimitBudgetMs: number;
   /** Create a resource that declares `restoreOnDelete` with one write, without first reading what the platform holds. */
   createWithoutRead: boolean;
+  /** Send the credentials over plain http to a host other than this machine. */
+  allowPlainHttp: boolean;
 }
 
 /** Reads a stack config value; the dynamic provider's `ConfigureRequest.config` has this shape. */
@@ -78,6 +80,11 @@ export const SETTINGS = {
     env: "INTEGRATION_PLATFORM_CREATE_WITHOUT_READ",
     hint: "pulumi config set integration-platform:createWithoutRead true",
   },
+  allowPlainHttp: {
+    config: "integration-platform:allowPlainHttp",
+    env: "INTEGRATION_PLATFORM_ALLOW_PLAIN_HTTP",
+    hint: "pulumi config set integration-platform:allowPlainHttp true",
+  },
 } satisfies Record<keyof ConnectionSettings, SettingSource>;
 
 /** Defaults: a platform that never answers fails one call after about 44 s (4 × 10 s plus backoff). */
@@ -114,6 +121,19 @@ function numberSetting(
   return value;
 }
 
+function booleanSetting(source: SettingSource, raw: string | undefined): boolean {
+  const value = raw?.toLowerCase();
+  if (value === undefined || value === "false") return false;
+  if (value === "true") return true;
+  throw new SettingsError(`${source.config} (${source.env}) must be true or false; got ${JSON.stringify(raw)}`);
+}
+
+/** Whether a URL's hostname is this machine: localhost, 127.0.0.0/8 or ::1. */
+export function isLoopback(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  return host === "localhost" || host.endsWith(".localhost") || host === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
 /** Resolves the settings from stack config, then the environment; throws one SettingsError naming every missing key. */
 export function resolveSettings(config?: ConfigReader, env: NodeJS.ProcessEnv = process.env): ConnectionSettings {
   const baseUrl = read(SETTINGS.baseUrl, config, env);
@@ -140,9 +160,14 @@ export function resolveSettings(config?: ConfigReader, env: NodeJS.ProcessEnv = 
   // The API lives under /api/v2/public; accept a base URL given with or without it.
   const normalized = url.toString().replace(/\/+$/, "").replace(/\/api\/v2\/public$/, "");
 
-  const createWithoutRead = read(SETTINGS.createWithoutRead, config, env)?.toLowerCase();
-  if (createWithoutRead !== undefined && createWithoutRead !== "true" && createWithoutRead !== "false") {
-    throw new SettingsError(`${SETTINGS.createWithoutRead.config} (${SETTINGS.createWithoutRead.env}) must be true or false; got ${JSON.stringify(createWithoutRead)}`);
+  const createWithoutRead = booleanSetting(SETTINGS.createWithoutRead, read(SETTINGS.createWithoutRead, config, env));
+  const allowPlainHttp = booleanSetting(SETTINGS.allowPlainHttp, read(SETTINGS.allowPlainHttp, config, env));
+  // Plain http would carry the API key across the network unencrypted: only to this machine, unless opted in.
+  if (url.protocol === "http:" && !isLoopback(url.hostname) && !allowPlainHttp) {
+    throw new SettingsError(
+      `${SETTINGS.baseUrl.config} uses http:// to ${url.hostname}, which is not this machine: the API key would cross the network unencrypted. ` +
+        `Use https://, or, on a network you trust, set ${SETTINGS.allowPlainHttp.config} (${SETTINGS.allowPlainHttp.env}) to true`,
+    );
   }
 
   return {
@@ -163,6 +188,7 @@ export function resolveSettings(config?: ConfigReader, env: NodeJS.ProcessEnv = 
       max: 3_600_000,
       whole: true,
     }),
-    createWithoutRead: createWithoutRead === "true",
+    createWithoutRead,
+    allowPlainHttp,
   };
 }

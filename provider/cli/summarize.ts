@@ -799,13 +799,21 @@ function showId(value: unknown): string {
 function htmlId(value: unknown): string {
   if (containsSecret(value)) return "(secret)";
   if (containsUnknown(value)) return "(known after <code>up</code>)";
-  const text = (typeof value === "string" ? value : JSON.stringify(value) ?? "").replace(/\s*\n\s*/g, " ");
+  const text = printable((typeof value === "string" ? value : JSON.stringify(value) ?? "").replace(/\s*\n\s*/g, " "));
   return `<code>${text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)}</code>`;
+}
+
+/**
+ * Text without what could disguise it: control characters and bidi overrides (which reorder what
+ * a reviewer reads) are shown as `\u` escapes instead. Names and ids come from the program and the platform.
+ */
+export function printable(text: string): string {
+  return text.replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 /** A Markdown code span that holds any text, backticks included (CommonMark 6.1). */
 function code(value: unknown): string {
-  const text = (typeof value === "string" ? value : JSON.stringify(value) ?? "").replace(/\s*\n\s*/g, " ");
+  const text = printable((typeof value === "string" ? value : JSON.stringify(value) ?? "").replace(/\s*\n\s*/g, " "));
   const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
   const fence = "`".repeat(longest + 1);
   const pad = text.startsWith("`") || text.endsWith("`") ? " " : "";
@@ -814,7 +822,7 @@ function code(value: unknown): string {
 
 /** Plain text safe in Markdown: characters that start formatting are escaped. */
 function escape(text: string): string {
-  return text.replace(/[\\`*_[\]<>#|~]/g, (c) => `\\${c}`);
+  return printable(text).replace(/[\\`*_[\]<>#|~]/g, (c) => `\\${c}`);
 }
 
 function plural(n: number, noun: string): string {

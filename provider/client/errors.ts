@@ -33,6 +33,8 @@ export class BadRequestError extends ApiError {}
 export class FieldNotFoundError extends BadRequestError {}
 /** 400 for a draft workflow: the platform blocks drafts from public routes until they are published. */
 export class WorkflowNotPublishedError extends BadRequestError {}
+/** 3xx: the platform redirected the request; redirects are never followed, so credentials stay with the configured host. */
+export class RedirectError extends ApiError {}
 /** 401 or 403: the credentials were refused. */
 export class AuthenticationError extends ApiError {}
 /** 404: the object does not exist. */
@@ -106,14 +108,26 @@ export function apiErrorFrom(failure: FailedExchange): ApiError {
 
   if (status === undefined) {
     const why =
-      failure.transportCode === "ECONNABORTED" || failure.transportCode === "ETIMEDOUT"
+      failure.transportCode === "ECONNABORTED" || failure.transportCode === "ETIMEDOUT" || failure.transportCode === "ERR_CANCELED"
         ? "the platform did not answer in time"
-        : `the platform could not be reached (${failure.transportCode ?? "network error"})`;
+        : failure.transportCode === "ERR_RESPONSE_TOO_LARGE"
+          ? "the answer was larger than 16 MiB, which no operation of the API sends"
+          : `the platform could not be reached (${failure.transportCode ?? "network error"})`;
     return new ConnectionError(
       `${operation} failed${tries}: ${why}; check \`integration-platform:baseUrl\` (INTEGRATION_PLATFORM_BASE_URL) and that the service is up`,
       operation,
       undefined,
       failure.transportCode,
+    );
+  }
+  if (status >= 300 && status < 400) {
+    return new RedirectError(
+      `${status} from ${operation}: the platform redirected the request, and redirects are not followed, so that the API key never reaches another address. ` +
+        "Set `integration-platform:baseUrl` (INTEGRATION_PLATFORM_BASE_URL) to the address the API is served at",
+      operation,
+      status,
+      code,
+      message,
     );
   }
   if (status === 401 || status === 403) {

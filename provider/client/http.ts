@@ -4,6 +4,7 @@ import axios, { AxiosError, AxiosInstance, InternalAxiosRequestConfig } from "ax
 import axiosRetry, { exponentialDelay, isNetworkError, retryAfter } from "axios-retry";
 import { z } from "zod";
 import { ConnectionSettings, SETTINGS } from "../settings";
+import { sendableId } from "./ids";
 import { apiErrorFrom, ResponseValidationError, SettingsError } from "./errors";
 import { pacer } from "./pacing";
 import * as s from "./schemas";
@@ -36,6 +37,9 @@ interface Call<T extends z.ZodType> {
   body?: unknown;
 }
 
+/** The largest answer accepted: the API's largest, a page of 100 listed values, is far smaller. */
+export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+
 /** Query and filters of the paginated lists. */
 export interface PageQuery {
   page?: number;
@@ -44,7 +48,8 @@ export interface PageQuery {
 
 /** Retries 429, 5xx, 408 and every failure without an answer (reset, refused, timeout). */
 function isRetryable(error: AxiosError): boolean {
-  if (!error.response) return isNetworkError(error) || error.code === "ECONNABORTED" || error.code === "ETIMEDOUT";
+  // ERR_CANCELED: the attempt's whole-answer timeout (the request interceptor's signal) fired.
+  if (!error.response) return isNetworkError(error) || ["ECONNABORTED", "ETIMEDOUT", "ERR_CANCELED"].includes(error.code ?? "");
   const status = error.response.status;
   return status === 408 || status === 429 || status >= 500;
 }
@@ -89,6 +94,11 @@ export function retryDelayMs(error: AxiosError, rateLimitBudgetMs: number): numb
   return Math.max(0, Math.min(backoff, MAX_RETRY_DELAY_MS, rateLimitBudgetMs - rateLimitedFor(state)));
 }
 
+/** One path segment: an id checked to reach the platform unchanged (client/ids.ts), then percent-encoded. */
+function segment(name: string, id: string): string {
+  return encodeURIComponent(sendableId(name, id));
+}
+
 /** Milliseconds the platform's rate limit has held this call so far. */
 function rateLimitedFor(state: RetryState): number {
   return state.firstRateLimitedAt === undefined ? 0 : performance.now() - state.firstRateLimitedAt - state.pacedSinceRateLimited;
@@ -109,6 +119,10 @@ export class PlatformClient {
       baseURL: settings.baseUrl + API_PREFIX,
       timeout: settings.timeoutMs,
       headers: { "content-type": "application/json", accept: "application/json" },
+      // No redirect is followed: the API key goes to the configured host and nowhere else, and a
+      // 307 would resend a body holding an env value. A 3xx fails with advice (errors.ts).
+      maxRedirects: 0,
+      maxContentLength: MAX_RESPONSE_BYTES,
     });
     pacer.configure(settings.requestsPerSecond);
     // Every attempt, retries included, waits for its turn: axios-retry sends a retry through the
@@ -118,6 +132,8 @@ export class PlatformClient {
       const started = performance.now();
       await pacer.turn();
       if (state.firstRateLimitedAt !== undefined) state.pacedSinceRateLimited += performance.now() - started;
+      // `timeout` only bounds silence on the socket; this bounds the whole answer of each attempt.
+      config.signal = AbortSignal.timeout(settings.timeoutMs);
       return config;
     });
     axiosRetry(this.http, {
@@ -141,6 +157,10 @@ export class PlatformClient {
       retryDelay: (_count, error) => retryDelayMs(error, settings.rateLimitBudgetMs),
       // Each attempt gets the full timeout, otherwise one slow answer would eat the retries' budget.
       shouldResetTimeout: true,
+      // The last attempt's signal must not cut the backoff short; the next attempt gets its own.
+      onRetry: (_count, _error, config) => {
+        config.signal = undefined;
+      },
     });
   }
 
@@ -171,7 +191,8 @@ export class PlatformClient {
     const operation = `${call.method} ${call.path}`;
     const auth = this.headersFor(call.auth, operation);
     const headers: Record<string, string> = { ...auth.headers };
-    for (const [name, value] of Object.entries(call.headers ?? {})) if (value !== undefined) headers[name] = value;
+    // Header-bound ids are checked like path ones: a client strips what a header cannot carry.
+    for (const [name, value] of Object.entries(call.headers ?? {})) if (value !== undefined) headers[name] = sendableId(name, value);
     const params = Object.fromEntries(Object.entries(call.query ?? {}).filter(([, v]) => v !== undefined));
 
     let body: unknown;
@@ -185,12 +206,13 @@ export class PlatformClient {
       // the AxiosError itself carries the request headers, so it must go no further.
       const error = e as AxiosError;
       const state = retryState(error.config);
+      const tooLarge = /maxContentLength/.test(error.message);
       throw apiErrorFrom({
         operation,
         auth: auth.used,
         status: error.response?.status,
         body: error.response?.data,
-        transportCode: error.code,
+        transportCode: tooLarge ? "ERR_RESPONSE_TOO_LARGE" : error.code,
         attempts: state.rateLimited + state.otherRetries + (error.response?.status === 429 ? 0 : 1),
         rateLimitedMs: rateLimitedFor(state),
         rateLimitBudgetMs: this.settings.rateLimitBudgetMs,
@@ -210,7 +232,7 @@ export class PlatformClient {
   }
 
   /** `PUT /config/field/:fieldId` with the spec's body (4.1). */
-  updateConfigField(args: {
+  async updateConfigField(args: {
     fieldId: string;
     linkedAccountId: string;
     slug: string;
@@ -220,7 +242,7 @@ export class PlatformClient {
   }): Promise<s.ConfigFieldRecord> {
     return this.call({
       method: "PUT",
-      path: `/config/field/${encodeURIComponent(args.fieldId)}`,
+      path: `/config/field/${segment("fieldId", args.fieldId)}`,
       auth: "apiKey",
       headers: { linked_account_id: args.linkedAccountId, slug: args.slug },
       query: { workflow_id: args.workflowId, config_id: args.configId },
@@ -230,10 +252,10 @@ export class PlatformClient {
   }
 
   /** `GET /slug/:slug/config/:configId` (platform facts). */
-  getConfig(args: { slug: string; configId: string; linkedAccountId: string }): Promise<s.Config> {
+  async getConfig(args: { slug: string; configId: string; linkedAccountId: string }): Promise<s.Config> {
     return this.call({
       method: "GET",
-      path: `/slug/${encodeURIComponent(args.slug)}/config/${encodeURIComponent(args.configId)}`,
+      path: `/slug/${segment("slug", args.slug)}/config/${segment("configId", args.configId)}`,
       auth: "apiKey",
       headers: { linked_account_id: args.linkedAccountId },
       response: s.Config,
@@ -241,10 +263,10 @@ export class PlatformClient {
   }
 
   /** `PUT /application/event/:eventId` (spec 4.2); returns every event of the org. */
-  updateApplicationEvent(eventId: string, body: { name: string; response: unknown }): Promise<s.ApplicationEventRecord[]> {
+  async updateApplicationEvent(eventId: string, body: { name: string; response: unknown }): Promise<s.ApplicationEventRecord[]> {
     return this.call({
       method: "PUT",
-      path: `/application/event/${encodeURIComponent(eventId)}`,
+      path: `/application/event/${segment("eventId", eventId)}`,
       auth: "apiKey",
       body,
       response: s.ApplicationEventList,
@@ -252,7 +274,7 @@ export class PlatformClient {
   }
 
   /** `PUT /slug/:slug/config/:configId/workflows/:workflowId` with `{enabled}` (spec 4.3; PUT per the conflicts rule). */
-  setWorkflowEnabled(args: {
+  async setWorkflowEnabled(args: {
     slug: string;
     configId: string;
     workflowId: string;
@@ -261,7 +283,7 @@ export class PlatformClient {
   }): Promise<z.infer<typeof s.WorkflowToggleResult>> {
     return this.call({
       method: "PUT",
-      path: `/slug/${encodeURIComponent(args.slug)}/config/${encodeURIComponent(args.configId)}/workflows/${encodeURIComponent(args.workflowId)}`,
+      path: `/slug/${segment("slug", args.slug)}/config/${segment("configId", args.configId)}/workflows/${segment("workflowId", args.workflowId)}`,
       auth: "apiKey",
       headers: { linked_account_id: args.linkedAccountId },
       body: { enabled: args.enabled },
@@ -278,7 +300,7 @@ export class PlatformClient {
   async getEnvDefinition(definitionId: string): Promise<s.EnvDefinition> {
     const result = await this.call({
       method: "GET",
-      path: `/env/definitions/${encodeURIComponent(definitionId)}`,
+      path: `/env/definitions/${segment("definitionId", definitionId)}`,
       auth: "tokenOrApiKey",
       response: s.EnvDefinitionResult,
     });
@@ -286,13 +308,13 @@ export class PlatformClient {
   }
 
   /** `GET /env/values/:scope`. */
-  listEnvValues(
+  async listEnvValues(
     scope: s.EnvScope,
     query: PageQuery & { variable_definition_id?: string; linked_account_id?: string; workflow_id?: string },
   ) {
     return this.call({
       method: "GET",
-      path: `/env/values/${encodeURIComponent(scope)}`,
+      path: `/env/values/${segment("scope", scope)}`,
       auth: "tokenOrApiKey",
       query: { ...query },
       response: s.EnvValuePage,
@@ -313,7 +335,7 @@ export class PlatformClient {
   async deleteEnvValue(valueId: string): Promise<void> {
     await this.call({
       method: "DELETE",
-      path: `/env/values/${encodeURIComponent(valueId)}`,
+      path: `/env/values/${segment("valueId", valueId)}`,
       auth: "tokenOrApiKey",
       response: s.StatusResult,
     });

@@ -4,6 +4,7 @@ import { isDeepStrictEqual } from "node:util";
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { NotFoundError } from "../client/errors";
+import { idProblem } from "../client/ids";
 
 /** The value the engine sends during preview for anything not yet known (pulumi/pulumi#6310). */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -16,11 +17,13 @@ export function containsUnknown(value: unknown): boolean {
   return false;
 }
 
-/** An id the platform issues or the user chose: a string with something in it. */
+/** An id the platform issues or the user chose, that reaches the platform unchanged in a path or header (client/ids.ts). */
 export const Id = z
   .string({ error: (issue) => (issue.input === undefined ? "is required" : `must be a string, not ${describe(issue.input)}`) })
-  .refine((value) => value.trim() !== "", { message: "must not be empty or whitespace" })
-  .refine((value) => value === value.trim(), { message: "must not start or end with whitespace" });
+  .superRefine((value, ctx) => {
+    const problem = idProblem(value);
+    if (problem) ctx.addIssue({ code: "custom", message: problem });
+  });
 
 /** A `{name, value}` list, as field options and labels take (spec 2.2). */
 export const NameValueList = z.array(

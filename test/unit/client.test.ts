@@ -104,18 +104,18 @@ describe("resolveSettings", () => {
   });
 
   it("prefers stack config over the environment, and strips /api/v2/public", () => {
-    const settings = resolveSettings({ get: (k) => ({ "integration-platform:baseUrl": "http://cfg.test/api/v2/public/" })[k] }, {
-      INTEGRATION_PLATFORM_BASE_URL: "http://env.test",
+    const settings = resolveSettings({ get: (k) => ({ "integration-platform:baseUrl": "https://cfg.test/api/v2/public/" })[k] }, {
+      INTEGRATION_PLATFORM_BASE_URL: "https://env.test",
       INTEGRATION_PLATFORM_API_KEY: "tk_x",
     });
-    assert.equal(settings.baseUrl, "http://cfg.test");
+    assert.equal(settings.baseUrl, "https://cfg.test");
     assert.equal(settings.apiKey, "tk_x");
   });
 
   it("refuses a malformed base URL or a bad number, naming the key", () => {
     assert.throws(() => resolveSettings(undefined, { INTEGRATION_PLATFORM_BASE_URL: "nope", INTEGRATION_PLATFORM_API_KEY: "k" }), /integration-platform:baseUrl must be an absolute http\(s\) URL/);
     assert.throws(
-      () => resolveSettings(undefined, { INTEGRATION_PLATFORM_BASE_URL: "http://x", INTEGRATION_PLATFORM_API_KEY: "k", INTEGRATION_PLATFORM_MAX_RETRIES: "many" }),
+      () => resolveSettings(undefined, { INTEGRATION_PLATFORM_BASE_URL: "https://x", INTEGRATION_PLATFORM_API_KEY: "k", INTEGRATION_PLATFORM_MAX_RETRIES: "many" }),
       /integration-platform:maxRetries \(INTEGRATION_PLATFORM_MAX_RETRIES\) must be a whole number from 0 to 10/,
     );
   });
