@@ -131,6 +131,11 @@ async function main(argv: string[]): Promise<void> {
     // A second signal while flushing means "now": exit without waiting for the disk.
     if (stopping) process.exit(1);
     stopping = true;
+    // Never wedged: a disk that does not answer cannot keep the process past a few seconds.
+    setTimeout(() => {
+      process.stderr.write(`emulator: the state could not be written within ${STOP_DEADLINE_MS / 1000} s of ${signal}; exiting without it\n`);
+      process.exit(1);
+    }, STOP_DEADLINE_MS);
     emulator.close().then(
       () => {
         if (!options.quiet) process.stderr.write(`emulator: stopped on ${signal}\n`);
@@ -145,6 +150,9 @@ async function main(argv: string[]): Promise<void> {
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
 }
+
+/** How long a stop may take to close the server and write the state before the process exits anyway. */
+const STOP_DEADLINE_MS = 5_000;
 
 function describeRateLimit({ requestsPerSecond, burst, retryAfter }: RateLimitStatus): string {
   if (requestsPerSecond === null) return "Rate limit: off (--rate-limit RPS/BURST to enable)";

@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { TokenBucket } from "limiter";
-import { bearerToken } from "./auth";
+import { bearerToken, type AuthKind } from "./auth";
 import { ApiError, defaultErrorCode } from "./errors";
 
 /** A token-bucket limit: sustained requests per second, and how many may come at once (the bucket size). */
@@ -92,16 +92,25 @@ export class RateLimiter {
     return this.get();
   }
 
+  /** How many buckets are kept: one per valid credential seen, and one for every caller without one. */
+  get bucketCount(): number {
+    return this.buckets.size;
+  }
+
   /** Refills every credential's bucket by forgetting them all; the configured limit stays. */
   reset(): void {
     this.buckets.clear();
   }
 
-  /** Takes one token from the request's credential; returns the 429 to answer with when none is left. */
-  check(headers: IncomingHttpHeaders): ApiError | null {
+  /**
+   * Takes one token from the request's credential; returns the 429 to answer with when none is
+   * left. `auth` is what the credential is (auth.ts): callers without a valid one share one bucket,
+   * so a flood of made-up keys cannot grow the buckets without bound, nor drain a valid key's.
+   */
+  check(headers: IncomingHttpHeaders, auth: AuthKind): ApiError | null {
     const { limit } = this;
     if (!limit) return null;
-    const key = credentialKey(headers);
+    const key = auth === "api_key" || auth === "bearer" ? credentialKey(headers) : "unauthenticated";
     let bucket = this.buckets.get(key);
     if (!bucket) {
       bucket = new TokenBucket({ bucketSize: limit.burst, tokensPerInterval: limit.requestsPerSecond, interval: "second" });
@@ -122,10 +131,7 @@ export class RateLimiter {
   }
 }
 
-/**
- * The credential a request is limited by: the `x-api-key` value, else the bearer token, else
- * none. A wrong credential gets a bucket of its own, so it cannot drain the valid one's.
- */
+/** The valid credential a request is limited by: the `x-api-key` value, else the bearer token. */
 function credentialKey(headers: IncomingHttpHeaders): string {
   // Prefixed so that an API key and a bearer token with the same text stay separate credentials.
   const apiKey = headers["x-api-key"];

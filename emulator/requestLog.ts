@@ -18,8 +18,25 @@ export interface RequestLogEntry {
   rateLimited?: true;
 }
 
-/** Default number of entries kept before the oldest are dropped. */
-export const REQUEST_LOG_CAPACITY = 100_000;
+/** Default number of entries kept before the oldest are dropped: well over the calls of any test or benchmark command. */
+export const REQUEST_LOG_CAPACITY = 50_000;
+/** What an entry keeps of a request's path, and of each query value: bounds the log's memory whatever clients send. */
+const MAX_TEXT = 256;
+/** How many query parameters an entry keeps. */
+const MAX_QUERY_KEYS = 16;
+
+function clip(text: string): string {
+  return text.length <= MAX_TEXT ? text : `${text.slice(0, MAX_TEXT)}…`;
+}
+
+/** A bounded copy of a parsed query: at most MAX_QUERY_KEYS keys, each value as clipped text. */
+function boundedQuery(query: Record<string, unknown>): Record<string, unknown> {
+  const kept: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(query).slice(0, MAX_QUERY_KEYS)) {
+    kept[clip(key)] = typeof value === "string" ? clip(value) : Array.isArray(value) ? value.slice(0, MAX_QUERY_KEYS).map((v) => clip(String(v))) : value;
+  }
+  return kept;
+}
 
 /** Bounded log of API requests; sequence numbers keep growing across clears so `since` cursors stay valid. */
 export class RequestLog {
@@ -32,7 +49,7 @@ export class RequestLog {
 
   /** Appends an entry and gives it the next sequence number. */
   record(entry: Omit<RequestLogEntry, "seq">): RequestLogEntry {
-    const logged = { seq: this.nextSeq++, ...entry };
+    const logged = { seq: this.nextSeq++, ...entry, path: clip(entry.path), query: boundedQuery(entry.query) };
     if (this.ring.length < this.capacity) this.ring.push(logged);
     else {
       this.ring[this.head] = logged;

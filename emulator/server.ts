@@ -48,8 +48,14 @@ export function buildServer(ctx: EmulatorContext): FastifyInstance {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
     const text = body.toString();
-    if (text === "") done(null, undefined);
-    else defaultJsonParser(request, text, done);
+    if (text === "") return done(null, undefined);
+    // Bounds on what can be stored: a value the state file cannot hold would fail every later write.
+    if (text.length > MAX_BODY_CHARS) return done(badRequest(`The body is over ${MAX_BODY_CHARS / 1024} KiB; no operation of the API takes that much`), undefined);
+    defaultJsonParser(request, text, (error, parsed) => {
+      if (error) return done(error, undefined);
+      if (depthOf(parsed) > MAX_BODY_DEPTH) return done(badRequest(`The body nests deeper than ${MAX_BODY_DEPTH} levels; no object of the API is that deep`), undefined);
+      done(null, parsed);
+    });
   });
   // Bodiless requests pass whatever Content-Type a client library adds (axios sends a form type).
   app.addContentTypeParser("*", { parseAs: "string" }, (_request, body, done) => {
@@ -58,12 +64,18 @@ export function buildServer(ctx: EmulatorContext): FastifyInstance {
   });
 
   app.addHook("onRequest", async (request, reply) => {
-    if (isControlPlane(request.url)) return;
+    if (isControlPlane(request.url)) {
+      // Against DNS rebinding: a web page's script can reach this port under its own host name, never under a loopback one.
+      if (!isLoopbackHost(request.headers.host)) {
+        throw new ApiError(403, "FORBIDDEN", "The control plane answers only requests addressed to this machine: Host localhost, 127.0.0.1 or [::1]");
+      }
+      return;
+    }
     const call: ApiCall = { startedAt: process.hrtime.bigint(), auth: detectAuthKind(request.headers, ctx.credentials) };
     request.apiCall = call;
     // The platform's gateway limits before anything else sees the request, so a request over the
     // limit is neither faulted nor authenticated.
-    const limited = ctx.rateLimit.check(request.headers);
+    const limited = ctx.rateLimit.check(request.headers, call.auth);
     if (limited) {
       call.rateLimited = true;
       throw limited;
@@ -166,6 +178,35 @@ function logCall(ctx: EmulatorContext, request: FastifyRequest, status: number):
     ...(call.fault && { fault: call.fault }),
     ...(call.rateLimited && { rateLimited: true as const }),
   });
+}
+
+/** The largest JSON body taken, in characters, and its deepest nesting: far past the API's real objects. */
+const MAX_BODY_CHARS = 256 * 1024;
+const MAX_BODY_DEPTH = 32;
+
+/** How deeply a parsed JSON value nests (a scalar is 0), without recursion: the input is hostile. */
+function depthOf(value: unknown): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop()!;
+    deepest = Math.max(deepest, depth);
+    if (deepest > MAX_BODY_DEPTH) return deepest;
+    if (item !== null && typeof item === "object") for (const child of Object.values(item)) stack.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
+/** Whether a Host header names this machine: localhost, 127.0.0.0/8 or [::1], with any port. */
+function isLoopbackHost(host: string | undefined): boolean {
+  if (!host) return false;
+  let hostname: string;
+  try {
+    hostname = new URL(`http://${host}`).hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  } catch {
+    return false;
+  }
+  return hostname === "localhost" || hostname === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
 }
 
 function isControlPlane(url: string): boolean {

@@ -116,11 +116,15 @@ class StateFileWriter {
   }
 
   private async drain(): Promise<void> {
+    // Yield first: `draining` must be assigned before this clears it, even when the first
+    // snapshot throws before any await (a value that cannot be serialized).
+    await Promise.resolve();
     while (this.pending) {
       const batch = this.pending;
       this.pending = null;
       try {
-        await writeFileAtomic(this.path, this.snapshot());
+        // 0600: the file holds encrypted env values in clear.
+        await writeFileAtomic(this.path, this.snapshot(), { mode: 0o600 });
         batch.resolve();
       } catch (err) {
         batch.reject(err);

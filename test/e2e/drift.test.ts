@@ -16,8 +16,12 @@ import { publicCall, step, useEmulatorStack } from "../support/e2e";
 const TENANTS = 40;
 /** The bound on the calls of one drift check: one per tenant, and ten to spare. */
 const MAX_CALLS = TENANTS + 10;
-/** The value set behind the stack's back: a secret to the stack, so it must appear nowhere. */
-const CHANGED_VALUE = "8642";
+/**
+ * The value set behind the stack's back: a secret to the stack, so it must appear nowhere. A
+ * number (the definition's format) that cannot occur by chance: long, with a sign and a point,
+ * which no id, hash or timestamp in a preview holds.
+ */
+const CHANGED_VALUE = "-86420975.31013579";
 
 /** Runs the package's bin in the stack's folder, as the workflow does; resolves with its exit status. */
 function summarizeDrift(cwd: string, previewFile: string): Promise<{ code: number; stdout: string; stderr: string }> {

@@ -2,7 +2,7 @@ import { after, before, describe, it } from "mocha";
 import axios from "axios";
 import { spawn, type ChildProcess } from "node:child_process";
 import { strict as assert } from "node:assert";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { FIXTURE } from "../support/fixture";
@@ -73,6 +73,36 @@ describe("emulator: command line (main.ts as a child process)", () => {
       assert.deepEqual([exit.code, exit.signal], [0, null], exit.stderr);
       const state = JSON.parse(await readFile(data, "utf8"));
       assert.equal(state.envValues.find((v: { _id: string }) => v._id === created.data._id).value, "77");
+    } finally {
+      child.kill("SIGKILL");
+    }
+  });
+
+  it("is never wedged: a value nested 8,000 deep is refused, the next write answers within a second, the data file is 0600, and SIGTERM ends it", async () => {
+    const data = join(dir, "deep.json");
+    const { child, exited, output } = run(["--port", "0", "--data", data]);
+    try {
+      const base = /listening on (\S+)/.exec(await waitForBanner(output, exited))![1];
+      const headers = { "x-api-key": "tk_emulator", linked_account_id: "acme", slug: "hubspot" };
+      let deep: unknown = "x";
+      for (let i = 0; i < 8000; i++) deep = [deep];
+      const body = { slug: "hubspot", config_id: "acme", fields: [{ id: "hs_pipeline", value: deep }], workflows: [] };
+      const refused = await axios.put(`${base}/api/v2/public/config/field/hs_pipeline`, body, { headers, validateStatus: () => true });
+      assert.equal(refused.status, 400);
+      assert.match(refused.data.message, /^The body nests deeper than 32 levels/);
+
+      const started = Date.now();
+      const written = await axios.put(`${base}/api/v2/public/config/field/hs_pipeline`, { ...body, fields: [{ id: "hs_pipeline", name: "Still writable" }] }, { headers, timeout: 1000 });
+      assert.equal(written.status, 200);
+      assert.ok(Date.now() - started < 1000);
+      assert.equal((await stat(data)).mode & 0o777, 0o600, "the data file holds encrypted values in clear: owner only");
+
+      const stopped = Date.now();
+      child.kill("SIGTERM");
+      const exit = await exited;
+      assert.deepEqual([exit.code, exit.signal], [0, null], exit.stderr);
+      assert.ok(Date.now() - stopped < 5000, `stopped in ${Date.now() - stopped} ms`);
+      assert.match(await readFile(data, "utf8"), /Still writable/);
     } finally {
       child.kill("SIGKILL");
     }
