@@ -10,6 +10,7 @@ import { z } from "zod";
 import { PlatformClient } from "../client/http";
 import { resolveSettings, SETTINGS } from "../settings";
 import { ImportInputError, readWorkspace, type ReadProgress } from "./importRead";
+import { printable } from "./text";
 import { foundRecords, FoundRecord, keepEarlierFound, planImport, plural, renderProject, secretCommands, type ProjectFiles } from "./importProgram";
 
 /** What the user asked for. */
@@ -132,22 +133,51 @@ async function earlierFound(dir: string, out: string): Promise<FoundRecord[] | u
   return parsed.data;
 }
 
-/** Writes the files; on a failure removes what it wrote (the directory too, if it made it) and says what to fix. */
+/** Opens a file to write without following a symbolic link at its place (O_NOFOLLOW): --force writes only real files. */
+async function writeNoFollow(file: string, data: string | Buffer): Promise<void> {
+  const handle = await fs.open(file, fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_TRUNC | fsConstants.O_NOFOLLOW, 0o644);
+  try {
+    await handle.writeFile(data);
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Writes the files. Before writing anything, refuses a file's place that holds anything but a
+ * regular file (a symbolic link could point anywhere). On a failure, puts back what it changed: it
+ * removes new files (and the directory, if it made it) and rewrites overwritten ones as they were;
+ * what it could not put back is named in the error.
+ */
 async function writeProject(dir: string, existed: boolean, files: ProjectFiles, out: string): Promise<void> {
-  const written: string[] = [];
+  const before = new Map<string, Buffer | undefined>();
+  for (const name of Object.keys(files)) {
+    const file = path.join(dir, name);
+    const stat = existed ? await fs.lstat(file).catch((error: NodeJS.ErrnoException) => (error.code === "ENOENT" ? undefined : Promise.reject(error))) : undefined;
+    if (stat && !stat.isFile()) {
+      throw new ImportInputError(`${path.join(out, name)} is ${stat.isSymbolicLink() ? "a symbolic link" : "not a regular file"}: import never writes through one. Remove it, then run the import again`);
+    }
+    before.set(file, stat ? await fs.readFile(file) : undefined);
+  }
+  const touched: string[] = [];
   let created: string | undefined;
   try {
     if (!existed) created = await fs.mkdir(dir, { recursive: true });
     for (const [name, text] of Object.entries(files)) {
       const file = path.join(dir, name);
-      const isNew = await fs.access(file).then(() => false, () => true);
-      await fs.writeFile(file, text);
-      if (isNew) written.push(file);
+      touched.push(file);
+      await writeNoFollow(file, text);
     }
   } catch (error) {
-    if (created) await fs.rm(created, { recursive: true, force: true });
-    else await Promise.all(written.map((file) => fs.rm(file, { force: true })));
-    throw new ImportInputError(`cannot write the project to --out ${out}: ${(error as Error).message}. Choose a directory you can write to`);
+    const leftChanged: string[] = [];
+    if (created) await fs.rm(created, { recursive: true, force: true }).catch(() => leftChanged.push(created!));
+    else {
+      for (const file of touched) {
+        const was = before.get(file);
+        await (was === undefined ? fs.rm(file, { force: true }) : writeNoFollow(file, was)).catch(() => leftChanged.push(file));
+      }
+    }
+    throw new ImportInputError(`cannot write the project to --out ${out}: ${(error as Error).message}. Choose a directory you can write to`, leftChanged);
   }
 }
 
@@ -237,7 +267,7 @@ export async function runImport(options: ImportOptions, io: ImportIo): Promise<v
       "",
     );
   }
-  out.push("Not brought in:", ...plan.notBroughtIn.map((line) => `  - ${line}`), "");
+  out.push("Not brought in:", ...plan.notBroughtIn.map((line) => `  - ${printable(line)}`), "");
   out.push(
     `Next: follow ${path.join(options.out, "README.md")}: npm install, pulumi stack init, the connection settings${plan.secrets.length ? " and the secrets above" : ""}, then \`pulumi up\`, which adopts everything without a write to the platform.`,
     "",

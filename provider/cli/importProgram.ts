@@ -5,6 +5,7 @@
 import { NameValue, type Config, type EnvDefinition, type EnvValueListItem } from "../client/schemas";
 import { z } from "zod";
 import type { WorkspaceRead } from "./importRead";
+import { printable } from "./text";
 
 /** How the platform shows an encrypted env value on every read. */
 export const REDACTED = "[REDACTED]";
@@ -168,10 +169,11 @@ function fieldDefaults(configs: Config[]): Map<string, { name?: string; options?
 
 /** A stack config key for an encrypted value: letters, digits, `_` and `-` only, unique in the plan. */
 function secretKeyFor(parts: (string | undefined)[], taken: Set<string>): string {
-  const base = parts
+  // Letters, digits, _ and - only, starting with a letter: a shell word that no option parser takes for a flag.
+  const base = `${parts
     .filter((p): p is string => p !== undefined)
     .join("-")
-    .replace(/[^A-Za-z0-9_-]/g, "_");
+    .replace(/[^A-Za-z0-9_-]/g, "_")}`.replace(/^(?![A-Za-z])/, "secret_");
   let key = base;
   for (let n = 2; taken.has(key); n++) key = `${base}-${n}`;
   taken.add(key);
@@ -335,8 +337,11 @@ export function planImport(read: WorkspaceRead): ImportPlan {
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
-/** A TypeScript object key: bare when it can be, quoted otherwise. */
-const key = (name: string) => (IDENTIFIER.test(name) ? name : JSON.stringify(name));
+/**
+ * A TypeScript object key: bare when it can be, quoted otherwise. `__proto__`, bare or quoted,
+ * would set the object's prototype instead of a key, so it is a computed key.
+ */
+const key = (name: string) => (name === "__proto__" ? `[${JSON.stringify(name)}]` : IDENTIFIER.test(name) ? name : JSON.stringify(name));
 
 /**
  * A value as TypeScript source on one line, or as JSON with `JSON.stringify` for `name`; strings
@@ -376,7 +381,7 @@ export function renderProgram(plan: ImportPlan): string {
   const hasEnv = plan.definitions.length > 0;
   const out: string[] = [];
   out.push(
-    `// The integration platform setup of ${plural(plan.accountsRead, "linked account")} (${plan.slugs.join(", ")}), brought in from the`,
+    `// The integration platform setup of ${plural(plan.accountsRead, "linked account")} (${printable(plan.slugs.join(", "))}), brought in from the`,
     "// live workspace by `pulumi-integration-platform import`. The data comes first, one line per",
     "// linked account and app; the loops after it declare the resources. The first `pulumi up` takes",
     "// every object over without a write to the platform. `pulumi destroy` puts back what the import",
@@ -574,7 +579,7 @@ export function secretCommands(plan: ImportPlan): string[] {
   const width = Math.max(0, ...plan.secrets.map((s) => s.key.length));
   return plan.secrets.map((s) => {
     const where = [s.linkedAccountId && `linked account ${s.linkedAccountId}`, s.workflowId && `workflow ${s.workflowId}`].filter(Boolean).join(", ");
-    return `pulumi config set --secret ${s.key.padEnd(width)}   # ${s.definition}${where ? `, ${where}` : ""}`;
+    return `pulumi config set --secret ${s.key.padEnd(width)}   # ${printable(`${s.definition}${where ? `, ${where}` : ""}`)}`;
   });
 }
 
@@ -646,11 +651,11 @@ function renderReadme(plan: ImportPlan, meta: ProjectMeta): string {
     "",
     "## Not brought in",
     "",
-    ...plan.notBroughtIn.map((line) => `- ${line}`),
+    ...plan.notBroughtIn.map((line) => `- ${printable(line)}`),
     "",
     "How fields were chosen:",
     "",
-    ...plan.fieldNotes.map((line) => `- ${line}`),
+    ...plan.fieldNotes.map((line) => `- ${printable(line)}`),
     "",
     "To bring the workspace in again, run the same command with `--force`: it rewrites these files",
     "and keeps everything else here (`node_modules`, `Pulumi.<stack>.yaml`). It keeps every record",

@@ -51,7 +51,15 @@ export interface WorkspaceRead {
 }
 
 /** A problem with what the user asked for (an unknown slug or linked account); nothing is written. */
-export class ImportInputError extends AdviceError {}
+export class ImportInputError extends AdviceError {
+  /** Files a failed write could not put back as they were: what the final message must name. */
+  readonly leftChanged: string[];
+
+  constructor(message: string, leftChanged: string[] = []) {
+    super(message);
+    this.leftChanged = leftChanged;
+  }
+}
 
 /** How the reader reports progress: linked accounts read so far, of the total. */
 export interface ReadProgress {

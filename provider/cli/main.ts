@@ -7,7 +7,7 @@
 import { readFile, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
-import { ApiError, SettingsError } from "../client/errors";
+import { AdviceError, ApiError, SettingsError } from "../client/errors";
 import { runImport } from "./import";
 import { ImportInputError } from "./importRead";
 import { moveShards, runShards, SHARD_COMMANDS, shardCount, ShardsError, type ShardCommand } from "./shards";
@@ -310,8 +310,10 @@ export async function main(args: string[], io: Io = processIo): Promise<number> 
         await runImport(options, { stdout: io.stdout, stderr: io.stderr, env: io.env ?? process.env, stderrIsTTY: io.stderrIsTTY ?? false });
       } catch (error) {
         // The platform's and the settings' messages already say what to check; none holds a secret.
-        if (error instanceof ImportInputError || error instanceof ApiError || error instanceof SettingsError) {
-          io.stderr(`${COMMAND} import: ${error.message}\nNothing was written to ${options.out}.\n`);
+        if (error instanceof ImportInputError || error instanceof ApiError || error instanceof SettingsError || error instanceof AdviceError) {
+          const left = error instanceof ImportInputError ? error.leftChanged : [];
+          const outcome = left.length === 0 ? `Nothing was written to ${options.out}.` : `These files could not be put back as they were: ${left.join(", ")}.`;
+          io.stderr(`${COMMAND} import: ${error.message}\n${outcome}\n`);
           return 2;
         }
         throw error;

@@ -18,6 +18,7 @@
 //     refreshed state (what the platform holds) with the program. That is what `--drift` reports.
 import { isDeepStrictEqual } from "node:util";
 import { z } from "zod";
+import { printable } from "./text";
 import { TYPE_PREFIX as RESOURCE_TYPE_PREFIX } from "../bridge/program";
 import { ApplicationEventProperties } from "../resources/applicationEvent";
 import { ConfigFieldProperties, MANAGED } from "../resources/configField";
@@ -801,14 +802,6 @@ function htmlId(value: unknown): string {
   if (containsUnknown(value)) return "(known after <code>up</code>)";
   const text = printable((typeof value === "string" ? value : JSON.stringify(value) ?? "").replace(/\s*\n\s*/g, " "));
   return `<code>${text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)}</code>`;
-}
-
-/**
- * Text without what could disguise it: control characters and bidi overrides (which reorder what
- * a reviewer reads) are shown as `\u` escapes instead. Names and ids come from the program and the platform.
- */
-export function printable(text: string): string {
-  return text.replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 /** A Markdown code span that holds any text, backticks included (CommonMark 6.1). */
