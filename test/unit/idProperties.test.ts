@@ -1,0 +1,136 @@
+// Property-based (fast-check): generated hostile strings at every id input of every resource and of
+// the lookups' paths. Each is refused at check (naming the property, with no request), or reaches
+// the server unchanged at exactly the path segment or header it names (docs/guides/security.md).
+import * as assert from "node:assert/strict";
+import * as http from "node:http";
+import type { AddressInfo } from "node:net";
+import fc from "fast-check";
+import { PlatformClient } from "../../provider/client/http";
+import type { ResourceType } from "../../provider/bridge/program";
+import { resolveSettings } from "../../provider/settings";
+import { UNKNOWN } from "../../provider/resources/lifecycle";
+import { provider } from "../support/provider";
+
+/** What one request carried, as the server saw it: its path's segments decoded, and its headers. */
+interface Seen {
+  segments: string[];
+  headers: http.IncomingHttpHeaders;
+}
+
+/** Strings an attacker would try: dot segments, encodings of them, separators, controls, bidi, non-ASCII, long. */
+const hostile = fc.oneof(
+  fc.constantFrom(".", "..", "%2e", "%2e%2e", ".%2e", "a/../b", "..\\..", "a?b=c", "a#b", "a%00b", " a", "a ", "\t", "ac\u0007me", "a\r\nx-api-key: k", "acme用户", "a\u202eb", "\u0000"),
+  fc.string({ unit: "binary", maxLength: 40 }),
+  fc.string({ unit: "grapheme-ascii", maxLength: 40 }),
+  fc.string({ unit: fc.constantFrom(".", "/", "%", "2", "e", "\\", " ", "\n"), maxLength: 12 }),
+  fc.string({ unit: "grapheme-ascii", minLength: 250, maxLength: 300 }),
+);
+
+/** Each resource's id inputs, valid values for all of them, and the client call its create makes with them. */
+const RESOURCES: {
+  type: ResourceType;
+  valid: Record<string, unknown>;
+  ids: string[];
+  /** The request the resource's create sends, and where each id must land in it. */
+  send(client: PlatformClient, v: Record<string, string>): Promise<unknown>;
+  expect(v: Record<string, string>): { segments: string[]; headers: Record<string, string> };
+}[] = [
+  {
+    type: "ConfigField",
+    valid: { slug: "hubspot", linkedAccountId: "acme", configId: "acme", fieldId: "hs_pipeline", workflowId: "wf", name: "x" },
+    ids: ["slug", "linkedAccountId", "configId", "fieldId", "workflowId"],
+    send: (c, v) => c.updateConfigField({ fieldId: v.fieldId, linkedAccountId: v.linkedAccountId, slug: v.slug, configId: v.configId, workflowId: v.workflowId, body: { slug: v.slug, config_id: v.configId, fields: [], workflows: [] } }),
+    expect: (v) => ({ segments: ["config", "field", v.fieldId], headers: { linked_account_id: v.linkedAccountId, slug: v.slug } }),
+  },
+  {
+    type: "WorkflowToggle",
+    valid: { slug: "hubspot", linkedAccountId: "acme", configId: "acme", workflowId: "wf", enabled: true },
+    ids: ["slug", "linkedAccountId", "configId", "workflowId"],
+    send: (c, v) => c.setWorkflowEnabled({ slug: v.slug, configId: v.configId, linkedAccountId: v.linkedAccountId, workflowId: v.workflowId, enabled: true }),
+    expect: (v) => ({ segments: ["slug", v.slug, "config", v.configId, "workflows", v.workflowId], headers: { linked_account_id: v.linkedAccountId } }),
+  },
+  {
+    type: "ApplicationEvent",
+    valid: { eventId: "e1", name: "x", response: { a: 1 } },
+    ids: ["eventId"],
+    send: (c, v) => c.updateApplicationEvent(v.eventId, { name: "x", response: {} }),
+    expect: (v) => ({ segments: ["application", "event", v.eventId], headers: {} }),
+  },
+  {
+    type: "EnvVariableValue",
+    // The definition's scope comes from the platform at check; these cases check the ids alone.
+    valid: { definitionId: UNKNOWN, linkedAccountId: "acme", value: "1" },
+    ids: ["definitionId"],
+    send: (c, v) => c.getEnvDefinition(v.definitionId),
+    expect: (v) => ({ segments: ["env", "definitions", v.definitionId], headers: {} }),
+  },
+];
+
+describe("ids, property-based: refused at check, or sent unchanged where they belong", function () {
+  this.timeout(120_000);
+  let server: http.Server;
+  let seen: Seen[] = [];
+  let client: PlatformClient;
+
+  before(async () => {
+    // A capture server, not the platform: it answers every request 404 at once, so pacing is off here.
+    server = http.createServer((req, res) => {
+      const path = (req.url ?? "").split("?")[0].replace(/^\/api\/v2\/public\//, "");
+      seen.push({ segments: path.split("/").map((s) => decodeURIComponent(s)), headers: req.headers });
+      res.writeHead(404, { "content-type": "application/json" });
+      res.end(JSON.stringify({ status_code: 404, http_error_type: "NOT_FOUND", error: "RESOURCE_NOT_FOUND", message: "captured" }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    client = new PlatformClient(resolveSettings(undefined, { INTEGRATION_PLATFORM_BASE_URL: url, INTEGRATION_PLATFORM_API_KEY: "k", INTEGRATION_PLATFORM_MAX_RETRIES: "0", INTEGRATION_PLATFORM_REQUESTS_PER_SECOND: "0" }));
+  });
+  after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  const counts = { refused: 0, sent: 0 };
+  after(() => console.log(`      ${counts.refused + counts.sent} cases: ${counts.refused} refused at check, ${counts.sent} sent and found unchanged where they belong`));
+
+  for (const resource of RESOURCES) {
+    for (const property of resource.ids) {
+      it(`${resource.type}.${property}`, async () => {
+        await fc.assert(
+          fc.asyncProperty(hostile, async (id) => {
+            seen = [];
+            const inputs = { ...resource.valid, [property]: id };
+            const { failures } = await provider(resource.type).check({}, inputs);
+            const mine = failures.filter((f: { property: string }) => f.property === property);
+            if (mine.length > 0) {
+              counts.refused++;
+              assert.equal(seen.length, 0, "no request for an input refused at check");
+              return;
+            }
+            counts.sent++;
+            const values = Object.fromEntries(Object.entries(inputs).map(([k, v]) => [k, String(v)]));
+            await resource.send(client, values).catch(() => undefined);
+            assert.equal(seen.length, 1, `one request for ${JSON.stringify(id)}`);
+            const expected = resource.expect(values);
+            assert.deepEqual(seen[0].segments, expected.segments, `the path names exactly the ids, for ${JSON.stringify(id)}`);
+            for (const [name, value] of Object.entries(expected.headers)) assert.equal(seen[0].headers[name], value, `header ${name}`);
+          }),
+          { numRuns: 150 },
+        );
+      });
+    }
+  }
+
+  it("the lookups' path ids are refused before any request, or sent unchanged (getEnvDefinition)", async () => {
+    await fc.assert(
+      fc.asyncProperty(hostile, async (id) => {
+        seen = [];
+        const error = await client.getEnvDefinition(id).then(() => undefined, (e: Error) => e);
+        if (seen.length === 0) {
+          counts.refused++;
+          assert.match(String(error?.message), /^definitionId .*; no request was sent/);
+        } else {
+          counts.sent++;
+          assert.deepEqual(seen[0].segments, ["env", "definitions", id]);
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
