@@ -61,6 +61,9 @@ const ROWS: Row[] = [
   field("ConfigField: configId is a number", { configId: 42 }, "configId", "must be a string, not a number"),
   field("ConfigField: fieldId missing", { fieldId: undefined }, "fieldId", "is required"),
   field("ConfigField: workflowId padded with a space", { workflowId: " wf_hs_contact_sync" }, "workflowId", "must not start or end with whitespace"),
+  // Ids that would change meaning in a path or a header (docs/guides/security.md).
+  field("ConfigField: fieldId \"..\"", { fieldId: ".." }, "fieldId", 'must not be "." or "..", which a URL resolves to another path'),
+  toggle("WorkflowToggle: a bell in linkedAccountId", { linkedAccountId: "ac\u0007me" }, "linkedAccountId", "must hold only printable ASCII characters"),
   field("ConfigField: empty name", { name: "" }, "name", "must not be empty"),
   field("ConfigField: options is a string", { options: "sales" }, "options", "must be a list of {name, value} objects, not a string"),
   field("ConfigField: an option without value", { options: [{ name: "Sales" }] }, "options", "[0].value: Invalid input: expected string, received undefined"),
