@@ -3,21 +3,8 @@
 // with the number of linked accounts, against the rate floor and the engine floor.
 import * as fs from "node:fs";
 import { parseArgs } from "node:util";
+import { COMMANDS, type Command, type ProgramRun } from "./lib/scale";
 
-const COMMANDS = ["up", "preview", "refresh", "destroy"] as const;
-type Command = (typeof COMMANDS)[number];
-interface Measured {
-  seconds: number;
-  calls: number;
-  rateLimited: number;
-  hostPeakMb: number;
-  hostsTogetherMb: number;
-  failed?: string;
-}
-interface ProgramRun {
-  commands: Record<Command, Measured>;
-  stateBytes: number;
-}
 /** One K and layout: our program, and the floor's when it ran. */
 interface Row {
   k: number;

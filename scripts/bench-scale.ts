@@ -19,13 +19,13 @@ import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { startEmulator, type RunningEmulator } from "../emulator";
 import { REPO, Stack, Workspace } from "./lib/engine";
+import { NOOP_RESOURCE } from "./lib/floor";
 import { watchProviderHostsTogether } from "./lib/hosts";
+import { COMMANDS, type Command, type Measured, type ProgramRun } from "./lib/scale";
 import { writeProgram } from "./lib/program";
 import { ACCOUNT_QUOTA, seedTenants } from "./lib/tenants";
 
 const CLI = path.join(REPO, "dist/provider/cli/main.js");
-const COMMANDS = ["up", "preview", "refresh", "destroy"] as const;
-type Command = (typeof COMMANDS)[number];
 
 /** Every tenant's setup, each resource declaring what destroy puts back (so create needs no read). */
 const OURS = `
@@ -40,23 +40,8 @@ for (const id of tenants) {
 `;
 
 /** The same resources as no-op dynamic resources: the engine's floor. */
-const FLOOR = `
-import * as pulumi from "@pulumi/pulumi";
+const FLOOR = `${NOOP_RESOURCE}
 import * as platform from "pulumi-integration-platform";
-const noop: pulumi.dynamic.ResourceProvider = {
-  async check(_olds, news) { return { inputs: news }; },
-  async diff(_id, olds, news) {
-    const strip = (o: any) => JSON.stringify({ ...o, __provider: undefined });
-    return { changes: strip(olds) !== strip(news) };
-  },
-  async create(inputs) { return { id: "noop", outs: inputs }; },
-  async read(id, props) { return { id, props }; },
-  async update(_id, _olds, news) { return { outs: news }; },
-  async delete() {},
-};
-class Noop extends pulumi.dynamic.Resource {
-  constructor(name: string, args: any) { super(noop, name, args, {}, "bench", "Noop"); }
-}
 const tenants: string[] = platform.inThisShard(require("./tenants.json"), (id: string) => id);
 for (const id of tenants) {
   const config = { slug: "hubspot", linkedAccountId: id, configId: id };
@@ -66,23 +51,6 @@ for (const id of tenants) {
 }
 `;
 
-/** One command's figures. */
-interface Measured {
-  seconds: number;
-  calls: number;
-  rateLimited: number;
-  /** The largest provider host's peak RSS, and the most all hosts held at once (MB). */
-  hostPeakMb: number;
-  hostsTogetherMb: number;
-  failed?: string;
-}
-
-/** One program's run through every command. */
-interface ProgramRun {
-  commands: Record<Command, Measured>;
-  /** Bytes of every stack's exported state after up, together. */
-  stateBytes: number;
-}
 
 /** How a program runs: over S stacks by the `shards` runner, or as one stack through `pulumi`. */
 type Layout = { kind: "shards"; shards: number; skipCheckpoints: boolean } | { kind: "single"; skipCheckpoints: boolean };

@@ -25,6 +25,7 @@ import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../emulator";
 import { Stack, Workspace, type StackExport } from "./lib/engine";
+import { NOOP_RESOURCE } from "./lib/floor";
 import { watchProviderHosts } from "./lib/hosts";
 import { writeProgram } from "./lib/program";
 
@@ -87,22 +88,7 @@ for (const s of specs) new (platform as any)[s.kind](s.name, s.args);
 `;
 
 // The floor: the cheapest dynamic resource the engine can run, with the same inputs.
-const FLOOR = `
-import * as pulumi from "@pulumi/pulumi";
-const noop: pulumi.dynamic.ResourceProvider = {
-  async check(_olds, news) { return { inputs: news }; },
-  async diff(_id, olds, news) {
-    const strip = (o: any) => JSON.stringify({ ...o, __provider: undefined });
-    return { changes: strip(olds) !== strip(news) };
-  },
-  async create(inputs) { return { id: "noop", outs: inputs }; },
-  async read(id, props) { return { id, props }; },
-  async update(_id, _olds, news) { return { outs: news }; },
-  async delete() {},
-};
-class Noop extends pulumi.dynamic.Resource {
-  constructor(name: string, args: any) { super(noop, name, args, {}, "bench", "Noop"); }
-}
+const FLOOR = `${NOOP_RESOURCE}
 const specs: { kind: string; name: string; args: any }[] = require("./resources.json");
 for (const s of specs) new Noop(s.name, s.args);
 `;

@@ -1,0 +1,26 @@
+// What `npm run bench:scale` records (scripts/bench-scale.ts) and its report reads
+// (scripts/bench-scale-report.ts).
+
+/** The commands each program goes through, in order. */
+export const COMMANDS = ["up", "preview", "refresh", "destroy"] as const;
+/** One of COMMANDS. */
+export type Command = (typeof COMMANDS)[number];
+
+/** One command's figures. */
+export interface Measured {
+  seconds: number;
+  calls: number;
+  rateLimited: number;
+  /** The largest provider host's peak RSS (MB). */
+  hostPeakMb: number;
+  /** The most all provider hosts held at once (MB). */
+  hostsTogetherMb: number;
+  failed?: string;
+}
+
+/** One program's run through every command. */
+export interface ProgramRun {
+  commands: Record<Command, Measured>;
+  /** Bytes of every stack's exported state after up, together. */
+  stateBytes: number;
+}
