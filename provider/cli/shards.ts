@@ -100,6 +100,21 @@ export interface RunShardsOptions extends ShardStacks {
   expectNoChanges?: boolean;
 }
 
+/** What the Automation API options of every command share. */
+interface CommandOptions {
+  onOutput: (chunk: string) => void;
+  color: "never";
+  expectNoChanges?: boolean;
+}
+
+/** Each command through the Automation API; resolves to its counts of changes by kind. */
+const RUN: Record<ShardCommand, (stack: Stack, options: CommandOptions) => Promise<Record<string, number> | undefined>> = {
+  up: async (stack, options) => (await stack.up(options)).summary.resourceChanges,
+  preview: async (stack, options) => (await stack.preview(options)).changeSummary,
+  refresh: async (stack, options) => (await stack.refresh(options)).summary.resourceChanges,
+  destroy: async (stack, { expectNoChanges: _, ...options }) => (await stack.destroy(options)).summary.resourceChanges,
+};
+
 /**
  * Runs `command` on every shard's stack at once and waits for all of them; resolves to the number
  * of stacks whose command failed. Each stack paces itself to an equal part of the key's limit, so
@@ -120,14 +135,7 @@ export async function runShards(options: RunShardsOptions, io: ShardsIo): Promis
       const common = { onOutput: (chunk: string) => out.push(chunk), color: "never" as const };
       const started = Date.now();
       try {
-        const changes =
-          options.command === "up"
-            ? (await stack.up({ ...common, expectNoChanges: options.expectNoChanges })).summary.resourceChanges
-            : options.command === "preview"
-              ? (await stack.preview({ ...common, expectNoChanges: options.expectNoChanges })).changeSummary
-              : options.command === "refresh"
-                ? (await stack.refresh({ ...common, expectNoChanges: options.expectNoChanges })).summary.resourceChanges
-                : (await stack.destroy(common)).summary.resourceChanges;
+        const changes = await RUN[options.command](stack, { ...common, expectNoChanges: options.expectNoChanges });
         return { changes, seconds: (Date.now() - started) / 1000 };
       } finally {
         out.flush();
