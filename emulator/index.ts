@@ -53,6 +53,8 @@ export interface RunningRateLimit {
   set(change: RateLimitChange): RateLimitStatus;
   /** Refills every credential's bucket (forgets them all); the configured limit stays. */
   reset(): void;
+  /** How many buckets are kept: one per valid credential seen, and one for every caller without one. */
+  readonly bucketCount: number;
 }
 
 /** A started emulator. */

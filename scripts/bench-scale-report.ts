@@ -86,9 +86,9 @@ function verdict(all: Row[]): string[] {
 /** A log-log plot of wall time against K, per command, with the rate floor dashed. */
 function svg(all: Row[], layoutOf: (row: Row) => boolean, title: string): string {
   const data = all.filter(layoutOf);
-  const width = 640;
+  const width = 720;
   const height = 400;
-  const pad = { left: 60, right: 150, top: 30, bottom: 50 };
+  const pad = { left: 60, right: 150, top: 40, bottom: 50 };
   const ks = data.map((r) => r.k);
   const values = data.flatMap((r) => COMMANDS.flatMap((c) => [r.ours.commands[c]?.seconds ?? 0, ((r.ours.commands[c]?.calls ?? 0) - (r.ours.commands[c]?.rateLimited ?? 0)) / RATE])).filter((v) => v > 0);
   const [xMin, xMax] = [Math.min(...ks), Math.max(...ks)];
@@ -99,7 +99,8 @@ function svg(all: Row[], layoutOf: (row: Row) => boolean, title: string): string
   const parts: string[] = [];
   parts.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif" font-size="12">`);
   parts.push(`<rect width="100%" height="100%" fill="white"/>`);
-  parts.push(`<text x="${pad.left}" y="18" font-size="13">${title}: wall time (solid) and rate floor, calls / 20 per s (dashed); log-log</text>`);
+  parts.push(`<text x="${pad.left}" y="14" font-size="13">${title}: wall time (solid), and the rate floor, calls / 20 per s (dashed)</text>`);
+  parts.push(`<text x="${pad.left}" y="28" font-size="11" fill="#555">both axes logarithmic; one machine, 2 cores, at the platform's documented limit</text>`);
   for (const k of ks) parts.push(`<line x1="${x(k)}" x2="${x(k)}" y1="${pad.top}" y2="${height - pad.bottom}" stroke="#eee"/><text x="${x(k)}" y="${height - pad.bottom + 16}" text-anchor="middle">${k}</text>`);
   for (let tick = 10 ** Math.floor(Math.log10(yMin)); tick <= yMax; tick *= 10) {
     for (const m of [1, 3]) {
@@ -125,9 +126,10 @@ function main(): void {
   const { values, positionals } = parseArgs({ allowPositionals: true, options: { svg: { type: "string" }, plot: { type: "string", default: "shards" } } });
   if (positionals.length < 1) throw new Error("usage: bench-scale-report.ts <results.json> ... [--svg <file> --plot shards|shards-skip]");
   // Several runs' results together: later files add to (or replace) the earlier ones' rows.
-  const results = Object.assign({}, ...positionals.map((file) => JSON.parse(fs.readFileSync(file, "utf8")))) as Record<string, unknown>;
-  const all = rows(results);
-  const lines = [`Machine: ${String(results.machine)}, load average before the run ${fmt(Number(results.load), 2)}.`, "", ...table(all), "", ...verdict(all)];
+  const runs = positionals.map((file) => JSON.parse(fs.readFileSync(file, "utf8")) as Record<string, unknown>);
+  const all = rows(Object.assign({}, ...runs));
+  const machines = runs.map((run, i) => `${positionals[i]}: ${String(run.machine)}, load average before the run ${fmt(Number(run.load), 2)}.`);
+  const lines = [...machines, "", ...table(all), "", ...verdict(all)];
   process.stdout.write(lines.join("\n") + "\n");
   const skip = values.plot === "shards-skip";
   const plotted = (row: Row) => /^shards-\d+(-skip)?$/.test(row.layout) && row.layout.endsWith("-skip") === skip;

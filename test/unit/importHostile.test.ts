@@ -56,7 +56,8 @@ describe("import: hostile names", function () {
     const { store } = ctx.emulator;
     await store.update((state) => {
       for (const [i, name] of NAMES.entries()) {
-        const base = { org_id: state.org._id, description: "hostile", var_format: "string" as const };
+        const stamp = new Date().toISOString();
+        const base = { org_id: state.org._id, description: "hostile", var_format: "string" as const, created_by: "test", updated_by: "test", createdAt: stamp, updatedAt: stamp };
         state.envDefinitions.push({ ...base, _id: `66${String(i).padStart(22, "0")}`, name, scope: "org", encrypted: false });
         state.envDefinitions.push({ ...base, _id: `67${String(i).padStart(22, "0")}`, name: `${name} secret`, scope: "linked_account", encrypted: true });
       }

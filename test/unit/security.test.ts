@@ -43,7 +43,7 @@ describe("security: ids that cannot change meaning", () => {
     it(`check refuses ${what} in every id of a ConfigField, naming the property, without a request`, async () => {
       for (const property of ["slug", "linkedAccountId", "configId", "fieldId", "workflowId"]) {
         const inputs = { slug: "hubspot", linkedAccountId: "acme", configId: "acme", fieldId: "hs_pipeline", name: "x", [property]: id };
-        const { failures } = await field.check({}, inputs);
+        const failures = (await field.check({}, inputs)).failures ?? [];
         assert.equal(failures.length, 1, `${property}: ${JSON.stringify(failures)}`);
         assert.equal(failures[0].property, property);
         assert.doesNotMatch(failures[0].reason, /acme|stolen|xxxx/, "the reason never quotes the id");
