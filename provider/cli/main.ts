@@ -195,12 +195,22 @@ function summarizeOptions(args: string[]): SummarizeOptions | "help" {
 async function summarizeSources({ sources, mode, maxChars, full, fullLink }: SummarizeOptions, io: Io): Promise<Summaries> {
   const previews: PreviewJson[] = [];
   for (const source of sources) previews.push(await readPreview(source, io));
-  return summarizeBounded(mergePreviews(previews), maxChars, { link: fullLink, file: full }, mode);
+  try {
+    return summarizeBounded(mergePreviews(previews), maxChars, { link: fullLink, file: full }, mode);
+  } catch (error) {
+    // E.g. a preview without --refresh for --drift: a problem of the input, named like the others.
+    const name = sources.length === 1 ? nameOf(sources[0]) : `one of ${sources.join(", ")}`;
+    if (error instanceof PreviewJsonError) throw new UsageError(`${name} is ${error.message}`);
+    throw error;
+  }
 }
+
+/** How messages name an input. */
+const nameOf = (source: string) => (source === "-" ? "standard input" : source);
 
 /** Reads and checks one preview; every problem with it becomes a UsageError naming it. */
 async function readPreview(source: string, io: Io): Promise<PreviewJson> {
-  const name = source === "-" ? "standard input" : source;
+  const name = nameOf(source);
   let text: string;
   try {
     text = source === "-" ? await io.readStdin() : await readFile(source, "utf8");

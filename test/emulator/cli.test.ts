@@ -84,10 +84,11 @@ describe("emulator: command line (main.ts as a child process)", () => {
     try {
       const base = /listening on (\S+)/.exec(await waitForBanner(output, exited))![1];
       const headers = { "x-api-key": "tk_emulator", linked_account_id: "acme", slug: "hubspot" };
-      let deep: unknown = "x";
-      for (let i = 0; i < 8000; i++) deep = [deep];
-      const body = { slug: "hubspot", config_id: "acme", fields: [{ id: "hs_pipeline", value: deep }], workflows: [] };
-      const refused = await axios.put(`${base}/api/v2/public/config/field/hs_pipeline`, body, { headers, validateStatus: () => true });
+      // Written as text: 8,000 levels are past what JSON.stringify can walk, in this process too.
+      const deep = `${"[".repeat(8000)}"x"${"]".repeat(8000)}`;
+      const body = { slug: "hubspot", config_id: "acme", workflows: [] };
+      const text = `{"slug":"hubspot","config_id":"acme","fields":[{"id":"hs_pipeline","value":${deep}}],"workflows":[]}`;
+      const refused = await axios.put(`${base}/api/v2/public/config/field/hs_pipeline`, text, { headers: { ...headers, "content-type": "application/json" }, validateStatus: () => true });
       assert.equal(refused.status, 400);
       assert.match(refused.data.message, /^The body nests deeper than 32 levels/);
 
