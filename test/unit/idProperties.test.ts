@@ -6,8 +6,10 @@ import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import fc from "fast-check";
 import { PlatformClient } from "../../provider/client/http";
+import { idProblem } from "../../provider/client/ids";
 import type { ResourceType } from "../../provider/bridge/program";
-import { resolveSettings } from "../../provider/settings";
+import { newRun, useStackConfig } from "../../provider/connection";
+import { resolveSettings, SETTINGS } from "../../provider/settings";
 import { UNKNOWN } from "../../provider/resources/lifecycle";
 import { provider } from "../support/provider";
 
@@ -82,9 +84,17 @@ describe("ids, property-based: refused at check, or sent unchanged where they be
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    client = new PlatformClient(resolveSettings(undefined, { INTEGRATION_PLATFORM_BASE_URL: url, INTEGRATION_PLATFORM_API_KEY: "k", INTEGRATION_PLATFORM_MAX_RETRIES: "0", INTEGRATION_PLATFORM_REQUESTS_PER_SECOND: "0" }));
+    const env = { INTEGRATION_PLATFORM_BASE_URL: url, INTEGRATION_PLATFORM_API_KEY: "k", INTEGRATION_PLATFORM_MAX_RETRIES: "0", INTEGRATION_PLATFORM_REQUESTS_PER_SECOND: "0" };
+    client = new PlatformClient(resolveSettings(undefined, env));
+    // The providers' own reads at check (an env value's definition) go to the capture server too.
+    newRun();
+    useStackConfig({ get: (key) => env[(Object.values(SETTINGS).find((s) => s.config === key)?.env ?? "") as keyof typeof env] });
   });
-  after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  after(() => {
+    newRun();
+    useStackConfig(undefined);
+    return new Promise<void>((resolve) => server.close(() => resolve()));
+  });
 
   const counts = { refused: 0, sent: 0 };
   after(() => console.log(`      ${counts.refused + counts.sent} cases: ${counts.refused} refused at check, ${counts.sent} sent and found unchanged where they belong`));
@@ -97,12 +107,18 @@ describe("ids, property-based: refused at check, or sent unchanged where they be
             seen = [];
             const inputs = { ...resource.valid, [property]: id };
             const failures = (await provider(resource.type).check({}, inputs)).failures ?? [];
-            const mine = failures.filter((f: { property: string }) => f.property === property);
-            if (mine.length > 0) {
+            const mine = failures.filter((f: { property: string; reason: string }) => f.property === property && f.reason === idProblem(id));
+            if (idProblem(id) !== undefined) {
               counts.refused++;
+              assert.equal(mine.length, 1, `check names ${property} and the reason, for ${JSON.stringify(id)}: ${JSON.stringify(failures)}`);
               assert.equal(seen.length, 0, "no request for an input refused at check");
               return;
             }
+            // Accepted by the id rule: check names no problem with it, and the id travels unchanged,
+            // in check's own read too (an env value's definition).
+            assert.deepEqual(mine, []);
+            for (const request of seen) assert.deepEqual(request.segments, ["env", "definitions", id]);
+            seen = [];
             counts.sent++;
             const values = Object.fromEntries(Object.entries(inputs).map(([k, v]) => [k, String(v)]));
             await resource.send(client, values).catch(() => undefined);
