@@ -1,28 +1,26 @@
-// The process's connection to the platform, and the run it belongs to. In the dynamic provider's
-// process, `configure()` hands over the stack config; in the program's process (lookups), the
-// program's own config is read. Either way the environment is the fallback, and the run (with its
-// client) is made lazily and reused until the settings change.
+// The process's connection to the platform, and the run it belongs to. The provider host hands
+// over the stack config at `configure()`; a program's lookups read the program's own config.
+// Either way the environment is the fallback (settings.ts).
 import * as pulumi from "@pulumi/pulumi";
 import type { PlatformClient } from "./client/http";
 import type { Run } from "./run";
-import { ConfigReader, resolveSettings } from "./settings";
+import { ConfigReader, ConnectionSettings, resolveSettings } from "./settings";
 
 let stackConfig: ConfigReader | undefined;
 let run: Run | undefined;
-/** The settings the current run's client was made with, to tell a repeated configure() from a new connection. */
+/** The settings the current run was made with, to tell a repeated configure() from a new connection. */
 let runSettings: string | undefined;
 
 /**
- * Records the stack config that the engine passed to `configure()`. The engine calls it once per
- * resource type's provider, with the same stack config, while other resources' operations may
- * already run: the run, with its shared reads and claims, is kept unless the settings differ.
+ * Records the stack config that the engine passed to `configure()`: once per resource type, while
+ * other operations may already run, so the run is kept unless the settings differ.
  */
 export function useStackConfig(config: ConfigReader | undefined): void {
   stackConfig = config;
   if (run && runSettings !== settingsKey(config)) newRun();
 }
 
-/** Ends the current run, so the next call starts a new one: what a new `pulumi` command's process starts with (tests use it). */
+/** Ends the current run, so the next call starts a new one, as a new `pulumi` command's process would. */
 export function newRun(): void {
   run = undefined;
   runSettings = undefined;
@@ -40,21 +38,28 @@ function settingsKey(config: ConfigReader | undefined): string | undefined {
 /** The program's own stack config, for lookups that run in the program rather than the provider process. */
 const programConfig: ConfigReader = { get: (key) => pulumi.runtime.getConfig(key) };
 
-/** This process's current run, made on first use so that a missing setting fails the operation that needs it. */
+/**
+ * This process's current run, made on first use so that a missing setting fails the operation
+ * that needs it. Only the provider host (bridge/host.ts) and the lookups (functions/common.ts) call it.
+ */
 export function currentRun(): Run {
-  // Loaded on first use: a program that only declares resources never needs axios, and every
-  // `pulumi` command loads the program twice (preview, then update).
   if (!run) {
-    const { PlatformClient } = require("./client/http") as typeof import("./client/http");
+    // Loaded on first use: a program that only declares resources never needs axios.
     const { Run: RunOf } = require("./run") as typeof import("./run");
     const settings = resolveSettings(stackConfig ?? programConfig);
-    run = new RunOf(new PlatformClient(settings));
+    run = new RunOf(openClient(settings));
     runSettings = JSON.stringify(settings);
   }
   return run;
 }
 
-/** The current run's client. */
-export function platformClient(): PlatformClient {
-  return currentRun().client;
+/**
+ * A client for `settings`, and the one place the process-wide pacer takes its rate: every client
+ * of a process shares the API key's limit, so the last connection opened sets it.
+ */
+export function openClient(settings: ConnectionSettings): PlatformClient {
+  const { PlatformClient: ClientOf } = require("./client/http") as typeof import("./client/http");
+  const { pacer } = require("./client/pacing") as typeof import("./client/pacing");
+  pacer.configure(settings.requestsPerSecond);
+  return new ClientOf(settings);
 }

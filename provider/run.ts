@@ -1,10 +1,8 @@
 // One `pulumi` command's work in a process: the connection to the platform, and what the command
-// learns while it runs. The engine starts a provider process per command, so a run lasts as long
-// as its connection; a new connection (other settings, or a test's "next command") is a new run,
-// and nothing learned in one run leaks into the next.
+// learns while it runs. A new connection is a new run: nothing learned leaks into the next command.
 import type { PlatformClient } from "./client/http";
-import { collectPages, findItem } from "./client/pagination";
-import type { Config, EnvDefinition, EnvScope, EnvValueListItem } from "./client/schemas";
+import type { ApplicationEventRecord, Config, ConfigFieldRecord, EnvDefinition, EnvScope, EnvValueListItem, EnvValueRecord } from "./client/schemas";
+import type { ConnectionSettings } from "./settings";
 
 /** Where a config lives: the key of get config. */
 export interface ConfigAddress {
@@ -13,29 +11,34 @@ export interface ConfigAddress {
   linkedAccountId: string;
 }
 
-/** What one resource looks at in a config: a field (global or of a workflow), or a workflow's toggle. */
-export type ConfigItem = { fieldId: string; workflowId?: string } | { workflowId: string };
+/** What one resource manages in a config: a field (global, or of `workflowId`), or without `fieldId` a workflow's toggle. */
+export interface ConfigTarget extends ConfigAddress {
+  fieldId?: string;
+  workflowId?: string;
+}
 
-/** Where env values live: a scope and the ids that place a value in it (the filter of list values). */
-export interface EnvPlacement {
+/** Where an env value lives: its definition, scope, and the ids that place it (the filter of list values). */
+export interface EnvTarget {
+  definitionId: string;
   scope: EnvScope;
   linkedAccountId?: string;
   workflowId?: string;
 }
 
+/** The read-only operations lookups and import use; writes go through a Run, which keeps its reads true. */
+export type PlatformReader = Pick<PlatformClient, "settings" | "calls" | "getConfig" | "getEnvDefinition" | "listEnvDefinitions" | "listEnvValues" | "listLinkedAccounts" | "listAuditEvents">;
+
 const configKey = (a: ConfigAddress) => JSON.stringify([a.linkedAccountId, a.slug, a.configId]);
-const placementKey = (p: EnvPlacement) => JSON.stringify([p.scope, p.linkedAccountId ?? null, p.workflowId ?? null]);
-const itemKey = (item: ConfigItem) => ("fieldId" in item ? `field:${item.workflowId ?? ""}:${item.fieldId}` : `workflow:${item.workflowId}`);
+const itemKey = (t: ConfigTarget) => (t.fieldId !== undefined ? `field:${t.workflowId ?? ""}:${t.fieldId}` : `workflow:${t.workflowId}`);
+const placementKey = (t: Omit<EnvTarget, "definitionId">) => JSON.stringify([t.scope, t.linkedAccountId ?? null, t.workflowId ?? null]);
 
 /**
- * Whether a listed value is a definition's at exactly this placement. A workflow's listing also
- * holds its per-account values (at most one value exists per definition, linked account and
- * workflow), so all three ids must match. An id the item does not carry is taken as the one the
- * listing was filtered by: the platform's documented item shape has neither.
+ * Whether a listed value is exactly the target's: a workflow's listing also holds its per-account
+ * values, so all three ids must match. An id the item lacks is the one the listing filtered by.
  */
-function isValueAt(doc: EnvValueListItem, placement: EnvPlacement, definitionId: string): boolean {
+function isValueAt(doc: EnvValueListItem, target: EnvTarget): boolean {
   const same = (listed: string | null | undefined, wanted: string | undefined) => listed === undefined || (listed ?? undefined) === wanted;
-  return doc.variable_definition_id._id === definitionId && same(doc.linked_account_id, placement.linkedAccountId) && same(doc.workflow_id, placement.workflowId);
+  return doc.variable_definition_id._id === target.definitionId && same(doc.linked_account_id, target.linkedAccountId) && same(doc.workflow_id, target.workflowId);
 }
 
 /** The read kept under `key`, or a new one; a failed read is not kept, so the next caller tries again. */
@@ -50,30 +53,37 @@ function shared<T>(reads: Map<string, Promise<T>>, key: string, read: () => Prom
   return pending;
 }
 
-/** The client of one `pulumi` command, and the reads and claims that command shares among its resources. */
+/**
+ * The client of one `pulumi` command, and the reads and claims it shares among its resources.
+ * Every write goes through here, so that a later read of what was written goes to the platform
+ * (docs/design/run.md has the staleness rules).
+ */
 export class Run {
-  /**
-   * Platform objects that a resource took over in this run, by resource type and id. When a
-   * resource is renamed without `aliases` (or replaced with `--replace`), the engine creates the
-   * new resource and then deletes the old one, in the same run, and both address the same
-   * platform object. The old one's delete must then leave alone what the new one has just taken
-   * over: restoring or deleting it would silently undo a deployment that reported success.
-   */
+  /** Platform objects a resource took over in this run, as `type:id`: a rename's delete must leave them alone. */
   private readonly claims = new Set<string>();
   /** One read per config (see readConfig). */
   private readonly configs = new Map<string, Promise<Config>>();
   /** Config items this run has written, as `configKey + itemKey`. */
   private readonly written = new Set<string>();
-  /** Env definitions read in this run: many values share a definition, whose scope and format do not change within a command. */
+  /** Env definitions read in this run: their scope and format do not change within a command. */
   private readonly definitions = new Map<string, Promise<EnvDefinition>>();
-
   /** One listing per env placement (see findEnvValue). */
   private readonly envListings = new Map<string, Promise<EnvValueListItem[]>>();
   /** Env values this run has written, as `placementKey + definitionId`. */
   private readonly envWritten = new Set<string>();
 
-  /** A run over `client`. */
-  constructor(readonly client: PlatformClient) {}
+  /** A run over `client`, which only the run writes through. */
+  constructor(private readonly client: PlatformClient) {}
+
+  /** The connection's settings. */
+  get settings(): ConnectionSettings {
+    return this.client.settings;
+  }
+
+  /** The read-only operations, for lookups: they share this run's connection and pacing. */
+  get reader(): PlatformReader {
+    return this.client;
+  }
 
   /** Records that a resource now manages this platform object (call after a successful create). */
   claim(type: string, id: string): void {
@@ -86,25 +96,31 @@ export class Run {
   }
 
   /**
-   * Reads a config for one of its items. Every field and toggle of a config reads the same
-   * config, at create (to learn what to restore, and whether a write is needed) and at refresh;
-   * at 20 requests per second every read saved is 50 ms of the user's run.
-   *
-   * Staleness rules: one read of a config serves all its resources for the rest of the run,
-   * because each field and each workflow toggle is managed by one resource and nothing else in
-   * the run changes them. The exception is what this run itself wrote: once a resource writes an
-   * item, reads of that item go to the platform again, so a read never misses our own change.
+   * The config that holds a target, read once for all its fields and toggles in this run (each is
+   * managed by one resource), except that a target this run wrote is read again.
    */
-  readConfig(address: ConfigAddress, item: ConfigItem): Promise<Config> {
-    const key = configKey(address);
+  readConfig(target: ConfigTarget): Promise<Config> {
+    const key = configKey(target);
     // Identical reads in flight are still shared by the client (http.ts).
-    if (this.written.has(key + itemKey(item))) return this.client.getConfig(address);
-    return shared(this.configs, key, () => this.client.getConfig(address));
+    if (this.written.has(key + itemKey(target))) return this.client.getConfig(target);
+    return shared(this.configs, key, () => this.client.getConfig(target));
   }
 
-  /** Records that this run is about to write an item of a config: its later reads go to the platform. */
-  writingConfigItem(address: ConfigAddress, item: ConfigItem): void {
-    this.written.add(configKey(address) + itemKey(item));
+  /** Sets `values` on the target's field (spec 4.1). */
+  updateConfigField(target: ConfigTarget & { fieldId: string }, values: Record<string, unknown>): Promise<ConfigFieldRecord> {
+    this.written.add(configKey(target) + itemKey(target));
+    return this.client.updateConfigField({ ...target, values });
+  }
+
+  /** Enables or disables the target's workflow (spec 4.3); answers with the config's workflows. */
+  setWorkflowEnabled(target: ConfigAddress & { workflowId: string }, enabled: boolean) {
+    this.written.add(configKey(target) + itemKey({ ...target, fieldId: undefined }));
+    return this.client.setWorkflowEnabled({ ...target, enabled });
+  }
+
+  /** Sets an application event's name and response (spec 4.2); answers with every event of the org. */
+  updateApplicationEvent(eventId: string, definition: { name: string; response: unknown }): Promise<ApplicationEventRecord[]> {
+    return this.client.updateApplicationEvent(eventId, definition);
   }
 
   /** Reads an env definition once per run; a failed read is dropped, so it is tried again. */
@@ -113,45 +129,43 @@ export class Run {
   }
 
   /**
-   * The value of a definition at a placement, or undefined when there is none; create looks
-   * first with it, and read (refresh) checks with it. Reads are shared for the run, with
-   * readConfig's staleness rules: a value this run wrote is looked up at the platform again.
-   *   - A workflow's values, per-account ones included, are listed by workflow and definition,
-   *     100 per page, once per run: K tenants' values at one workflow cost K / 100 calls.
-   *   - Other values are listed by their placement (every definition's values there), once per
-   *     run: a linked account's values cost one call, however many there are. The platform
-   *     requires `linked_account_id` to list `linked_account` values (platform facts), so these
-   *     cannot be listed for many accounts at once.
+   * The target's value, or undefined when there is none. Listings are shared for the run, as
+   * configs are: a workflow's values once per workflow and definition (K accounts cost K / 100
+   * calls), other values once per placement; a value this run wrote is looked up again.
    */
-  async findEnvValue(placement: EnvPlacement, definitionId: string): Promise<EnvValueListItem | undefined> {
-    const key = placementKey(placement);
-    if (this.envWritten.has(key + definitionId)) return findItem(this.envList(placement, definitionId), (doc) => isValueAt(doc, placement, definitionId));
-    if (placement.scope === "workflow" && placement.workflowId !== undefined) {
-      const workflowWide = { scope: placement.scope, workflowId: placement.workflowId };
-      const listing = await shared(this.envListings, JSON.stringify([placementKey(workflowWide), definitionId]), () => collectPages(this.envList(workflowWide, definitionId)));
-      // Attributing a value to its linked account needs `linked_account_id` in each item: the
-      // emulator sends it; the platform's documented item shape does not promise it. Without
-      // it, the placement's own listing below answers instead.
-      if (listing.every((doc) => doc.linked_account_id !== undefined)) return listing.find((doc) => isValueAt(doc, placement, definitionId));
+  async findEnvValue(target: EnvTarget): Promise<EnvValueListItem | undefined> {
+    const key = placementKey(target);
+    const at = (doc: EnvValueListItem) => isValueAt(doc, target);
+    if (this.envWritten.has(key + target.definitionId)) return this.envList(target, target.definitionId).find(at);
+    if (target.scope === "workflow" && target.workflowId !== undefined) {
+      const workflowWide = { scope: target.scope, workflowId: target.workflowId };
+      const listing = await shared(this.envListings, JSON.stringify([placementKey(workflowWide), target.definitionId]), () => this.envList(workflowWide, target.definitionId).all());
+      // Attributing a value to its account needs `linked_account_id` in each item, which the
+      // platform's documented shape does not promise; without it, the placement's listing answers.
+      if (listing.every((doc) => doc.linked_account_id !== undefined)) return listing.find(at);
     }
-    const listing = await shared(this.envListings, key, () => collectPages(this.envList(placement)));
-    return listing.find((doc) => isValueAt(doc, placement, definitionId));
+    const listing = await shared(this.envListings, key, () => this.envList(target).all());
+    return listing.find(at);
   }
 
-  /** The pages of `GET /env/values/:scope` at a placement, of one definition or of all. */
-  private envList(placement: EnvPlacement, definitionId?: string) {
-    return (page: number, limit: number) =>
-      this.client.listEnvValues(placement.scope, {
-        variable_definition_id: definitionId,
-        linked_account_id: placement.linkedAccountId,
-        workflow_id: placement.workflowId,
-        page,
-        limit,
-      });
+  /** Sets the target's value (the API's upsert). */
+  setEnvValue(target: EnvTarget, value: string): Promise<EnvValueRecord> {
+    this.envWritten.add(placementKey(target) + target.definitionId);
+    return this.client.setEnvValue({ variable_definition_id: target.definitionId, value, linked_account_id: target.linkedAccountId, workflow_id: target.workflowId });
   }
 
-  /** Records that this run is about to write (set or delete) an env value: its later lookups go to the platform. */
-  writingEnvValue(placement: EnvPlacement, definitionId: string): void {
-    this.envWritten.add(placementKey(placement) + definitionId);
+  /** Deletes the target's value, whose id is `valueId`. */
+  deleteEnvValue(target: EnvTarget, valueId: string): Promise<void> {
+    this.envWritten.add(placementKey(target) + target.definitionId);
+    return this.client.deleteEnvValue(valueId);
+  }
+
+  /** `GET /env/values/:scope` at a placement, of one definition or of all. */
+  private envList(placement: Omit<EnvTarget, "definitionId">, definitionId?: string) {
+    return this.client.listEnvValues(placement.scope, {
+      variable_definition_id: definitionId,
+      linked_account_id: placement.linkedAccountId,
+      workflow_id: placement.workflowId,
+    });
   }
 }

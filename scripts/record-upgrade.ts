@@ -13,7 +13,8 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator, type RunningEmulator } from "../emulator";
-import { TYPE_PREFIX, type ResourceType } from "../provider/bridge/program";
+import { TYPE_PREFIX } from "../provider/bridge/program";
+import type { ResourceType } from "../provider/resources";
 import { REPO, Workspace } from "./lib/engine";
 import { copyProgram, installTarball, packTarball } from "./lib/program";
 import {

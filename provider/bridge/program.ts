@@ -1,21 +1,8 @@
-// Runs in the program (process 1): the provider object that each resource class hands to
-// `dynamic.Resource`. The serializer stores it in every resource's state as `__provider`, and the
-// provider host (process 2) loads it from there and calls its methods, which forward to host.ts.
-// It is kept to a few forwarding functions that `require` the installed package by name, so that
-// `__provider`
-//   - stays a few hundred bytes, because no code of ours is captured by value;
-//   - does not change when the package's internals change (pulumi/pulumi#12401, #16826);
-//   - holds nothing secret, because settings are read in the host, in `configure`.
-//
-// Frozen names: state written by every release requires `pulumi-integration-platform/providers/<Type>`
-// (bridge/providers/), and the forwarding functions, 0.1.0's included, call
-// `require("pulumi-integration-platform/runtime").configure` and `.providers[type]` (host.ts).
-// package.json "exports" maps both subpaths; neither they nor those two names may ever change.
-// test/e2e/upgrade.test.ts guards them with a stack that 0.1.0 deployed.
+// Runs in the program: the provider object each resource class hands to `dynamic.Resource`, which
+// state keeps as `__provider`. It only forwards, by package name, to the host (host.ts), so that
+// `__provider` stays small, secret-free and unchanged across releases. Its names are frozen:
+// docs/design/bridge.md says which, and test/e2e/upgrade.test.ts guards them.
 import * as pulumi from "@pulumi/pulumi";
-
-/** The resource types that cross the bridge: one module each in bridge/providers/, one route each in host.ts. */
-export type ResourceType = "ConfigField" | "ApplicationEvent" | "WorkflowToggle" | "EnvVariableValue";
 
 /** The module token, so that types read `pulumi-nodejs:dynamic/integration-platform:<Type>`. */
 export const MODULE = "integration-platform";
@@ -24,7 +11,7 @@ export const MODULE = "integration-platform";
 export const TYPE_PREFIX = `pulumi-nodejs:dynamic/${MODULE}:`;
 
 /** A new provider object for a type, whose every method forwards to the host's provider of that type. */
-export function forwardingProvider(type: ResourceType): pulumi.dynamic.ResourceProvider {
+export function forwardingProvider(type: string): pulumi.dynamic.ResourceProvider {
   // Each body must name the package literally: the serializer keeps function text, and a helper
   // function or an imported binding would be captured by value instead.
   return {

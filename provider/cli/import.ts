@@ -7,7 +7,7 @@ import { constants as fsConstants } from "node:fs";
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
 import { z } from "zod";
-import { PlatformClient } from "../client/http";
+import { openClient } from "../connection";
 import { resolveSettings, SETTINGS } from "../settings";
 import { ImportInputError, readWorkspace, type ReadProgress } from "./importRead";
 import { printable } from "./text";
@@ -228,7 +228,7 @@ export async function runImport(options: ImportOptions, io: ImportIo): Promise<v
   const manifest = await ownManifest();
 
   const started = performance.now();
-  const read = await readWorkspace(new PlatformClient(settings), { slugs: options.slugs, linkedAccountIds: options.linkedAccountIds }, progressOn(io));
+  const read = await readWorkspace(openClient(settings), { slugs: options.slugs, linkedAccountIds: options.linkedAccountIds }, progressOn(io));
   const seconds = (performance.now() - started) / 1000;
 
   const plan = planImport(read);

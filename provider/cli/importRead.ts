@@ -3,9 +3,8 @@
 // config of each app, the env definitions, and the env values of every scope. Reads only: the
 // command must never change the platform it is bringing under management.
 import { AdviceError, NotFoundError } from "../client/errors";
-import type { PlatformClient } from "../client/http";
-import { collectPages } from "../client/pagination";
 import type * as api from "../client/schemas";
+import type { PlatformReader } from "../run";
 
 /** Which part of the workspace to read. */
 export interface ImportSelection {
@@ -105,33 +104,28 @@ async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T
 }
 
 /** Reads the selected part of the workspace; throws ImportInputError for an unknown slug or linked account. */
-export async function readWorkspace(client: PlatformClient, selection: ImportSelection, progress: ReadProgress): Promise<WorkspaceRead> {
-  let calls = 0;
-  /** Every call goes through here, to be counted. */
-  const count = <T>(call: Promise<T>): Promise<T> => {
-    calls++;
-    return call;
-  };
+export async function readWorkspace(client: PlatformReader, selection: ImportSelection, progress: ReadProgress): Promise<WorkspaceRead> {
+  const callsBefore = client.calls;
 
   // Linked accounts first: a refused API key fails here, on the first call.
   progress.phase("Listing linked accounts");
-  const all = await collectPages((page, limit) => count(client.listLinkedAccounts({ page, limit })));
+  const all = await client.listLinkedAccounts().all();
   if (all.length === 0) throw new ImportInputError("the workspace has no linked accounts, so there is nothing to import: check INTEGRATION_PLATFORM_BASE_URL and the API key's environment");
   const selected = selectAccounts(all, selection.linkedAccountIds);
 
   progress.phase("Reading env variable definitions");
-  const definitions = await collectPages((page, limit) => count(client.listEnvDefinitions({ page, limit })));
+  const definitions = await client.listEnvDefinitions().all();
   const scopes = new Set(definitions.map((d) => d.scope));
   /** Every value of a scope (one list, every page); no request when no definition has that scope. */
   const listValues = (scope: api.EnvScope, query: { linked_account_id?: string; workflow_id?: string } = {}) =>
-    scopes.has(scope) ? collectPages((page, limit) => count(client.listEnvValues(scope, { ...query, page, limit }))) : Promise.resolve([]);
+    scopes.has(scope) ? client.listEnvValues(scope, query).all() : Promise.resolve([]);
 
   const sharedEnvValues = [...(await listValues("org")), ...(await listValues("workspace"))];
 
   /** An account's config of an app, or undefined when the platform has none (404). */
   const readConfig = async (accountId: string, slug: string): Promise<api.Config | undefined> => {
     try {
-      return await count(client.getConfig({ slug, configId: accountId, linkedAccountId: accountId }));
+      return await client.getConfig({ slug, configId: accountId, linkedAccountId: accountId });
     } catch (error) {
       if (error instanceof NotFoundError) return undefined;
       throw error;
@@ -192,7 +186,7 @@ export async function readWorkspace(client: PlatformClient, selection: ImportSel
     }
   }
 
-  return { slugs: selection.slugs, accounts, definitions, sharedEnvValues, referenceConfigs, unselectedWorkflowEnvValues, workflowSlugs, calls };
+  return { slugs: selection.slugs, accounts, definitions, sharedEnvValues, referenceConfigs, unselectedWorkflowEnvValues, workflowSlugs, calls: client.calls - callsBefore };
 }
 
 /** The accounts asked for, in the platform's order; every id asked for must exist. */

@@ -23,7 +23,7 @@ import { TYPE_PREFIX as RESOURCE_TYPE_PREFIX } from "../bridge/program";
 import { ApplicationEventProperties } from "../resources/applicationEvent";
 import { ConfigFieldProperties, MANAGED } from "../resources/configField";
 import { EnvVariableValueProperties } from "../resources/envVariableValue";
-import { containsUnknown } from "../resources/lifecycle";
+import { containsUnknown } from "../resources/inputs";
 import type { AnyProperties } from "../resources/properties";
 import { WorkflowToggleProperties } from "../resources/workflowToggle";
 /** Types that carry no platform object of their own: the stack, providers, our component. */

@@ -3,27 +3,40 @@
 // the path template, the status and the platform's own message, never from request headers or
 // bodies, so no API key, bearer token or env value can reach them.
 
-/** Base class of every error this package raises about the platform's API. */
-export class ApiError extends Error {
-  /** HTTP status, when the platform answered at all. */
-  readonly status?: number;
-  /** The platform's internal error code (`error` or `error_code` in its error body). */
-  readonly code?: string;
+/** What an ApiError keeps of the failed exchange, besides its message. */
+export interface ApiErrorFields {
   /** The operation that failed, as `METHOD /path`. */
-  readonly operation: string;
+  operation: string;
+  /** HTTP status, when the platform answered at all. */
+  status?: number;
+  /** The platform's internal error code (`error` or `error_code` in its error body), or the transport's. */
+  code?: string;
   /** The platform's own message (`message` in its error body), when it sent one. */
+  detail?: string;
+}
+
+/** Base class of every error this package raises about the platform's API. */
+export class ApiError extends Error implements ApiErrorFields {
+  readonly operation: string;
+  readonly status?: number;
+  readonly code?: string;
   readonly detail?: string;
 
-  constructor(message: string, operation: string, status?: number, code?: string, detail?: string) {
+  /** An error with advice in `message`, and the exchange's facts in `fields`. */
+  constructor(message: string, fields: ApiErrorFields) {
     super(message);
     this.name = new.target.name;
-    this.operation = operation;
-    this.status = status;
-    this.code = code;
-    this.detail = detail;
-    // These errors are advice to the user, not bugs: a stack trace under them is only noise
-    // (the dynamic provider host prints `${error}: ${error.stack}` for some operations).
+    this.operation = fields.operation;
+    this.status = fields.status;
+    this.code = fields.code;
+    this.detail = fields.detail;
+    // Advice to the user, not a bug: the dynamic provider host would print a stack trace under it.
     this.stack = `${this.name}: ${message}`;
+  }
+
+  /** The same error (class and fields) with more specific advice. */
+  withAdvice(message: string): this {
+    return new (this.constructor as new (message: string, fields: ApiErrorFields) => this)(message, this);
   }
 }
 
@@ -115,29 +128,24 @@ export function apiErrorFrom(failure: FailedExchange): ApiError {
           : `the platform could not be reached (${failure.transportCode ?? "network error"})`;
     return new ConnectionError(
       `${operation} failed${tries}: ${why}; check \`integration-platform:baseUrl\` (INTEGRATION_PLATFORM_BASE_URL) and that the service is up`,
-      operation,
-      undefined,
-      failure.transportCode,
+      { operation, code: failure.transportCode },
     );
   }
   if (status >= 300 && status < 400) {
     return new RedirectError(
       `${status} from ${operation}: the platform redirected the request, and redirects are not followed, so that the API key never reaches another address. ` +
         "Set `integration-platform:baseUrl` (INTEGRATION_PLATFORM_BASE_URL) to the address the API is served at",
-      operation,
-      status,
-      code,
-      message,
+      { operation, status, code, detail: message },
     );
   }
   if (status === 401 || status === 403) {
-    return new AuthenticationError(`${status} from ${operation}${said}: ${credential}`, operation, status, code, message);
+    return new AuthenticationError(`${status} from ${operation}${said}: ${credential}`, { operation, status, code, detail: message });
   }
   if (status === 404) {
-    return new NotFoundError(`404 from ${operation}${said}: check the ids you gave`, operation, status, code, message);
+    return new NotFoundError(`404 from ${operation}${said}: check the ids you gave`, { operation, status, code, detail: message });
   }
   if (status === 410) {
-    return new GoneError(`410 from ${operation}${said}: the platform removed this operation`, operation, status, code, message);
+    return new GoneError(`410 from ${operation}${said}: the platform removed this operation`, { operation, status, code, detail: message });
   }
   if (status === 429) {
     const held = `${((failure.rateLimitedMs ?? 0) / 1000).toFixed(1)} s`;
@@ -147,28 +155,32 @@ export function apiErrorFrom(failure: FailedExchange): ApiError {
         "Another job or program may be using the same API key: stagger the jobs, lower `integration-platform:requestsPerSecond` " +
         "(INTEGRATION_PLATFORM_REQUESTS_PER_SECOND), or raise `integration-platform:rateLimitBudgetMs` (INTEGRATION_PLATFORM_RATE_LIMIT_BUDGET_MS). " +
         "Nothing is lost: run the same command again and it carries on",
-      operation,
-      status,
-      code,
-      message,
+      { operation, status, code, detail: message },
     );
   }
   if (status >= 500) {
     return new ServerError(
       `${status} from ${operation}${tries}${said}: the platform failed; run again later, and contact its support if it persists`,
-      operation,
-      status,
-      code,
-      message,
+      { operation, status, code, detail: message },
     );
   }
   // The platform's quirks are recognised here, once, so that callers test a class, not a message.
   if (/^Field with id .* not found$/i.test(message ?? "")) {
-    return new FieldNotFoundError(`${status} from ${operation}${said}: check fieldId and workflowId`, operation, status, code, message);
+    return new FieldNotFoundError(`${status} from ${operation}${said}: check fieldId and workflowId`, { operation, status, code, detail: message });
   }
   // The spec does not show how a draft is refused; the code, or a message about drafts, tells.
   if (code === "WORKFLOW_NOT_PUBLISHED" || /\bdraft\b|not published|unpublished/i.test(message ?? "")) {
-    return new WorkflowNotPublishedError(`${status} from ${operation}${said}: publish the workflow, then run again`, operation, status, code, message);
+    return new WorkflowNotPublishedError(`${status} from ${operation}${said}: publish the workflow, then run again`, { operation, status, code, detail: message });
   }
-  return new BadRequestError(`${status} from ${operation}${said}: fix the input named in the message`, operation, status, code, message);
+  return new BadRequestError(`${status} from ${operation}${said}: fix the input named in the message`, { operation, status, code, detail: message });
+}
+
+/** Runs a platform call whose 404 means "already gone"; returns undefined then. */
+export async function unlessGone<T>(call: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof NotFoundError) return undefined;
+    throw error;
+  }
 }

@@ -6,7 +6,8 @@ import { z } from "zod";
 import { ConnectionSettings, SETTINGS } from "../settings";
 import { sendableId } from "./ids";
 import { apiErrorFrom, ResponseValidationError, SettingsError } from "./errors";
-import { pacer } from "./pacing";
+import { pacer } from "./pacing"; // its rate is set where a connection is opened (connection.ts)
+import { PageList, PageQuery } from "./pagination";
 import * as s from "./schemas";
 
 /** The version segment every public operation carries (spec 9). */
@@ -39,12 +40,6 @@ interface Call<T extends z.ZodType> {
 
 /** The largest answer accepted: the API's largest, a page of 100 listed values, is far smaller. */
 export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
-
-/** Query and filters of the paginated lists. */
-export interface PageQuery {
-  page?: number;
-  limit?: number;
-}
 
 /** Retries 429, 5xx, 408 and every failure without an answer (reset, refused, timeout). */
 function isRetryable(error: AxiosError): boolean {
@@ -113,6 +108,8 @@ export class PlatformClient {
    * Only requests already in flight are shared, so a read never sees an answer older than itself.
    */
   private readonly inFlight = new Map<string, Promise<unknown>>();
+  /** Operations called so far (each page one; shared reads and retries not counted apart), for progress reports. */
+  private callCount = 0;
 
   constructor(readonly settings: ConnectionSettings) {
     this.http = axios.create({
@@ -124,7 +121,6 @@ export class PlatformClient {
       maxRedirects: 0,
       maxContentLength: MAX_RESPONSE_BYTES,
     });
-    pacer.configure(settings.requestsPerSecond);
     // Every attempt, retries included, waits for its turn: axios-retry sends a retry through the
     // instance again, and so through this interceptor.
     this.http.interceptors.request.use(async (config) => {
@@ -176,7 +172,13 @@ export class PlatformClient {
     return { headers: { "x-api-key": this.settings.apiKey }, used: "apiKey" };
   }
 
+  /** Operations called so far: each page one, retries not counted. */
+  get calls(): number {
+    return this.callCount;
+  }
+
   private call<T extends z.ZodType>(call: Call<T>): Promise<z.infer<T>> {
+    this.callCount++;
     if (call.method !== "GET") return this.send(call);
     const key = JSON.stringify([call.path, call.query, call.headers, call.auth]);
     let pending = this.inFlight.get(key) as Promise<z.infer<T>> | undefined;
@@ -224,29 +226,34 @@ export class PlatformClient {
       const where = issue.path.length ? issue.path.join(".") : "(the whole body)";
       throw new ResponseValidationError(
         `${operation} answered ${status} with a body that does not have the documented shape: \`${where}\`: ${issue.message}. The platform's API may have changed; report this with the package version.`,
-        operation,
-        status,
+        { operation, status },
       );
     }
     return parsed.data;
   }
 
-  /** `PUT /config/field/:fieldId` with the spec's body (4.1). */
+  /** `PUT /config/field/:fieldId` with the spec's body (4.1): sets `values` on one field, global or of a workflow. */
   async updateConfigField(args: {
     fieldId: string;
     linkedAccountId: string;
     slug: string;
     configId: string;
     workflowId?: string;
-    body: { slug: string; config_id: string; fields: unknown[]; workflows: unknown[] };
+    values: Record<string, unknown>;
   }): Promise<s.ConfigFieldRecord> {
+    const entry = { id: args.fieldId, ...args.values };
     return this.call({
       method: "PUT",
       path: `/config/field/${segment("fieldId", args.fieldId)}`,
       auth: "apiKey",
       headers: { linked_account_id: args.linkedAccountId, slug: args.slug },
       query: { workflow_id: args.workflowId, config_id: args.configId },
-      body: args.body,
+      body: {
+        slug: args.slug,
+        config_id: args.configId,
+        fields: args.workflowId === undefined ? [entry] : [],
+        workflows: args.workflowId === undefined ? [] : [{ id: args.workflowId, fields: [entry] }],
+      },
       response: s.ConfigFieldRecord,
     });
   }
@@ -292,8 +299,8 @@ export class PlatformClient {
   }
 
   /** `GET /env/definitions` (org-admin: API key only). */
-  listEnvDefinitions(query: PageQuery & { scope?: string; var_format?: string; name?: string }) {
-    return this.call({ method: "GET", path: "/env/definitions", auth: "apiKey", query: { ...query }, response: s.EnvDefinitionPage });
+  listEnvDefinitions(query: PageQuery & { scope?: string; var_format?: string; name?: string } = {}): PageList<s.EnvDefinition> {
+    return this.list(query, (q) => this.call({ method: "GET", path: "/env/definitions", auth: "apiKey", query: q, response: s.EnvDefinitionPage }));
   }
 
   /** `GET /env/definitions/:id`. */
@@ -308,17 +315,13 @@ export class PlatformClient {
   }
 
   /** `GET /env/values/:scope`. */
-  async listEnvValues(
+  listEnvValues(
     scope: s.EnvScope,
-    query: PageQuery & { variable_definition_id?: string; linked_account_id?: string; workflow_id?: string },
-  ) {
-    return this.call({
-      method: "GET",
-      path: `/env/values/${segment("scope", scope)}`,
-      auth: "tokenOrApiKey",
-      query: { ...query },
-      response: s.EnvValuePage,
-    });
+    query: PageQuery & { variable_definition_id?: string; linked_account_id?: string; workflow_id?: string } = {},
+  ): PageList<s.EnvValueListItem> {
+    return this.list(query, (q) =>
+      this.call({ method: "GET", path: `/env/values/${segment("scope", scope)}`, auth: "tokenOrApiKey", query: q, response: s.EnvValuePage }),
+    );
   }
 
   /** `POST /env/values`: an upsert, one value per definition, linked account and workflow. */
@@ -342,18 +345,18 @@ export class PlatformClient {
   }
 
   /** `GET /linked-account` (org-admin: API key only). */
-  listLinkedAccounts(query: PageQuery & { search?: string; env_variable_name?: string; env_variable_value?: string }) {
-    return this.call({ method: "GET", path: "/linked-account", auth: "apiKey", query: { ...query }, response: s.LinkedAccountPage });
+  listLinkedAccounts(query: PageQuery & { search?: string; env_variable_name?: string; env_variable_value?: string } = {}): PageList<s.LinkedAccount> {
+    return this.list(query, (q) => this.call({ method: "GET", path: "/linked-account", auth: "apiKey", query: q, response: s.LinkedAccountPage }));
   }
 
   /** `GET /audit/event-received`. */
-  listAuditEvents(query: PageQuery) {
-    return this.call({
-      method: "GET",
-      path: "/audit/event-received",
-      auth: "tokenOrApiKey",
-      query: { ...query },
-      response: s.AuditEventPage,
-    });
+  listAuditEvents(query: PageQuery = {}): PageList<s.AuditEvent> {
+    return this.list(query, (q) => this.call({ method: "GET", path: "/audit/event-received", auth: "tokenOrApiKey", query: q, response: s.AuditEventPage }));
+  }
+
+  /** A list operation's pages: the filters stay, `page` and `limit` vary (client/pagination.ts). */
+  private list<T, F extends object>(query: PageQuery & F, fetch: (query: Record<string, string | number | undefined>) => Promise<{ docs: T[]; totalDocs: number; page: number }>): PageList<T> {
+    const { page, limit, ...filter } = query;
+    return new PageList<T>((p, l) => fetch({ ...(filter as Record<string, string | undefined>), page: p, limit: l }), { page, limit });
   }
 }

@@ -1,10 +1,10 @@
-// Walking the platform's paginated lists (`page`, `limit`, and the envelope of platform facts,
-// "Common"). Lookups and resources both list, so the walk lives with the client, once.
+// The platform's paginated lists (`page`, `limit`, and the envelope of platform facts, "Common"),
+// walked here once: every list operation of the client returns a PageList (docs/design/client.md).
 
 /** The platform's page size limit (platform facts: `limit` at most 100). */
 export const MAX_PAGE_SIZE = 100;
 
-/** One page of a list, as the client returns it. */
+/** One page of a list, as the platform returns it. */
 export interface PageResult<T> {
   docs: T[];
   totalDocs: number;
@@ -13,36 +13,63 @@ export interface PageResult<T> {
   hasNextPage?: boolean | null;
 }
 
+/** `page` and `limit`, as every list operation takes them. */
+export interface PageQuery {
+  page?: number;
+  limit?: number;
+}
+
 /** Fetches one page of a list: `page` counts from 1, `limit` is the page size. */
 export type PageFetch<T> = (page: number, limit: number) => Promise<PageResult<T>>;
 
 /**
- * Every item of a list, in order, fetching page 2, 3, ... only when the caller asks for more, so
- * a search that finds what it wants on page 1 costs one request.
+ * A list operation's answer, as openai-node's: `await` it for the one page asked for, or iterate
+ * it with `for await` for every item, fetching page 2, 3, ... only as the caller asks for more.
  */
-export async function* eachItem<T>(fetch: PageFetch<T>, pageSize = MAX_PAGE_SIZE): AsyncGenerator<T> {
-  // The page size stays the same on every page, or the platform's page numbers would shift.
-  for (let page = 1; ; page += 1) {
-    const result = await fetch(page, pageSize);
-    yield* result.docs;
-    const more = result.hasNextPage ?? (result.totalPages != null ? page < result.totalPages : page * pageSize < result.totalDocs);
-    if (!more || result.docs.length === 0) return;
-  }
-}
+export class PageList<T> implements PromiseLike<PageResult<T>>, AsyncIterable<T> {
+  private firstPage?: Promise<PageResult<T>>;
 
-/** Every item of a list, or the first `max`; requests only the pages needed. */
-export async function collectPages<T>(fetch: PageFetch<T>, max?: number): Promise<T[]> {
-  const items: T[] = [];
-  if (max !== undefined && max <= 0) return items;
-  for await (const item of eachItem(fetch, max === undefined ? MAX_PAGE_SIZE : Math.min(MAX_PAGE_SIZE, max))) {
-    items.push(item);
-    if (items.length === max) break;
-  }
-  return items;
-}
+  /** A list whose pages `fetch` gets; `query` is the page awaiting it answers. */
+  constructor(
+    private readonly fetch: PageFetch<T>,
+    private readonly query: PageQuery = {},
+  ) {}
 
-/** The first item of a list that matches, or undefined; stops fetching at the page that holds it. */
-export async function findItem<T>(fetch: PageFetch<T>, matches: (item: T) => boolean): Promise<T | undefined> {
-  for await (const item of eachItem(fetch)) if (matches(item)) return item;
-  return undefined;
+  /** The page asked for (the platform's defaults when none was), fetched once. */
+  then<A = PageResult<T>, B = never>(onFulfilled?: ((page: PageResult<T>) => A | PromiseLike<A>) | null, onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null): Promise<A | B> {
+    this.firstPage ??= this.fetch(this.query.page as number, this.query.limit as number);
+    return this.firstPage.then(onFulfilled, onRejected);
+  }
+
+  /** Every item, in order, from page 1, at the largest page size unless the query set one. */
+  async *[Symbol.asyncIterator](): AsyncGenerator<T> {
+    yield* this.items(this.query.limit ?? MAX_PAGE_SIZE);
+  }
+
+  /** Every item, or the first `max`; requests only the pages needed. */
+  async all(max?: number): Promise<T[]> {
+    const items: T[] = [];
+    if (max !== undefined && max <= 0) return items;
+    for await (const item of this.items(max === undefined ? MAX_PAGE_SIZE : Math.min(MAX_PAGE_SIZE, max))) {
+      items.push(item);
+      if (items.length === max) break;
+    }
+    return items;
+  }
+
+  /** The first item that matches, or undefined; stops fetching at the page that holds it. */
+  async find(matches: (item: T) => boolean): Promise<T | undefined> {
+    for await (const item of this) if (matches(item)) return item;
+    return undefined;
+  }
+
+  private async *items(pageSize: number): AsyncGenerator<T> {
+    // The page size stays the same on every page, or the platform's page numbers would shift.
+    for (let page = 1; ; page += 1) {
+      const result = await this.fetch(page, pageSize);
+      yield* result.docs;
+      const more = result.hasNextPage ?? (result.totalPages != null ? page < result.totalPages : page * pageSize < result.totalDocs);
+      if (!more || result.docs.length === 0) return;
+    }
+  }
 }

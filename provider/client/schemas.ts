@@ -163,6 +163,8 @@ export const EnvValuePage = Page(EnvValueListItem);
 export const LinkedAccountPage = Page(LinkedAccount);
 /** A page of audit log entries, whose shape is not documented. */
 export const AuditEventPage = Page(z.looseObject({}));
+/** One received event, as the audit log lists it: passed through as the platform sends it. */
+export type AuditEvent = z.infer<typeof AuditEventPage>["docs"][number];
 
 /** `DELETE /env/values/:id` answers with a status. */
 export const StatusResult = z.looseObject({ status: z.string().nullish(), message: z.string().nullish() });

@@ -3,7 +3,7 @@
 // adding an account, a field or a value never renames (and so replaces) anything else.
 import * as pulumi from "@pulumi/pulumi";
 import { ConfigField, ConfigFieldArgs, ConfigFieldProperties } from "../resources/configField";
-import { EnvVariableValue } from "../resources/envVariableValue";
+import { EnvVariableValue, EnvVariableValueArgs } from "../resources/envVariableValue";
 import { WorkflowToggle, WorkflowToggleArgs, WorkflowToggleProperties } from "../resources/workflowToggle";
 
 /**
@@ -24,27 +24,18 @@ export type SetupField = Omit<ConfigFieldArgs, keyof typeof ConfigFieldPropertie
  */
 export type SetupWorkflow = Omit<WorkflowToggleArgs, keyof typeof WorkflowToggleProperties.groups.identity>;
 
-/** One env variable value of the linked account (a linked_account or workflow definition). */
-export interface SetupEnvValue {
-  /** The definition's id. Part of the child's name. */
+/**
+ * One env variable value of the linked account (a linked_account or workflow definition):
+ * EnvVariableValue's inputs as declared there, but the linked account, which is the setup's.
+ */
+export type SetupEnvValue = Omit<EnvVariableValueArgs, "definitionId" | "workflowId" | "linkedAccountId"> & {
+  /** The definition's id. Part of the child's name, so a plain string. */
   definitionId: string;
   /** For a workflow definition: the workflow. Part of the child's name. */
   workflowId?: string;
-  /** The value (stored as a secret). */
-  value: pulumi.Input<string>;
-  /**
-   * For an encrypted definition: take over the value the platform already holds at this scope
-   * without writing it, since it cannot be read back to compare (EnvVariableValue's input).
-   */
-  adoptEncryptedValue?: pulumi.Input<boolean>;
-  /** What delete sets the value to, instead of what create replaced (EnvVariableValue's input). Stored as a secret. */
-  restoreOnDelete?: pulumi.Input<string>;
-  /**
-   * Leave the value on the platform when this resource is deleted (Pulumi's `retainOnDelete`
-   * option on the child), e.g. for values adopted from a running setup that end users rely on.
-   */
+  /** Leave the value on the platform when this resource is deleted (Pulumi's `retainOnDelete` option on the child). */
   retainOnDelete?: boolean;
-}
+};
 
 /** Inputs of a LinkedAccountSetup. */
 export interface LinkedAccountSetupArgs {

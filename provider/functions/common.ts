@@ -1,7 +1,9 @@
-// What every lookup shares: argument validation that names the property, `maxItems`, and the
-// Output twins. The walk over pages is the client's (client/pagination.ts).
+// What every lookup shares: argument validation that names the property, `maxItems`, the run's
+// read-only operations handed in, and the Output twins.
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
+import { currentRun } from "../connection";
+import type { PlatformReader } from "../run";
 
 /** Every lookup that lists takes this bound. */
 export interface ListArgs {
@@ -24,8 +26,13 @@ export function parseArgs<T extends z.ZodType>(lookup: string, schema: T, args: 
   throw new Error(`${lookup}: invalid arguments: ${reasons.join("; ")}`);
 }
 
-/** The walk over pages belongs to the client; lookups use it from there. */
-export { collectPages } from "../client/pagination";
+/** A lookup: its arguments checked before any request (the error names `name`), then `body` run with the platform's reads. */
+export function lookup<T extends z.ZodType, R>(name: string, schema: T, body: (reader: PlatformReader, args: z.infer<T>) => Promise<R>): (args?: unknown) => Promise<R> {
+  return async (args) => {
+    const parsed = parseArgs(name, schema, args);
+    return body(currentRun().reader, parsed);
+  };
+}
 
 /** A lookup's arguments, each of which may be an Input. */
 export type InputArgs<A> = { [K in keyof A]: pulumi.Input<A[K]> };

@@ -1,8 +1,7 @@
 // Lookups of env variable definitions: the list (with filters) and one by id.
 import { z } from "zod";
 import * as api from "../client/schemas";
-import { platformClient } from "../connection";
-import { collectPages, ListArgs, maxItems, outputVersion, parseArgs } from "./common";
+import { ListArgs, lookup, maxItems, outputVersion } from "./common";
 
 /** An env variable definition. */
 export interface EnvDefinition {
@@ -63,18 +62,15 @@ export function toEnvDefinition(d: api.EnvDefinition): EnvDefinition {
 }
 
 /** Lists env variable definitions, every page, optionally filtered. Uses the API key (the platform refuses bearer tokens here). */
-export async function getEnvDefinitions(args: GetEnvDefinitionsArgs = {}): Promise<EnvDefinition[]> {
-  const { scope, name, format, maxItems: max } = parseArgs("getEnvDefinitions", listSchema, args);
-  const client = platformClient();
-  const docs = await collectPages((page, limit) => client.listEnvDefinitions({ scope, name, var_format: format, page, limit }), max);
+export const getEnvDefinitions: (args?: GetEnvDefinitionsArgs) => Promise<EnvDefinition[]> = lookup("getEnvDefinitions", listSchema, async (reader, a) => {
+  const docs = await reader.listEnvDefinitions({ scope: a.scope, name: a.name, var_format: a.format }).all(a.maxItems);
   return docs.map(toEnvDefinition);
-}
+});
 
 /** Returns one env variable definition by id. */
-export async function getEnvDefinition(args: GetEnvDefinitionArgs): Promise<EnvDefinition> {
-  const { definitionId } = parseArgs("getEnvDefinition", getSchema, args);
-  return toEnvDefinition(await platformClient().getEnvDefinition(definitionId));
-}
+export const getEnvDefinition: (args: GetEnvDefinitionArgs) => Promise<EnvDefinition> = lookup("getEnvDefinition", getSchema, async (reader, a) =>
+  toEnvDefinition(await reader.getEnvDefinition(a.definitionId)),
+);
 
 /** getEnvDefinitions, taking Inputs and returning an Output. */
 export const getEnvDefinitionsOutput = outputVersion(getEnvDefinitions);

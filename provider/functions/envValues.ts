@@ -2,8 +2,7 @@
 import { z } from "zod";
 import * as api from "../client/schemas";
 import { scopeViolations } from "../client/scopes";
-import { platformClient } from "../connection";
-import { collectPages, ListArgs, maxItems, outputVersion, parseArgs } from "./common";
+import { ListArgs, lookup, maxItems, outputVersion } from "./common";
 
 /** An env variable value as listed in a scope. */
 export interface EnvValue {
@@ -53,20 +52,10 @@ const schema = z
   });
 
 /** Lists the env values of one scope, every page. Encrypted values come back as "[REDACTED]". */
-export async function getEnvValues(args: GetEnvValuesArgs): Promise<EnvValue[]> {
-  const a = parseArgs("getEnvValues", schema, args);
-  const client = platformClient();
-  const docs = await collectPages(
-    (page, limit) =>
-      client.listEnvValues(a.scope, {
-        variable_definition_id: a.definitionId,
-        linked_account_id: a.linkedAccountId,
-        workflow_id: a.workflowId,
-        page,
-        limit,
-      }),
-    a.maxItems,
-  );
+export const getEnvValues: (args: GetEnvValuesArgs) => Promise<EnvValue[]> = lookup("getEnvValues", schema, async (reader, a) => {
+  const docs = await reader
+    .listEnvValues(a.scope, { variable_definition_id: a.definitionId, linked_account_id: a.linkedAccountId, workflow_id: a.workflowId })
+    .all(a.maxItems);
   return docs.map((v) => ({
     id: v._id,
     definitionId: v.variable_definition_id._id,
@@ -78,7 +67,7 @@ export async function getEnvValues(args: GetEnvValuesArgs): Promise<EnvValue[]> 
     workflowId: v.workflow_id ?? undefined,
     updatedAt: v.updatedAt ?? undefined,
   }));
-}
+});
 
 /** getEnvValues, taking Inputs and returning a secret Output: values can be sensitive. */
 export const getEnvValuesOutput = outputVersion(getEnvValues, true);

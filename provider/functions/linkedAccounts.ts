@@ -2,8 +2,7 @@
 // multi-tenant program chooses whom to set up.
 import { z } from "zod";
 import * as api from "../client/schemas";
-import { platformClient } from "../connection";
-import { collectPages, ListArgs, maxItems, outputVersion, parseArgs } from "./common";
+import { ListArgs, lookup, maxItems, outputVersion } from "./common";
 
 /** A linked account. */
 export interface LinkedAccount {
@@ -56,16 +55,10 @@ function toLinkedAccount(a: api.LinkedAccount): LinkedAccount {
 }
 
 /** Lists linked accounts, every page, optionally filtered. Uses the API key (the platform refuses bearer tokens here). */
-export async function getLinkedAccounts(args: GetLinkedAccountsArgs = {}): Promise<LinkedAccount[]> {
-  const a = parseArgs("getLinkedAccounts", schema, args);
-  const client = platformClient();
-  const docs = await collectPages(
-    (page, limit) =>
-      client.listLinkedAccounts({ search: a.search, env_variable_name: a.envVariableName, env_variable_value: a.envVariableValue, page, limit }),
-    a.maxItems,
-  );
+export const getLinkedAccounts: (args?: GetLinkedAccountsArgs) => Promise<LinkedAccount[]> = lookup("getLinkedAccounts", schema, async (reader, a) => {
+  const docs = await reader.listLinkedAccounts({ search: a.search, env_variable_name: a.envVariableName, env_variable_value: a.envVariableValue }).all(a.maxItems);
   return docs.map(toLinkedAccount);
-}
+});
 
 /** getLinkedAccounts, taking Inputs and returning an Output. */
 export const getLinkedAccountsOutput = outputVersion(getLinkedAccounts);

@@ -4,14 +4,13 @@
 // with every event of the org as they are after the update. So this resource cannot learn what
 // an event held before it took it over, and refresh cannot see drift. What delete puts back is
 // therefore declared, in `restoreOnDelete`; without it, the event keeps its last declared state.
-import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
+import { unlessGone } from "../client/errors";
 import * as api from "../client/schemas";
-import { currentRun } from "../connection";
-import { describe, Id, unlessGone } from "./lifecycle";
-import { ArgsOf, declareProperties, OutputsOf, StateOf } from "./properties";
-import applicationEventForwarder = require("../bridge/providers/ApplicationEvent");
-import { MODULE } from "../bridge/program";
+import type { Run } from "../run";
+import { defineResource } from "./definition";
+import { describe, Id } from "./inputs";
+import { ArgsOf, declareProperties, StateOf } from "./properties";
 
 /** A sample of the event's response: a JSON object, nested objects allowed. */
 export type EventResponseSample = { [key: string]: unknown };
@@ -75,8 +74,8 @@ export type ApplicationEventArgs = ArgsOf<typeof ApplicationEventProperties>;
 type ApplicationEventState = StateOf<typeof ApplicationEventProperties>;
 
 /** Updates the event and picks our record out of the org's list. */
-async function putEvent(eventId: string, definition: EventDefinition): Promise<api.ApplicationEventRecord> {
-  const events = await currentRun().client.updateApplicationEvent(eventId, definition);
+async function putEvent(run: Run, eventId: string, definition: EventDefinition): Promise<api.ApplicationEventRecord> {
+  const events = await run.updateApplicationEvent(eventId, definition);
   const record = events.find((e) => e._id === eventId);
   if (!record) {
     throw new Error(`PUT /application/event/${eventId} succeeded, but the returned list has no event ${eventId}; run again, and report it if it persists`);
@@ -92,38 +91,41 @@ function stateOf(inputs: ApplicationEventState, record: api.ApplicationEventReco
   };
 }
 
-/** The provider behind ApplicationEvent, which the provider host serves (bridge/host.ts). */
-export const applicationEventProvider = ApplicationEventProperties.provider({
-  async create(inputs: ApplicationEventState) {
-    const record = await putEvent(inputs.eventId, { name: inputs.name, response: inputs.response });
-    currentRun().claim("ApplicationEvent", inputs.eventId);
-    return { id: inputs.eventId, outs: stateOf(inputs, record) };
-  },
+/** ApplicationEvent, defined once: the host serves its operations, the change summary its words. */
+export const ApplicationEventDefinition = defineResource({
+  type: "ApplicationEvent",
+  properties: ApplicationEventProperties,
+  operations: {
+    async create({ run, claim }, inputs) {
+      const record = await putEvent(run, inputs.eventId, { name: inputs.name, response: inputs.response });
+      claim(inputs.eventId);
+      return { id: inputs.eventId, outs: stateOf(inputs, record) };
+    },
 
-  // No read operation exists for events (see the top of this file): refresh keeps the state.
-  async read(id, props: ApplicationEventState) {
-    return { id, props, inputs: ApplicationEventProperties.inputsOf(props) };
-  },
+    // No read operation exists for events (see the top of this file): refresh keeps the state.
+    async read(_context, id, props) {
+      return { id, props, inputs: ApplicationEventProperties.inputsOf(props) };
+    },
 
-  async update(_id, _olds: ApplicationEventState, news: ApplicationEventState) {
-    const record = await putEvent(news.eventId, { name: news.name, response: news.response });
-    return { outs: stateOf(news, record) };
-  },
+    async update(context, _id, _olds, news) {
+      const record = await putEvent(context.run, news.eventId, { name: news.name, response: news.response });
+      return { outs: stateOf(news, record) };
+    },
 
-  async delete(id, props: ApplicationEventState) {
-    if (!props.restoreOnDelete || currentRun().claimedByAnother("ApplicationEvent", id)) return;
-    await unlessGone(() => putEvent(props.eventId, props.restoreOnDelete!));
+    async delete(context, id, props) {
+      if (!props.restoreOnDelete || context.claimedByAnother(id)) return;
+      await unlessGone(() => putEvent(context.run, props.eventId, props.restoreOnDelete!));
+    },
+  },
+  summary: {
+    titled: ["name"],
+    title: (i, _o, t) => `event ${i.name !== undefined ? `${t.id(i.name)} ` : ""}(id ${t.id(i.eventId)})`,
+    release: (i, _o, t) =>
+      typeof i.restoreOnDelete === "object" && i.restoreOnDelete !== null
+        ? `the event goes back to ${t.code("restoreOnDelete")}`
+        : `the event keeps its last declared name and response (no ${t.code("restoreOnDelete")})`,
   },
 });
 
-/** The output properties of an ApplicationEvent, one per state property, documented where they are declared. */
-export interface ApplicationEvent extends OutputsOf<typeof ApplicationEventProperties> {}
-
 /** Declares one application event's name and response structure. */
-export class ApplicationEvent extends pulumi.dynamic.Resource {
-  /** Declares the event's name and response structure. */
-  constructor(name: string, args: ApplicationEventArgs, opts?: pulumi.CustomResourceOptions) {
-    const properties = ApplicationEventProperties;
-    super(applicationEventForwarder, name, properties.resourceProps(args), properties.resourceOptions(opts), MODULE, "ApplicationEvent");
-  }
-}
+export class ApplicationEvent extends ApplicationEventDefinition.Resource {}

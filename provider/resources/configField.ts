@@ -4,14 +4,13 @@
 import { isDeepStrictEqual } from "node:util";
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { FieldNotFoundError, NotFoundError } from "../client/errors";
+import { FieldNotFoundError, NotFoundError, unlessGone } from "../client/errors";
 import * as api from "../client/schemas";
 import { NameValue } from "../client/schemas";
-import { currentRun } from "../connection";
-import { defined, describe, Id, NameValueList, unlessGone } from "./lifecycle";
-import { ArgsOf, declareProperties, OutputsOf, StateOf } from "./properties";
-import configFieldForwarder = require("../bridge/providers/ConfigField");
-import { MODULE } from "../bridge/program";
+import type { Run } from "../run";
+import { defineResource } from "./definition";
+import { describe, Id, NameValueList } from "./inputs";
+import { ArgsOf, declareProperties, defined, StateOf } from "./properties";
 
 /** A `{name, value}` pair as an input. */
 export interface NameValueInput {
@@ -41,6 +40,19 @@ export interface ConfigFieldRecord {
   dynamicSlotIdentifier?: string;
 }
 
+/** The properties a ConfigField sets on the field, and so puts back on delete. */
+const managed = {
+  /** The field's display name in this config. Omit it to leave the name alone. */
+  name: z.string({ error: "must be a string" }).trim().min(1, "must not be empty").optional(),
+  /** The options of a select or map field. Omit them to leave the options alone; `[]` clears them. */
+  options: NameValueList.optional(),
+  /** Labels of the field. Omit them to leave the labels alone; `[]` clears them. */
+  labels: NameValueList.optional(),
+};
+/** Values of the managed properties: what is set, found, or put back. */
+const ManagedValues = z.object(managed, { error: (issue) => `must be {name?, options?, labels?}, not ${describe(issue.input)}` }).strict();
+type ManagedValues = z.output<typeof ManagedValues>;
+
 /** ConfigField's properties, each declared once (see properties.ts). */
 export const ConfigFieldProperties = declareProperties({
   identity: {
@@ -55,32 +67,20 @@ export const ConfigFieldProperties = declareProperties({
     /** The published workflow the field belongs to; omit it for a field global to the app. Changing it replaces the resource. */
     workflowId: Id.optional(),
   },
-  // The managed properties: delete puts back what each held before the resource took it over.
   settings: {
-    /** The field's display name in this config. Omit it to leave the name alone. */
-    name: z.string({ error: "must be a string" }).trim().min(1, "must not be empty").optional(),
-    /** The options of a select or map field. Omit them to leave the options alone; `[]` clears them. */
-    options: NameValueList.optional(),
-    /** Labels of the field. Omit them to leave the labels alone; `[]` clears them. */
-    labels: NameValueList.optional(),
+    ...managed,
     /**
      * What delete (destroy, or removing the resource) puts back, instead of what create found:
      * exactly these properties, whatever create recorded. Declare it when what create found is
      * not the state to go back to, e.g. after an interrupted create. Changing it writes nothing.
      */
-    restoreOnDelete: z
-      .object(
-        { name: z.string().trim().min(1, "name must not be empty").optional(), options: NameValueList.optional(), labels: NameValueList.optional() },
-        { error: (issue) => `must be {name?, options?, labels?}, not ${describe(issue.input)}` },
-      )
-      .strict()
-      .optional(),
+    restoreOnDelete: ManagedValues.optional(),
   },
   outputs: {
     /** The field as the platform returned it: required, fieldType, hidden, options and the rest. */
     field: z.custom<ConfigFieldRecord>(),
     /** What the managed properties held before this resource took the field over; delete puts it back. */
-    previous: z.custom<{ name?: string; options?: NameValue[]; labels?: NameValue[] }>(),
+    previous: z.custom<ManagedValues>(),
   },
 });
 
@@ -90,7 +90,7 @@ export type ConfigFieldArgs = ArgsOf<typeof ConfigFieldProperties>;
 type ConfigFieldState = StateOf<typeof ConfigFieldProperties>;
 
 /** The properties a ConfigField sets on the field, and so restores on delete (the change summary names them too). */
-export const MANAGED = ["name", "options", "labels"] as const satisfies readonly (typeof ConfigFieldProperties.settings)[number][];
+export const MANAGED = Object.keys(managed) as (keyof ManagedValues)[];
 type Managed = (typeof MANAGED)[number];
 
 /** Projects the platform's option or label elements onto `{name, value}`, the shape we send. */
@@ -99,6 +99,11 @@ function nameValues(list: unknown[] | null | undefined): NameValue[] {
     const parsed = NameValue.safeParse(item);
     return parsed.success ? [{ name: parsed.data.name, value: parsed.data.value }] : [];
   });
+}
+
+/** What a managed property holds on the platform, in the shape we send. */
+function liveValue(live: api.ConfigFieldState | undefined, key: Managed): string | NameValue[] | undefined {
+  return key === "name" ? (live?.name ?? undefined) : nameValues(live?.[key]);
 }
 
 function toRecord(field: api.ConfigFieldRecord): ConfigFieldRecord {
@@ -125,119 +130,23 @@ function where(s: ConfigFieldState): string {
   return `field ${s.fieldId} (app ${s.slug}, linked account ${s.linkedAccountId}, config ${s.configId}${workflow})`;
 }
 
-/** Sends one field update in the spec's body; `values` holds only the properties to set. */
-async function putField(target: ConfigFieldState, values: Partial<Record<Managed, unknown>>): Promise<ConfigFieldRecord> {
-  const entry = { id: target.fieldId, ...values };
-  const run = currentRun();
-  run.writingConfigItem(target, target);
-  const field = await run.client.updateConfigField({
-    fieldId: target.fieldId,
-    linkedAccountId: target.linkedAccountId,
-    slug: target.slug,
-    configId: target.configId,
-    workflowId: target.workflowId,
-    body: {
-      slug: target.slug,
-      config_id: target.configId,
-      fields: target.workflowId === undefined ? [entry] : [],
-      workflows: target.workflowId === undefined ? [] : [{ id: target.workflowId, fields: [entry] }],
-    },
-  });
-  return toRecord(field);
+/** Sends one field update; `values` holds only the properties to set. */
+async function putField(run: Run, target: ConfigFieldState, values: ManagedValues): Promise<ConfigFieldRecord> {
+  return toRecord(await run.updateConfigField(target, values));
 }
 
 /** The values to send: what the user manages now, and the previous value of what they stopped managing. */
-function desiredValues(news: Partial<ConfigFieldState>, olds?: ConfigFieldState): Partial<Record<Managed, unknown>> {
+function desiredValues(news: Partial<ConfigFieldState>, olds?: ConfigFieldState): ManagedValues {
   const values: Partial<Record<Managed, unknown>> = {};
   for (const key of MANAGED) {
     if (news[key] !== undefined) values[key] = news[key];
     else if (olds && olds[key] !== undefined) values[key] = olds.previous[key] ?? (key === "name" ? undefined : []);
   }
-  return defined(values);
+  return defined(values) as ManagedValues;
 }
 
-/** The provider behind ConfigField, which the provider host serves (bridge/host.ts). */
-export const configFieldProvider = ConfigFieldProperties.provider({
-  async create(inputs: ConfigFieldState) {
-    if (inputs.restoreOnDelete && currentRun().client.settings.createWithoutRead) {
-      // What delete puts back is declared, so a read would record nothing: one write instead (docs/guides/scaling.md).
-      const field = await putField(inputs, desiredValues(inputs));
-      currentRun().claim("ConfigField", idOf(inputs));
-      return { id: idOf(inputs), outs: { ...ConfigFieldProperties.inputsOf(inputs), field, previous: defined({ ...inputs.restoreOnDelete }) } };
-    }
-    // One read, shared with the config's other resources, to learn what the field holds before we
-    // take it over (delete restores it) and whether it already holds what is declared.
-    const before = findField(await currentRun().readConfig(inputs, inputs), inputs.fieldId, inputs.workflowId);
-    if (!before) {
-      const hint = inputs.workflowId
-        ? `the workflow ${inputs.workflowId} is not a published workflow of this config, or has no such field`
-        : "the app has no global field with that id";
-      throw new Error(`Cannot manage ${where(inputs)}: ${hint}. Check fieldId and workflowId.`);
-    }
-    const previous = defined({
-      name: inputs.name !== undefined ? (before.name ?? undefined) : undefined,
-      options: inputs.options !== undefined ? nameValues(before.options) : undefined,
-      labels: inputs.labels !== undefined ? nameValues(before.labels) : undefined,
-    });
-    const desired = desiredValues(inputs);
-    // Already as declared (an adopted setup, or a run that stopped after this write): no write.
-    const field = holds(before, desired) ? toRecord(before) : await putField(inputs, desired);
-    const outs: ConfigFieldState = { ...ConfigFieldProperties.inputsOf(inputs), field, previous };
-    currentRun().claim("ConfigField", idOf(inputs));
-    return { id: idOf(inputs), outs };
-  },
-
-  async read(id, props: ConfigFieldState) {
-    const config = await unlessGone(() => currentRun().readConfig(props, props));
-    const live = config && findField(config, props.fieldId, props.workflowId);
-    // The config, the workflow or the field is gone: the resource leaves the state.
-    if (!live) return { id: "", props: {} };
-    const outs: ConfigFieldState = { ...props, field: toRecord(live) };
-    // Drift in a managed property shows in the inputs and the outputs, and the next `up` repairs
-    // it. What the platform may return differently without a change is not drift: surrounding
-    // whitespace in a name, the order of options and labels, and null for an empty list.
-    if (props.name !== undefined && (live.name ?? "").trim() !== props.name) outs.name = live.name ?? "";
-    if (props.options !== undefined && !sameItems(nameValues(live.options), props.options)) outs.options = nameValues(live.options);
-    if (props.labels !== undefined && !sameItems(nameValues(live.labels), props.labels)) outs.labels = nameValues(live.labels);
-    return { id, props: outs, inputs: ConfigFieldProperties.inputsOf(outs) };
-  },
-
-  async update(_id, olds: ConfigFieldState, news: ConfigFieldState) {
-    // Keep the pre-takeover values of properties already managed; learn none for newly managed ones:
-    // they were recorded at create only if managed then, so take what the field holds now.
-    const previous = { ...olds.previous };
-    const newlyManaged = MANAGED.filter((key) => news[key] !== undefined && olds[key] === undefined && previous[key] === undefined);
-    const desired = desiredValues(news, olds);
-    let live: api.ConfigFieldState | undefined;
-    if (newlyManaged.length > 0) {
-      live = findField(await currentRun().readConfig(news, news), news.fieldId, news.workflowId);
-      for (const key of newlyManaged) {
-        if (key === "name") previous.name = live?.name ?? undefined;
-        else previous[key] = nameValues(live?.[key]);
-      }
-    }
-    // Only restoreOnDelete changed: it acts at delete, so there is nothing to write now.
-    const unchanged = MANAGED.every((key) => isDeepStrictEqual(olds[key], news[key]));
-    // When the read was needed anyway and shows the declared values in place, no write either.
-    const field = unchanged ? olds.field : live && holds(live, desired) ? toRecord(live) : await putField(news, desired);
-    return { outs: { ...ConfigFieldProperties.inputsOf(news), field, previous: defined(previous) } };
-  },
-
-  async delete(id, props: ConfigFieldState) {
-    // A declared restoreOnDelete wins over what create recorded.
-    const restore = props.restoreOnDelete ? defined(props.restoreOnDelete) : desiredValues({}, props);
-    if (Object.keys(restore).length === 0 || currentRun().claimedByAnother("ConfigField", id)) return;
-    // A config, workflow or field that is gone has nothing left to restore.
-    try {
-      await putField(props, restore);
-    } catch (error) {
-      if (!(error instanceof NotFoundError || error instanceof FieldNotFoundError)) throw error;
-    }
-  },
-});
-
 /** True when the field already holds every value to send, so the write can be skipped. */
-function holds(live: api.ConfigFieldState, values: Partial<Record<Managed, unknown>>): boolean {
+function holds(live: api.ConfigFieldState, values: ManagedValues): boolean {
   return MANAGED.every((key) => {
     if (!(key in values)) return true;
     if (key === "name") return (live.name ?? undefined) === values.name;
@@ -259,14 +168,101 @@ function idOf(s: ConfigFieldState): string {
   return [s.linkedAccountId, s.slug, s.configId, s.workflowId ?? "", s.fieldId].join("/");
 }
 
-/** The output properties of a ConfigField, one per state property, documented where they are declared. */
-export interface ConfigField extends OutputsOf<typeof ConfigFieldProperties> {}
+/** ConfigField, defined once: the host serves its operations, the change summary its words. */
+export const ConfigFieldDefinition = defineResource({
+  type: "ConfigField",
+  properties: ConfigFieldProperties,
+  operations: {
+    async create({ run, claim }, inputs) {
+      if (inputs.restoreOnDelete && run.settings.createWithoutRead) {
+        // What delete puts back is declared, so a read would record nothing: one write instead (docs/guides/scaling.md).
+        const field = await putField(run, inputs, desiredValues(inputs));
+        claim(idOf(inputs));
+        return { id: idOf(inputs), outs: { ...ConfigFieldProperties.inputsOf(inputs), field, previous: defined({ ...inputs.restoreOnDelete }) } };
+      }
+      // One read, shared with the config's other resources: what to restore, and is a write needed?
+      const before = findField(await run.readConfig(inputs), inputs.fieldId, inputs.workflowId);
+      if (!before) {
+        const hint = inputs.workflowId
+          ? `the workflow ${inputs.workflowId} is not a published workflow of this config, or has no such field`
+          : "the app has no global field with that id";
+        throw new Error(`Cannot manage ${where(inputs)}: ${hint}. Check fieldId and workflowId.`);
+      }
+      const previous = defined(Object.fromEntries(MANAGED.map((key) => [key, inputs[key] !== undefined ? liveValue(before, key) : undefined]))) as ManagedValues;
+      const desired = desiredValues(inputs);
+      // Already as declared (an adopted setup, or a run that stopped after this write): no write.
+      const field = holds(before, desired) ? toRecord(before) : await putField(run, inputs, desired);
+      const outs: ConfigFieldState = { ...ConfigFieldProperties.inputsOf(inputs), field, previous };
+      claim(idOf(inputs));
+      return { id: idOf(inputs), outs };
+    },
+
+    async read({ run }, id, props) {
+      const config = await unlessGone(() => run.readConfig(props));
+      const live = config && findField(config, props.fieldId, props.workflowId);
+      // The config, the workflow or the field is gone: the resource leaves the state.
+      if (!live) return { id: "", props: {} };
+      const outs: ConfigFieldState = { ...props, field: toRecord(live) };
+      // Drift shows in inputs and outputs; what the platform may change without a change is not
+      // drift: whitespace around a name, the order of options and labels, null for an empty list.
+      if (props.name !== undefined && (live.name ?? "").trim() !== props.name) outs.name = live.name ?? "";
+      if (props.options !== undefined && !sameItems(nameValues(live.options), props.options)) outs.options = nameValues(live.options);
+      if (props.labels !== undefined && !sameItems(nameValues(live.labels), props.labels)) outs.labels = nameValues(live.labels);
+      return { id, props: outs, inputs: ConfigFieldProperties.inputsOf(outs) };
+    },
+
+    async update(context, _id, olds, news) {
+      // Pre-takeover values of newly managed properties were not recorded at create: take what the field holds now.
+      const previous: Record<string, unknown> = { ...olds.previous };
+      const newlyManaged = MANAGED.filter((key) => news[key] !== undefined && olds[key] === undefined && previous[key] === undefined);
+      const desired = desiredValues(news, olds);
+      let live: api.ConfigFieldState | undefined;
+      if (newlyManaged.length > 0) {
+        live = findField(await context.run.readConfig(news), news.fieldId, news.workflowId);
+        for (const key of newlyManaged) previous[key] = liveValue(live, key);
+      }
+      // Only restoreOnDelete changed: it acts at delete, so there is nothing to write now.
+      const unchanged = MANAGED.every((key) => isDeepStrictEqual(olds[key], news[key]));
+      // When the read was needed anyway and shows the declared values in place, no write either.
+      const field = unchanged ? olds.field : live && holds(live, desired) ? toRecord(live) : await putField(context.run, news, desired);
+      return { outs: { ...ConfigFieldProperties.inputsOf(news), field, previous: defined(previous) as ManagedValues } };
+    },
+
+    async delete(context, id, props) {
+      // A declared restoreOnDelete wins over what create recorded.
+      const restore = props.restoreOnDelete ? defined(props.restoreOnDelete) : desiredValues({}, props);
+      if (Object.keys(restore).length === 0 || context.claimedByAnother(id)) return;
+      // A config, workflow or field that is gone has nothing left to restore.
+      try {
+        await putField(context.run, props, restore);
+      } catch (error) {
+        if (!(error instanceof NotFoundError || error instanceof FieldNotFoundError)) throw error;
+      }
+    },
+  },
+  summary: {
+    title: (i, _o, t) =>
+      `field ${t.id(i.fieldId)}${i.workflowId !== undefined ? ` of workflow ${t.id(i.workflowId)}` : ""}` +
+      (i.configId !== undefined && i.configId !== i.linkedAccountId ? ` in config ${t.id(i.configId)}` : ""),
+    release: (i, o, t) => {
+      // A declared restoreOnDelete is put back as declared.
+      if (isRecord(i.restoreOnDelete)) {
+        const declared = Object.entries(i.restoreOnDelete).map(([key, value]) => `${t.code(key)} goes back to ${t.value(value)} (${t.code("restoreOnDelete")})`);
+        return declared.length > 0 ? declared.join(", ") : "the field keeps its current values";
+      }
+      // Otherwise what each managed property held before; options and labels with nothing recorded go back to empty.
+      const previous = isRecord(o.previous) ? o.previous : {};
+      const restored = MANAGED.filter((key) => i[key] !== undefined && (key !== "name" || previous.name !== undefined)).map(
+        (key) => `${t.code(key)} goes back to ${t.value(previous[key] ?? [])}`,
+      );
+      return restored.length > 0 ? restored.join(", ") : "the field keeps its current values";
+    },
+  },
+});
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
 
 /** Sets one field's name, options or labels in one config, and restores them on delete. */
-export class ConfigField extends pulumi.dynamic.Resource {
-  /** Declares the field's managed properties in one config. */
-  constructor(name: string, args: ConfigFieldArgs, opts?: pulumi.CustomResourceOptions) {
-    const properties = ConfigFieldProperties;
-    super(configFieldForwarder, name, properties.resourceProps(args), properties.resourceOptions(opts), MODULE, "ConfigField");
-  }
-}
+export class ConfigField extends ConfigFieldDefinition.Resource {}

@@ -6,14 +6,12 @@
 import * as pulumi from "@pulumi/pulumi";
 import { isDeepStrictEqual } from "node:util";
 import { z } from "zod";
-import { ApiError, NotFoundError, SettingsError } from "../client/errors";
+import { ApiError, NotFoundError, SettingsError, unlessGone } from "../client/errors";
 import { EnvDefinition, EnvFormat, EnvScope } from "../client/schemas";
 import { scopeViolations } from "../client/scopes";
-import { currentRun } from "../connection";
-import { containsUnknown, defined, describe, Id, unlessGone } from "./lifecycle";
-import { ArgsOf, declareProperties, OutputsOf, StateOf } from "./properties";
-import envVariableValueForwarder = require("../bridge/providers/EnvVariableValue");
-import { MODULE } from "../bridge/program";
+import { defineResource } from "./definition";
+import { containsUnknown, describe, Id } from "./inputs";
+import { ArgsOf, declareProperties, defined } from "./properties";
 
 /** EnvVariableValue's properties, each declared once (see properties.ts). */
 export const EnvVariableValueProperties = declareProperties({
@@ -61,8 +59,6 @@ export const EnvVariableValueProperties = declareProperties({
 
 /** Inputs of an EnvVariableValue. */
 export type EnvVariableValueArgs = ArgsOf<typeof EnvVariableValueProperties>;
-/** What an EnvVariableValue keeps in state: its inputs and what check learned of the definition. */
-type EnvVariableValueState = StateOf<typeof EnvVariableValueProperties>;
 
 /** Checks the ids present against a scope; one failure per property. */
 function scopeFailures(scope: EnvScope, ids: { linkedAccountId?: string; workflowId?: string }, subject: string): pulumi.dynamic.CheckFailure[] {
@@ -90,124 +86,118 @@ export function formatFailure(format: EnvFormat, value: string): string | undefi
   return undefined;
 }
 
-/** The provider behind EnvVariableValue, which the provider host serves (bridge/host.ts). */
-export const envVariableValueProvider = EnvVariableValueProperties.provider({
-  async check(olds: Partial<EnvVariableValueState>, news) {
-    const { inputs, failures } = EnvVariableValueProperties.check(news);
-    // Every purely local check comes first: bad input must not cause a request.
-    if (failures.length > 0 || containsUnknown(inputs.definitionId)) return { inputs, failures };
+/** EnvVariableValue, defined once: the host serves its operations, the change summary its words. */
+export const EnvVariableValueDefinition = defineResource({
+  type: "EnvVariableValue",
+  properties: EnvVariableValueProperties,
+  operations: {
+    async check(context, olds, news) {
+      const { inputs, failures } = EnvVariableValueProperties.check(news);
+      // Every purely local check comes first: bad input must not cause a request.
+      if (failures.length > 0 || containsUnknown(inputs.definitionId)) return { inputs, failures };
 
-    // The definition's scope and format are the platform's data. When nothing that depends on
-    // them changed since the last check, its result stands: a preview with no changes makes no call.
-    const unchanged =
-      olds.scope !== undefined &&
-      olds.encrypted !== undefined &&
-      [...EnvVariableValueProperties.identity, ...EnvVariableValueProperties.settings].every((k) => isDeepStrictEqual(olds[k], inputs[k]));
-    if (unchanged) return { inputs: { ...inputs, scope: olds.scope, encrypted: olds.encrypted }, failures };
+      // The definition's scope and format are the platform's data. When nothing that depends on
+      // them changed since the last check, its result stands: a preview with no changes makes no call.
+      const unchanged =
+        olds.scope !== undefined &&
+        olds.encrypted !== undefined &&
+        [...EnvVariableValueProperties.identity, ...EnvVariableValueProperties.settings].every((k) => isDeepStrictEqual(olds[k], inputs[k]));
+      if (unchanged) return { inputs: { ...inputs, scope: olds.scope, encrypted: olds.encrypted }, failures };
 
-    let definition: EnvDefinition;
-    try {
-      definition = await currentRun().envDefinition(inputs.definitionId as string);
-    } catch (error) {
-      if (error instanceof NotFoundError) {
-        return { inputs, failures: [{ property: "definitionId", reason: `no env variable definition has the id ${JSON.stringify(inputs.definitionId)}` }] };
+      let definition: EnvDefinition;
+      try {
+        definition = await context.run.envDefinition(inputs.definitionId as string);
+      } catch (error) {
+        if (error instanceof NotFoundError) {
+          return { inputs, failures: [{ property: "definitionId", reason: `no env variable definition has the id ${JSON.stringify(inputs.definitionId)}` }] };
+        }
+        // A missing setting or an unreachable platform: one clean line at preview, not a stack trace.
+        if (error instanceof ApiError || error instanceof SettingsError) {
+          return { inputs, failures: [{ property: "definitionId", reason: `the definition could not be read to check the value: ${error.message}` }] };
+        }
+        throw error;
       }
-      // A missing setting or an unreachable platform: one clean line at preview, not a stack trace.
-      if (error instanceof ApiError || error instanceof SettingsError) {
-        return { inputs, failures: [{ property: "definitionId", reason: `the definition could not be read to check the value: ${error.message}` }] };
+      const subject = `definition ${definition.name}`;
+      if (!containsUnknown(inputs.linkedAccountId) && !containsUnknown(inputs.workflowId)) {
+        failures.push(...scopeFailures(definition.scope, inputs as { linkedAccountId?: string; workflowId?: string }, subject));
       }
-      throw error;
-    }
-    const subject = `definition ${definition.name}`;
-    if (!containsUnknown(inputs.linkedAccountId) && !containsUnknown(inputs.workflowId)) {
-      failures.push(...scopeFailures(definition.scope, inputs as { linkedAccountId?: string; workflowId?: string }, subject));
-    }
-    for (const property of ["value", "restoreOnDelete"] as const) {
-      if (typeof inputs[property] !== "string" || containsUnknown(inputs[property])) continue;
-      const reason = formatFailure(definition.var_format, inputs[property] as string);
-      if (reason) failures.push({ property, reason });
-    }
-    return { inputs: { ...inputs, scope: definition.scope, encrypted: definition.encrypted }, failures };
-  },
+      for (const property of ["value", "restoreOnDelete"] as const) {
+        if (typeof inputs[property] !== "string" || containsUnknown(inputs[property])) continue;
+        const reason = formatFailure(definition.var_format, inputs[property] as string);
+        if (reason) failures.push({ property, reason });
+      }
+      return { inputs: { ...inputs, scope: definition.scope, encrypted: definition.encrypted }, failures };
+    },
 
-  async create(inputs: EnvVariableValueState) {
-    // One listing per placement, shared with the run's other values there: what is there already?
-    const run = currentRun();
-    if (inputs.restoreOnDelete !== undefined && inputs.adoptEncryptedValue !== true && run.client.settings.createWithoutRead) {
-      // What delete puts back is declared, so the listing would record nothing: the upsert alone (docs/guides/scaling.md).
-      const { _id } = await setValue(inputs);
-      run.claim("EnvVariableValue", _id);
-      return { id: _id, outs: EnvVariableValueProperties.inputsOf(inputs) };
-    }
-    const existing = await run.findEnvValue(inputs, inputs.definitionId);
-    // Already as declared (an adopted setup, or a run that stopped after this write): no write.
-    const adopted = existing !== undefined && (inputs.encrypted ? inputs.adoptEncryptedValue === true : existing.value === inputs.value);
-    const id = adopted ? existing._id : (await setValue(inputs))._id;
-    run.claim("EnvVariableValue", id);
-    // What delete puts back: the value found, when it can be read (an encrypted one reads redacted).
-    const found = existing === undefined ? {} : { foundExisting: true, ...(inputs.encrypted ? {} : { previousValue: existing.value }) };
-    return { id, outs: { ...EnvVariableValueProperties.inputsOf(inputs), ...found } };
-  },
+    async create({ run, claim }, inputs) {
+      if (inputs.restoreOnDelete !== undefined && inputs.adoptEncryptedValue !== true && run.settings.createWithoutRead) {
+        // What delete puts back is declared, so the listing would record nothing: the upsert alone (docs/guides/scaling.md).
+        const { _id } = await run.setEnvValue(inputs, inputs.value);
+        claim(_id);
+        return { id: _id, outs: EnvVariableValueProperties.inputsOf(inputs) };
+      }
+      // One listing per placement, shared with the run's other values there: what is there already?
+      const existing = await run.findEnvValue(inputs);
+      // Already as declared (an adopted setup, or a run that stopped after this write): no write.
+      const adopted = existing !== undefined && (inputs.encrypted ? inputs.adoptEncryptedValue === true : existing.value === inputs.value);
+      const id = adopted ? existing._id : (await run.setEnvValue(inputs, inputs.value))._id;
+      claim(id);
+      // What delete puts back: the value found, when it can be read (an encrypted one reads redacted).
+      const found = existing === undefined ? {} : { foundExisting: true, ...(inputs.encrypted ? {} : { previousValue: existing.value }) };
+      return { id, outs: { ...EnvVariableValueProperties.inputsOf(inputs), ...found } };
+    },
 
-  async read(_id, props: EnvVariableValueState) {
-    const live = await unlessGone(() => currentRun().findEnvValue(props, props.definitionId));
-    if (!live) return { id: "", props: {} };
-    // An encrypted value reads back as "[REDACTED]": the state's value is the best knowledge.
-    const outs = { ...props, value: props.encrypted ? props.value : live.value };
-    // The engine marks the returned inputs' value secret again, as it was (tested in e2e/reliability/secrets).
-    return { id: live._id, props: outs, inputs: EnvVariableValueProperties.inputsOf(outs) };
-  },
+    async read({ run }, _id, props) {
+      const live = await unlessGone(() => run.findEnvValue(props));
+      if (!live) return { id: "", props: {} };
+      // An encrypted value reads back as "[REDACTED]": the state's value is the best knowledge.
+      const outs = { ...props, value: props.encrypted ? props.value : live.value };
+      // The engine marks the returned inputs' value secret again, as it was (tested in e2e/reliability/secrets).
+      return { id: live._id, props: outs, inputs: EnvVariableValueProperties.inputsOf(outs) };
+    },
 
-  async update(_id, olds: EnvVariableValueState, news: EnvVariableValueState) {
-    // Only adoptEncryptedValue or restoreOnDelete changed: they act at create and delete.
-    if (olds.value !== news.value) await setValue(news);
-    return { outs: { ...EnvVariableValueProperties.inputsOf(news), ...defined({ foundExisting: olds.foundExisting, previousValue: olds.previousValue }) } };
-  },
+    async update(context, _id, olds, news) {
+      // Only adoptEncryptedValue or restoreOnDelete changed: they act at create and delete.
+      if (olds.value !== news.value) await context.run.setEnvValue(news, news.value);
+      return { outs: { ...EnvVariableValueProperties.inputsOf(news), ...defined({ foundExisting: olds.foundExisting, previousValue: olds.previousValue }) } };
+    },
 
-  async delete(id, props: EnvVariableValueState) {
-    // The upsert hands a renamed resource the same value: then the value is the new resource's.
-    const run = currentRun();
-    if (run.claimedByAnother("EnvVariableValue", id)) return;
-    // Never lose what was there: a declared restoreOnDelete, else the value create replaced.
-    const restore = props.restoreOnDelete ?? props.previousValue;
-    if (restore !== undefined) {
-      if (restore !== props.value || props.restoreOnDelete !== undefined) await unlessGone(() => setValue({ ...props, value: restore }));
-      return;
-    }
-    if (props.foundExisting) {
-      // An encrypted value was there before, and could not be read: leave the current one rather
-      // than delete what may be an end user's credential.
-      pulumi.log.warn(
-        `EnvVariableValue ${id} (definition ${props.definitionId}${props.linkedAccountId ? `, linked account ${props.linkedAccountId}` : ""}${props.workflowId ? `, workflow ${props.workflowId}` : ""}): ` +
-          "left on the platform, not deleted: it replaced an encrypted value that existed before and could not be read back. Declare restoreOnDelete to set a value on delete.",
-      );
-      return;
-    }
-    run.writingEnvValue(props, props.definitionId);
-    await unlessGone(() => run.client.deleteEnvValue(id));
+    async delete(context, id, props) {
+      // The upsert hands a renamed resource the same value: then the value is the new resource's.
+      if (context.claimedByAnother(id)) return;
+      // Never lose what was there: a declared restoreOnDelete, else the value create replaced.
+      const restore = props.restoreOnDelete ?? props.previousValue;
+      if (restore !== undefined) {
+        if (restore !== props.value || props.restoreOnDelete !== undefined) await unlessGone(() => context.run.setEnvValue(props, restore));
+        return;
+      }
+      if (props.foundExisting) {
+        // An encrypted value was there before, and could not be read: leave the current one rather
+        // than delete what may be an end user's credential.
+        pulumi.log.warn(
+          `EnvVariableValue ${id} (definition ${props.definitionId}${props.linkedAccountId ? `, linked account ${props.linkedAccountId}` : ""}${props.workflowId ? `, workflow ${props.workflowId}` : ""}): ` +
+            "left on the platform, not deleted: it replaced an encrypted value that existed before and could not be read back. Declare restoreOnDelete to set a value on delete.",
+        );
+        return;
+      }
+      await unlessGone(() => context.run.deleteEnvValue(props, id));
+    },
+  },
+  summary: {
+    title: (i, _o, t) =>
+      `env value of definition ${t.id(i.definitionId)}${i.workflowId !== undefined ? ` for workflow ${t.id(i.workflowId)}` : ""}` +
+      (typeof i.scope === "string" ? `, scope ${t.code(i.scope)}` : ""),
+    // The order of delete above; the values themselves are secrets and never shown.
+    release: (i, o, t) =>
+      i.restoreOnDelete !== undefined
+        ? `the value is set to ${t.code("restoreOnDelete")}`
+        : o.previousValue !== undefined
+          ? "the value it replaced is put back"
+          : o.foundExisting === true
+            ? "the value stays on the platform (it replaced an encrypted value that could not be read)"
+            : "the value is deleted from the platform",
   },
 });
 
-/** Sends the value (the API's upsert); later lookups of it in this run go to the platform. */
-function setValue(state: EnvVariableValueState) {
-  const run = currentRun();
-  run.writingEnvValue(state, state.definitionId);
-  return run.client.setEnvValue({
-    variable_definition_id: state.definitionId,
-    value: state.value,
-    linked_account_id: state.linkedAccountId,
-    workflow_id: state.workflowId,
-  });
-}
-
-/** The output properties of an EnvVariableValue, one per state property, documented where they are declared. */
-export interface EnvVariableValue extends OutputsOf<typeof EnvVariableValueProperties> {}
-
 /** Sets one env variable value at the scope its ids give; the value is a secret. */
-export class EnvVariableValue extends pulumi.dynamic.Resource {
-  /** Declares one env variable value. */
-  constructor(name: string, args: EnvVariableValueArgs, opts?: pulumi.CustomResourceOptions) {
-    const properties = EnvVariableValueProperties;
-    super(envVariableValueForwarder, name, properties.resourceProps(args), properties.resourceOptions(opts), MODULE, "EnvVariableValue");
-  }
-}
+export class EnvVariableValue extends EnvVariableValueDefinition.Resource {}

@@ -1,19 +1,10 @@
-// Each resource declares its properties once, in the shape defined here: one zod schema per property, with the
-// property's JSDoc beside it, placed in the group that says what a change to it does. Everything
-// else is derived from that one declaration:
-//   - the public Args type (the JSDoc carries through to the user's editor, also from dist/*.d.ts),
-//     the state type, and the class's output properties;
-//   - `check` (the schemas), `diff` (identity replaces, settings update in place), what state keeps
-//     of the inputs, and which properties are secret;
-//   - the change summary's tables (cli/summarize.ts).
-// Adding a property to a resource means adding one line to its group, plus its test.
-//
-// The model is Terraform's plugin framework: each attribute once, with its description and its
-// plan modifier ("requires replace"), instead of an interface, a zod shape, a state interface and
-// hand-kept key lists that must agree.
+// A resource's properties, each declared once: a zod schema with its JSDoc, in the group that says
+// what a change to it does. Args, state and output types, check, diff, secrets and the change
+// summary's tables are derived from it (docs/design/resources.md).
+import { isDeepStrictEqual } from "node:util";
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { checkProperties, defined, diffProperties } from "./lifecycle";
+import { checkProperties, containsUnknown } from "./inputs";
 
 /** A group of properties: name to schema, each with its JSDoc. */
 type Shape = z.ZodRawShape;
@@ -91,22 +82,11 @@ export class ResourceProperties<I extends Shape, S extends Shape, D extends Shap
 
   /** Diffs the user's properties: identity replaces, settings update in place. */
   diff(olds: object, news: object): pulumi.dynamic.DiffResult {
-    return diffProperties<Record<string, unknown>>(olds as Record<string, unknown>, news as Record<string, unknown>, this.identity, this.settings);
-  }
-
-  /**
-   * A resource's provider: `check` and `diff` from the declaration, the rest (and a `check` that
-   * needs the platform's data too) from the resource.
-   */
-  provider(methods: Omit<pulumi.dynamic.ResourceProvider, "diff">): pulumi.dynamic.ResourceProvider {
-    return {
-      check: async (_olds, news) => {
-        const { inputs, failures } = this.check(news);
-        return { inputs, failures };
-      },
-      diff: async (_id, olds, news) => this.diff(olds, news),
-      ...methods,
-    };
+    const [o, n] = [olds as Record<string, unknown>, news as Record<string, unknown>];
+    const changed = (key: string) => containsUnknown(n[key]) || !isDeepStrictEqual(o[key], n[key]);
+    const replaces = this.identity.filter(changed);
+    // Old and new address different platform objects, so the default create-before-delete is safe.
+    return { changes: replaces.length > 0 || this.settings.some(changed), replaces };
   }
 
   /** The inputs (identity, settings, derived) of a state or an inputs object, without unset ones. */
@@ -139,4 +119,9 @@ export function declareProperties<I extends Shape, S extends Shape, D extends Sh
   groups: Pick<PropertyGroups<I, S, D, O>, "identity" | "settings"> & Partial<PropertyGroups<I, S, D, O>>,
 ): ResourceProperties<I, S, D, O> {
   return new ResourceProperties<I, S, D, O>({ derived: {} as D, outputs: {} as O, secret: [], ...groups });
+}
+
+/** Copies the keys of `source` whose value is defined; state stays free of explicit undefineds. */
+export function defined<T extends Record<string, unknown>>(source: T): Partial<T> {
+  return Object.fromEntries(Object.entries(source).filter(([, value]) => value !== undefined)) as Partial<T>;
 }

@@ -1,14 +1,12 @@
 // WorkflowToggle: enables or disables one published workflow in one config (spec 4.3). Create
 // records whether the workflow was enabled before, and delete puts that back.
-import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { WorkflowNotPublishedError } from "../client/errors";
+import { unlessGone, WorkflowNotPublishedError } from "../client/errors";
 import * as api from "../client/schemas";
-import { currentRun } from "../connection";
-import { describe, Id, unlessGone } from "./lifecycle";
-import { ArgsOf, declareProperties, OutputsOf, StateOf } from "./properties";
-import workflowToggleForwarder = require("../bridge/providers/WorkflowToggle");
-import { MODULE } from "../bridge/program";
+import type { Run } from "../run";
+import { defineResource } from "./definition";
+import { describe, Id } from "./inputs";
+import { ArgsOf, declareProperties, StateOf } from "./properties";
 
 /** WorkflowToggle's properties, each declared once (see properties.ts). */
 export const WorkflowToggleProperties = declareProperties({
@@ -50,79 +48,78 @@ function findWorkflow(config: api.Config, workflowId: string) {
 }
 
 /** Sends the toggle, turning the platform's refusal of a draft into advice. */
-async function setEnabled(target: WorkflowToggleState, enabled: boolean) {
+async function setEnabled(run: Run, target: WorkflowToggleState, enabled: boolean) {
   try {
-    const run = currentRun();
-    run.writingConfigItem(target, target);
-    const result = await run.client.setWorkflowEnabled({ ...target, enabled });
+    const result = await run.setWorkflowEnabled(target, enabled);
     return result.workflows.find((w) => w.id === target.workflowId);
   } catch (error) {
     if (error instanceof WorkflowNotPublishedError) {
-      throw new WorkflowNotPublishedError(
+      throw error.withAdvice(
         `Workflow ${target.workflowId} of app ${target.slug} is a draft, and the platform blocks drafts from public routes (${error.status} from ${error.operation}: ${error.detail ?? error.code}). Publish it, then run again.`,
-        error.operation,
-        error.status,
-        error.code,
-        error.detail,
       );
     }
     throw error;
   }
 }
 
-/** The provider behind WorkflowToggle, which the provider host serves (bridge/host.ts). */
-export const workflowToggleProvider = WorkflowToggleProperties.provider({
-  async create(inputs: WorkflowToggleState) {
-    // With restoreOnDelete declared, a read would record nothing: one write instead (docs/guides/scaling.md).
-    const blind = inputs.restoreOnDelete !== undefined && currentRun().client.settings.createWithoutRead;
-    // One read, shared with the config's other resources, to learn the state to restore on
-    // delete. A draft is not listed; the toggle itself then produces the platform's own refusal.
-    const before = blind ? undefined : findWorkflow(await currentRun().readConfig(inputs, inputs), inputs.workflowId);
-    // Already as desired (an adopted setup, or a run that stopped after this write): no write.
-    const after = before?.enabled === inputs.enabled ? before : await setEnabled(inputs, inputs.enabled);
-    const outs: WorkflowToggleState = {
-      ...WorkflowToggleProperties.inputsOf(inputs),
-      // A workflow the config does not list yet has never been enabled for it.
-      previousEnabled: blind ? inputs.restoreOnDelete! : (before?.enabled ?? false),
-      ...(after?.name ? { workflowName: after.name } : {}),
-    };
-    const id = [inputs.linkedAccountId, inputs.slug, inputs.configId, inputs.workflowId].join("/");
-    currentRun().claim("WorkflowToggle", id);
-    return { id, outs };
-  },
+/** WorkflowToggle, defined once: the host serves its operations, the change summary its words. */
+export const WorkflowToggleDefinition = defineResource({
+  type: "WorkflowToggle",
+  properties: WorkflowToggleProperties,
+  operations: {
+    async create({ run, claim }, inputs) {
+      // With restoreOnDelete declared, a read would record nothing: one write instead (docs/guides/scaling.md).
+      const blind = inputs.restoreOnDelete !== undefined && run.settings.createWithoutRead;
+      // One read, shared with the config's other resources: the state to restore on delete. A
+      // draft is not listed; the toggle itself then produces the platform's own refusal.
+      const before = blind ? undefined : findWorkflow(await run.readConfig(inputs), inputs.workflowId);
+      // Already as desired (an adopted setup, or a run that stopped after this write): no write.
+      const after = before?.enabled === inputs.enabled ? before : await setEnabled(run, inputs, inputs.enabled);
+      const outs: WorkflowToggleState = {
+        ...WorkflowToggleProperties.inputsOf(inputs),
+        // A workflow the config does not list yet has never been enabled for it.
+        previousEnabled: blind ? inputs.restoreOnDelete! : (before?.enabled ?? false),
+        ...(after?.name ? { workflowName: after.name } : {}),
+      };
+      const id = [inputs.linkedAccountId, inputs.slug, inputs.configId, inputs.workflowId].join("/");
+      claim(id);
+      return { id, outs };
+    },
 
-  async read(id, props: WorkflowToggleState) {
-    const config = await unlessGone(() => currentRun().readConfig(props, props));
-    const live = config && findWorkflow(config, props.workflowId);
-    if (!live) return { id: "", props: {} };
-    const outs = { ...props, enabled: live.enabled };
-    // Returned as inputs too, so that a drifted toggle shows in the next preview's diff of inputs.
-    return { id, props: outs, inputs: WorkflowToggleProperties.inputsOf(outs) };
-  },
+    async read({ run }, id, props) {
+      const config = await unlessGone(() => run.readConfig(props));
+      const live = config && findWorkflow(config, props.workflowId);
+      if (!live) return { id: "", props: {} };
+      const outs = { ...props, enabled: live.enabled };
+      // Returned as inputs too, so that a drifted toggle shows in the next preview's diff of inputs.
+      return { id, props: outs, inputs: WorkflowToggleProperties.inputsOf(outs) };
+    },
 
-  async update(_id, olds: WorkflowToggleState, news: WorkflowToggleState) {
-    // Only restoreOnDelete changed: it acts at delete, so there is nothing to write now.
-    const after = olds.enabled === news.enabled ? undefined : await setEnabled(news, news.enabled);
-    const workflowName = after?.name || olds.workflowName;
-    return { outs: { ...WorkflowToggleProperties.inputsOf(news), previousEnabled: olds.previousEnabled, ...(workflowName ? { workflowName } : {}) } };
-  },
+    async update(context, _id, olds, news) {
+      // Only restoreOnDelete changed: it acts at delete, so there is nothing to write now.
+      const after = olds.enabled === news.enabled ? undefined : await setEnabled(context.run, news, news.enabled);
+      const workflowName = after?.name || olds.workflowName;
+      return { outs: { ...WorkflowToggleProperties.inputsOf(news), previousEnabled: olds.previousEnabled, ...(workflowName ? { workflowName } : {}) } };
+    },
 
-  async delete(id, props: WorkflowToggleState) {
-    // A declared restoreOnDelete wins over what create recorded.
-    const restore = props.restoreOnDelete ?? props.previousEnabled;
-    if (restore === props.enabled || currentRun().claimedByAnother("WorkflowToggle", id)) return;
-    await unlessGone(() => setEnabled(props, restore));
+    async delete(context, id, props) {
+      // A declared restoreOnDelete wins over what create recorded.
+      const restore = props.restoreOnDelete ?? props.previousEnabled;
+      if (restore === props.enabled || context.claimedByAnother(id)) return;
+      await unlessGone(() => setEnabled(context.run, props, restore));
+    },
+  },
+  summary: {
+    title: (i, o, t) => `workflow ${t.id(i.workflowId)}${typeof o.workflowName === "string" && o.workflowName ? ` (${t.text(o.workflowName)})` : ""}`,
+    release: (i, o, t) => {
+      const declared = typeof i.restoreOnDelete === "boolean";
+      const restore = declared ? i.restoreOnDelete : o.previousEnabled;
+      return typeof restore === "boolean" && restore !== i.enabled
+        ? `${t.code("enabled")} goes back to ${t.value(restore)}${declared ? ` (${t.code("restoreOnDelete")})` : ""}`
+        : `the workflow stays ${i.enabled === true ? "enabled" : "disabled"}`;
+    },
   },
 });
 
-/** The output properties of a WorkflowToggle, one per state property, documented where they are declared. */
-export interface WorkflowToggle extends OutputsOf<typeof WorkflowToggleProperties> {}
-
 /** Enables or disables one published workflow in one config, and restores it on delete. */
-export class WorkflowToggle extends pulumi.dynamic.Resource {
-  /** Declares whether one workflow is enabled in one config. */
-  constructor(name: string, args: WorkflowToggleArgs, opts?: pulumi.CustomResourceOptions) {
-    const properties = WorkflowToggleProperties;
-    super(workflowToggleForwarder, name, properties.resourceProps(args), properties.resourceOptions(opts), MODULE, "WorkflowToggle");
-  }
-}
+export class WorkflowToggle extends WorkflowToggleDefinition.Resource {}

@@ -3,12 +3,12 @@
 // property; the runtime entry point serves them wrapped (see withoutEchoedValues, test/unit/runtime.test.ts).
 import axios from "axios";
 import type { RunningEmulator } from "../../emulator";
-import { PlatformClient } from "../../provider/client/http";
+import type { PlatformClient } from "../../provider/client/http";
 import { pacer } from "../../provider/client/pacing";
-import { newRun, useStackConfig } from "../../provider/connection";
+import { newRun, openClient, useStackConfig } from "../../provider/connection";
 import { resolveSettings } from "../../provider/settings";
 import { resourceProviders as providers } from "../../provider/bridge/host";
-import type { ResourceType } from "../../provider/bridge/program";
+import type { ResourceType } from "../../provider/resources";
 import { useResetEmulator } from "./emulator";
 
 /** Stack config as the engine hands it to `configure()`. */
@@ -79,7 +79,7 @@ export function writes(emulator: RunningEmulator) {
 }
 
 /** Asserts that a promise rejects, and returns the error for further checks. */
-export async function rejection(promise: Promise<unknown>): Promise<Error> {
+export async function rejection(promise: PromiseLike<unknown>): Promise<Error> {
   try {
     await promise;
   } catch (error) {
@@ -90,7 +90,5 @@ export async function rejection(promise: Promise<unknown>): Promise<Error> {
 
 /** A client of its own, configured from environment variables (as in CI) pointing at the emulator; `env` adds or overrides settings. */
 export function clientFor(emulator: RunningEmulator, env: Record<string, string> = {}): PlatformClient {
-  return new PlatformClient(
-    resolveSettings(undefined, { INTEGRATION_PLATFORM_BASE_URL: emulator.url, INTEGRATION_PLATFORM_API_KEY: emulator.apiKey, ...env }),
-  );
+  return openClient(resolveSettings(undefined, { INTEGRATION_PLATFORM_BASE_URL: emulator.url, INTEGRATION_PLATFORM_API_KEY: emulator.apiKey, ...env }));
 }

@@ -1,6 +1,6 @@
 import * as assert from "node:assert/strict";
 import { NotFoundError } from "../../provider";
-import { UNKNOWN } from "../../provider/resources/lifecycle";
+import { UNKNOWN } from "../../provider/resources/inputs";
 import { nextRun, provider, rejection, useEmulator, writes } from "../support/provider";
 import { FIXTURE } from "../support/fixture";
 

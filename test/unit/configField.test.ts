@@ -1,6 +1,6 @@
 import * as assert from "node:assert/strict";
 import { AuthenticationError, ServerError } from "../../provider";
-import { UNKNOWN } from "../../provider/resources/lifecycle";
+import { UNKNOWN } from "../../provider/resources/inputs";
 import { connect, getConfig, nextRun, provider, rejection, useEmulator, writes } from "../support/provider";
 
 const field = provider("ConfigField");

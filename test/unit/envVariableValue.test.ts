@@ -1,5 +1,5 @@
 import * as assert from "node:assert/strict";
-import { UNKNOWN } from "../../provider/resources/lifecycle";
+import { UNKNOWN } from "../../provider/resources/inputs";
 import { connect, nextRun, provider, rejection, useEmulator, writes } from "../support/provider";
 import { FIXTURE } from "../support/fixture";
 

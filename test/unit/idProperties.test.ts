@@ -5,12 +5,12 @@ import * as assert from "node:assert/strict";
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import fc from "fast-check";
-import { PlatformClient } from "../../provider/client/http";
+import type { PlatformClient } from "../../provider/client/http";
 import { idProblem } from "../../provider/client/ids";
-import type { ResourceType } from "../../provider/bridge/program";
-import { newRun, useStackConfig } from "../../provider/connection";
+import type { ResourceType } from "../../provider/resources";
+import { newRun, openClient, useStackConfig } from "../../provider/connection";
 import { resolveSettings, SETTINGS } from "../../provider/settings";
-import { UNKNOWN } from "../../provider/resources/lifecycle";
+import { UNKNOWN } from "../../provider/resources/inputs";
 import { provider } from "../support/provider";
 
 /** What one request carried, as the server saw it: its path's segments decoded, and its headers. */
@@ -41,7 +41,7 @@ const RESOURCES: {
     type: "ConfigField",
     valid: { slug: "hubspot", linkedAccountId: "acme", configId: "acme", fieldId: "hs_pipeline", workflowId: "wf", name: "x" },
     ids: ["slug", "linkedAccountId", "configId", "fieldId", "workflowId"],
-    send: (c, v) => c.updateConfigField({ fieldId: v.fieldId, linkedAccountId: v.linkedAccountId, slug: v.slug, configId: v.configId, workflowId: v.workflowId, body: { slug: v.slug, config_id: v.configId, fields: [], workflows: [] } }),
+    send: (c, v) => c.updateConfigField({ fieldId: v.fieldId, linkedAccountId: v.linkedAccountId, slug: v.slug, configId: v.configId, workflowId: v.workflowId, values: {} }),
     expect: (v) => ({ segments: ["config", "field", v.fieldId], headers: { linked_account_id: v.linkedAccountId, slug: v.slug } }),
   },
   {
@@ -85,7 +85,7 @@ describe("ids, property-based: refused at check, or sent unchanged where they be
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const env = { INTEGRATION_PLATFORM_BASE_URL: url, INTEGRATION_PLATFORM_API_KEY: "k", INTEGRATION_PLATFORM_MAX_RETRIES: "0", INTEGRATION_PLATFORM_REQUESTS_PER_SECOND: "0" };
-    client = new PlatformClient(resolveSettings(undefined, env));
+    client = openClient(resolveSettings(undefined, env));
     // The providers' own reads at check (an env value's definition) go to the capture server too.
     newRun();
     useStackConfig({ get: (key) => env[(Object.values(SETTINGS).find((s) => s.config === key)?.env ?? "") as keyof typeof env] });

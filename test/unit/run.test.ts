@@ -2,37 +2,40 @@
 // in-process emulator at its default (the platform's documented) rate limit: what a refresh of
 // many tenants costs in calls, counted from the emulator's request log.
 import * as assert from "node:assert/strict";
-import { currentRun } from "../../provider/connection";
-import type { EnvPlacement } from "../../provider/run";
+import { PageList } from "../../provider/client/pagination";
+import { Run, type EnvTarget } from "../../provider/run";
 import { FIXTURE } from "../support/fixture";
-import { nextRun, useEmulator } from "../support/provider";
+import { clientFor, useEmulator } from "../support/provider";
 
 const WORKFLOW = "wf_hs_contact_sync";
 
 describe("Run: the reads a command shares", () => {
   const ctx = useEmulator();
 
-  /** Gives `count` tenants a BATCH_SIZE value at WORKFLOW, `tenant-<i>` holding `<i>`; returns their placements. */
-  async function seedWorkflowValues(count: number): Promise<EnvPlacement[]> {
+  const batchSize = FIXTURE.definitions.batchSize;
+  /** A new run, as a `pulumi` command starts one, over a client of its own. */
+  const newRun = () => new Run(clientFor(ctx.emulator));
+
+  /** Gives `count` tenants a BATCH_SIZE value at WORKFLOW, `tenant-<i>` holding `<i>`; returns their targets. */
+  async function seedWorkflowValues(count: number): Promise<EnvTarget[]> {
     const { store } = ctx.emulator;
-    const definition = store.envDefinition(FIXTURE.definitions.batchSize)!;
-    const placements: EnvPlacement[] = [];
+    const definition = store.envDefinition(batchSize)!;
+    const targets: EnvTarget[] = [];
     for (let i = 0; i < count; i++) {
       store.setEnvValue({ definition, value: String(i), linkedAccountId: `tenant-${i}`, workflowId: WORKFLOW, actor: "api_key" });
-      placements.push({ scope: "workflow", workflowId: WORKFLOW, linkedAccountId: `tenant-${i}` });
+      targets.push({ definitionId: batchSize, scope: "workflow", workflowId: WORKFLOW, linkedAccountId: `tenant-${i}` });
     }
     await store.commit();
-    nextRun(ctx.emulator);
     ctx.emulator.requests.clear();
-    return placements;
+    return targets;
   }
 
   const calls = () => ctx.emulator.requests.list().map((r) => `${r.method} ${r.path}?${new URLSearchParams(r.query as Record<string, string>)}`);
 
   it("a workflow's per-account values of one definition are listed once for all accounts, 100 per page", async () => {
     const placements = await seedWorkflowValues(150);
-    const run = currentRun();
-    const found = await Promise.all([...placements, { scope: "workflow" as const, workflowId: WORKFLOW, linkedAccountId: "tenant-none" }].map((p) => run.findEnvValue(p, FIXTURE.definitions.batchSize)));
+    const run = newRun();
+    const found = await Promise.all([...placements, { definitionId: batchSize, scope: "workflow" as const, workflowId: WORKFLOW, linkedAccountId: "tenant-none" }].map((t) => run.findEnvValue(t)));
     assert.deepEqual(found.slice(0, 150).map((doc) => doc?.value), placements.map((_, i) => String(i)), "each account gets its own value");
     assert.equal(found[150], undefined, "an account without a value has none");
     assert.deepEqual(calls(), [
@@ -46,10 +49,10 @@ describe("Run: the reads a command shares", () => {
     const { store } = ctx.emulator;
     store.setEnvValue({ definition: store.envDefinition(FIXTURE.definitions.batchSize)!, value: "7", linkedAccountId: null, workflowId: WORKFLOW, actor: "api_key" });
     await store.commit();
-    const run = currentRun();
+    const run = newRun();
     const [own, acme] = await Promise.all([
-      run.findEnvValue({ scope: "workflow", workflowId: WORKFLOW }, FIXTURE.definitions.batchSize),
-      run.findEnvValue({ scope: "workflow", workflowId: WORKFLOW, linkedAccountId: "acme" }, FIXTURE.definitions.batchSize),
+      run.findEnvValue({ definitionId: batchSize, scope: "workflow", workflowId: WORKFLOW }),
+      run.findEnvValue({ definitionId: batchSize, scope: "workflow", workflowId: WORKFLOW, linkedAccountId: "acme" }),
     ]);
     assert.equal(own?.value, "7");
     assert.equal(acme?._id, FIXTURE.values.batchSizeAcmeContactSync);
@@ -59,37 +62,53 @@ describe("Run: the reads a command shares", () => {
 
   it("without the ids in each item (the platform's documented item shape), each placement is listed on its own instead", async () => {
     const placements = await seedWorkflowValues(3);
-    const run = currentRun();
     // The emulator's items carry linked_account_id and workflow_id; the documented shape does not.
-    const listEnvValues = run.client.listEnvValues.bind(run.client);
-    run.client.listEnvValues = async (scope, query) => {
-      const page = await listEnvValues(scope, query);
-      return { ...page, docs: page.docs.map(({ linked_account_id: _account, workflow_id: _workflow, ...documented }) => documented) };
-    };
-    const found = await Promise.all(placements.map((p) => run.findEnvValue(p, FIXTURE.definitions.batchSize)));
+    const client = clientFor(ctx.emulator);
+    const listEnvValues = client.listEnvValues.bind(client);
+    client.listEnvValues = (scope, query = {}) =>
+      new PageList(async (page, limit) => {
+        const listed = await listEnvValues(scope, { ...query, page, limit });
+        return { ...listed, docs: listed.docs.map(({ linked_account_id: _account, workflow_id: _workflow, ...documented }) => documented) };
+      }, query);
+    const run = new Run(client);
+    const found = await Promise.all(placements.map((t) => run.findEnvValue(t)));
     assert.deepEqual(found.map((doc) => doc?.value), ["0", "1", "2"], "each account still gets its own value, not another account's");
     assert.equal(calls().length, 1 + 3, "the workflow's listing, then one listing per placement");
   });
 
   it("a linked account's values, of every definition, cost one listing: the platform requires linked_account_id", async () => {
-    const run = currentRun();
+    const run = newRun();
     ctx.emulator.requests.clear();
     const acme = { scope: "linked_account" as const, linkedAccountId: "acme" };
-    const [tier, token] = await Promise.all([run.findEnvValue(acme, FIXTURE.definitions.accountTier), run.findEnvValue(acme, FIXTURE.definitions.crmApiToken)]);
+    const [tier, token] = await Promise.all([
+      run.findEnvValue({ ...acme, definitionId: FIXTURE.definitions.accountTier }),
+      run.findEnvValue({ ...acme, definitionId: FIXTURE.definitions.crmApiToken }),
+    ]);
     assert.equal(tier?.value, "enterprise");
     assert.equal(token?.value, "[REDACTED]");
     assert.deepEqual(calls(), ["GET /api/v2/public/env/values/linked_account?linked_account_id=acme&page=1&limit=100"]);
   });
 
   it("a value this run writes is looked up at the platform again, not in the run's listing", async () => {
-    const [placement] = await seedWorkflowValues(1);
-    const run = currentRun();
-    assert.equal((await run.findEnvValue(placement, FIXTURE.definitions.batchSize))?.value, "0");
-    run.writingEnvValue(placement, FIXTURE.definitions.batchSize);
-    // Out of band, as another resource of the run would write it.
-    const { store } = ctx.emulator;
-    store.setEnvValue({ definition: store.envDefinition(FIXTURE.definitions.batchSize)!, value: "64", linkedAccountId: "tenant-0", workflowId: WORKFLOW, actor: "api_key" });
-    await store.commit();
-    assert.equal((await run.findEnvValue(placement, FIXTURE.definitions.batchSize))?.value, "64");
+    const target: EnvTarget = { definitionId: batchSize, scope: "workflow", workflowId: WORKFLOW, linkedAccountId: "acme" };
+    const run = newRun();
+    ctx.emulator.requests.clear();
+    assert.equal((await run.findEnvValue(target))?.value, "50");
+    await run.setEnvValue(target, "64");
+    assert.equal((await run.findEnvValue(target))?.value, "64");
+    assert.equal(calls().filter((c) => c.startsWith("GET")).length, 2, "the listing, then the lookup after the write");
+  });
+
+  it("a config item this run writes is read at the platform again; the config's other items still share the first read", async () => {
+    const run = newRun();
+    const field = { slug: "hubspot", linkedAccountId: "acme", configId: "acme", fieldId: "hs_pipeline" };
+    const toggle = { slug: "hubspot", linkedAccountId: "acme", configId: "acme", workflowId: WORKFLOW };
+    ctx.emulator.requests.clear();
+    await run.readConfig(field);
+    await run.updateConfigField(field, { name: "Written" });
+    const reread = await run.readConfig(field);
+    await run.readConfig(toggle);
+    assert.equal(reread.fields.find((f) => f.id === field.fieldId)?.name, "Written");
+    assert.deepEqual(calls().map((c) => c.split("?")[0].split(" ")[0]), ["GET", "PUT", "GET"], "the toggle's read is served by the first");
   });
 });

@@ -5,7 +5,7 @@ import * as assert from "node:assert/strict";
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import { ConnectionError, InvalidIdError, RedirectError, SettingsError } from "../../provider";
-import { PlatformClient } from "../../provider/client/http";
+import { openClient } from "../../provider/connection";
 import { MAX_ID_LENGTH } from "../../provider/client/ids";
 import { summarize } from "../../provider/cli/summarize";
 import { resolveSettings } from "../../provider/settings";
@@ -80,7 +80,7 @@ describe("security: credentials stay with the platform's host", () => {
       res.end();
     });
     try {
-      const client = new PlatformClient(resolveSettings(undefined, { INTEGRATION_PLATFORM_BASE_URL: first.url, INTEGRATION_PLATFORM_API_KEY: "tk_secret_key", INTEGRATION_PLATFORM_MAX_RETRIES: "0" }));
+      const client = openClient(resolveSettings(undefined, { INTEGRATION_PLATFORM_BASE_URL: first.url, INTEGRATION_PLATFORM_API_KEY: "tk_secret_key", INTEGRATION_PLATFORM_MAX_RETRIES: "0" }));
       const error = await rejection(client.setEnvValue({ variable_definition_id: "d", value: "a secret value" }));
       assert.ok(error instanceof RedirectError, error.message);
       assert.match(error.message, /^307 from POST \/env\/values: the platform redirected the request, and redirects are not followed/);
@@ -109,7 +109,7 @@ describe("security: credentials stay with the platform's host", () => {
       res.on("close", () => clearInterval(timer));
     });
     try {
-      const client = new PlatformClient(resolveSettings(undefined, { INTEGRATION_PLATFORM_BASE_URL: trickle.url, INTEGRATION_PLATFORM_API_KEY: "k", INTEGRATION_PLATFORM_TIMEOUT_MS: "500", INTEGRATION_PLATFORM_MAX_RETRIES: "1" }));
+      const client = openClient(resolveSettings(undefined, { INTEGRATION_PLATFORM_BASE_URL: trickle.url, INTEGRATION_PLATFORM_API_KEY: "k", INTEGRATION_PLATFORM_TIMEOUT_MS: "500", INTEGRATION_PLATFORM_MAX_RETRIES: "1" }));
       const started = Date.now();
       const error = await rejection(client.listLinkedAccounts({}));
       assert.ok(error instanceof ConnectionError, error.message);
@@ -127,7 +127,7 @@ describe("security: credentials stay with the platform's host", () => {
       res.end(`{"docs":[],"pad":"${"x".repeat(17 * 1024 * 1024)}"}`);
     });
     try {
-      const client = new PlatformClient(resolveSettings(undefined, { INTEGRATION_PLATFORM_BASE_URL: big.url, INTEGRATION_PLATFORM_API_KEY: "k", INTEGRATION_PLATFORM_MAX_RETRIES: "0" }));
+      const client = openClient(resolveSettings(undefined, { INTEGRATION_PLATFORM_BASE_URL: big.url, INTEGRATION_PLATFORM_API_KEY: "k", INTEGRATION_PLATFORM_MAX_RETRIES: "0" }));
       const error = await rejection(client.listLinkedAccounts({}));
       assert.match(error.message, /the answer was larger than 16 MiB/);
     } finally {

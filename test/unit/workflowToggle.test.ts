@@ -1,6 +1,6 @@
 import * as assert from "node:assert/strict";
 import { BadRequestError } from "../../provider";
-import { UNKNOWN } from "../../provider/resources/lifecycle";
+import { UNKNOWN } from "../../provider/resources/inputs";
 import { getConfig, nextRun, provider, rejection, useEmulator, writes } from "../support/provider";
 
 const toggle = provider("WorkflowToggle");

@@ -1,9 +1,7 @@
-// Pieces every resource's provider shares: input checking that lets the engine's unknown values
-// through, and a diff that looks at user properties only.
-import { isDeepStrictEqual } from "node:util";
-import * as pulumi from "@pulumi/pulumi";
+// Checking a resource's inputs: the shared schemas, and a check that names each bad property and
+// lets the engine's unknown values through.
+import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { NotFoundError } from "../client/errors";
 import { idProblem } from "../client/ids";
 
 /** The value the engine sends during preview for anything not yet known (pulumi/pulumi#6310). */
@@ -79,34 +77,4 @@ export function checkProperties<Shape extends z.ZodRawShape>(
     }
   }
   return { inputs, failures, known };
-}
-
-/** Diffs user properties only: identity properties replace, the rest update in place. */
-export function diffProperties<T extends object>(
-  olds: T,
-  news: T,
-  identity: readonly (keyof T & string)[],
-  updatable: readonly (keyof T & string)[],
-): pulumi.dynamic.DiffResult {
-  const changed = (key: keyof T & string) => containsUnknown(news[key]) || !isDeepStrictEqual(olds[key], news[key]);
-  const replaces = identity.filter(changed);
-  const changes = replaces.length > 0 || updatable.some(changed);
-  // Replacements of these objects must not overlap: the old and the new resource would address
-  // different platform objects, so create-before-delete is safe and keeps the default order.
-  return { changes, replaces };
-}
-
-/** Runs a platform call whose 404 means "already gone"; returns undefined then. */
-export async function unlessGone<T>(call: () => Promise<T>): Promise<T | undefined> {
-  try {
-    return await call();
-  } catch (error) {
-    if (error instanceof NotFoundError) return undefined;
-    throw error;
-  }
-}
-
-/** Copies the keys of `source` whose value is defined; state stays free of explicit undefineds. */
-export function defined<T extends Record<string, unknown>>(source: T): Partial<T> {
-  return Object.fromEntries(Object.entries(source).filter(([, value]) => value !== undefined)) as Partial<T>;
 }
