@@ -41,10 +41,9 @@ export interface StackShard {
 }
 
 /**
- * This stack's shard: how many there are from its config `integration-platform:shards`, and
- * which one it is from the number its name ends with (`prod-3` is shard 3). Every shard's stack
- * thus has the same config, which `pulumi state move` needs to re-shard (docs/guides/scaling.md).
- * `{shard: 0, shards: 1}` (everything) when the key is not set. Throws saying what to fix.
+ * This stack's shard: the count from `integration-platform:shards`, the shard from the number
+ * ending the stack's name (`prod-3`), so that every shard has the same config (docs/guides/scaling.md).
+ * `{shard: 0, shards: 1}` when the key is not set; throws saying what to fix.
  */
 export function stackShard(config: { get(key: string): string | undefined } = { get: (key) => pulumi.runtime.getConfig(key) }, stack: string = pulumi.getStack()): StackShard {
   const text = config.get(SHARDS_SETTING)?.trim();

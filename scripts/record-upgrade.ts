@@ -14,7 +14,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator, type RunningEmulator } from "../emulator";
 import { TYPE_PREFIX } from "../provider/bridge/program";
-import type { ResourceType } from "../provider/resources";
+import { RESOURCES } from "../provider/resources";
 import { REPO, Workspace } from "./lib/engine";
 import { copyProgram, installTarball, packTarball } from "./lib/program";
 import {
@@ -29,7 +29,7 @@ import {
 } from "./lib/upgrade";
 
 /** Every resource type crosses the bridge, so the recording must hold one of each. */
-const TYPES: ResourceType[] = ["ConfigField", "WorkflowToggle", "ApplicationEvent", "EnvVariableValue"];
+const TYPES = RESOURCES.map((definition) => definition.type);
 
 function log(message: string): void {
   process.stderr.write(`record-upgrade: ${message}\n`);

@@ -53,10 +53,8 @@ function isRetryable(error: AxiosError): boolean {
 const RETRY_STATE = "integration-platform-retry";
 
 /**
- * One call's retries. 429s and the other failures are counted apart: a 429 means "wait", and is
- * retried within a time budget (`rateLimitBudgetMs`); 5xx, timeouts and resets are retried
- * `maxRetries` times. The budget counts the time since the first 429 minus the time spent
- * waiting for this process's own pacer, so a long local queue never uses it up.
+ * One call's retries: a 429 is retried within a time budget (`rateLimitBudgetMs`, our own pacer's
+ * queue not counted), anything else `maxRetries` times (docs/guides/rate-limits.md).
  */
 interface RetryState {
   /** 429s answered so far. */

@@ -1,12 +1,5 @@
-// Pacing: every request this process sends waits for its turn at one shared limiter, sized to the
-// platform's documented limit (20 requests per second, burst 5, per credential; no rate-limit
-// headers). The engine runs many resource operations at once, and without pacing they arrive
-// together and are answered 429 by the dozen.
-//
-// The limit is per credential, not per process: another CI job or a program's lookups may spend
-// the same API key's budget. So the pacer also adapts, the way TCP does: a 429 halves the rate,
-// and the rate then grows back linearly while no 429 comes (additive increase, multiplicative
-// decrease). Two processes that share a key settle near half the limit each.
+// Every request of this process waits its turn at one limiter, sized to the platform's documented
+// limit, and adapting as TCP does when another job spends the same key (docs/guides/rate-limits.md).
 import { TokenBucket } from "limiter";
 
 /** How the pacer reacts to 429s; the defaults suit the documented limit, tests shorten them. */

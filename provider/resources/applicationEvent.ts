@@ -1,9 +1,6 @@
-// ApplicationEvent: one application event's name and response structure (spec 4.2).
-//
-// The API has no operation that reads an event: the update is the only door, and it answers
-// with every event of the org as they are after the update. So this resource cannot learn what
-// an event held before it took it over, and refresh cannot see drift. What delete puts back is
-// therefore declared, in `restoreOnDelete`; without it, the event keeps its last declared state.
+// ApplicationEvent: one application event's name and response structure (spec 4.2). The API
+// cannot read an event, so refresh sees no drift and delete restores only a declared
+// `restoreOnDelete` (docs/resources/application-event.md).
 import { z } from "zod";
 import { unlessGone } from "../client/errors";
 import * as api from "../client/schemas";

@@ -3,9 +3,12 @@
 // (see withoutEchoedValues in provider/bridge/host.ts; proven through the CLI in
 // test/e2e/reliability/badInput.test.ts and secrets.test.ts).
 import * as assert from "node:assert/strict";
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
 import type { ConfigureRequest } from "@pulumi/pulumi/dynamic";
 import { currentRun } from "../../provider/connection";
 import { configure, providers, resourceProviders } from "../../provider/bridge/host";
+import { RESOURCES } from "../../provider/resources";
 import { useEmulator } from "../support/provider";
 import { FIXTURE } from "../support/fixture";
 
@@ -46,5 +49,14 @@ describe("configure()", () => {
     assert.equal(currentRun(), first, "the same run, so its shared reads and claims are kept");
     await configure(configOf({ ...stack, "integration-platform:timeoutMs": "5000" }));
     assert.notEqual(currentRun(), first, "other settings make a new run");
+  });
+});
+
+describe("resource types: one definition each", () => {
+  const forwarders = readdirSync(join(__dirname, "../../provider/bridge/providers")).map((file) => file.replace(/\.ts$/, "")).sort();
+
+  it("every definition has its frozen forwarder module, every forwarder module a definition, and the host serves each", () => {
+    assert.deepEqual(RESOURCES.map((d) => d.type).sort(), forwarders);
+    assert.deepEqual(Object.keys(providers).sort(), forwarders);
   });
 });
