@@ -7,8 +7,8 @@ import { constants as fsConstants } from "node:fs";
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
 import { z } from "zod";
-import { PlatformClient } from "../client/http";
-import { resolveSettings, SETTINGS } from "../settings";
+import { PlatformClient } from "../provider/client/http";
+import { resolveSettings, SETTINGS } from "../provider/settings";
 import { ImportInputError, readWorkspace, type ReadProgress } from "./importRead";
 import { printable } from "./text";
 import { foundRecords, FoundRecord, keepEarlierFound, planImport, plural, renderProject, secretCommands, type ProjectFiles } from "./importProgram";
@@ -45,7 +45,7 @@ export function projectName(dir: string): string {
 
 /** This package's package.json, for the versions the generated project depends on. */
 async function ownManifest(): Promise<{ version: string; dependencies: Record<string, string>; devDependencies?: Record<string, string> }> {
-  // From dist/provider/cli or from provider/cli (ts-node): walk up to the package root.
+  // From dist/cli or from cli (ts-node): walk up to the package root.
   for (let dir = __dirname; ; dir = path.dirname(dir)) {
     try {
       const manifest = JSON.parse(await fs.readFile(path.join(dir, "package.json"), "utf8"));

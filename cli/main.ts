@@ -7,7 +7,7 @@
 import { readFile, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
-import { AdviceError, ApiError, SettingsError } from "../client/errors";
+import { AdviceError, ApiError, SettingsError } from "../provider/client/errors";
 import { runImport } from "./import";
 import { ImportInputError } from "./importRead";
 import { moveShards, runShards, SHARD_COMMANDS, shardCount, ShardsError, type ShardCommand } from "./shards";

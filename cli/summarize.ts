@@ -19,13 +19,13 @@
 import { isDeepStrictEqual } from "node:util";
 import { z } from "zod";
 import { printable } from "./text";
-import { TYPE_PREFIX as RESOURCE_TYPE_PREFIX } from "../bridge/program";
-import { ApplicationEventProperties } from "../resources/applicationEvent";
-import { ConfigFieldProperties, MANAGED } from "../resources/configField";
-import { EnvVariableValueProperties } from "../resources/envVariableValue";
-import { containsUnknown } from "../resources/lifecycle";
-import type { AnyProperties } from "../resources/properties";
-import { WorkflowToggleProperties } from "../resources/workflowToggle";
+import { TYPE_PREFIX as RESOURCE_TYPE_PREFIX } from "../provider/bridge/program";
+import { ApplicationEventProperties } from "../provider/resources/applicationEvent";
+import { ConfigFieldProperties, MANAGED } from "../provider/resources/configField";
+import { EnvVariableValueProperties } from "../provider/resources/envVariableValue";
+import { containsUnknown } from "../provider/resources/lifecycle";
+import type { AnyProperties } from "../provider/resources/properties";
+import { WorkflowToggleProperties } from "../provider/resources/workflowToggle";
 /** Types that carry no platform object of their own: the stack, providers, our component. */
 const SILENT_TYPES = [/^pulumi:pulumi:Stack$/, /^pulumi:providers:/, /^integration-platform:index:LinkedAccountSetup$/];
 /** The key of the object that marks a secret in Pulumi's state format. */

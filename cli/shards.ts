@@ -6,8 +6,8 @@ import { execFile } from "node:child_process";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import type { Stack } from "@pulumi/pulumi/automation";
-import { DEFAULT_REQUESTS_PER_SECOND, SETTINGS } from "../settings";
-import { MAX_SHARDS, SHARDS_SETTING, shardOf } from "../sharding";
+import { DEFAULT_REQUESTS_PER_SECOND, SETTINGS } from "../provider/settings";
+import { MAX_SHARDS, SHARDS_SETTING, shardOf } from "../provider/sharding";
 
 /** What `shards` runs on each stack. */
 export const SHARD_COMMANDS = ["up", "preview", "refresh", "destroy"] as const;

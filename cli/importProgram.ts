@@ -2,7 +2,7 @@
 // which secrets to set, what could not be brought in), and the Pulumi project that declares it.
 // The program is data plus a loop, one data line per linked account and app, so that a person
 // can review it and keep it; it declares only what is set, and never holds a secret.
-import { NameValue, type Config, type EnvDefinition, type EnvValueListItem } from "../client/schemas";
+import { NameValue, type Config, type EnvDefinition, type EnvValueListItem } from "../provider/client/schemas";
 import { z } from "zod";
 import type { WorkspaceRead } from "./importRead";
 import { printable } from "./text";
