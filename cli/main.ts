@@ -11,7 +11,7 @@ import { AdviceError, ApiError, SettingsError } from "../provider/client/errors"
 import { runImport } from "./import";
 import { ImportInputError } from "./importRead";
 import { moveShards, runShards, SHARD_COMMANDS, shardCount, ShardsError, type ShardCommand } from "./shards";
-import { DEFAULT_MAX_CHARS, fullSummaryLink, mergePreviews, MIN_MAX_CHARS, parsePreview, PreviewJsonError, summarizeBounded, type PreviewJson, type ReportMode, type Summaries } from "./summarize";
+import { DEFAULT_MAX_CHARS, fullSummaryLink, mergePreviews, MIN_MAX_CHARS, parsePreview, PreviewJsonError, summarizeBounded, type PreviewJson, type ReportMode, type Summaries } from "./summary";
 
 const COMMAND = "pulumi-integration-platform";
 

@@ -2,7 +2,7 @@
 // summary of several stacks' previews, and creates without a read where restoreOnDelete is declared.
 import * as assert from "node:assert/strict";
 import { planMoves, stackName, checkTemplate } from "../../cli/shards";
-import { mergePreviews, parsePreview, summarize } from "../../cli/summarize";
+import { mergePreviews, parsePreview, summarize } from "../../cli/summary";
 import { resolveSettings } from "../../provider/settings";
 import { inThisShard, shardOf, stackShard } from "../../provider/sharding";
 import { connect, getConfig, nextRun, provider, useEmulator, writes } from "../support/provider";

@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import { ConnectionError, InvalidIdError, RedirectError, SettingsError } from "../../provider";
 import { PlatformClient } from "../../provider/client/http";
 import { MAX_ID_LENGTH } from "../../provider/client/ids";
-import { summarize } from "../../cli/summarize";
+import { summarize } from "../../cli/summary";
 import { resolveSettings } from "../../provider/settings";
 import { clientFor, provider, rejection, useEmulator } from "../support/provider";
 

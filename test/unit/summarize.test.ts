@@ -7,7 +7,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { main } from "../../cli/main";
-import { mergePreviews, parsePreview, PreviewJsonError, summarize, summarizeBounded } from "../../cli/summarize";
+import { mergePreviews, parsePreview, PreviewJsonError, summarize, summarizeBounded } from "../../cli/summary";
 import { TYPE, type Kind } from "../support/fixture";
 
 const GOLDEN = path.join(__dirname, "../e2e/golden");
