@@ -8,8 +8,8 @@ import { readFile, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { AdviceError, ApiError, SettingsError } from "../provider/client/errors";
-import { runImport } from "./import";
-import { ImportInputError } from "./importRead";
+import { runImport } from "./import/run";
+import { ImportInputError } from "./import/read";
 import { moveShards, runShards, SHARD_COMMANDS, shardCount, ShardsError, type ShardCommand } from "./shards";
 import { DEFAULT_MAX_CHARS, fullSummaryLink, mergePreviews, MIN_MAX_CHARS, parsePreview, PreviewJsonError, summarizeBounded, type PreviewJson, type ReportMode, type Summaries } from "./summary";
 

@@ -2,10 +2,10 @@
 // own client (so its pacer, retries and error messages too): the linked accounts, each one's
 // config of each app, the env definitions, and the env values of every scope. Reads only: the
 // command must never change the platform it is bringing under management.
-import { AdviceError, NotFoundError } from "../provider/client/errors";
-import type { PlatformClient } from "../provider/client/http";
-import { collectPages } from "../provider/client/pagination";
-import type * as api from "../provider/client/schemas";
+import { AdviceError, NotFoundError } from "../../provider/client/errors";
+import type { PlatformClient } from "../../provider/client/http";
+import { collectPages } from "../../provider/client/pagination";
+import type * as api from "../../provider/client/schemas";
 
 /** Which part of the workspace to read. */
 export interface ImportSelection {
