@@ -1,8 +1,6 @@
-// `pulumi-integration-platform import`: brings a live workspace under management. It reads the
-// workspace with the provider's own settings and client (so at the provider's pace), and writes a
-// Pulumi project whose first `pulumi up` adopts everything without a write. Every check that
-// can fail without a request (arguments, the directory) runs before the first request, and
-// nothing is written until everything was read: a failure leaves no file behind.
+// `pulumi-integration-platform import`: reads a live workspace with the provider's own settings and
+// client, and writes a project whose first `pulumi up` adopts it without a write. Checks run before
+// the first request and nothing is written until all was read, so a failure leaves no file behind.
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
 import { PlatformClient } from "../../provider/client/http";
