@@ -49,13 +49,13 @@ export function mergeSteps(steps: PreviewStep[]): Change[] {
 }
 
 /** What the summary knows of a change's resource type: UNKNOWN_KIND for a type it does not know. */
-export function kindOf(change: Change): ObjectKind {
+export function objectKindOf(change: Change): ObjectKind {
   return KINDS[change.type.slice(RESOURCE_TYPE_PREFIX.length)] ?? UNKNOWN_KIND;
 }
 
 /** Fields before workflows before env values before events, then creates first, then by name. */
 export function compareChanges(a: Change, b: Change): number {
-  const order = (c: Change) => (c.type.startsWith(RESOURCE_TYPE_PREFIX) ? kindOf(c).order : 0);
+  const order = (c: Change) => (c.type.startsWith(RESOURCE_TYPE_PREFIX) ? objectKindOf(c).order : 0);
   return order(a) - order(b) || rank(a.kind) - rank(b.kind) || a.name.localeCompare(b.name);
 }
 

@@ -1,14 +1,14 @@
 // Platform objects that change hands in one update, usually a resource renamed without `aliases`:
 // the change summary warns of each, since the values to restore on delete are lost.
 import { containsUnknown } from "../../provider/resources/lifecycle";
-import { compareChanges, kindOf, type Change } from "./changes";
+import { compareChanges, objectKindOf, type Change } from "./changes";
 import { code, showId } from "./markdown";
 import { containsSecret, type Props } from "./values";
 
 /** Each object one resource releases (delete, a replace's old side) while another takes it over (create, a replace's new side), as a line. */
 export function clashes(changes: Change[]): string[] {
   const objectKey = (change: Change, inputs: Props | null | undefined) => {
-    const identity = kindOf(change).identity;
+    const identity = objectKindOf(change).identity;
     if (!inputs || identity.length === 0 || identity.some((p) => containsUnknown(inputs[p]) || containsSecret(inputs[p]))) return undefined;
     return JSON.stringify([change.type, ...identity.map((p) => inputs[p] ?? null)]);
   };
@@ -23,7 +23,7 @@ export function clashes(changes: Change[]): string[] {
     const releaser = released.get(objectKey(taker, inputs) ?? "");
     if (!releaser || releaser === taker) continue;
     const account = inputs.linkedAccountId !== undefined ? `, linked account ${showId(inputs.linkedAccountId)}` : "";
-    found.push(`${kindOf(taker).title(inputs, {})}${account}: ${code(releaser.name)} releases it, ${code(taker.name)} takes it over`);
+    found.push(`${objectKindOf(taker).title(inputs, {})}${account}: ${code(releaser.name)} releases it, ${code(taker.name)} takes it over`);
   }
   return found;
 }

@@ -2,13 +2,13 @@
 // sub-bullet per changed property; a secret's value is never shown.
 import { isDeepStrictEqual } from "node:util";
 import { containsUnknown } from "../../provider/resources/lifecycle";
-import { kindOf, type Change } from "./changes";
+import { objectKindOf, type Change } from "./changes";
 import { code, show } from "./markdown";
 import { containsSecret, isMasked, isRecord, type Props } from "./values";
 
 /** The bullet of one change, with one sub-bullet per changed property. */
-export function describe(change: Change): string[] {
-  const kind = kindOf(change);
+export function describeChange(change: Change): string[] {
+  const kind = objectKindOf(change);
   const oldInputs = change.old?.inputs ?? {};
   const newInputs = change.new?.inputs ?? {};
   const oldOutputs = change.old?.outputs ?? {};

@@ -2,7 +2,7 @@
 // preview compares the refreshed state (what the platform holds) with the program.
 import { TYPE_PREFIX as RESOURCE_TYPE_PREFIX } from "../../provider/bridge/program";
 import { plural } from "../text";
-import { kindOf, type Change } from "./changes";
+import { objectKindOf, type Change } from "./changes";
 import { propertyChanges } from "./describe";
 import { code, show } from "./markdown";
 import { PreviewJsonError, typeOf, type PreviewStep } from "./preview";
@@ -14,7 +14,7 @@ import { DRIFT_LABELS } from "./words";
  * A secret's two sides are both masked, so a changed one is only ever "[secret] changed".
  */
 export function describeDrift(change: Change): string[] {
-  const kind = kindOf(change);
+  const kind = objectKindOf(change);
   const platform = change.old?.inputs ?? {};
   const declared = change.new?.inputs ?? {};
   const secret = new Set([...kind.secret, ...(change.old?.additionalSecretOutputs ?? []), ...(change.new?.additionalSecretOutputs ?? [])]);

@@ -4,7 +4,7 @@ import { TYPE_PREFIX as RESOURCE_TYPE_PREFIX } from "../../provider/bridge/progr
 import { listed, plural } from "../text";
 import { compareChanges, mergeSteps, rank, type Change } from "./changes";
 import { clashes, clashWarning } from "./clashes";
-import { describe } from "./describe";
+import { describeChange } from "./describe";
 import { describeDrift, notChecked, requireRefresh } from "./drift";
 import { compareGroups, compareSections, naturalOrder, placeOf, SHARED } from "./groups";
 import { code, htmlId, showId } from "./markdown";
@@ -78,7 +78,7 @@ export function layout(preview: PreviewJson, mode: ReportMode): Layout {
     const lines: string[] = [];
     for (const section of [...sections.keys()].sort(compareSections)) {
       lines.push(`#### ${section}`, "");
-      for (const change of sections.get(section)!.sort(compareChanges)) lines.push(...(mode === "drift" ? describeDrift(change) : describe(change)));
+      for (const change of sections.get(section)!.sort(compareChanges)) lines.push(...(mode === "drift" ? describeDrift(change) : describeChange(change)));
       lines.push("");
     }
     const label = group === SHARED ? SHARED : `Linked account ${htmlId(account)}`;
