@@ -5,7 +5,7 @@
 // credential) with the default fixture's 3 linked accounts plus N tenants, each with a setup made
 // outside Pulumi (scripts/lib/tenants.ts, `existingSetup`: a renamed field, an enabled workflow,
 // an env value, and every tenth an encrypted one); then the built command line
-// (dist/provider/cli/main.js, `import --slug hubspot`) in a child process, with the provider's
+// (dist/cli/main.js, `import --slug hubspot`) in a child process, with the provider's
 // default settings, as a user runs it. Reported: wall time (the process's, Node's start
 // included), API calls and 429s (the emulator's request log), the rate floor (calls answered
 // other than 429 ÷ 20 per second) and the size of the index.ts it wrote.
@@ -18,7 +18,7 @@ import { startEmulator } from "../emulator";
 import { REPO } from "./lib/engine";
 import { seedTenants } from "./lib/tenants";
 
-const BIN = path.join(REPO, "dist/provider/cli/main.js");
+const BIN = path.join(REPO, "dist/cli/main.js");
 /** The platform's documented limit, which the emulator enforces by default and the provider paces to. */
 const LIMIT_PER_SECOND = 20;
 

@@ -25,7 +25,7 @@ import { COMMANDS, type Command, type Measured, type ProgramRun } from "./lib/sc
 import { writeProgram } from "./lib/program";
 import { ACCOUNT_QUOTA, seedTenants } from "./lib/tenants";
 
-const CLI = path.join(REPO, "dist/provider/cli/main.js");
+const CLI = path.join(REPO, "dist/cli/main.js");
 
 /** Every tenant's setup, each resource declaring what destroy puts back (so create needs no read). */
 const OURS = `

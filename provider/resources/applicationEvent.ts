@@ -6,7 +6,7 @@ import { unlessGone } from "../client/errors";
 import * as api from "../client/schemas";
 import type { Run } from "../run";
 import { defineResource } from "./definition";
-import { describe, Id } from "./inputs";
+import { describe, Id, isRecord } from "./inputs";
 import { ArgsOf, declareProperties, StateOf } from "./properties";
 
 /** A sample of the event's response: a JSON object, nested objects allowed. */
@@ -118,7 +118,7 @@ export const ApplicationEventDefinition = defineResource({
     titled: ["name"],
     title: (i, _o, t) => `event ${i.name !== undefined ? `${t.id(i.name)} ` : ""}(id ${t.id(i.eventId)})`,
     release: (i, _o, t) =>
-      typeof i.restoreOnDelete === "object" && i.restoreOnDelete !== null
+      isRecord(i.restoreOnDelete)
         ? `the event goes back to ${t.code("restoreOnDelete")}`
         : `the event keeps its last declared name and response (no ${t.code("restoreOnDelete")})`,
   },

@@ -9,7 +9,7 @@ import * as api from "../client/schemas";
 import { NameValue } from "../client/schemas";
 import type { Run } from "../run";
 import { defineResource } from "./definition";
-import { describe, Id, NameValueList } from "./inputs";
+import { describe, Id, isRecord, NameValueList } from "./inputs";
 import { ArgsOf, declareProperties, defined, StateOf } from "./properties";
 
 /** A `{name, value}` pair as an input. */
@@ -259,10 +259,6 @@ export const ConfigFieldDefinition = defineResource({
     },
   },
 });
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** Sets one field's name, options or labels in one config, and restores them on delete. */
 export class ConfigField extends ConfigFieldDefinition.Resource {}

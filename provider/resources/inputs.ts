@@ -29,6 +29,11 @@ export const NameValueList = z.array(
   { error: (issue) => `must be a list of {name, value} objects, not ${describe(issue.input)}` },
 );
 
+/** Whether a value is a plain object: not null, not an array. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
 /** Names a JavaScript value's kind for messages, without echoing the value itself. */
 export function describe(value: unknown): string {
   if (value === null) return "null";

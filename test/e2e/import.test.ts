@@ -31,7 +31,7 @@ interface ImportRun {
  * emulator answers from this process.
  */
 function runImport(emulator: RunningEmulator, args: string[]): Promise<ImportRun> {
-  const bin = path.join(installedPackage(), "node_modules/pulumi-integration-platform/dist/provider/cli/main.js");
+  const bin = path.join(installedPackage(), "node_modules/pulumi-integration-platform/dist/cli/main.js");
   const from = emulator.requests.list().length;
   const started = Date.now();
   return new Promise((resolve) => {

@@ -9,7 +9,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import { applicationEventSchema } from "../../emulator";
-import { summarize } from "../../provider/cli/summarize";
+import { summarize } from "../../cli/summary";
 import { Stack } from "../../scripts/lib/engine";
 import { writeProgram } from "../../scripts/lib/program";
 import { step, useEmulatorStack } from "../support/e2e";

@@ -13,7 +13,7 @@ import { shardOf } from "../../provider/sharding";
 import { AT_SCALE, step, useEmulatorStack } from "../support/e2e";
 
 const TENANTS = 400;
-const CLI = path.join(REPO, "dist/provider/cli/main.js");
+const CLI = path.join(REPO, "dist/cli/main.js");
 const SETUP = "integration-platform:index:LinkedAccountSetup";
 
 describe(`e2e: a workspace in shards, deployed at once on one API key ${AT_SCALE}`, function () {

@@ -104,7 +104,7 @@ describe("examples/github-actions/drift.yml", () => {
 
   describe("the job's shell steps, run as written", () => {
     const STACK = drift.env.STACK;
-    const PACKAGE_BIN = path.join(__dirname, "../../dist/provider/cli/main.js");
+    const PACKAGE_BIN = path.join(__dirname, "../../dist/cli/main.js");
     const RUN_URL = "https://github.com/acme/setup/actions/runs/42";
     let dir = "";
     beforeEach(() => {

@@ -6,7 +6,7 @@ import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { main } from "../../provider/cli/main";
+import { main } from "../../cli/main";
 import { useResetEmulator } from "../support/emulator";
 
 const REPO = path.resolve(__dirname, "../..");

@@ -59,7 +59,7 @@ describe("examples/github-actions", () => {
   });
 
   describe("the summary step, run as written", () => {
-    const BIN = path.join(__dirname, "../../dist/provider/cli/main.js");
+    const BIN = path.join(__dirname, "../../dist/cli/main.js");
     const TYPE = "pulumi-nodejs:dynamic/integration-platform:ConfigField";
     let dir = "";
     beforeEach(() => {

@@ -7,7 +7,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import type { RunningEmulator } from "../../emulator";
-import { main } from "../../provider/cli/main";
+import { main } from "../../cli/main";
 import { useResetEmulator } from "../support/emulator";
 import { FIXTURE, TYPE } from "../support/fixture";
 import { registrations } from "../support/mocks";

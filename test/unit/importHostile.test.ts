@@ -7,7 +7,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import * as ts from "typescript";
-import { main } from "../../provider/cli/main";
+import { main } from "../../cli/main";
 import { REPO } from "../../scripts/lib/engine";
 import { useResetEmulator } from "../support/emulator";
 import { TYPE } from "../support/fixture";

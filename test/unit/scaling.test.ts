@@ -1,8 +1,8 @@
 // Scaling (docs/guides/scaling.md): the shard of a linked account, the moves of a re-shard, one
 // summary of several stacks' previews, and creates without a read where restoreOnDelete is declared.
 import * as assert from "node:assert/strict";
-import { planMoves, stackName, checkTemplate } from "../../provider/cli/shards";
-import { mergePreviews, parsePreview, summarize } from "../../provider/cli/summarize";
+import { planMoves, stackName, checkTemplate } from "../../cli/shards";
+import { mergePreviews, parsePreview, summarize } from "../../cli/summary";
 import { resolveSettings } from "../../provider/settings";
 import { inThisShard, shardOf, stackShard } from "../../provider/sharding";
 import { connect, getConfig, nextRun, provider, useEmulator, writes } from "../support/provider";

@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import { ConnectionError, InvalidIdError, RedirectError, SettingsError } from "../../provider";
 import { openClient } from "../../provider/connection";
 import { MAX_ID_LENGTH } from "../../provider/client/ids";
-import { summarize } from "../../provider/cli/summarize";
+import { summarize } from "../../cli/summary";
 import { resolveSettings } from "../../provider/settings";
 import { clientFor, provider, rejection, useEmulator } from "../support/provider";
 

@@ -6,12 +6,12 @@ import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { main } from "../../provider/cli/main";
-import { mergePreviews, parsePreview, PreviewJsonError, summarize, summarizeBounded } from "../../provider/cli/summarize";
+import { main } from "../../cli/main";
+import { mergePreviews, parsePreview, PreviewJsonError, summarize, summarizeBounded } from "../../cli/summary";
 import { TYPE, type Kind } from "../support/fixture";
 
 const GOLDEN = path.join(__dirname, "../e2e/golden");
-const BIN = path.join(__dirname, "../../dist/provider/cli/main.js");
+const BIN = path.join(__dirname, "../../dist/cli/main.js");
 const URN = (type: string, name: string) => `urn:pulumi:dev::demo::${type}::${name}`;
 
 type Step = { op: string; urn: string; oldState?: State; newState?: State; replaceReasons?: string[] };

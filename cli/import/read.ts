@@ -1,10 +1,9 @@
-// What `pulumi-integration-platform import` reads of the live workspace, through the provider's
-// own client (so its pacer, retries and error messages too): the linked accounts, each one's
-// config of each app, the env definitions, and the env values of every scope. Reads only: the
+// What `import` reads of the live workspace (accounts, their configs, env definitions and values),
+// through the provider's own client, so with its pacer, retries and messages. Reads only: the
 // command must never change the platform it is bringing under management.
-import { AdviceError, NotFoundError } from "../client/errors";
-import type * as api from "../client/schemas";
-import type { PlatformReader } from "../run";
+import { AdviceError, NotFoundError } from "../../provider/client/errors";
+import type * as api from "../../provider/client/schemas";
+import type { PlatformReader } from "../../provider/run";
 
 /** Which part of the workspace to read. */
 export interface ImportSelection {
@@ -76,10 +75,8 @@ export interface ReadProgress {
 const ACCOUNTS_IN_FLIGHT = 8;
 
 /**
- * The API shows a field's name and options as the config sees them, with no sign of whether the
- * config overrides the app's own. The import takes the app's own to be what most configs hold,
- * so it needs a few configs of each app: when the selected accounts have fewer, configs of other
- * accounts are read, up to this many in all.
+ * Configs of each app to read in all, other accounts' too when the selection has fewer: the app's
+ * own field names and options are what most configs hold (fields.ts), so a few are needed.
  */
 export const REFERENCE_CONFIGS = 5;
 

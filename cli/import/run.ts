@@ -1,17 +1,17 @@
-// `pulumi-integration-platform import`: brings a live workspace under management. It reads the
-// workspace with the provider's own settings and client (so at the provider's pace), and writes a
-// Pulumi project whose first `pulumi up` adopts everything without a write. Every check that
-// can fail without a request (arguments, the directory) runs before the first request, and
-// nothing is written until everything was read: a failure leaves no file behind.
-import { constants as fsConstants } from "node:fs";
+// `pulumi-integration-platform import`: reads a live workspace with the provider's own settings and
+// client, and writes a project whose first `pulumi up` adopts it without a write. Checks run before
+// the first request and nothing is written until all was read, so a failure leaves no file behind.
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
-import { z } from "zod";
-import { openClient } from "../connection";
-import { resolveSettings, SETTINGS } from "../settings";
-import { ImportInputError, readWorkspace, type ReadProgress } from "./importRead";
-import { printable } from "./text";
-import { foundRecords, FoundRecord, keepEarlierFound, planImport, plural, renderProject, secretCommands, type ProjectFiles } from "./importProgram";
+import { openClient } from "../../provider/connection";
+import { resolveSettings, SETTINGS } from "../../provider/settings";
+import { plural, printable } from "../text";
+import { foundRecords, keepEarlierFound } from "./found";
+import { planImport } from "./plan";
+import { renderProject } from "./project";
+import { ImportInputError, readWorkspace, type ReadProgress } from "./read";
+import { secretCommands } from "./readme";
+import { checkOutDir, earlierFound, writeProject } from "./write";
 
 /** What the user asked for. */
 export interface ImportOptions {
@@ -45,7 +45,7 @@ export function projectName(dir: string): string {
 
 /** This package's package.json, for the versions the generated project depends on. */
 async function ownManifest(): Promise<{ version: string; dependencies: Record<string, string>; devDependencies?: Record<string, string> }> {
-  // From dist/provider/cli or from provider/cli (ts-node): walk up to the package root.
+  // From dist/cli/import or cli/import (ts-node): walk up to the package root.
   for (let dir = __dirname; ; dir = path.dirname(dir)) {
     try {
       const manifest = JSON.parse(await fs.readFile(path.join(dir, "package.json"), "utf8"));
@@ -54,130 +54,6 @@ async function ownManifest(): Promise<{ version: string; dependencies: Record<st
       // Not here: keep walking up.
     }
     if (path.dirname(dir) === dir) throw new Error("pulumi-integration-platform's package.json was not found above " + __dirname);
-  }
-}
-
-/**
- * Checks, before any request, that the project can be written to `out`: an empty or missing
- * directory whose nearest existing parent is writable, or any directory with --force.
- */
-async function checkOutDir(out: string, force: boolean): Promise<{ dir: string; existed: boolean }> {
-  const dir = path.resolve(out);
-  const code = (error: unknown) => (error as NodeJS.ErrnoException).code;
-  let existing = dir;
-  for (;;) {
-    try {
-      const stat = await fs.stat(existing);
-      if (!stat.isDirectory()) {
-        throw new ImportInputError(
-          existing === dir
-            ? `--out ${out} is a file, not a directory: name a new or empty directory`
-            : `cannot create --out ${out}: ${existing} is a file, not a directory. Name a directory that can be created`,
-        );
-      }
-      break;
-    } catch (error) {
-      if (error instanceof ImportInputError) throw error;
-      if (code(error) !== "ENOENT" && code(error) !== "ENOTDIR") throw error;
-      if (path.dirname(existing) === existing) break;
-      existing = path.dirname(existing);
-    }
-  }
-  try {
-    await fs.access(existing, fsConstants.W_OK);
-  } catch (error) {
-    throw new ImportInputError(
-      `cannot write to --out ${out}: ${existing === dir ? "the directory" : `its parent ${existing}`} is not writable (${code(error)}). Choose a directory you can write to`,
-    );
-  }
-  if (existing !== dir) return { dir, existed: false };
-  const entries = await fs.readdir(dir);
-  if (entries.length > 0 && !force) {
-    throw new ImportInputError(
-      `--out ${out} is not empty (${entries.length} ${entries.length === 1 ? "entry" : "entries"}, e.g. ${entries.slice(0, 3).join(", ")}): ` +
-        "name a new or empty directory, or pass --force to rewrite the project's files there (other files are kept)",
-    );
-  }
-  return { dir, existed: true };
-}
-
-/**
- * The records of a found.json an earlier import wrote into `dir`, if there is one; read before
- * any request, so that one the import could not keep stops it with nothing read or written.
- */
-async function earlierFound(dir: string, out: string): Promise<FoundRecord[] | undefined> {
-  const file = path.join(dir, "found.json");
-  let text: string;
-  try {
-    text = await fs.readFile(file, "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw new ImportInputError(`cannot read ${path.join(out, "found.json")}: ${(error as Error).message}`);
-  }
-  const refuse = (why: string) =>
-    new ImportInputError(
-      `${path.join(out, "found.json")} is not what import writes (${why}); it holds what destroy puts back, so it is kept on --force: ` +
-        "restore it from version control, or delete it to record what the platform holds now",
-    );
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw refuse(`not JSON: ${(error as Error).message}`);
-  }
-  const parsed = z.array(FoundRecord).safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw refuse(`${issue.path.length > 0 ? `at ${issue.path.join(".")}: ` : ""}${issue.message}`);
-  }
-  return parsed.data;
-}
-
-/** Opens a file to write without following a symbolic link at its place (O_NOFOLLOW): --force writes only real files. */
-async function writeNoFollow(file: string, data: string | Buffer): Promise<void> {
-  const handle = await fs.open(file, fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_TRUNC | fsConstants.O_NOFOLLOW, 0o644);
-  try {
-    await handle.writeFile(data);
-  } finally {
-    await handle.close();
-  }
-}
-
-/**
- * Writes the files. Before writing anything, refuses a file's place that holds anything but a
- * regular file (a symbolic link could point anywhere). On a failure, puts back what it changed: it
- * removes new files (and the directory, if it made it) and rewrites overwritten ones as they were;
- * what it could not put back is named in the error.
- */
-async function writeProject(dir: string, existed: boolean, files: ProjectFiles, out: string): Promise<void> {
-  const before = new Map<string, Buffer | undefined>();
-  for (const name of Object.keys(files)) {
-    const file = path.join(dir, name);
-    const stat = existed ? await fs.lstat(file).catch((error: NodeJS.ErrnoException) => (error.code === "ENOENT" ? undefined : Promise.reject(error))) : undefined;
-    if (stat && !stat.isFile()) {
-      throw new ImportInputError(`${path.join(out, name)} is ${stat.isSymbolicLink() ? "a symbolic link" : "not a regular file"}: import never writes through one. Remove it, then run the import again`);
-    }
-    before.set(file, stat ? await fs.readFile(file) : undefined);
-  }
-  const touched: string[] = [];
-  let created: string | undefined;
-  try {
-    if (!existed) created = await fs.mkdir(dir, { recursive: true });
-    for (const [name, text] of Object.entries(files)) {
-      const file = path.join(dir, name);
-      touched.push(file);
-      await writeNoFollow(file, text);
-    }
-  } catch (error) {
-    const leftChanged: string[] = [];
-    if (created) await fs.rm(created, { recursive: true, force: true }).catch(() => leftChanged.push(created!));
-    else {
-      for (const file of touched) {
-        const was = before.get(file);
-        await (was === undefined ? fs.rm(file, { force: true }) : writeNoFollow(file, was)).catch(() => leftChanged.push(file));
-      }
-    }
-    throw new ImportInputError(`cannot write the project to --out ${out}: ${(error as Error).message}. Choose a directory you can write to`, leftChanged);
   }
 }
 

@@ -1,0 +1,97 @@
+// `shards <command>`: the stacks of a sharded program run at once through Pulumi's Automation API,
+// each paced to an equal part of the one API key's limit.
+import type { Stack } from "@pulumi/pulumi/automation";
+import { DEFAULT_REQUESTS_PER_SECOND, SETTINGS } from "../../provider/settings";
+import { checkTemplate, lastLines, shardStack, stackName, type ShardStacks, type ShardsIo } from "./stacks";
+
+/** What `shards` runs on each stack. */
+export const SHARD_COMMANDS = ["up", "preview", "refresh", "destroy"] as const;
+/** One of SHARD_COMMANDS. */
+export type ShardCommand = (typeof SHARD_COMMANDS)[number];
+
+/** Calls `write` with each whole line of a stream of chunks; `flush` writes what is left. */
+function lines(write: (line: string) => void) {
+  let pending = "";
+  return {
+    push(chunk: string) {
+      pending += chunk;
+      const parts = pending.split("\n");
+      pending = parts.pop()!;
+      for (const part of parts) write(part);
+    },
+    flush() {
+      if (pending) write(pending);
+      pending = "";
+    },
+  };
+}
+
+/** Options of `shards <command>`. */
+export interface RunShardsOptions extends ShardStacks {
+  command: ShardCommand;
+  shards: number;
+  /** What the API key allows in all (default: the environment's INTEGRATION_PLATFORM_REQUESTS_PER_SECOND, else 20); each shard gets an equal part. */
+  requestsPerSecond?: number;
+  /** Fail when the command would change anything (preview, up and refresh). */
+  expectNoChanges?: boolean;
+}
+
+/** What the Automation API options of every command share. */
+interface CommandOptions {
+  onOutput: (chunk: string) => void;
+  color: "never";
+  expectNoChanges?: boolean;
+}
+
+/** Each command through the Automation API; resolves to its counts of changes by kind. */
+const RUN: Record<ShardCommand, (stack: Stack, options: CommandOptions) => Promise<Record<string, number> | undefined>> = {
+  up: async (stack, options) => (await stack.up(options)).summary.resourceChanges,
+  preview: async (stack, options) => (await stack.preview(options)).changeSummary,
+  refresh: async (stack, options) => (await stack.refresh(options)).summary.resourceChanges,
+  destroy: async (stack, { expectNoChanges: _, ...options }) => (await stack.destroy(options)).summary.resourceChanges,
+};
+
+/**
+ * Runs `command` on every shard's stack at once and waits for all of them; resolves to the number
+ * of stacks whose command failed. Each stack paces itself to an equal part of the key's limit, so
+ * together they stay within it without a 429 (a stack whose config sets requestsPerSecond keeps it).
+ */
+export async function runShards(options: RunShardsOptions, io: ShardsIo): Promise<number> {
+  checkTemplate(options.template);
+  const env = io.env ?? process.env;
+  const total = options.requestsPerSecond ?? (Number(env[SETTINGS.requestsPerSecond.env]) || DEFAULT_REQUESTS_PER_SECOND);
+  const envVars = { [SETTINGS.requestsPerSecond.env]: String(total / options.shards) };
+  const names = Array.from({ length: options.shards }, (_, i) => stackName(options.template, i));
+  io.stderr(`shards: ${options.command} on ${options.shards} stacks (${names[0]} to ${names[names.length - 1]}) at once, ${fmt(total / options.shards)} requests/s each (${fmt(total)} in all)\n`);
+
+  const results = await Promise.allSettled(
+    names.map(async (name, shard) => {
+      const stack = await shardStack(options, shard, options.shards, envVars, options.command !== "destroy");
+      const out = lines((line) => io.stdout(`[${name}] ${line}\n`));
+      const common = { onOutput: (chunk: string) => out.push(chunk), color: "never" as const };
+      const started = Date.now();
+      try {
+        const changes = await RUN[options.command](stack, { ...common, expectNoChanges: options.expectNoChanges });
+        return { changes, seconds: (Date.now() - started) / 1000 };
+      } finally {
+        out.flush();
+      }
+    }),
+  );
+
+  let failed = 0;
+  for (const [i, result] of results.entries()) {
+    if (result.status === "fulfilled") {
+      const changes = Object.entries(result.value.changes ?? {}).map(([op, n]) => `${n} ${op}`).join(", ");
+      io.stderr(`shards: ${names[i]}: ${options.command} succeeded in ${result.value.seconds.toFixed(1)} s (${changes || "no changes"})\n`);
+    } else {
+      failed++;
+      io.stderr(`shards: ${names[i]}: ${options.command} failed: ${lastLines(String((result.reason as Error)?.message ?? result.reason))}\n`);
+    }
+  }
+  io.stderr(`shards: ${options.shards - failed} of ${options.shards} stacks succeeded\n`);
+  return failed;
+}
+
+/** A rate with at most two decimals. */
+const fmt = (n: number) => String(Math.round(n * 100) / 100);

@@ -1,0 +1,61 @@
+// The drift report's own parts: a drifted object's bullets, and what a refresh cannot check. Its
+// preview compares the refreshed state (what the platform holds) with the program.
+import { TYPE_PREFIX as RESOURCE_TYPE_PREFIX } from "../../provider/bridge/program";
+import { plural } from "../text";
+import { objectKindOf, type Change } from "./changes";
+import { propertyChanges } from "./describe";
+import { code, show } from "./markdown";
+import { PreviewJsonError, typeOf, type PreviewStep } from "./preview";
+import { DRIFT_LABELS } from "./words";
+
+/**
+ * The bullet of one drifted object. The preview compares the refreshed state (what the platform
+ * holds) with the program: an update's old side is the platform's, its new side the program's.
+ * A secret's two sides are both masked, so a changed one is only ever "[secret] changed".
+ */
+export function describeDrift(change: Change): string[] {
+  const kind = objectKindOf(change);
+  const platform = change.old?.inputs ?? {};
+  const declared = change.new?.inputs ?? {};
+  const secret = new Set([...kind.secret, ...(change.old?.additionalSecretOutputs ?? []), ...(change.new?.additionalSecretOutputs ?? [])]);
+  const hidden = new Set(["__provider", ...kind.derived]);
+  const inputs = change.kind === "delete" || !change.new ? platform : declared;
+  // The refreshed outputs describe the object as the platform holds it, e.g. a workflow's name.
+  const head = `- **${DRIFT_LABELS[change.kind] ?? change.kind}** ${kind.title(inputs, change.old?.outputs ?? {})}: resource ${code(change.name)}`;
+  const details: string[] = [];
+  if (change.kind === "create") {
+    details.push("not on the platform: `up` creates it as declared");
+  } else if (change.kind === "update" || change.kind === "replace") {
+    const found = propertyChanges(platform, declared, hidden, secret, (before, after) => `the platform holds ${show(before)}, the program declares ${show(after)}`);
+    for (const { path, text } of found.visible) details.push(`${code(path)}: ${text.replace(/^changes \(secret, not shown\)$/, "[secret] changed")}${change.replaceReasons.includes(path) ? " (replaces)" : ""}`);
+    if (change.kind === "update" && found.visible.length === 0) for (const key of found.masked) details.push(`${code(key)}: [secret] changed`);
+  } else if (change.kind === "delete") {
+    details.push(`in the stack but no longer in the program: \`up\` releases it (${kind.release(platform, change.old?.outputs ?? {})})`);
+  }
+  return [head, ...details.map((d) => `  - ${d}`)];
+}
+
+/** A preview without --refresh compares the program with the last deployment only: it cannot show drift, and saying "no drift" would be wrong. */
+export function requireRefresh(steps: PreviewStep[]): void {
+  const ours = steps.filter((s) => typeOf(s).startsWith(RESOURCE_TYPE_PREFIX));
+  if (ours.length > 0 && !steps.some((s) => s.op === "refresh")) {
+    throw new PreviewJsonError("a preview without --refresh, which cannot show drift: run `pulumi preview --refresh --expect-no-changes --json`");
+  }
+}
+
+/**
+ * What a refresh cannot see, counted from the resources it read: application events (the API
+ * has no read operation) and encrypted env values (read back redacted, so only whether they
+ * exist is checked). A report of no drift must not be taken for more than it is.
+ */
+export function notChecked(steps: PreviewStep[]): string[] {
+  const byUrn = new Map<string, PreviewStep>();
+  for (const step of steps) if (step.op === "refresh" && typeOf(step).startsWith(RESOURCE_TYPE_PREFIX)) byUrn.set(step.urn, step);
+  const type = (s: PreviewStep) => typeOf(s).slice(RESOURCE_TYPE_PREFIX.length);
+  const events = [...byUrn.values()].filter((s) => type(s) === "ApplicationEvent").length;
+  const encrypted = [...byUrn.values()].filter((s) => type(s) === "EnvVariableValue" && (s.oldState?.inputs ?? s.newState?.inputs)?.encrypted === true).length;
+  const parts: string[] = [];
+  if (events > 0) parts.push(`${plural(events, "application event")} (the API has no read operation for events)`);
+  if (encrypted > 0) parts.push(`the values of ${plural(encrypted, "encrypted env value")} (the platform reads them back redacted; only whether they exist is checked)`);
+  return parts.length > 0 ? [`Not checked: ${parts.join("; and ")}.`, ""] : [];
+}

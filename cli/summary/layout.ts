@@ -1,0 +1,144 @@
+// The summary in pieces: the head (title, counts, warnings) and one folded block per linked
+// account, so that a bound can leave out whole accounts, never part of one.
+import { TYPE_PREFIX as RESOURCE_TYPE_PREFIX } from "../../provider/bridge/program";
+import { listed, plural } from "../text";
+import { compareChanges, mergeSteps, rank, type Change } from "./changes";
+import { clashes, clashWarning } from "./clashes";
+import { describeChange } from "./describe";
+import { describeDrift, notChecked, requireRefresh } from "./drift";
+import { compareGroups, compareSections, naturalOrder, placeOf, SHARED } from "./groups";
+import { code, htmlId, showId } from "./markdown";
+import { resourceName, type PreviewJson, type PreviewStep } from "./preview";
+import { WORDS, type ReportMode, type Words } from "./words";
+
+/** Types that carry no platform object of their own: the stack, providers, our component. */
+const SILENT_TYPES = [/^pulumi:pulumi:Stack$/, /^pulumi:providers:/, /^integration-platform:index:LinkedAccountSetup$/];
+/** How many names a count, failure or warning line lists before "and N more": enough to recognise, short enough to bound. */
+const NAMES_LISTED = 10;
+
+/** One `<details>` block: a linked account's changes, the changes tied to none, or other providers' resources. */
+export interface Block {
+  kind: "account" | "shared" | "other";
+  /** Markdown from `<details>` to `</details>`, ending with a newline. */
+  text: string;
+  changes: number;
+}
+
+/** The summary in pieces, each ending with a newline; joined with blank lines between them. */
+export interface Layout {
+  /** The title, a failed preview's warning, the count line and the clash warning with every clash. */
+  head: string;
+  /** The same with at most NAMES_LISTED clashes: the head of a bounded summary. */
+  shortHead: string;
+  /** The title and the count line without names: the head when nothing else fits. */
+  minimalHead: string;
+  blocks: Block[];
+  changes: number;
+  errors: number;
+  words: Words;
+}
+
+/** Cuts a preview's changes into the head and one block per group. */
+export function layout(preview: PreviewJson, mode: ReportMode): Layout {
+  const words = WORDS[mode];
+  const changes = mergeSteps(preview.steps);
+  const ours = changes.filter((c) => c.type.startsWith(RESOURCE_TYPE_PREFIX));
+  const others = changes.filter((c) => !c.type.startsWith(RESOURCE_TYPE_PREFIX) && !SILENT_TYPES.some((t) => t.test(c.type)));
+  if (mode === "drift") requireRefresh(preview.steps);
+
+  const title = titleOf(preview.steps, words);
+  const top = [title, ""];
+  const errors = (preview.diagnostics ?? []).filter((d) => d.severity === "error");
+  if (errors.length > 0) {
+    const names = [...new Set(errors.map((d) => (d.urn ? resourceName(d.urn) : "")).filter(Boolean))].sort();
+    top.push(
+      `> **The preview failed** with ${plural(errors.length, "error")}${names.length ? ` (${listed(names.map(code), NAMES_LISTED)})` : ""}. ` +
+        `The ${words === WORDS.drift ? "drift" : "changes"} below ${words === WORDS.drift ? "is" : "are"} incomplete; the preview's log has the messages.`,
+      "",
+    );
+  }
+  top.push(countLine(ours, true, words), "");
+  if (mode === "drift") top.push(...notChecked(preview.steps));
+  // A drift report compares the platform with the program; a takeover is a pull request's concern.
+  const clashing = mode === "drift" ? [] : clashes(ours);
+
+  const groups = new Map<string, { account: unknown; sections: Map<string, Change[]> }>();
+  for (const change of ours) {
+    const [group, section, account] = placeOf(change);
+    if (!groups.has(group)) groups.set(group, { account, sections: new Map() });
+    const { sections } = groups.get(group)!;
+    sections.set(section, [...(sections.get(section) ?? []), change]);
+  }
+  const blocks: Block[] = [];
+  // Folding hides nothing worth hiding when there is one block: it is shown open.
+  const open = groups.size + (others.length > 0 ? 1 : 0) === 1;
+  for (const group of [...groups.keys()].sort(compareGroups)) {
+    const { account, sections } = groups.get(group)!;
+    const all = [...sections.values()].flat();
+    const lines: string[] = [];
+    for (const section of [...sections.keys()].sort(compareSections)) {
+      lines.push(`#### ${section}`, "");
+      for (const change of sections.get(section)!.sort(compareChanges)) lines.push(...(mode === "drift" ? describeDrift(change) : describeChange(change)));
+      lines.push("");
+    }
+    const label = group === SHARED ? SHARED : `Linked account ${htmlId(account)}`;
+    blocks.push({ kind: group === SHARED ? "shared" : "account", text: details(label, all, open, lines, words), changes: all.length });
+  }
+  if (others.length > 0) {
+    const lines = others.sort(compareChanges).map((change) => `- **${words.label(change.kind)}** ${code(change.type)} ${code(change.name)}`);
+    blocks.push({ kind: "other", text: details("Other resources", others, open, [...lines, ""], words), changes: others.length });
+  }
+  return {
+    head: [...top, ...clashWarning(clashing, clashing.length)].join("\n"),
+    shortHead: [...top, ...clashWarning(clashing.slice(0, NAMES_LISTED), clashing.length)].join("\n"),
+    minimalHead: [title, "", countLine(ours, false, words), ""].join("\n"),
+    blocks,
+    changes: ours.length + others.length,
+    errors: errors.length,
+    words,
+  };
+}
+
+/**
+ * The title, naming the stack and project from the URNs (`urn:pulumi:<stack>::<project>::…`):
+ * with one job and one comment per stack, readers tell the comments apart by it.
+ */
+function titleOf(steps: PreviewStep[], words: Words): string {
+  const places = steps.map((s) => /^urn:pulumi:([^:]+)::([^:]+)::/.exec(s.urn)?.slice(1, 3));
+  const stacks = [...new Set(places.map((p) => p?.[0]))].sort();
+  const projects = new Set(places.map((p) => p?.[1]));
+  const [project] = projects;
+  if (projects.size !== 1 || !project || stacks.some((s) => !s)) return `## ${words.title}`;
+  // The shards of one program (several previews summarized together) name their stacks.
+  if (stacks.length > 1) return `## ${words.title} in ${stacks.length} stacks (${stacks.map((s) => code(s!)).join(", ")}) of project ${code(project)}`;
+  return `## ${words.title} in stack ${code(stacks[0]!)} of project ${code(project)}`;
+}
+
+/**
+ * A folded block. GitHub renders Markdown inside `<details>` only after a blank line; the
+ * `<summary>` line is raw HTML, so its label is HTML (`htmlId`), not Markdown.
+ */
+function details(label: string, changes: Change[], open: boolean, body: string[], words: Words): string {
+  const summary = `<summary><b>${label}</b>: ${plural(changes.length, words.noun)} (${kindCounts(changes, words)})</summary>`;
+  return [open ? "<details open>" : "<details>", summary, "", ...body, "</details>"].join("\n") + "\n";
+}
+
+/** "5 to create, 4 to update" (or "2 changed, 1 missing"): the changes per kind, creates first. */
+function kindCounts(changes: Change[], words: Words): string {
+  const counts = new Map<string, number>();
+  for (const change of changes) counts.set(change.kind, (counts.get(change.kind) ?? 0) + 1);
+  return [...counts.entries()]
+    .sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b))
+    .map(([kind, n]) => words.count(n, kind))
+    .join(", ");
+}
+
+/** The count line; `withNames` lists the first linked accounts (their blocks below list all of them). */
+function countLine(changes: Change[], withNames: boolean, words: Words): string {
+  if (changes.length === 0) return words.none;
+  const accounts = new Set(changes.map((c) => (c.new ?? c.old)?.inputs?.linkedAccountId).filter((a) => a !== undefined).map(showId));
+  const names = withNames ? `: ${listed([...accounts].sort(naturalOrder), NAMES_LISTED)}` : "";
+  const who = accounts.size > 0 ? ` for ${plural(accounts.size, "linked account")}${names}` : "";
+  if (words === WORDS.drift) return `${plural(changes.length, "object")} on the platform ${changes.length === 1 ? "differs" : "differ"} from what the program declares (${kindCounts(changes, words)})${who}.`;
+  return `${plural(changes.length, words.noun)} to integration platform objects (${kindCounts(changes, words)})${who}.`;
+}
