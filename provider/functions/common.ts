@@ -38,7 +38,7 @@ export function lookup<T extends z.ZodType, R>(name: string, schema: T, body: (r
 export type InputArgs<A> = { [K in keyof A]: pulumi.Input<A[K]> };
 
 /** Makes the `...Output` twin of a lookup: takes Inputs, returns an Output (a secret one if asked). */
-export function outputVersion<A extends object, R>(lookup: (args: A) => Promise<R>, secret = false): (args: InputArgs<A>) => pulumi.Output<R> {
+export function outputVersion<A, R>(lookup: (args: A) => Promise<R>, secret = false): (args: InputArgs<NonNullable<A>>) => pulumi.Output<R> {
   return (args) => {
     // Results are plain data (no Outputs inside), so Unwrap<R> is R.
     const result = pulumi.output(args).apply((plain) => lookup(plain as A)) as pulumi.Output<R>;
