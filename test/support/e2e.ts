@@ -5,7 +5,7 @@ import { startEmulator, type ApplicationEvent, type EmulatorOptions, type Emulat
 import { configView, eventView } from "../../emulator/views";
 import { pacer } from "../../provider/client/pacing";
 import { DEFAULT_REQUESTS_PER_SECOND } from "../../provider/settings";
-import { Stack, Workspace } from "../../scripts/lib/engine";
+import { Stack, Workspace } from "./engine";
 
 /**
  * Marks a suite whose subject is volume at the platform's limits (hundreds of resources or

@@ -11,7 +11,7 @@
 import * as assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import type { FaultRuleInput, RequestLogEntry, RunningEmulator } from "../../../emulator";
-import { Stack } from "../../../scripts/lib/engine";
+import { Stack } from "../../support/engine";
 import { step, useEmulatorStack } from "../../support/e2e";
 import {
   assertPlatformMatches,

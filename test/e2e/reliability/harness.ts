@@ -6,8 +6,8 @@ import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { EmulatorState, RequestLogEntry, RunningEmulator } from "../../../emulator";
-import type { Stack, StackExport, Workspace } from "../../../scripts/lib/engine";
-import { writeProgram } from "../../../scripts/lib/program";
+import type { Stack, StackExport, Workspace } from "../../support/engine";
+import { writeProgram } from "../../support/program";
 import { FIXTURE, TYPE, TYPE_PREFIX } from "../../support/fixture";
 
 /** A `{name, value}` pair, as options and labels take. */

@@ -15,7 +15,7 @@
 import * as assert from "node:assert/strict";
 import * as path from "node:path";
 import type { EmulatorState, RequestLogEntry } from "../../../emulator";
-import { Stack, type BackgroundCommand } from "../../../scripts/lib/engine";
+import { Stack, type BackgroundCommand } from "../../support/engine";
 import { step, useEmulatorStack } from "../../support/e2e";
 import { FIXTURE } from "../../support/fixture";
 import {

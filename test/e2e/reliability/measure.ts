@@ -17,8 +17,8 @@ import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { startEmulator, type RunningEmulator } from "../../../emulator";
-import { Stack, Workspace } from "../../../scripts/lib/engine";
-import { writeProgram } from "../../../scripts/lib/program";
+import { Stack, Workspace } from "../../support/engine";
+import { writeProgram } from "../../support/program";
 import { fullSpec, recoverInterruptedUp, specProgram, waitFor, writeSpec, writesIn } from "./harness";
 
 /** An emulator, a workspace and one stack of the spec program, connected to each other. */

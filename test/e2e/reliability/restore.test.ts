@@ -8,7 +8,7 @@
 //     job does, followed by the documented recovery (harness.ts, recoverInterruptedUp).
 import * as assert from "node:assert/strict";
 import * as path from "node:path";
-import { Stack } from "../../../scripts/lib/engine";
+import { Stack } from "../../support/engine";
 import { publicGet, step, useEmulatorStack } from "../../support/e2e";
 import { FIXTURE } from "../../support/fixture";
 import { logCursor, recoverInterruptedUp, specProgram, waitFor, writeSpec, writesIn, type Spec } from "./harness";

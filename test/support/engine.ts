@@ -15,10 +15,10 @@ export const REPO = path.resolve(__dirname, "../..");
 
 let binDir: string | undefined;
 
-/** Runs scripts/ensure-pulumi.sh once per test process and returns the directory holding the engine. */
+/** Runs ensure-pulumi.sh (as CI does) once per process and returns the directory holding the engine. */
 export function engineBinDir(): string {
   if (binDir === undefined) {
-    const out = execFileSync("bash", [path.join(REPO, "scripts/ensure-pulumi.sh")], {
+    const out = execFileSync("bash", [path.join(REPO, "scripts", "ensure-pulumi.sh")], {
       cwd: REPO,
       encoding: "utf8",
       stdio: ["ignore", "pipe", "inherit"],

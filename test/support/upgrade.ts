@@ -1,4 +1,4 @@
-// What scripts/record-upgrade.ts writes and test/e2e/upgrade.test.ts reads: one directory per
+// What the record-upgrade script writes and test/e2e/upgrade.test.ts reads: one directory per
 // earlier release under test/e2e/upgrade/, holding a stack that release deployed. Everything
 // here is fixed because the recording is committed: its secrets were encrypted with this
 // passphrase, and its state was written by a provider holding this API key.
