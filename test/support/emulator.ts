@@ -1,7 +1,6 @@
 // The one way tests below the e2e level get an emulator: started once per describe block and
-// reset before each test, so that no test sees what another one did. The emulator tests add
-// their axios clients (test/emulator/helpers.ts), the provider tests connect the provider
-// (test/support/provider.ts).
+// reset before each test, so that no test sees what another one did. useEmulatorClients
+// (emulatorClients.ts) and useProviderAgainstEmulator (provider.ts) build on it.
 import { after, before, beforeEach } from "mocha";
 import { DEFAULT_RATE_LIMIT, startEmulator, type EmulatorOptions, type RunningEmulator } from "../../emulator";
 

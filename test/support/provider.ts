@@ -50,11 +50,10 @@ export function provider(type: ResourceType) {
 }
 
 /**
- * An emulator per describe block, reset before each test (state, faults, request log, and the
- * documented rate limit with full buckets: see useResetEmulator), and the provider connected to
- * it afresh.
+ * An emulator per describe block, reset before each test (see useResetEmulator), and the
+ * provider connected to it afresh.
  */
-export function useEmulator(): Readonly<{ emulator: RunningEmulator }> {
+export function useProviderAgainstEmulator(): Readonly<{ emulator: RunningEmulator }> {
   return useResetEmulator({}, { beforeEach: (emulator) => connect(emulator) });
 }
 

@@ -1,7 +1,7 @@
 import * as assert from "node:assert/strict";
 import { NotFoundError } from "../../provider";
 import { UNKNOWN } from "../../provider/resources/lifecycle";
-import { nextRun, provider, rejection, useEmulator, writes } from "../support/provider";
+import { nextRun, provider, rejection, useProviderAgainstEmulator, writes } from "../support/provider";
 import { FIXTURE } from "../support/fixture";
 
 const event = provider("ApplicationEvent");
@@ -9,7 +9,7 @@ const DEAL_WON = FIXTURE.events[1];
 const SAMPLE = { deal: { id: "d_1", amount: 1200, currency: "EUR" }, owner: "ada" };
 
 describe("ApplicationEvent provider", () => {
-  const ctx = useEmulator();
+  const ctx = useProviderAgainstEmulator();
 
   it("check refuses a response that is not an object, and a blank name, without a request", async () => {
     const result = await event.check({}, { eventId: DEAL_WON, name: " ", response: [1, 2] });

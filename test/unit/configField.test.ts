@@ -1,7 +1,7 @@
 import * as assert from "node:assert/strict";
 import { AuthenticationError, ServerError } from "../../provider";
 import { UNKNOWN } from "../../provider/resources/lifecycle";
-import { connect, getConfig, nextRun, provider, rejection, useEmulator, writes } from "../support/provider";
+import { connect, getConfig, nextRun, provider, rejection, useProviderAgainstEmulator, writes } from "../support/provider";
 
 const field = provider("ConfigField");
 const GLOBAL = { slug: "hubspot", linkedAccountId: "acme", configId: "acme", fieldId: "hs_pipeline" };
@@ -12,7 +12,7 @@ const OPTIONS = [
 ];
 
 describe("ConfigField provider", () => {
-  const ctx = useEmulator();
+  const ctx = useProviderAgainstEmulator();
 
   describe("check", () => {
     it("accepts complete inputs unchanged", async () => {

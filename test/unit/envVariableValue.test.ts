@@ -1,13 +1,13 @@
 import * as assert from "node:assert/strict";
 import { UNKNOWN } from "../../provider/resources/lifecycle";
-import { connect, nextRun, provider, rejection, useEmulator, writes } from "../support/provider";
+import { connect, nextRun, provider, rejection, useProviderAgainstEmulator, writes } from "../support/provider";
 import { FIXTURE } from "../support/fixture";
 
 const envValue = provider("EnvVariableValue");
 const QUOTA = { definitionId: FIXTURE.definitions.accountQuota, linkedAccountId: "globex", value: "250" };
 
 describe("EnvVariableValue provider", () => {
-  const ctx = useEmulator();
+  const ctx = useProviderAgainstEmulator();
 
   describe("check", () => {
     it("refuses bad local input without any request", async () => {

@@ -11,7 +11,7 @@ import {
   getLinkedAccountsOutput,
   NotFoundError,
 } from "../../provider";
-import { connect, rejection, useEmulator } from "../support/provider";
+import { connect, rejection, useProviderAgainstEmulator } from "../support/provider";
 import { FIXTURE } from "../support/fixture";
 
 const EXTRA = 120;
@@ -22,7 +22,7 @@ function valueOf<T>(output: pulumi.Output<T>): Promise<T> {
 }
 
 describe("lookups", () => {
-  const ctx = useEmulator();
+  const ctx = useProviderAgainstEmulator();
   const calls = (prefix: string) => ctx.emulator.requests.list().filter((r) => r.path.startsWith(`/api/v2/public${prefix}`));
 
   beforeEach(async () => {

@@ -5,12 +5,12 @@ import * as assert from "node:assert/strict";
 import { currentRun } from "../../provider/connection";
 import type { EnvPlacement } from "../../provider/run";
 import { FIXTURE } from "../support/fixture";
-import { nextRun, useEmulator } from "../support/provider";
+import { nextRun, useProviderAgainstEmulator } from "../support/provider";
 
 const WORKFLOW = "wf_hs_contact_sync";
 
 describe("Run: the reads a command shares", () => {
-  const ctx = useEmulator();
+  const ctx = useProviderAgainstEmulator();
 
   /** Gives `count` tenants a BATCH_SIZE value at WORKFLOW, `tenant-<i>` holding `<i>`; returns their placements. */
   async function seedWorkflowValues(count: number): Promise<EnvPlacement[]> {

@@ -5,7 +5,7 @@ import { planMoves, stackName, checkTemplate } from "../../provider/cli/shards";
 import { mergePreviews, parsePreview, summarize } from "../../provider/cli/summarize";
 import { resolveSettings } from "../../provider/settings";
 import { inThisShard, shardOf, stackShard } from "../../provider/sharding";
-import { connect, getConfig, nextRun, provider, useEmulator, writes } from "../support/provider";
+import { connect, getConfig, nextRun, provider, useProviderAgainstEmulator, writes } from "../support/provider";
 
 const ids = Array.from({ length: 2000 }, (_, i) => `tenant-${i}`);
 
@@ -120,7 +120,7 @@ describe("summarize of several stacks' previews", () => {
 });
 
 describe("createWithoutRead", () => {
-  const ctx = useEmulator();
+  const ctx = useProviderAgainstEmulator();
   const field = provider("ConfigField");
   const toggle = provider("WorkflowToggle");
   const envValue = provider("EnvVariableValue");

@@ -1,7 +1,7 @@
 import * as assert from "node:assert/strict";
 import { BadRequestError } from "../../provider";
 import { UNKNOWN } from "../../provider/resources/lifecycle";
-import { getConfig, nextRun, provider, rejection, useEmulator, writes } from "../support/provider";
+import { getConfig, nextRun, provider, rejection, useProviderAgainstEmulator, writes } from "../support/provider";
 
 const toggle = provider("WorkflowToggle");
 const DEAL_ALERTS = { slug: "hubspot", linkedAccountId: "acme", configId: "acme", workflowId: "wf_hs_deal_alerts" };
@@ -11,7 +11,7 @@ async function enabled(emulator: Parameters<typeof getConfig>[0], workflowId: st
 }
 
 describe("WorkflowToggle provider", () => {
-  const ctx = useEmulator();
+  const ctx = useProviderAgainstEmulator();
 
   it("check refuses an `enabled` that is not a boolean, and a missing id, without a request", async () => {
     const result = await toggle.check({}, { ...DEAL_ALERTS, workflowId: undefined, enabled: "true" });
