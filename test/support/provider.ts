@@ -14,8 +14,11 @@ import { useResetEmulator } from "./emulator";
 /** Stack config as the engine hands it to `configure()`. */
 export type StackConfig = Record<string, string>;
 
-/** Points the provider process at the emulator, with fast retries so failing cases stay quick. */
-export function connect(emulator: RunningEmulator, overrides: StackConfig = {}): void {
+/**
+ * Starts a new run of the provider against the emulator, as each `pulumi` command does: a new
+ * connection, with no memory of earlier runs. Fast retries keep failing cases quick.
+ */
+export function startRun(emulator: RunningEmulator, overrides: StackConfig = {}): void {
   const config: StackConfig = {
     "integration-platform:baseUrl": emulator.url,
     "integration-platform:apiKey": emulator.apiKey,
@@ -25,14 +28,6 @@ export function connect(emulator: RunningEmulator, overrides: StackConfig = {}):
   };
   newRun();
   useStackConfig({ get: (key) => config[key] });
-}
-
-/**
- * Starts a new "run" of the provider against the same emulator, as a later `pulumi` command
- * would: a new connection, and so no memory of what the previous run created.
- */
-export function nextRun(emulator: RunningEmulator): void {
-  connect(emulator);
 }
 
 /** The provider object of a resource type, typed loosely as the engine calls it. */
@@ -54,7 +49,7 @@ export function provider(type: ResourceType) {
  * provider connected to it afresh.
  */
 export function useProviderAgainstEmulator(): Readonly<{ emulator: RunningEmulator }> {
-  return useResetEmulator({}, { beforeEach: (emulator) => connect(emulator) });
+  return useResetEmulator({}, { beforeEach: (emulator) => startRun(emulator) });
 }
 
 /**

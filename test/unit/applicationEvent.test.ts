@@ -1,7 +1,7 @@
 import * as assert from "node:assert/strict";
 import { NotFoundError } from "../../provider";
 import { UNKNOWN } from "../../provider/resources/lifecycle";
-import { nextRun, provider, rejection, useProviderAgainstEmulator, writes } from "../support/provider";
+import { provider, rejection, startRun, useProviderAgainstEmulator, writes } from "../support/provider";
 import { FIXTURE } from "../support/fixture";
 
 const event = provider("ApplicationEvent");
@@ -47,7 +47,7 @@ describe("ApplicationEvent provider", () => {
     const updated = await event.update(created.id, created.outs, { ...created.outs, name: "deal.won.v2" });
     assert.equal(ctx.emulator.store.event(DEAL_WON)!.name, "deal.won.v2");
 
-    nextRun(ctx.emulator); // the delete comes from a later `pulumi` run
+    startRun(ctx.emulator); // the delete comes from a later `pulumi` run
 
     await event.delete(created.id, updated.outs);
     const after = ctx.emulator.store.event(DEAL_WON)!;
@@ -58,7 +58,7 @@ describe("ApplicationEvent provider", () => {
   it("leaves the event as declared on delete when nothing is declared to restore", async () => {
     const created = await event.create({ eventId: DEAL_WON, name: "deal.closed", response: SAMPLE });
     const before = writes(ctx.emulator).length;
-    nextRun(ctx.emulator); // the delete comes from a later `pulumi` run
+    startRun(ctx.emulator); // the delete comes from a later `pulumi` run
     await event.delete(created.id, created.outs);
     assert.equal(writes(ctx.emulator).length, before, "delete makes no request");
     assert.equal(ctx.emulator.store.event(DEAL_WON)!.name, "deal.closed");

@@ -5,7 +5,7 @@ import * as assert from "node:assert/strict";
 import { currentRun } from "../../provider/connection";
 import type { EnvPlacement } from "../../provider/run";
 import { FIXTURE } from "../support/fixture";
-import { nextRun, useProviderAgainstEmulator } from "../support/provider";
+import { startRun, useProviderAgainstEmulator } from "../support/provider";
 
 const WORKFLOW = "wf_hs_contact_sync";
 
@@ -22,7 +22,7 @@ describe("Run: the reads a command shares", () => {
       placements.push({ scope: "workflow", workflowId: WORKFLOW, linkedAccountId: `tenant-${i}` });
     }
     await store.commit();
-    nextRun(ctx.emulator);
+    startRun(ctx.emulator);
     ctx.emulator.requests.clear();
     return placements;
   }
