@@ -25,7 +25,7 @@ import {
   writeSpec,
   writesIn,
   type Spec,
-} from "./harness";
+} from "../../support/reliability";
 
 const API_KEY = `tk_faults_${randomBytes(6).toString("hex")}`;
 const API = "^/api/";

@@ -19,7 +19,7 @@ import * as path from "node:path";
 import { startEmulator, type RunningEmulator } from "../../../emulator";
 import { Stack, Workspace } from "../../support/engine";
 import { writeProgram } from "../../support/program";
-import { fullSpec, recoverInterruptedUp, specProgram, waitFor, writeSpec, writesIn } from "./harness";
+import { fullSpec, recoverInterruptedUp, specProgram, waitFor, writeSpec, writesIn } from "../../support/reliability";
 
 /** An emulator, a workspace and one stack of the spec program, connected to each other. */
 async function setup(name: string) {

@@ -9,7 +9,7 @@ import { Stack } from "../../support/engine";
 import { writeProgram } from "../../support/program";
 import { ACCOUNT_QUOTA, seedTenants } from "../../support/tenants";
 import { observableState, step, useEmulatorStack } from "../../support/e2e";
-import { waitFor } from "./harness";
+import { waitFor } from "../../support/reliability";
 
 const TENANTS = 12;
 const SKIP = { PULUMI_SKIP_CHECKPOINTS: "true" };

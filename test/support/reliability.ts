@@ -1,14 +1,14 @@
-// What the reliability tests share: the spec program (program/index.js) and the specs it runs,
+// What the reliability tests share: the spec program (specProgram/index.js) and the specs it runs,
 // the documented recovery after an interrupted `pulumi up`, and the checks of what users
 // observe: the emulator's state (read out of band, so fault rules never touch the check), the
 // exported stack, and the request log.
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { EmulatorState, RequestLogEntry, RunningEmulator } from "../../../emulator";
-import type { Stack, StackExport, Workspace } from "../../support/engine";
-import { writeProgram } from "../../support/program";
-import { FIXTURE, TYPE, TYPE_PREFIX } from "../../support/fixture";
+import type { EmulatorState, RequestLogEntry, RunningEmulator } from "../../emulator";
+import type { Stack, StackExport, Workspace } from "./engine";
+import { writeProgram } from "./program";
+import { FIXTURE, TYPE, TYPE_PREFIX } from "./fixture";
 
 /** A `{name, value}` pair, as options and labels take. */
 export interface NameValue {
@@ -56,7 +56,7 @@ export const FAST_CLIENT = { "integration-platform:timeoutMs": "1000", "integrat
  */
 export function specProgram(workspace: Workspace, name: string): string {
   return writeProgram(workspace.root, name, {
-    "index.js": fs.readFileSync(path.join(__dirname, "program", "index.js"), "utf8"),
+    "index.js": fs.readFileSync(path.join(__dirname, "specProgram", "index.js"), "utf8"),
     "Pulumi.yaml": `name: ${name}\nruntime: nodejs\nmain: index.js\n`,
     "package.json": JSON.stringify({ name, private: true, main: "index.js" }, null, 2),
     "spec.json": "{}",
