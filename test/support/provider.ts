@@ -1,6 +1,5 @@
-// Runs the resources' providers in-process against an in-process emulator: the unit level under
-// the e2e suite. The provider objects are the resources' own, which report check failures per
-// property; the runtime entry point serves them wrapped (see withoutEchoedValues, test/unit/host.test.ts).
+// The resources' own providers, in-process against an in-process emulator: the unit level under
+// the e2e suites (the runtime subpath serves them wrapped: test/unit/host.test.ts).
 import axios from "axios";
 import type { RunningEmulator } from "../../emulator";
 import { PlatformClient } from "../../provider/client/http";
