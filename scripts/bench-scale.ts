@@ -18,12 +18,12 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { startEmulator, type RunningEmulator } from "../emulator";
-import { REPO, Stack, Workspace } from "./lib/engine";
+import { REPO, Stack, Workspace } from "../test/support/engine";
 import { NOOP_RESOURCE } from "./lib/floor";
 import { watchProviderHostsTogether } from "./lib/hosts";
 import { COMMANDS, type Command, type Measured, type ProgramRun } from "./lib/scale";
-import { writeProgram } from "./lib/program";
-import { ACCOUNT_QUOTA, seedTenants } from "./lib/tenants";
+import { writeProgram } from "../test/support/program";
+import { ACCOUNT_QUOTA, seedTenants } from "../test/support/tenants";
 
 const CLI = path.join(REPO, "dist/cli/main.js");
 

@@ -24,10 +24,10 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../emulator";
-import { Stack, Workspace, type StackExport } from "./lib/engine";
+import { Stack, Workspace, type StackExport } from "../test/support/engine";
 import { NOOP_RESOURCE } from "./lib/floor";
 import { watchProviderHosts } from "./lib/hosts";
-import { writeProgram } from "./lib/program";
+import { writeProgram } from "../test/support/program";
 
 const OPS = ["up (create)", "preview (no changes)", "up (10% changed)", "refresh", "destroy"] as const;
 type Op = (typeof OPS)[number];

@@ -8,9 +8,9 @@ import * as assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { Stack } from "../../scripts/lib/engine";
-import { writeProgram } from "../../scripts/lib/program";
-import { BATCH_SIZE, CONTACT_SYNC, seedTenants, TENANT_WORKFLOW_PROGRAM } from "../../scripts/lib/tenants";
+import { Stack } from "../support/engine";
+import { writeProgram } from "../support/program";
+import { BATCH_SIZE, CONTACT_SYNC, seedTenants, TENANT_WORKFLOW_PROGRAM } from "../support/tenants";
 import { publicCall, step, useEmulatorStack } from "../support/e2e";
 
 const TENANTS = 40;

@@ -5,8 +5,8 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { engineBinDir, REPO, resourcesOfType, Stack, Workspace } from "../../scripts/lib/engine";
-import { writeProgram } from "../../scripts/lib/program";
+import { engineBinDir, REPO, resourcesOfType, Stack, Workspace } from "../support/engine";
+import { writeProgram } from "../support/program";
 
 const PROGRAM = `
 import * as pulumi from "@pulumi/pulumi";
@@ -47,7 +47,7 @@ describe("e2e: the Pulumi engine on this machine", function () {
   let untouched: ReturnType<typeof footprint>;
 
   before(async function () {
-    // Finding the engine first: with an installed CLI on PATH, scripts/ensure-pulumi.sh checks its
+    // Finding the engine first: with an installed CLI on PATH, ensure-pulumi.sh checks its
     // version with `pulumi version`, which logs to ~/.pulumi/logs (the user's CLI, used as the
     // user runs it). That is the lookup's footprint, not the engine's under test, and it happens
     // once per test process: in whichever suite comes first, so here when this file runs alone.

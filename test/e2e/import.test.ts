@@ -8,9 +8,9 @@ import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { RunningEmulator } from "../../emulator";
-import { resourcesOfType, Stack } from "../../scripts/lib/engine";
-import { installedPackage } from "../../scripts/lib/program";
-import { ENCRYPTED_EVERY, seedTenants } from "../../scripts/lib/tenants";
+import { resourcesOfType, Stack } from "../support/engine";
+import { installedPackage } from "../support/program";
+import { ENCRYPTED_EVERY, seedTenants } from "../support/tenants";
 import { AT_SCALE, observableState, step, useEmulatorStack, type E2EContext } from "../support/e2e";
 import { FIXTURE, TYPE } from "../support/fixture";
 

@@ -4,8 +4,8 @@ import * as assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import * as path from "node:path";
 import type { RunningEmulator } from "../../emulator";
-import { REPO, resourcesOfType, Stack } from "../../scripts/lib/engine";
-import { copyProgram } from "../../scripts/lib/program";
+import { REPO, resourcesOfType, Stack } from "../support/engine";
+import { copyProgram } from "../support/program";
 import { eventDocument, publicGet, step, useEmulatorStack } from "../support/e2e";
 import { FIXTURE, TYPE, TYPE_PREFIX, type Kind } from "../support/fixture";
 

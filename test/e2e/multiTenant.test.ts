@@ -2,8 +2,8 @@
 // account; a new matching account adds only its own resources.
 import * as assert from "node:assert/strict";
 import * as path from "node:path";
-import { REPO, resourcesOfType, Stack } from "../../scripts/lib/engine";
-import { copyProgram } from "../../scripts/lib/program";
+import { REPO, resourcesOfType, Stack } from "../support/engine";
+import { copyProgram } from "../support/program";
 import { step, useEmulatorStack } from "../support/e2e";
 
 describe("e2e: the multi-tenant example through the real CLI", function () {

@@ -10,8 +10,8 @@ import * as path from "node:path";
 import { promisify } from "node:util";
 import { applicationEventSchema } from "../../emulator";
 import { summarize } from "../../cli/summary";
-import { Stack } from "../../scripts/lib/engine";
-import { writeProgram } from "../../scripts/lib/program";
+import { Stack } from "../support/engine";
+import { writeProgram } from "../support/program";
 import { step, useEmulatorStack } from "../support/e2e";
 
 const GOLDEN = path.join(__dirname, "golden");

@@ -6,9 +6,9 @@ import * as assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { REPO, resourcesOfType, Stack } from "../../scripts/lib/engine";
-import { copyProgram } from "../../scripts/lib/program";
-import { seedTenants } from "../../scripts/lib/tenants";
+import { REPO, resourcesOfType, Stack } from "../support/engine";
+import { copyProgram } from "../support/program";
+import { seedTenants } from "../support/tenants";
 import { shardOf } from "../../provider/sharding";
 import { AT_SCALE, step, useEmulatorStack } from "../support/e2e";
 

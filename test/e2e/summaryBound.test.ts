@@ -9,9 +9,9 @@ import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { promisify } from "node:util";
-import { Stack } from "../../scripts/lib/engine";
-import { writeProgram } from "../../scripts/lib/program";
-import { seedTenants, TENANT_PROGRAM } from "../../scripts/lib/tenants";
+import { Stack } from "../support/engine";
+import { writeProgram } from "../support/program";
+import { seedTenants, TENANT_PROGRAM } from "../support/tenants";
 import { AT_SCALE, step, useEmulatorStack } from "../support/e2e";
 
 const TENANTS = 700;

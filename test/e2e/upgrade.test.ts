@@ -1,15 +1,15 @@
 // Upgrades: a stack deployed by an earlier release keeps working with this one, modeled on
 // pulumi/providertest's PreviewProviderUpgrade. Each test/e2e/upgrade/v<version>/ holds a stack
-// that release deployed (scripts/record-upgrade.ts). Its state's `__provider`s require that
+// that release deployed (recorded by the record-upgrade script). Its state's `__provider`s require that
 // release's package paths, which refresh and destroy load from this release's package: a path
 // that moved fails here, as it would for every user's stack (pulumi/pulumi#16826, #9085, #18976).
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { readStateFile } from "../../emulator/store";
-import type { StackExport } from "../../scripts/lib/engine";
-import { copyProgram } from "../../scripts/lib/program";
-import { recordedReleases, RECORDING, UPGRADE_API_KEY, UPGRADE_DIR, upgradeStack } from "../../scripts/lib/upgrade";
+import type { StackExport } from "../support/engine";
+import { copyProgram } from "../support/program";
+import { recordedReleases, RECORDING, UPGRADE_API_KEY, UPGRADE_DIR, upgradeStack } from "../support/upgrade";
 import { observableState, step, useEmulatorStack } from "../support/e2e";
 
 /** The counts of the CLI's last "Resources:" summary (an update's, not its preview's), e.g. `{ deleted: 8 }`. */
@@ -28,7 +28,7 @@ const releases = recordedReleases();
 
 describe("e2e: upgrade recordings", () => {
   it("at least one earlier release is recorded", () => {
-    assert.ok(releases.length > 0, `no recording in ${UPGRADE_DIR}: run scripts/record-upgrade.ts --from <ref of the previous release>`);
+    assert.ok(releases.length > 0, `no recording in ${UPGRADE_DIR}: record one with record-upgrade.ts --from <ref of the previous release> (docs/development.md)`);
   });
 });
 

@@ -1,10 +1,10 @@
 import { describe, it } from "mocha";
 import { strict as assert } from "node:assert";
 import { FIXTURE } from "../support/fixture";
-import { assertError, ok, refillRateLimit, useEmulator } from "./helpers";
+import { assertError, ok, refillRateLimit, useEmulatorClients } from "../support/emulatorClients";
 
 describe("emulator: GET /audit/event-received", () => {
-  const h = useEmulator();
+  const h = useEmulatorClients();
 
   it("starts empty and lists entries newest first, with the emulator's item shape", async () => {
     assert.equal(ok(await h.api.get("/audit/event-received")).totalDocs, 0);
@@ -44,7 +44,7 @@ describe("emulator: GET /audit/event-received", () => {
 });
 
 describe("emulator: POST /session-token/refresh", () => {
-  const h = useEmulator();
+  const h = useEmulatorClients();
 
   for (const path of ["/session-token/refresh", "/api/v2/public/session-token/refresh"]) {
     it(`410 GONE at ${path}, with or without credentials`, async () => {
@@ -59,7 +59,7 @@ describe("emulator: POST /session-token/refresh", () => {
 });
 
 describe("emulator: framework errors use the platform's error body", () => {
-  const h = useEmulator();
+  const h = useEmulatorClients();
 
   it("404 RESOURCE_NOT_FOUND for an unknown route or method", async () => {
     assertError(await h.api.get("/no/such/operation"), 404, "RESOURCE_NOT_FOUND", "GET /api/v2/public/no/such/operation");

@@ -2,7 +2,7 @@ import { describe, it } from "mocha";
 import { strict as assert } from "node:assert";
 import type { AxiosInstance } from "axios";
 import { FIXTURE } from "../support/fixture";
-import { assertError, client, ok, useEmulator } from "./helpers";
+import { assertError, client, ok, useEmulatorClients } from "../support/emulatorClients";
 
 interface Operation {
   name: string;
@@ -68,7 +68,7 @@ function call(http: AxiosInstance, op: Operation) {
 }
 
 describe("emulator: authentication", () => {
-  const h = useEmulator();
+  const h = useEmulatorClients();
 
   for (const op of [...API_KEY_ONLY, ...API_KEY_OR_BEARER]) {
     it(`${op.name}: 401 Invalid Credentials without credentials`, async () => {
@@ -139,7 +139,7 @@ describe("emulator: authentication", () => {
 });
 
 describe("emulator: custom credentials", () => {
-  const h = useEmulator({ apiKey: "tk_custom", token: "custom_token" });
+  const h = useEmulatorClients({ apiKey: "tk_custom", token: "custom_token" });
 
   it("accepts only the configured API key and token", async () => {
     ok(await client(h.emulator, { "x-api-key": "tk_custom" }).get("/env/definitions"));

@@ -1,6 +1,6 @@
 import { describe, it } from "mocha";
 import { strict as assert } from "node:assert";
-import { assertError, ok, useEmulator } from "./helpers";
+import { assertError, ok, useEmulatorClients } from "../support/emulatorClients";
 
 const acmeHubspot = { linked_account_id: "acme", slug: "hubspot" };
 const CONFIG_FIELD_KEYS = [
@@ -20,7 +20,7 @@ function specBody(fields: unknown[], workflows: unknown[] = [], overrides: Recor
 }
 
 describe("emulator: PUT /config/field/:fieldId", () => {
-  const h = useEmulator();
+  const h = useEmulatorClients();
   const putField = (fieldId: string, body: unknown, headers: Record<string, string> = acmeHubspot, params = {}) =>
     h.api.put(`/config/field/${fieldId}`, body, { headers, params });
   const getConfig = async (linkedAccountId = "acme", slug = "hubspot", configId = linkedAccountId) =>
@@ -214,7 +214,7 @@ describe("emulator: PUT /config/field/:fieldId", () => {
 });
 
 describe("emulator: GET /slug/:slug/config/:config_id", () => {
-  const h = useEmulator();
+  const h = useEmulatorClients();
 
   it("returns fields with labels and value, published workflows only, and field_errors", async () => {
     const config = ok(await h.api.get("/slug/hubspot/config/acme", { headers: { linked_account_id: "acme" } }));
@@ -260,7 +260,7 @@ describe("emulator: GET /slug/:slug/config/:config_id", () => {
 });
 
 describe("emulator: POST /config", () => {
-  const h = useEmulator();
+  const h = useEmulatorClients();
   const upsert = (body: unknown, linkedAccountId: string | null = "acme") =>
     h.api.post("/config", body, { headers: linkedAccountId === null ? {} : { linked_account_id: linkedAccountId } });
 

@@ -1,10 +1,10 @@
 import { describe, it } from "mocha";
 import { strict as assert } from "node:assert";
 import { FIXTURE } from "../support/fixture";
-import { client, ok, useEmulator } from "./helpers";
+import { client, ok, useEmulatorClients } from "../support/emulatorClients";
 
 describe("emulator: control plane /_emulator", () => {
-  const h = useEmulator();
+  const h = useEmulatorClients();
 
   it("GET health answers ok without credentials", async () => {
     assert.deepEqual(ok(await h.control.get("/health")), { status: "ok" });

@@ -1,7 +1,7 @@
 import { describe, it } from "mocha";
 import { strict as assert } from "node:assert";
 import { FIXTURE } from "../support/fixture";
-import { assertError, ok, refillRateLimit, useEmulator } from "./helpers";
+import { assertError, ok, refillRateLimit, useEmulatorClients } from "../support/emulatorClients";
 
 const D = FIXTURE.definitions;
 const V = FIXTURE.values;
@@ -20,7 +20,7 @@ const DEFINITION_KEYS = [
 ];
 
 describe("emulator: env definitions", () => {
-  const h = useEmulator();
+  const h = useEmulatorClients();
 
   it("lists every definition in the paginated envelope", async () => {
     const page = ok(await h.api.get("/env/definitions"));
@@ -72,7 +72,7 @@ describe("emulator: env definitions", () => {
 });
 
 describe("emulator: GET /env/values/:scope", () => {
-  const h = useEmulator();
+  const h = useEmulatorClients();
   const list = (scope: string, params: Record<string, string> = {}) => h.api.get(`/env/values/${scope}`, { params });
 
   it("lists org values with the populated definition", async () => {
@@ -132,7 +132,7 @@ describe("emulator: GET /env/values/:scope", () => {
 });
 
 describe("emulator: GET /env/value/:definition_id", () => {
-  const h = useEmulator();
+  const h = useEmulatorClients();
   const get = (definitionId: string, params: Record<string, string> = {}) => h.api.get(`/env/value/${definitionId}`, { params });
 
   it("returns the value of an org definition", async () => {
@@ -169,7 +169,7 @@ describe("emulator: GET /env/value/:definition_id", () => {
 });
 
 describe("emulator: POST /env/values", () => {
-  const h = useEmulator();
+  const h = useEmulatorClients();
   const set = (body: Record<string, unknown>) => h.api.post("/env/values", body);
 
   it("creates a value and returns the full record", async () => {
@@ -291,7 +291,7 @@ describe("emulator: POST /env/values", () => {
 });
 
 describe("emulator: DELETE /env/values/:value_id", () => {
-  const h = useEmulator();
+  const h = useEmulatorClients();
 
   it("deletes a value, audits it, and then 404s", async () => {
     assert.deepEqual(ok(await h.api.delete(`/env/values/${V.accountTierAcme}`)), {

@@ -1,7 +1,7 @@
 import { describe, it } from "mocha";
 import { strict as assert } from "node:assert";
 import { FIXTURE } from "../support/fixture";
-import { assertError, ok, refillRateLimit, useEmulator } from "./helpers";
+import { assertError, ok, refillRateLimit, useEmulatorClients } from "../support/emulatorClients";
 
 const EVENT = FIXTURE.events[1];
 const SAMPLE = { user: { id: "u1", address: { city: "Paris", zip: 75001 } }, tags: ["a", "b"], active: true };
@@ -16,7 +16,7 @@ const STRUCTURE = [
 ];
 
 describe("emulator: PUT /application/event/:event_id", () => {
-  const h = useEmulator();
+  const h = useEmulatorClients();
   const putEvent = (id: string, body: unknown) => h.api.put(`/application/event/${id}`, body);
 
   it("derives the declared structure from an object sample and returns every event", async () => {

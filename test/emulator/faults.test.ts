@@ -2,12 +2,12 @@ import { describe, it } from "mocha";
 import axios from "axios";
 import { strict as assert } from "node:assert";
 import { FaultRules } from "../../emulator/faults";
-import { assertError, ok, refillRateLimit, useEmulator } from "./helpers";
+import { assertError, ok, refillRateLimit, useEmulatorClients } from "../support/emulatorClients";
 
 const ENV = "^/api/v2/public/env/";
 
 describe("emulator: fault rules", () => {
-  const h = useEmulator();
+  const h = useEmulatorClients();
   const addRules = async (rules: unknown[]) => ok(await h.control.post("/faults", { rules })).rules;
   const statuses = async (n: number, path = "/env/definitions") => {
     const out: number[] = [];
@@ -77,7 +77,7 @@ describe("emulator: fault rules", () => {
   it("probability 0.5 fires for roughly half the requests", async () => {
     await addRules([{ path: ENV, action: { status: 503 }, probability: 0.5 }]);
     // Rate limit off: this test needs 200 requests at once to measure a probability, not the limit;
-    // rateLimit.test.ts covers the limit. useEmulator puts the limit back before the next test.
+    // rateLimit.test.ts covers the limit. useEmulatorClients puts the limit back before the next test.
     h.emulator.rateLimit.set({ rateLimit: "off" });
     const results = await Promise.all(Array.from({ length: 200 }, () => h.api.get("/env/definitions")));
     const fired = results.filter((r) => r.status === 503).length;

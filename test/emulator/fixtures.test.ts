@@ -17,7 +17,7 @@ import {
   varFormatProblem,
   type EmulatorFixture,
 } from "../../emulator";
-import { client, ok } from "./helpers";
+import { client, ok } from "../support/emulatorClients";
 
 const defaultFixture = () => JSON.parse(readFileSync(defaultFixturePath(), "utf8")) as EmulatorFixture;
 

@@ -8,10 +8,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { defaultFixturePath } from "../../emulator";
 import { EmulatorStore } from "../../emulator/store";
-import { client, ok, useEmulator } from "./helpers";
+import { client, ok, useEmulatorClients } from "../support/emulatorClients";
 
 describe("emulator: hardening", () => {
-  const h = useEmulator();
+  const h = useEmulatorClients();
 
   it("the state file's writes recover from one that failed: the next save reaches the disk", async () => {
     const dir = await mkdtemp(join(tmpdir(), "emulator-writer-"));

@@ -1,10 +1,10 @@
 import { describe, it } from "mocha";
 import { strict as assert } from "node:assert";
 import { FIXTURE } from "../support/fixture";
-import { assertError, ok, refillRateLimit, useEmulator } from "./helpers";
+import { assertError, ok, refillRateLimit, useEmulatorClients } from "../support/emulatorClients";
 
 describe("emulator: GET /linked-account", () => {
-  const h = useEmulator();
+  const h = useEmulatorClients();
   const accounts = async (params: Record<string, string | number> = {}) =>
     ok(await h.api.get("/linked-account", { params })).docs.map((a: { account_id: string }) => a.account_id);
 

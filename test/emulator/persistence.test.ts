@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { EmulatorConfigError, defaultFixturePath, startEmulator } from "../../emulator";
 import { FIXTURE } from "../support/fixture";
-import { client, ok } from "./helpers";
+import { client, ok } from "../support/emulatorClients";
 
 describe("emulator: persistence with --data", () => {
   let dir: string;

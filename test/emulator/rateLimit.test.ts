@@ -3,7 +3,7 @@ import { strict as assert } from "node:assert";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { AxiosInstance, AxiosResponse } from "axios";
 import { EmulatorConfigError, parseRateLimit, startEmulator } from "../../emulator";
-import { assertError, client, ok, useEmulator } from "./helpers";
+import { assertError, client, ok, useEmulatorClients } from "../support/emulatorClients";
 
 const atOnce = (api: AxiosInstance, n: number, path = "/linked-account") => Promise.all(Array.from({ length: n }, () => api.get(path)));
 const count = (responses: AxiosResponse[], status: number) => responses.filter((r) => r.status === status).length;
@@ -32,7 +32,7 @@ const DOCUMENTED_429 = {
 };
 
 describe("emulator: rate limit (default 20 requests/s, burst 5, per credential)", () => {
-  const h = useEmulator();
+  const h = useEmulatorClients();
   const clock = useFrozenClock();
 
   it("lets a burst of 5 through, then answers 429 in the platform's error body with no rate-limit headers", async () => {
@@ -116,7 +116,7 @@ describe("emulator: rate limit (default 20 requests/s, burst 5, per credential)"
 });
 
 describe("emulator: rate limit control route /_emulator/rate-limit", () => {
-  const h = useEmulator();
+  const h = useEmulatorClients();
   const put = (body: unknown) => h.control.put("/rate-limit", body);
   useFrozenClock();
 
@@ -160,7 +160,7 @@ describe("emulator: rate limit control route /_emulator/rate-limit", () => {
 });
 
 describe("emulator: rate limit with retryAfter", () => {
-  const h = useEmulator({ retryAfter: true });
+  const h = useEmulatorClients({ retryAfter: true });
   useFrozenClock();
 
   it("adds Retry-After in whole seconds, at least 1, to the limiter's 429s only", async () => {
@@ -181,7 +181,7 @@ describe("emulator: rate limit with retryAfter", () => {
 });
 
 describe("emulator: rate limit on the real clock", () => {
-  const h = useEmulator();
+  const h = useEmulatorClients();
 
   it("gives tokens back as time passes: after a burst and 100 ms, two more requests pass", async () => {
     await atOnce(h.api, 6);
@@ -192,7 +192,7 @@ describe("emulator: rate limit on the real clock", () => {
 
 describe('emulator: rateLimit "off"', () => {
   // Limit off on purpose: these tests are about the off switch itself.
-  const h = useEmulator({ rateLimit: "off" });
+  const h = useEmulatorClients({ rateLimit: "off" });
 
   it("lets any number of requests through and reports off", async () => {
     assert.equal(count(await atOnce(h.api, 40), 200), 40);

@@ -1,9 +1,9 @@
 import { describe, it } from "mocha";
 import { strict as assert } from "node:assert";
-import { assertError, ok, useEmulator } from "./helpers";
+import { assertError, ok, useEmulatorClients } from "../support/emulatorClients";
 
 describe("emulator: PUT|PATCH /slug/:slug/config/:configId/workflows/:workflowId", () => {
-  const h = useEmulator();
+  const h = useEmulatorClients();
   const toggle = (method: "put" | "patch", path: string, body: unknown, linkedAccountId?: string) =>
     h.api.request({
       method,

@@ -1,17 +1,12 @@
-// The setup every end-to-end suite shares: an in-process emulator, an offline Pulumi workspace
-// and its stacks, made before the suite's tests and removed after them; and the steps of tests
-// that walk a stack through its life.
+// The setup every end-to-end suite shares (an in-process emulator, an offline workspace, its
+// stacks) and the steps of tests that walk a stack through its life.
 import { startEmulator, type ApplicationEvent, type EmulatorOptions, type EmulatorState, type RunningEmulator } from "../../emulator";
 import { configView, eventView } from "../../emulator/views";
 import { pacer } from "../../provider/client/pacing";
 import { DEFAULT_REQUESTS_PER_SECOND } from "../../provider/settings";
-import { Stack, Workspace } from "../../scripts/lib/engine";
+import { Stack, Workspace } from "./engine";
 
-/**
- * Marks a suite whose subject is volume at the platform's limits (hundreds of resources or
- * accounts), not the Node runtime: CI runs it on Node 24 and leaves it out of the Node 22 run,
- * with `--grep AT_SCALE --invert` (.ci/run, docs/development.md), to stay within its time budget.
- */
+/** Marks a suite about volume at the platform's limits: CI runs it on Node 24 only (docs/development.md). */
 export const AT_SCALE = "[at scale]";
 
 /** Stack config on top of the emulator's address and API key: `secrets` are set with --secret. */
@@ -35,12 +30,9 @@ export interface E2EContext {
 }
 
 /**
- * Registers the hooks for one describe block: an emulator that enforces the platform's
- * documented rate limit (no option changes it), a workspace and one stack, made before the
- * suite's tests and removed after them. `makeStack` writes or copies the program into the
- * workspace and returns its stack, not yet initialized; the stack is then created with the
- * emulator's address, its API key as a secret, and `config` / `secrets` on top, or by `init`
- * instead, for a stack that brings its own settings (e.g. one imported from a recording).
+ * One describe block's emulator (always at the documented rate limit), workspace and stack.
+ * `makeStack` writes the program and returns its stack; `init` replaces the default creation
+ * (address, API key, `config`, `secrets`) for a stack that brings its own settings.
  */
 export function useEmulatorStack(
   makeStack: (workspace: Workspace, emulator: RunningEmulator) => Stack,
@@ -90,10 +82,8 @@ export async function step<T>(name: string, run: () => Promise<T>): Promise<T> {
 }
 
 /**
- * What the platform's users can observe, as the API shows it: every config's fields and workflow
- * toggles, the env values, linked accounts and events, of a running emulator or of a state it
- * saved. Timestamps and the audit log are left out: they record that something happened, which a
- * "left as found" check must allow.
+ * What users observe through the API, of a running emulator or a saved state. Timestamps and the
+ * audit log are left out: a "left as found" check must allow that something happened.
  */
 export function observableState(source: RunningEmulator | EmulatorState) {
   const state = "store" in source ? source.store.snapshot() : source;
@@ -107,10 +97,8 @@ export function observableState(source: RunningEmulator | EmulatorState) {
 }
 
 /**
- * A copy of an event as the API shows it, with its sample as a parsed document and its declared
- * keys in key order. The engine sorts object keys on the way to the provider
- * (docs/resources/application-event.md), so an event the provider declared or restored lists the same keys in
- * another order than the fixture's.
+ * An event as the API shows it, its sample parsed and its keys sorted: the engine sorts object
+ * keys on the way to the provider (docs/resources/application-event.md).
  */
 export function eventDocument(event: ApplicationEvent) {
   const view = eventView(event);
@@ -119,10 +107,8 @@ export function eventDocument(event: ApplicationEvent) {
 }
 
 /**
- * Calls the public API as a user's script would, with the emulator's API key: a change made
- * behind the stack's back, or a read of what the stack did. The emulator enforces the platform's
- * limit, which the test's calls share with the stack's provider, so they wait for their turn at
- * this process's pacer like any well-behaved client.
+ * Calls the public API as a user's script would. The calls share the rate limit with the stack's
+ * provider, so they wait their turn at this process's pacer like any well-behaved client.
  */
 export async function publicCall(emulator: RunningEmulator, method: string, path: string, options: { body?: unknown; headers?: Record<string, string> } = {}): Promise<any> {
   pacer.configure(DEFAULT_REQUESTS_PER_SECOND);

@@ -1,16 +1,13 @@
 // The one way tests below the e2e level get an emulator: started once per describe block and
-// reset before each test, so that no test sees what another one did. The emulator tests add
-// their axios clients (test/emulator/helpers.ts), the provider tests connect the provider
-// (test/support/provider.ts).
+// reset before each test, so that no test sees what another one did. useEmulatorClients
+// (emulatorClients.ts) and useProviderAgainstEmulator (provider.ts) build on it.
 import { after, before, beforeEach } from "mocha";
 import { DEFAULT_RATE_LIMIT, startEmulator, type EmulatorOptions, type RunningEmulator } from "../../emulator";
 
 /**
- * Registers the hooks of an emulator for one describe block and returns what they fill in:
- * `emulator`, plus whatever `extend.started` makes of it once it runs. Before each test the
- * state, the fault rules and the request log are reset, and the rate limit is set back to
- * `options`' (by default the platform's documented limit) with full buckets, so that a test that
- * changed the limit changes no other test; then `extend.beforeEach` runs.
+ * An emulator per describe block, plus what `extend.started` makes of it. Before each test, state,
+ * fault rules, request log and rate limit (`options`' or the documented one, full buckets) are
+ * reset, so a test that changed any of them changes no other test; then `extend.beforeEach` runs.
  */
 export function useResetEmulator<Extra extends object = object>(
   options: EmulatorOptions = {},

@@ -1,6 +1,5 @@
-// Runs the resources' providers in-process against an in-process emulator: the unit level under
-// the e2e suite. The provider objects are the resources' own, which report check failures per
-// property; the runtime entry point serves them wrapped (see withoutEchoedValues, test/unit/runtime.test.ts).
+// The resources' own providers, in-process against an in-process emulator: the unit level under
+// the e2e suites (the runtime subpath serves them wrapped: test/unit/host.test.ts).
 import axios from "axios";
 import type { RunningEmulator } from "../../emulator";
 import type { PlatformClient } from "../../provider/client/http";
@@ -14,8 +13,11 @@ import { useResetEmulator } from "./emulator";
 /** Stack config as the engine hands it to `configure()`. */
 export type StackConfig = Record<string, string>;
 
-/** Points the provider process at the emulator, with fast retries so failing cases stay quick. */
-export function connect(emulator: RunningEmulator, overrides: StackConfig = {}): void {
+/**
+ * Starts a new run of the provider against the emulator, as each `pulumi` command does: a new
+ * connection, with no memory of earlier runs. Fast retries keep failing cases quick.
+ */
+export function startRun(emulator: RunningEmulator, overrides: StackConfig = {}): void {
   const config: StackConfig = {
     "integration-platform:baseUrl": emulator.url,
     "integration-platform:apiKey": emulator.apiKey,
@@ -25,14 +27,6 @@ export function connect(emulator: RunningEmulator, overrides: StackConfig = {}):
   };
   newRun();
   useStackConfig({ get: (key) => config[key] });
-}
-
-/**
- * Starts a new "run" of the provider against the same emulator, as a later `pulumi` command
- * would: a new connection, and so no memory of what the previous run created.
- */
-export function nextRun(emulator: RunningEmulator): void {
-  connect(emulator);
 }
 
 /** The provider object of a resource type, typed loosely as the engine calls it. */
@@ -50,12 +44,11 @@ export function provider(type: ResourceType) {
 }
 
 /**
- * An emulator per describe block, reset before each test (state, faults, request log, and the
- * documented rate limit with full buckets: see useResetEmulator), and the provider connected to
- * it afresh.
+ * An emulator per describe block, reset before each test (see useResetEmulator), and the
+ * provider connected to it afresh.
  */
-export function useEmulator(): Readonly<{ emulator: RunningEmulator }> {
-  return useResetEmulator({}, { beforeEach: (emulator) => connect(emulator) });
+export function useProviderAgainstEmulator(): Readonly<{ emulator: RunningEmulator }> {
+  return useResetEmulator({}, { beforeEach: (emulator) => startRun(emulator) });
 }
 
 /**

@@ -1,7 +1,7 @@
 import * as assert from "node:assert/strict";
 import { NotFoundError } from "../../provider";
 import { UNKNOWN } from "../../provider/resources/inputs";
-import { nextRun, provider, rejection, useEmulator, writes } from "../support/provider";
+import { provider, rejection, startRun, useProviderAgainstEmulator, writes } from "../support/provider";
 import { FIXTURE } from "../support/fixture";
 
 const event = provider("ApplicationEvent");
@@ -9,7 +9,7 @@ const DEAL_WON = FIXTURE.events[1];
 const SAMPLE = { deal: { id: "d_1", amount: 1200, currency: "EUR" }, owner: "ada" };
 
 describe("ApplicationEvent provider", () => {
-  const ctx = useEmulator();
+  const ctx = useProviderAgainstEmulator();
 
   it("check refuses a response that is not an object, and a blank name, without a request", async () => {
     const result = await event.check({}, { eventId: DEAL_WON, name: " ", response: [1, 2] });
@@ -47,7 +47,7 @@ describe("ApplicationEvent provider", () => {
     const updated = await event.update(created.id, created.outs, { ...created.outs, name: "deal.won.v2" });
     assert.equal(ctx.emulator.store.event(DEAL_WON)!.name, "deal.won.v2");
 
-    nextRun(ctx.emulator); // the delete comes from a later `pulumi` run
+    startRun(ctx.emulator); // the delete comes from a later `pulumi` run
 
     await event.delete(created.id, updated.outs);
     const after = ctx.emulator.store.event(DEAL_WON)!;
@@ -58,7 +58,7 @@ describe("ApplicationEvent provider", () => {
   it("leaves the event as declared on delete when nothing is declared to restore", async () => {
     const created = await event.create({ eventId: DEAL_WON, name: "deal.closed", response: SAMPLE });
     const before = writes(ctx.emulator).length;
-    nextRun(ctx.emulator); // the delete comes from a later `pulumi` run
+    startRun(ctx.emulator); // the delete comes from a later `pulumi` run
     await event.delete(created.id, created.outs);
     assert.equal(writes(ctx.emulator).length, before, "delete makes no request");
     assert.equal(ctx.emulator.store.event(DEAL_WON)!.name, "deal.closed");

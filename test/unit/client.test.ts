@@ -5,10 +5,10 @@ import * as net from "node:net";
 import { BadRequestError, ConnectionError, FieldNotFoundError, ResponseValidationError, SettingsError, WorkflowNotPublishedError } from "../../provider";
 import { apiErrorFrom } from "../../provider/client/errors";
 import { resolveSettings } from "../../provider/settings";
-import { clientFor, rejection, useEmulator } from "../support/provider";
+import { clientFor, rejection, useProviderAgainstEmulator } from "../support/provider";
 
 describe("PlatformClient", () => {
-  const ctx = useEmulator();
+  const ctx = useProviderAgainstEmulator();
   const client = (extra: Record<string, string> = {}) =>
     clientFor(ctx.emulator, { INTEGRATION_PLATFORM_TIMEOUT_MS: "500", INTEGRATION_PLATFORM_MAX_RETRIES: "3", ...extra });
   const attempts = () => ctx.emulator.requests.list().filter((r) => r.path.startsWith("/api/v2/public/linked-account")).length;

@@ -1,7 +1,7 @@
 import * as assert from "node:assert/strict";
 import { AuthenticationError, ServerError } from "../../provider";
 import { UNKNOWN } from "../../provider/resources/inputs";
-import { connect, getConfig, nextRun, provider, rejection, useEmulator, writes } from "../support/provider";
+import { getConfig, provider, rejection, startRun, useProviderAgainstEmulator, writes } from "../support/provider";
 
 const field = provider("ConfigField");
 const GLOBAL = { slug: "hubspot", linkedAccountId: "acme", configId: "acme", fieldId: "hs_pipeline" };
@@ -12,7 +12,7 @@ const OPTIONS = [
 ];
 
 describe("ConfigField provider", () => {
-  const ctx = useEmulator();
+  const ctx = useProviderAgainstEmulator();
 
   describe("check", () => {
     it("accepts complete inputs unchanged", async () => {
@@ -86,7 +86,7 @@ describe("ConfigField provider", () => {
       assert.deepEqual(live.options, OPTIONS.slice(0, 1));
       assert.equal(updated.outs.name, undefined);
 
-      nextRun(ctx.emulator); // the delete comes from a later `pulumi` run
+      startRun(ctx.emulator); // the delete comes from a later `pulumi` run
 
       await field.delete(created.id, updated.outs);
       live = (await getConfig(ctx.emulator, "acme", "hubspot")).fields.find((f) => f.id === "hs_pipeline")!;
@@ -99,7 +99,7 @@ describe("ConfigField provider", () => {
       const declared = { ...GLOBAL, name: "Sales pipeline", restoreOnDelete: { name: "Deal pipeline", labels: [{ name: "team", value: "ops" }] } };
       const updated = await field.update(created.id, created.outs, declared);
       assert.deepEqual(writes(ctx.emulator), [], "restoreOnDelete acts at delete only");
-      nextRun(ctx.emulator); // the delete comes from a later `pulumi` run
+      startRun(ctx.emulator); // the delete comes from a later `pulumi` run
       await field.delete(created.id, updated.outs);
       const live = (await getConfig(ctx.emulator, "acme", "hubspot")).fields.find((f) => f.id === "hs_pipeline")!;
       assert.equal(live.name, "Deal pipeline", "not the recorded Pipeline");
@@ -112,7 +112,7 @@ describe("ConfigField provider", () => {
       const live = config.workflows.find((w) => w.id === "wf_hs_contact_sync")!.fields.find((f) => f.id === "hs_contact_owner")!;
       assert.deepEqual(live.labels, [{ name: "team", value: "sales" }]);
       assert.equal(created.outs.field.fieldType, "text");
-      nextRun(ctx.emulator); // the delete comes from a later `pulumi` run
+      startRun(ctx.emulator); // the delete comes from a later `pulumi` run
       await field.delete(created.id, created.outs);
       const restored = (await getConfig(ctx.emulator, "acme", "hubspot")).workflows.find((w) => w.id === "wf_hs_contact_sync")!;
       assert.deepEqual(restored.fields.find((f) => f.id === "hs_contact_owner")!.labels, []);
@@ -125,7 +125,7 @@ describe("ConfigField provider", () => {
       stored.name = "  Sales pipeline ";
       stored.options = [...OPTIONS].reverse();
       stored.labels = null as unknown as typeof stored.labels;
-      nextRun(ctx.emulator); // a later `pulumi refresh`
+      startRun(ctx.emulator); // a later `pulumi refresh`
       const read = await field.read(created.id, created.outs);
       assert.deepEqual(read.inputs, { ...GLOBAL, name: "Sales pipeline", options: OPTIONS, labels: [] });
       assert.deepEqual(await field.diff(created.id, read.props!, { ...GLOBAL, name: "Sales pipeline", options: OPTIONS, labels: [] }), { changes: false, replaces: [] });
@@ -143,9 +143,9 @@ describe("ConfigField provider", () => {
       await ctx.emulator.store.update((state) => {
         state.configs = state.configs.filter((c) => !(c.linked_account_id === "acme" && c.slug === "hubspot"));
       });
-      nextRun(ctx.emulator); // a later `pulumi refresh`
+      startRun(ctx.emulator); // a later `pulumi refresh`
       assert.deepEqual(await field.read(created.id, created.outs), { id: "", props: {} });
-      nextRun(ctx.emulator); // the delete comes from a later `pulumi` run
+      startRun(ctx.emulator); // the delete comes from a later `pulumi` run
       ctx.emulator.requests.clear();
       await field.delete(created.id, created.outs);
       // It tried to restore, heard that the config is gone, and left the platform as it was.
@@ -160,7 +160,7 @@ describe("ConfigField provider", () => {
     const created = await field.create({ ...GLOBAL, name: "Sales pipeline" });
     const toggle = provider("WorkflowToggle");
     const enabled = await toggle.create({ slug: "hubspot", linkedAccountId: "acme", configId: "acme", workflowId: "wf_hs_deal_alerts", enabled: true });
-    nextRun(ctx.emulator); // `pulumi refresh`
+    startRun(ctx.emulator); // `pulumi refresh`
     ctx.emulator.requests.clear();
     await Promise.all([field.read(created.id, created.outs), toggle.read(enabled.id, enabled.outs)]);
     await field.read(created.id, created.outs);
@@ -175,7 +175,7 @@ describe("ConfigField provider", () => {
     assert.deepEqual(created.outs.previous, { name: live.name });
     assert.equal(created.outs.field.id, "hs_pipeline");
     // One declared value that differs is enough to write.
-    nextRun(ctx.emulator);
+    startRun(ctx.emulator);
     await field.create({ ...GLOBAL, name: live.name, labels: [{ name: "team", value: "sales" }] });
     assert.deepEqual(writes(ctx.emulator).map((r) => `${r.method} ${r.path}`), ["PUT /api/v2/public/config/field/hs_pipeline"]);
   });
@@ -196,12 +196,12 @@ describe("ConfigField provider", () => {
     const before = (await getConfig(ctx.emulator, "acme", "hubspot")).fields.find((f) => f.id === "hs_pipeline")!;
     const old = await field.create({ ...GLOBAL, name: "Sales pipeline" });
     // The rename's run: the engine creates the new resource first, then deletes the old one.
-    nextRun(ctx.emulator);
+    startRun(ctx.emulator);
     const renamed = await field.create({ ...GLOBAL, name: "Sales pipeline" });
     await field.delete(old.id, old.outs);
     assert.equal((await getConfig(ctx.emulator, "acme", "hubspot")).fields.find((f) => f.id === "hs_pipeline")!.name, "Sales pipeline");
     // A later destroy of the new resource still restores what the field held when it took over.
-    nextRun(ctx.emulator);
+    startRun(ctx.emulator);
     await field.delete(renamed.id, renamed.outs);
     assert.equal((await getConfig(ctx.emulator, "acme", "hubspot")).fields.find((f) => f.id === "hs_pipeline")!.name, "Sales pipeline");
     assert.notEqual(before.name, "Sales pipeline");
@@ -219,7 +219,7 @@ describe("ConfigField provider", () => {
     });
 
     it("maps a refused API key to AuthenticationError naming the config key, without the key", async () => {
-      connect(ctx.emulator, { "integration-platform:apiKey": "tk_wrong_secret_value" });
+      startRun(ctx.emulator, { "integration-platform:apiKey": "tk_wrong_secret_value" });
       const error = await rejection(field.create({ ...GLOBAL, name: "x" }));
       assert.ok(error instanceof AuthenticationError);
       assert.match(error.message, /^401 from GET \/slug\/hubspot\/config\/acme: Invalid Credentials: the API key was refused; check `integration-platform:apiKey`/);

@@ -1,4 +1,4 @@
-// The engine this project builds for CI (scripts/ensure-pulumi.sh) pairs the v3.259 CLI with the
+// The engine this project builds for CI (ensure-pulumi.sh) pairs the v3.259 CLI with the
 // v3.68 Node.js language host, which silently ignores some features (docs/guides/the-pulumi-cli.md, "What the
 // self-built engine is for"). A test that passes here through a program using one of them would prove
 // nothing for users of the official CLI, so the programs we ship and run use none of them.
@@ -50,7 +50,7 @@ describe("the programs we ship and run use nothing the self-built engine ignores
   ];
   const programs = [...filesUnder("examples", (name) => /\.(ts|js)$/.test(name))];
   // Program text the tests and scripts write at run time, as string literals in their source.
-  const writers = [...filesUnder("scripts", (name) => name.endsWith(".ts")), ...filesUnder("test/e2e", (name) => name.endsWith(".ts"))];
+  const writers = ["scripts", "test/support", "test/e2e"].flatMap((dir) => filesUnder(dir, (name) => name.endsWith(".ts")));
 
   it(`no Pulumi.yaml sets runtime.options (${yamlFiles.length} files)`, () => {
     assert.ok(yamlFiles.length >= 3, "the root and both examples' Pulumi.yaml are found");

@@ -1,13 +1,13 @@
 import * as assert from "node:assert/strict";
 import { UNKNOWN } from "../../provider/resources/inputs";
-import { connect, nextRun, provider, rejection, useEmulator, writes } from "../support/provider";
+import { provider, rejection, startRun, useProviderAgainstEmulator, writes } from "../support/provider";
 import { FIXTURE } from "../support/fixture";
 
 const envValue = provider("EnvVariableValue");
 const QUOTA = { definitionId: FIXTURE.definitions.accountQuota, linkedAccountId: "globex", value: "250" };
 
 describe("EnvVariableValue provider", () => {
-  const ctx = useEmulator();
+  const ctx = useProviderAgainstEmulator();
 
   describe("check", () => {
     it("refuses bad local input without any request", async () => {
@@ -89,11 +89,11 @@ describe("EnvVariableValue provider", () => {
       await envValue.update(created.id, drifted.props!, { ...inputs, value: "300" });
       assert.equal(ctx.emulator.store.envValue(created.id)!.value, "300", "updated in place, same id");
 
-      nextRun(ctx.emulator); // the delete comes from a later `pulumi` run
+      startRun(ctx.emulator); // the delete comes from a later `pulumi` run
 
       await envValue.delete(created.id, created.outs);
       assert.equal(ctx.emulator.store.envValue(created.id), undefined);
-      nextRun(ctx.emulator); // the delete comes from a later `pulumi` run
+      startRun(ctx.emulator); // the delete comes from a later `pulumi` run
       ctx.emulator.requests.clear();
       await envValue.delete(created.id, created.outs); // a 404 counts as success
       assert.deepEqual(ctx.emulator.requests.list().map((r) => `${r.method} ${r.status}`), ["DELETE 404"]);
@@ -103,7 +103,7 @@ describe("EnvVariableValue provider", () => {
     it("keeps the value when its resource was renamed without aliases", async () => {
       const { inputs } = await envValue.check({}, QUOTA);
       const old = await envValue.create(inputs);
-      nextRun(ctx.emulator); // the rename's run: create the new resource, then delete the old one
+      startRun(ctx.emulator); // the rename's run: create the new resource, then delete the old one
       const renamed = await envValue.create(inputs);
       assert.equal(renamed.id, old.id, "the upsert adopts the same value");
       await envValue.delete(old.id, old.outs);
@@ -149,7 +149,7 @@ describe("EnvVariableValue provider", () => {
       await envValue.update(adopted.id, adopted.outs, { ...adopted.outs, adoptEncryptedValue: false });
       assert.deepEqual(writes(ctx.emulator), []);
 
-      nextRun(ctx.emulator);
+      startRun(ctx.emulator);
       const plain = await envValue.check({}, args);
       await envValue.create(plain.inputs);
       assert.deepEqual(writes(ctx.emulator).map((r) => `${r.method} ${r.path}`), ["POST /api/v2/public/env/values"], "cannot compare, so it writes");
@@ -160,7 +160,7 @@ describe("EnvVariableValue provider", () => {
       const { inputs } = await envValue.check({}, { definitionId: FIXTURE.definitions.accountTier, linkedAccountId: "acme", value: "platinum" });
       const created = await envValue.create(inputs);
       assert.equal(created.outs.previousValue, "enterprise", "recorded (a secret in state: see the class's additionalSecretOutputs)");
-      nextRun(ctx.emulator);
+      startRun(ctx.emulator);
       await envValue.delete(created.id, created.outs);
       assert.equal(ctx.emulator.store.envValue(FIXTURE.values.accountTierAcme)?.value, "enterprise");
     });
@@ -171,7 +171,7 @@ describe("EnvVariableValue provider", () => {
       const adopted = await envValue.create(tier.inputs);
       const replaced = await envValue.create(token.inputs);
       assert.deepEqual([replaced.outs.foundExisting, replaced.outs.previousValue], [true, undefined], "an encrypted value cannot be recorded");
-      nextRun(ctx.emulator);
+      startRun(ctx.emulator);
       await envValue.delete(adopted.id, adopted.outs);
       await envValue.delete(replaced.id, replaced.outs);
       assert.deepEqual(writes(ctx.emulator).filter((r) => r.method === "DELETE"), []);
@@ -187,7 +187,7 @@ describe("EnvVariableValue provider", () => {
       ctx.emulator.requests.clear();
       const updated = await envValue.update(created.id, created.outs, { ...created.outs, restoreOnDelete: "100" });
       assert.deepEqual(writes(ctx.emulator), []);
-      nextRun(ctx.emulator);
+      startRun(ctx.emulator);
       await envValue.delete(created.id, updated.outs);
       assert.equal(ctx.emulator.store.envValue(created.id)?.value, "100", "set to restoreOnDelete, not deleted");
     });
@@ -206,7 +206,7 @@ describe("EnvVariableValue provider", () => {
       await ctx.emulator.store.commit();
       const { inputs } = await envValue.check({}, { definitionId: FIXTURE.definitions.batchSize, workflowId: "wf_hs_contact_sync", value: "42" });
       const created = await envValue.create(inputs);
-      nextRun(ctx.emulator); // `pulumi refresh`
+      startRun(ctx.emulator); // `pulumi refresh`
       ctx.emulator.requests.clear();
       const read = await envValue.read(created.id, created.outs);
       assert.equal(read.id, created.id, "refresh keeps the resource");
@@ -231,7 +231,7 @@ describe("EnvVariableValue provider", () => {
   });
 
   it("uses the bearer token for env operations when one is configured", async () => {
-    connect(ctx.emulator, { "integration-platform:apiKey": "", "integration-platform:token": ctx.emulator.token });
+    startRun(ctx.emulator, { "integration-platform:apiKey": "", "integration-platform:token": ctx.emulator.token });
     const { inputs } = await envValue.check({}, QUOTA);
     await envValue.create(inputs);
     assert.deepEqual(new Set(ctx.emulator.requests.list().map((r) => r.auth)), new Set(["bearer"]));

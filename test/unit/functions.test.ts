@@ -11,7 +11,7 @@ import {
   getLinkedAccountsOutput,
   NotFoundError,
 } from "../../provider";
-import { connect, rejection, useEmulator } from "../support/provider";
+import { rejection, startRun, useProviderAgainstEmulator } from "../support/provider";
 import { FIXTURE } from "../support/fixture";
 
 const EXTRA = 120;
@@ -22,7 +22,7 @@ function valueOf<T>(output: pulumi.Output<T>): Promise<T> {
 }
 
 describe("lookups", () => {
-  const ctx = useEmulator();
+  const ctx = useProviderAgainstEmulator();
   const calls = (prefix: string) => ctx.emulator.requests.list().filter((r) => r.path.startsWith(`/api/v2/public${prefix}`));
 
   beforeEach(async () => {
@@ -158,7 +158,7 @@ describe("lookups", () => {
   });
 
   it("uses the bearer token where the platform accepts it, and the API key elsewhere", async () => {
-    connect(ctx.emulator, { "integration-platform:token": ctx.emulator.token });
+    startRun(ctx.emulator, { "integration-platform:token": ctx.emulator.token });
     await getEnvValues({ scope: "org", maxItems: 1 });
     await getAuditEvents({ maxItems: 1 });
     await getEnvDefinition({ definitionId: FIXTURE.definitions.apiBaseUrl });

@@ -365,12 +365,26 @@ describe("pulumi-integration-platform import", function () {
       assert.equal(ctx.emulator.requests.list().length, 0, "it refuses before reading");
     });
 
-    it("a read that fails half-way: the reads already started finish, and no file is written", async () => {
-      ctx.emulator.faults.add([{ path: "^/api/v2/public/slug/hubspot/config/globex$", action: { status: 500 } }]);
+    it("a read that fails half-way: the reads already started finish before it reports, and no file is written", async () => {
+      // acme's and initech's config reads start beside globex's and are answered only after it failed.
+      ctx.emulator.faults.add([
+        { path: "^/api/v2/public/slug/hubspot/config/globex$", action: { status: 500 } },
+        { path: "^/api/v2/public/slug/hubspot/config/(acme|initech)$", action: { delayMs: 1000 } },
+      ]);
       await refused(
         ["import", "--slug", "hubspot", "--out", out],
         /^pulumi-integration-platform import: 500 from GET \/slug\/hubspot\/config\/globex: .*the platform failed; run again later/m,
         { env: { INTEGRATION_PLATFORM_MAX_RETRIES: "0" } },
+      );
+      // The log records a request once it is answered: read as the command returned.
+      const [first, ...then] = ctx.emulator.requests
+        .list()
+        .filter((r) => r.path.startsWith("/api/v2/public/slug/hubspot/config/"))
+        .map((r) => `${r.path.split("/").pop()} ${r.status}`);
+      assert.deepEqual(
+        [first, ...then.sort()],
+        ["globex 500", "acme 200", "initech 200"],
+        "the failure is answered first, and the reads in flight then were answered before the command reported it",
       );
     });
 

@@ -8,7 +8,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import * as ts from "typescript";
 import { main } from "../../cli/main";
-import { REPO } from "../../scripts/lib/engine";
+import { REPO } from "../support/engine";
 import { useResetEmulator } from "../support/emulator";
 import { TYPE } from "../support/fixture";
 import { registrations } from "../support/mocks";

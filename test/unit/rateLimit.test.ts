@@ -7,10 +7,10 @@ import { AxiosError, AxiosHeaders } from "axios";
 import { RateLimitError, ServerError } from "../../provider";
 import { MAX_RETRY_DELAY_MS, type PlatformClient, retryDelayMs } from "../../provider/client/http";
 import { Pacer, pacer } from "../../provider/client/pacing";
-import { clientFor, rejection, useEmulator } from "../support/provider";
+import { clientFor, rejection, useProviderAgainstEmulator } from "../support/provider";
 
 describe("Rate limits: the client paces itself and waits out 429s", () => {
-  const ctx = useEmulator();
+  const ctx = useProviderAgainstEmulator();
   const client = (extra: Record<string, string> = {}) => clientFor(ctx.emulator, extra);
   const calls = () => ctx.emulator.requests.list().filter((r) => r.path.startsWith("/api/v2/public/linked-account"));
   const spanMs = (log: { time: string }[]) => Date.parse(log[log.length - 1].time) - Date.parse(log[0].time);

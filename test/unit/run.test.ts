@@ -5,12 +5,12 @@ import * as assert from "node:assert/strict";
 import { PageList } from "../../provider/client/pagination";
 import { Run, type EnvTarget } from "../../provider/run";
 import { FIXTURE } from "../support/fixture";
-import { clientFor, useEmulator } from "../support/provider";
+import { clientFor, useProviderAgainstEmulator } from "../support/provider";
 
 const WORKFLOW = "wf_hs_contact_sync";
 
 describe("Run: the reads a command shares", () => {
-  const ctx = useEmulator();
+  const ctx = useProviderAgainstEmulator();
 
   const batchSize = FIXTURE.definitions.batchSize;
   /** A new run, as a `pulumi` command starts one, over a client of its own. */

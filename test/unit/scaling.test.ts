@@ -5,7 +5,7 @@ import { planMoves, stackName, checkTemplate } from "../../cli/shards";
 import { mergePreviews, parsePreview, summarize } from "../../cli/summary";
 import { resolveSettings } from "../../provider/settings";
 import { inThisShard, shardOf, stackShard } from "../../provider/sharding";
-import { connect, getConfig, nextRun, provider, useEmulator, writes } from "../support/provider";
+import { getConfig, provider, startRun, useProviderAgainstEmulator, writes } from "../support/provider";
 
 const ids = Array.from({ length: 2000 }, (_, i) => `tenant-${i}`);
 
@@ -120,7 +120,7 @@ describe("summarize of several stacks' previews", () => {
 });
 
 describe("createWithoutRead", () => {
-  const ctx = useEmulator();
+  const ctx = useProviderAgainstEmulator();
   const field = provider("ConfigField");
   const toggle = provider("WorkflowToggle");
   const envValue = provider("EnvVariableValue");
@@ -136,7 +136,7 @@ describe("createWithoutRead", () => {
   });
 
   it("creates a field, a toggle and an env value that declare restoreOnDelete with one write each and no read; delete puts back what they declare", async () => {
-    connect(ctx.emulator, { "integration-platform:createWithoutRead": "true" });
+    startRun(ctx.emulator, { "integration-platform:createWithoutRead": "true" });
     const scope = { scope: "linked_account", encrypted: false };
     const f = await field.create({ ...CONFIG, fieldId: "hs_pipeline", name: "Tenant pipeline", restoreOnDelete: { name: "Pipeline" } });
     const t = await toggle.create({ ...CONFIG, workflowId: "wf_hs_deal_alerts", enabled: true, restoreOnDelete: false });
@@ -151,7 +151,7 @@ describe("createWithoutRead", () => {
     const config = await getConfig(ctx.emulator, "acme", "hubspot");
     assert.equal(config.fields.find((x: { id: string }) => x.id === "hs_pipeline")?.name, "Tenant pipeline");
 
-    nextRun(ctx.emulator); // the delete comes from a later `pulumi` run
+    startRun(ctx.emulator); // the delete comes from a later `pulumi` run
     await field.delete(f.id, f.outs);
     await toggle.delete(t.id, t.outs);
     await envValue.delete(v.id, v.outs);
@@ -162,7 +162,7 @@ describe("createWithoutRead", () => {
   });
 
   it("still reads first where nothing is declared to restore, or an encrypted value is to be adopted", async () => {
-    connect(ctx.emulator, { "integration-platform:createWithoutRead": "true" });
+    startRun(ctx.emulator, { "integration-platform:createWithoutRead": "true" });
     await field.create({ ...CONFIG, fieldId: "hs_pipeline", name: "Tenant pipeline" });
     assert.deepEqual(calls().slice(0, 1), ["GET /api/v2/public/slug/hubspot/config/acme"]);
     ctx.emulator.requests.clear();

@@ -9,7 +9,7 @@ import { openClient } from "../../provider/connection";
 import { MAX_ID_LENGTH } from "../../provider/client/ids";
 import { summarize } from "../../cli/summary";
 import { resolveSettings } from "../../provider/settings";
-import { clientFor, provider, rejection, useEmulator } from "../support/provider";
+import { clientFor, provider, rejection, useProviderAgainstEmulator } from "../support/provider";
 
 /** Strings an attacker or a careless user might give as an id, each with what makes it hostile. */
 const HOSTILE: [string, string][] = [
@@ -35,7 +35,7 @@ async function server(handle: (req: http.IncomingMessage, res: http.ServerRespon
 }
 
 describe("security: ids that cannot change meaning", () => {
-  const ctx = useEmulator();
+  const ctx = useProviderAgainstEmulator();
   const field = provider("ConfigField");
   const toggle = provider("WorkflowToggle");
 

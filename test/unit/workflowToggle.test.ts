@@ -1,7 +1,7 @@
 import * as assert from "node:assert/strict";
 import { BadRequestError } from "../../provider";
 import { UNKNOWN } from "../../provider/resources/inputs";
-import { getConfig, nextRun, provider, rejection, useEmulator, writes } from "../support/provider";
+import { getConfig, provider, rejection, startRun, useProviderAgainstEmulator, writes } from "../support/provider";
 
 const toggle = provider("WorkflowToggle");
 const DEAL_ALERTS = { slug: "hubspot", linkedAccountId: "acme", configId: "acme", workflowId: "wf_hs_deal_alerts" };
@@ -11,7 +11,7 @@ async function enabled(emulator: Parameters<typeof getConfig>[0], workflowId: st
 }
 
 describe("WorkflowToggle provider", () => {
-  const ctx = useEmulator();
+  const ctx = useProviderAgainstEmulator();
 
   it("check refuses an `enabled` that is not a boolean, and a missing id, without a request", async () => {
     const result = await toggle.check({}, { ...DEAL_ALERTS, workflowId: undefined, enabled: "true" });
@@ -51,7 +51,7 @@ describe("WorkflowToggle provider", () => {
     assert.equal(updated.outs.enabled, true);
     assert.equal(await enabled(ctx.emulator, "wf_hs_deal_alerts"), true);
 
-    nextRun(ctx.emulator); // the delete comes from a later `pulumi` run
+    startRun(ctx.emulator); // the delete comes from a later `pulumi` run
 
     await toggle.delete(created.id, updated.outs);
     assert.equal(await enabled(ctx.emulator, "wf_hs_deal_alerts"), false);
@@ -63,7 +63,7 @@ describe("WorkflowToggle provider", () => {
     ctx.emulator.requests.clear();
     const updated = await toggle.update(created.id, created.outs, { ...DEAL_ALERTS, enabled: true, restoreOnDelete: true });
     assert.deepEqual(writes(ctx.emulator), [], "restoreOnDelete acts at delete only");
-    nextRun(ctx.emulator);
+    startRun(ctx.emulator);
     await toggle.delete(created.id, updated.outs);
     assert.deepEqual(writes(ctx.emulator), [], "restoring true over true sends nothing");
     assert.equal(await enabled(ctx.emulator, "wf_hs_deal_alerts"), true, "not put back to the recorded false");
@@ -73,7 +73,7 @@ describe("WorkflowToggle provider", () => {
     const created = await toggle.create({ ...DEAL_ALERTS, workflowId: "wf_hs_contact_sync", enabled: true });
     assert.deepEqual(ctx.emulator.requests.list().map((r) => `${r.method} ${r.path}`), ["GET /api/v2/public/slug/hubspot/config/acme"]);
     assert.equal(created.outs.previousEnabled, true);
-    nextRun(ctx.emulator);
+    startRun(ctx.emulator);
     await toggle.delete(created.id, created.outs);
     assert.deepEqual(writes(ctx.emulator), []);
     assert.equal(await enabled(ctx.emulator, "wf_hs_contact_sync"), true);
@@ -85,7 +85,7 @@ describe("WorkflowToggle provider", () => {
       state.configs = state.configs.filter((c) => c.linked_account_id !== "acme");
     });
     assert.deepEqual(await toggle.read(created.id, created.outs), { id: "", props: {} });
-    nextRun(ctx.emulator); // the delete comes from a later `pulumi` run
+    startRun(ctx.emulator); // the delete comes from a later `pulumi` run
     ctx.emulator.requests.clear();
     await toggle.delete(created.id, created.outs);
     // It tried to restore, heard that the config is gone, and left the platform as it was.

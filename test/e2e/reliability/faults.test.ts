@@ -11,7 +11,7 @@
 import * as assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import type { FaultRuleInput, RequestLogEntry, RunningEmulator } from "../../../emulator";
-import { Stack } from "../../../scripts/lib/engine";
+import { Stack } from "../../support/engine";
 import { step, useEmulatorStack } from "../../support/e2e";
 import {
   assertPlatformMatches,
@@ -25,7 +25,7 @@ import {
   writeSpec,
   writesIn,
   type Spec,
-} from "./harness";
+} from "../../support/reliability";
 
 const API_KEY = `tk_faults_${randomBytes(6).toString("hex")}`;
 const API = "^/api/";

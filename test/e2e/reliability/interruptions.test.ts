@@ -11,11 +11,11 @@
 //     state until `pulumi refresh --clear-pending-creates` drops them;
 //   - the plugins it started (language host, program, provider): they live on, re-parented;
 //   - rarely, a zero-byte `<stack>.json.attrs`, which makes every command fail with
-//     `failed to load checkpoint: EOF` until it is deleted (see harness.recoverInterruptedUp).
+//     `failed to load checkpoint: EOF` until it is deleted (see recoverInterruptedUp).
 import * as assert from "node:assert/strict";
 import * as path from "node:path";
 import type { EmulatorState, RequestLogEntry } from "../../../emulator";
-import { Stack, type BackgroundCommand } from "../../../scripts/lib/engine";
+import { Stack, type BackgroundCommand } from "../../support/engine";
 import { step, useEmulatorStack } from "../../support/e2e";
 import { FIXTURE } from "../../support/fixture";
 import {
@@ -30,7 +30,7 @@ import {
   writeSpec,
   writesIn,
   type Spec,
-} from "./harness";
+} from "../../support/reliability";
 
 /** The setup the points interrupt: per account a field, a toggle and two env values, plus one event. */
 function setup(accounts: readonly string[], version: number, batchWorkflow = "wf_hs_contact_sync"): Spec {

@@ -5,13 +5,13 @@
 //   - a field and a toggle whose create was interrupted after its write landed record the value
 //     they had just written as "what was there", and a declared restoreOnDelete puts back the real
 //     one anyway. The interruption is a SIGKILL of every process of `pulumi up`, as a cancelled CI
-//     job does, followed by the documented recovery (harness.ts, recoverInterruptedUp).
+//     job does, followed by the documented recovery (recoverInterruptedUp, test/support/reliability.ts).
 import * as assert from "node:assert/strict";
 import * as path from "node:path";
-import { Stack } from "../../../scripts/lib/engine";
+import { Stack } from "../../support/engine";
 import { publicGet, step, useEmulatorStack } from "../../support/e2e";
 import { FIXTURE } from "../../support/fixture";
-import { logCursor, recoverInterruptedUp, specProgram, waitFor, writeSpec, writesIn, type Spec } from "./harness";
+import { logCursor, recoverInterruptedUp, specProgram, waitFor, writeSpec, writesIn, type Spec } from "../../support/reliability";
 
 const ACME = { slug: "hubspot", linkedAccountId: "acme", configId: "acme" };
 

@@ -5,11 +5,11 @@
 // restoreOnDelete; otherwise what the killed run wrote is taken for what was there before.
 import * as assert from "node:assert/strict";
 import type { RunningEmulator } from "../../../emulator";
-import { Stack } from "../../../scripts/lib/engine";
-import { writeProgram } from "../../../scripts/lib/program";
-import { ACCOUNT_QUOTA, seedTenants } from "../../../scripts/lib/tenants";
+import { Stack } from "../../support/engine";
+import { writeProgram } from "../../support/program";
+import { ACCOUNT_QUOTA, seedTenants } from "../../support/tenants";
 import { observableState, step, useEmulatorStack } from "../../support/e2e";
-import { waitFor } from "./harness";
+import { waitFor } from "../../support/reliability";
 
 const TENANTS = 12;
 const SKIP = { PULUMI_SKIP_CHECKPOINTS: "true" };

@@ -1,7 +1,5 @@
-// What scripts/record-upgrade.ts writes and test/e2e/upgrade.test.ts reads: one directory per
-// earlier release under test/e2e/upgrade/, holding a stack that release deployed. Everything
-// here is fixed because the recording is committed: its secrets were encrypted with this
-// passphrase, and its state was written by a provider holding this API key.
+// What the record-upgrade script writes and test/e2e/upgrade.test.ts reads (test/e2e/upgrade/v*/).
+// Fixed values: the committed recordings were encrypted and written with them.
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { REPO, Stack, type Workspace } from "./engine";
@@ -47,15 +45,8 @@ export function recordedReleases(): string[] {
 }
 
 /**
- * The stack of a recorded program, connected to the emulator at `baseUrl`. The address goes in
- * the environment, not in stack config: the engine copies stack config into the state (the
- * default provider's inputs), and `refresh` and `destroy`, which do not run the program,
- * configure the provider from those recorded inputs, not from the config file. A recorded
- * address would be dialled again at test time, so the emulator would have to listen on the
- * recording's port forever (`preview` alone would not mind: the engine does not report the
- * default provider as changed). A fixed port can be taken, and two runs on one machine would
- * collide; the environment variable is a documented way to connect, and the API key stays in
- * stack config, so the provider still reads settings from the recorded state.
+ * The stack of a recorded program, connected to the emulator at `baseUrl` through the environment,
+ * not stack config, so the emulator can listen on any port (docs/development.md, "Upgrades").
  */
 export function upgradeStack(workspace: Workspace, dir: string, baseUrl: string): Stack {
   return new Stack(workspace, dir, UPGRADE_STACK, {

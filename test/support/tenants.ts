@@ -1,5 +1,5 @@
-// Multi-tenant stacks for the e2e tests and the benchmark: many linked accounts in the emulator,
-// and a program that sets each of them up, written the way a customer with many end users would.
+// Multi-tenant stacks for the e2e tests and the benchmarks: many linked accounts in the emulator,
+// and a program that sets each of them up, as a customer with many end users writes it.
 import type { RunningEmulator } from "../../emulator";
 
 /** The fixture's ACCOUNT_QUOTA definition: a linked_account-scoped number. */

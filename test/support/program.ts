@@ -1,6 +1,5 @@
-// Pulumi programs for the e2e tests, with our package installed the way a user installs it:
-// `npm pack` of this repository, then `npm install` of the tarball. A relative import of
-// provider/ would capture our code by value into `__provider` and prove nothing about users.
+// Pulumi programs with the package installed from its packed tarball, as users install it: a
+// relative import of provider/ would capture our code by value into `__provider`.
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";

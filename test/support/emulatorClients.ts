@@ -1,10 +1,12 @@
+// The emulator suites' view of the emulator: its HTTP API through axios clients, one per kind of
+// credential, that never throw on a status, so tests assert the platform's answers themselves.
 import axios, { type AxiosInstance, type AxiosResponse } from "axios";
 import { strict as assert } from "node:assert";
 import type { EmulatorOptions, RunningEmulator } from "../../emulator";
-import { useResetEmulator } from "../support/emulator";
+import { useResetEmulator } from "./emulator";
 
 /** A running emulator with clients: API key, bearer token, no credentials, control plane. */
-export interface Harness {
+export interface EmulatorClients {
   emulator: RunningEmulator;
   api: AxiosInstance;
   bearer: AxiosInstance;
@@ -16,7 +18,7 @@ export interface Harness {
  * An emulator per describe block with its clients, reset before each test (state, faults,
  * request log, rate limit and its buckets: see useResetEmulator).
  */
-export function useEmulator(options: EmulatorOptions = {}): Readonly<Harness> {
+export function useEmulatorClients(options: EmulatorOptions = {}): Readonly<EmulatorClients> {
   return useResetEmulator(options, {
     started: (emulator) => ({
       api: client(emulator, { "x-api-key": emulator.apiKey }),
@@ -32,7 +34,7 @@ export function useEmulator(options: EmulatorOptions = {}): Readonly<Harness> {
  * succession than the platform's burst because they check something else, one case per request;
  * the limit itself is checked in rateLimit.test.ts.
  */
-export function refillRateLimit(h: Readonly<Harness>): void {
+export function refillRateLimit(h: Readonly<EmulatorClients>): void {
   h.emulator.rateLimit.reset();
 }
 

@@ -9,11 +9,11 @@ import type { ConfigureRequest } from "@pulumi/pulumi/dynamic";
 import { currentRun } from "../../provider/connection";
 import { configure, providers, resourceProviders } from "../../provider/bridge/host";
 import { RESOURCES } from "../../provider/resources";
-import { useEmulator } from "../support/provider";
+import { useProviderAgainstEmulator } from "../support/provider";
 import { FIXTURE } from "../support/fixture";
 
 describe("runtime entry point", () => {
-  useEmulator();
+  useProviderAgainstEmulator();
 
   it("serves check failures without a property, naming it in the reason", async () => {
     const news = { definitionId: FIXTURE.definitions.accountQuota, linkedAccountId: "globex", value: "twelve-s3cr3t" };
@@ -37,7 +37,7 @@ describe("runtime entry point", () => {
 });
 
 describe("configure()", () => {
-  const ctx = useEmulator();
+  const ctx = useProviderAgainstEmulator();
   const configOf = (values: Record<string, string>) => ({ config: { get: (key: string) => values[key] } }) as unknown as ConfigureRequest;
 
   it("keeps the run when the engine configures each resource type with the same stack config", async () => {

@@ -1,7 +1,7 @@
 // Measurements behind the figures in docs/guides/reliability.md that the test suite does not print
 // itself. Not a test (npm test does not run it): each prints what it measured.
 //
-//   npm run build --silent && npx ts-node --transpile-only test/e2e/reliability/measure.ts <name>
+//   npm run build --silent && npx ts-node --transpile-only scripts/measure-reliability.ts <name>
 //
 //   sidecars [kills]  kills `pulumi up` at varied points, `kills` times (default 12) with the
 //                     default file backend and as many with `?metadata=skip`; counts the kills
@@ -16,10 +16,10 @@
 import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { startEmulator, type RunningEmulator } from "../../../emulator";
-import { Stack, Workspace } from "../../../scripts/lib/engine";
-import { writeProgram } from "../../../scripts/lib/program";
-import { fullSpec, recoverInterruptedUp, specProgram, waitFor, writeSpec, writesIn } from "./harness";
+import { startEmulator, type RunningEmulator } from "../emulator";
+import { Stack, Workspace } from "../test/support/engine";
+import { writeProgram } from "../test/support/program";
+import { fullSpec, recoverInterruptedUp, specProgram, waitFor, writeSpec, writesIn } from "../test/support/reliability";
 
 /** An emulator, a workspace and one stack of the spec program, connected to each other. */
 async function setup(name: string) {
@@ -185,7 +185,7 @@ const MEASUREMENTS: Record<string, (arg?: string) => Promise<void>> = {
 const [name, arg] = process.argv.slice(2);
 const measurement = MEASUREMENTS[name];
 if (!measurement) {
-  console.error(`usage: measure.ts <${Object.keys(MEASUREMENTS).join(" | ")}> [argument]`);
+  console.error(`usage: measure-reliability.ts <${Object.keys(MEASUREMENTS).join(" | ")}> [argument]`);
   process.exit(2);
 }
 measurement(arg).catch((error) => {

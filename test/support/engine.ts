@@ -1,9 +1,5 @@
-// The real Pulumi engine, offline: one helper that the e2e tests, the demo and the benchmark share.
-//   - a file backend and PULUMI_HOME in a temporary directory, removed by `dispose()`;
-//   - a passphrase secrets provider;
-//   - no update checks and no plugin downloads;
-//   - programs installed the way users install them: from the packed tarball.
-// Without the engine, callers fail; nothing skips.
+// The real Pulumi CLI, offline and isolated (docs/development.md, "Test support"): shared by the
+// e2e tests and the scripts. Without the engine callers fail; nothing skips.
 import { execFile, execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
@@ -15,10 +11,10 @@ export const REPO = path.resolve(__dirname, "../..");
 
 let binDir: string | undefined;
 
-/** Runs scripts/ensure-pulumi.sh once per test process and returns the directory holding the engine. */
+/** Runs ensure-pulumi.sh (as CI does) once per process and returns the directory holding the engine. */
 export function engineBinDir(): string {
   if (binDir === undefined) {
-    const out = execFileSync("bash", [path.join(REPO, "scripts/ensure-pulumi.sh")], {
+    const out = execFileSync("bash", [path.join(REPO, "scripts", "ensure-pulumi.sh")], {
       cwd: REPO,
       encoding: "utf8",
       stdio: ["ignore", "pipe", "inherit"],
@@ -218,10 +214,8 @@ export interface BackgroundResult {
 }
 
 /**
- * A `pulumi` command running in the background. `pulumi` starts its plugins (the language host
- * with the program, the provider hosts) in process groups of their own, so killing `pulumi`
- * leaves them running, re-parented to init: `plugins()` finds them by the tag in their
- * environment (Linux: /proc), and `killAll()` ends them, as a CI runner tearing a job down would.
+ * A `pulumi` command running in the background. Its plugins outlive a kill of `pulumi`
+ * (docs/development.md), so they are found by a tag in their environment.
  */
 export interface BackgroundCommand {
   /** The `pulumi` process's id. */

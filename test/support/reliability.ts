@@ -1,14 +1,12 @@
-// What the reliability tests share: the spec program (program/index.js) and the specs it runs,
-// the documented recovery after an interrupted `pulumi up`, and the checks of what users
-// observe: the emulator's state (read out of band, so fault rules never touch the check), the
-// exported stack, and the request log.
+// What the reliability tests share: the spec program (specProgram/index.js) and its specs, the
+// documented recovery after a killed `pulumi up`, and checks of the platform, state and request log.
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { EmulatorState, RequestLogEntry, RunningEmulator } from "../../../emulator";
-import type { Stack, StackExport, Workspace } from "../../../scripts/lib/engine";
-import { writeProgram } from "../../../scripts/lib/program";
-import { FIXTURE, TYPE, TYPE_PREFIX } from "../../support/fixture";
+import type { EmulatorState, RequestLogEntry, RunningEmulator } from "../../emulator";
+import type { Stack, StackExport, Workspace } from "./engine";
+import { writeProgram } from "./program";
+import { FIXTURE, TYPE, TYPE_PREFIX } from "./fixture";
 
 /** A `{name, value}` pair, as options and labels take. */
 export interface NameValue {
@@ -49,14 +47,10 @@ export interface Spec {
 /** Connection settings for short timeouts and enough retries (see faults.test.ts for the figures). */
 export const FAST_CLIENT = { "integration-platform:timeoutMs": "1000", "integration-platform:maxRetries": "8" };
 
-/**
- * Writes the spec program into the workspace as `name` and returns its directory. Every stack of
- * it runs what `writeSpec` last wrote. Pulumi.yaml and package.json are replaced by plain
- * JavaScript ones.
- */
+/** Writes the spec program (plain JavaScript) into the workspace as `name`; its stacks run what `writeSpec` last wrote. */
 export function specProgram(workspace: Workspace, name: string): string {
   return writeProgram(workspace.root, name, {
-    "index.js": fs.readFileSync(path.join(__dirname, "program", "index.js"), "utf8"),
+    "index.js": fs.readFileSync(path.join(__dirname, "specProgram", "index.js"), "utf8"),
     "Pulumi.yaml": `name: ${name}\nruntime: nodejs\nmain: index.js\n`,
     "package.json": JSON.stringify({ name, private: true, main: "index.js" }, null, 2),
     "spec.json": "{}",
@@ -146,12 +140,8 @@ export function logCursor(emulator: RunningEmulator): number {
 }
 
 /**
- * Asserts that the emulator holds what the spec declares, out of band (fault rules never touch
- * the store): every field, toggle and event as declared, every declared env value exactly once
- * with its value, and no env value duplicated anywhere. `retired` lists placements the stack
- * managed before and no longer declares: none may be left, except where `before` (the platform
- * before the stack) held a value, which must be back. `values` gives the real value of
- * entries declared with `valueFromConfig`.
+ * Asserts, from the store (fault rules never touch it), that the platform holds what `spec`
+ * declares and no duplicated env value; `retired` placements are empty again, or back as `before`.
  */
 export function assertPlatformMatches(
   state: EmulatorState,
@@ -190,14 +180,10 @@ export function assertPlatformMatches(
     // Compared without printing: the values stand for secrets.
     assert.ok(values.length === 1 && values[0] === expected, `${name}: exactly one env value, equal to the declared one (found ${values.length})`);
   }
-  // A retired placement that held a value before the stack took it over holds one again: delete
-  // puts back what create replaced. Which value is not checked: after an interrupted create, what
-  // create recorded as "before" is the value the killed run wrote (docs/guides/reliability.md,
-  // "Known limitations"; restoreOnDelete closes that, see restore.test.ts).
+  // Back, but which value is not checked: an interrupted create records the killed run's write as
+  // "before" (docs/guides/reliability.md, "Known limitations").
   const heldBefore = new Set((options.before?.envValues ?? []).map((v) => placement(v.variable_definition_id, v.linked_account_id, v.workflow_id)));
-  // For the same reason, a placement whose create was interrupted after its write landed may keep
-  // that value: the re-create found it there and recorded it as "before". Only a value the stack
-  // itself declared may be left so (`ownValues`), never another.
+  // For the same reason the stack's own value (`ownValues`) may be left, never another.
   for (const key of options.retired ?? []) {
     const left = byPlacement.get(key) ?? [];
     if (heldBefore.has(key)) assert.equal(left.length, 1, `the retired placement ${key}, which held a value before the stack, holds one again`);
@@ -225,17 +211,9 @@ export function assertStateMatches(exported: StackExport, spec: Spec): void {
 }
 
 /**
- * The documented recovery after `pulumi up` was killed (docs/guides/reliability.md), step by step:
- *   0. delete any zero-byte `*.attrs` file under the file backend's `.pulumi/` (a kill while the
- *      backend writes one leaves it empty, and every command then fails with
- *      `failed to load checkpoint: EOF`; `?metadata=skip` on the backend URL avoids them);
- *   1. `pulumi cancel --yes`: removes the lock the killed command left;
- *   2. `pulumi refresh --yes --clear-pending-creates`: reconciles interrupted updates and deletes
- *      with the platform and drops interrupted creates (safe: every create of this package
- *      adopts what it finds);
- *   3. `pulumi up --yes`.
- * `inspect` sees the exported stack as the kill left it (after step 0). Returns the files step 0
- * removed and each command's output.
+ * The documented recovery after a killed `pulumi up` (docs/guides/reliability.md): remove empty
+ * `*.attrs` sidecars, then cancel, refresh --clear-pending-creates, up. `inspect` sees the state
+ * the kill left. Returns the sidecars removed and each command's output.
  */
 export async function recoverInterruptedUp(
   stack: Stack,
