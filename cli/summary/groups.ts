@@ -1,7 +1,6 @@
 // Where a change is listed: under its linked account (a folded block of its own), then its app,
 // its env values or its events, in an order that does not depend on the machine's locale.
-import { TYPE_PREFIX as RESOURCE_TYPE_PREFIX } from "../../provider/bridge/program";
-import type { Change } from "./changes";
+import { objectKindOf, type Change } from "./changes";
 import { showId } from "./markdown";
 
 /** The group of the changes tied to no linked account, listed last. */
@@ -10,12 +9,10 @@ export const SHARED = "Not tied to a linked account";
 /** The group (linked account, as a sort key) and section (app, env values, events) a change is listed under, and its linked account. */
 export function placeOf(change: Change): [string, string, unknown] {
   const inputs = (change.new ?? change.old)?.inputs ?? {};
-  const type = change.type.slice(RESOURCE_TYPE_PREFIX.length);
   const account = inputs.linkedAccountId;
   const group = account === undefined ? SHARED : `Linked account ${showId(account)}`;
-  if (type === "ApplicationEvent") return [group, "Application events", account];
-  if (type === "EnvVariableValue") return [group, account === undefined ? "Env values (org, workspace and workflow scope)" : "Env values", account];
-  return [group, inputs.slug !== undefined ? `App ${showId(inputs.slug)}` : "Other objects", account];
+  const section = objectKindOf(change).section?.(inputs);
+  return [group, section ?? (inputs.slug !== undefined ? `App ${showId(inputs.slug)}` : "Other objects"), account];
 }
 
 /** Linked accounts in natural order (`tenant-2` before `tenant-10`), whatever the machine's locale; shared objects last. */

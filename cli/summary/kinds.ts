@@ -13,6 +13,8 @@ export interface ObjectKind {
   identity: string[];
   /** Other properties the title shows; with the identity, not repeated when the object is created. */
   titled?: string[];
+  /** The section the object is listed under in its linked account's block, when not its app's. */
+  section?(inputs: Props): string;
   /** Properties the provider adds at preview: not the user's words, so never listed. */
   derived: string[];
   /** Properties that are secret whatever the JSON says. */
@@ -34,6 +36,7 @@ export const KINDS: Record<string, ObjectKind> = Object.fromEntries(
       order,
       identity: [...properties.identity],
       titled: summary.titled,
+      section: summary.section,
       derived: [...properties.derived],
       secret: properties.secret.map(String),
       title: (inputs: Props, outputs: Props) => summary.title(inputs, outputs, MARKDOWN),

@@ -116,6 +116,7 @@ export const ApplicationEventDefinition = defineResource({
   },
   summary: {
     titled: ["name"],
+    section: () => "Application events",
     title: (i, _o, t) => `event ${i.name !== undefined ? `${t.id(i.name)} ` : ""}(id ${t.id(i.eventId)})`,
     release: (i, _o, t) =>
       isRecord(i.restoreOnDelete)

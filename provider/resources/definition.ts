@@ -49,6 +49,8 @@ type Props = Record<string, unknown>;
 export interface SummaryOf {
   /** Properties the title shows besides the identity: not repeated when the object is created. */
   titled?: string[];
+  /** The section the object is listed under within its linked account's block; by default its app's. */
+  section?(inputs: Props): string;
   /** The platform object, e.g. "field `hs_pipeline` of workflow `wf_x`". */
   title(inputs: Props, outputs: Props, text: SummaryText): string;
   /** What deleting the resource does to the platform object. */

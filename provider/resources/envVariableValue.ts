@@ -184,6 +184,7 @@ export const EnvVariableValueDefinition = defineResource({
     },
   },
   summary: {
+    section: (i) => (i.linkedAccountId === undefined ? "Env values (org, workspace and workflow scope)" : "Env values"),
     title: (i, _o, t) =>
       `env value of definition ${t.id(i.definitionId)}${i.workflowId !== undefined ? ` for workflow ${t.id(i.workflowId)}` : ""}` +
       (typeof i.scope === "string" ? `, scope ${t.code(i.scope)}` : ""),
