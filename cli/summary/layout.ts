@@ -9,6 +9,7 @@ import { describeDrift, notChecked, requireRefresh } from "./drift";
 import { compareGroups, compareSections, naturalOrder, placeOf, SHARED } from "./groups";
 import { code, htmlId, showId } from "./markdown";
 import { resourceName, type PreviewJson, type PreviewStep } from "./preview";
+import { describeRefusal, refusalsOf, type Refusal } from "./refusals";
 import { WORDS, type ReportMode, type Words } from "./words";
 
 /** Types that carry no platform object of their own: the stack, providers, our component. */
@@ -49,11 +50,13 @@ export function layout(preview: PreviewJson, mode: ReportMode): Layout {
   const title = titleOf(preview.steps, words);
   const top = [title, ""];
   const errors = (preview.diagnostics ?? []).filter((d) => d.severity === "error");
+  const refused = refusalsOf(preview.diagnostics);
   if (errors.length > 0) {
     const names = [...new Set(errors.map((d) => (d.urn ? resourceName(d.urn) : "")).filter(Boolean))].sort();
+    const where = refused.length > 0 ? ` ${plural(refused.length, "resource")} refused at preview ${refused.length === 1 ? "is" : "are"} listed below with the reason, under ${refused.length === 1 ? "its" : "their"} linked account and app.` : "";
     top.push(
       `> **The preview failed** with ${plural(errors.length, "error")}${names.length ? ` (${listed(names.map(code), NAMES_LISTED)})` : ""}. ` +
-        `The ${words === WORDS.drift ? "drift" : "changes"} below ${words === WORDS.drift ? "is" : "are"} incomplete; the preview's log has the messages.`,
+        `The ${words === WORDS.drift ? "drift" : "changes"} below ${words === WORDS.drift ? "is" : "are"} incomplete; the preview's log has the messages.${where}`,
       "",
     );
   }
@@ -62,27 +65,36 @@ export function layout(preview: PreviewJson, mode: ReportMode): Layout {
   // A drift report compares the platform with the program; a takeover is a pull request's concern.
   const clashing = mode === "drift" ? [] : clashes(ours);
 
-  const groups = new Map<string, { account: unknown; sections: Map<string, Change[]> }>();
-  for (const change of ours) {
-    const [group, section, account] = placeOf(change);
+  const groups = new Map<string, { account: unknown; sections: Map<string, { changes: Change[]; refused: Refusal[] }> }>();
+  const sectionOf = (group: string, section: string, account: unknown) => {
     if (!groups.has(group)) groups.set(group, { account, sections: new Map() });
     const { sections } = groups.get(group)!;
-    sections.set(section, [...(sections.get(section) ?? []), change]);
+    if (!sections.has(section)) sections.set(section, { changes: [], refused: [] });
+    return sections.get(section)!;
+  };
+  for (const change of ours) {
+    const [group, section, account] = placeOf(change);
+    sectionOf(group, section, account).changes.push(change);
   }
+  for (const refusal of refused) sectionOf(refusal.group, refusal.section, refusal.account).refused.push(refusal);
   const blocks: Block[] = [];
   // Folding hides nothing worth hiding when there is one block: it is shown open.
   const open = groups.size + (others.length > 0 ? 1 : 0) === 1;
   for (const group of [...groups.keys()].sort(compareGroups)) {
     const { account, sections } = groups.get(group)!;
-    const all = [...sections.values()].flat();
+    const all = [...sections.values()].flatMap((s) => s.changes);
+    const refusals = [...sections.values()].flatMap((s) => s.refused);
     const lines: string[] = [];
     for (const section of [...sections.keys()].sort(compareSections)) {
       lines.push(`#### ${section}`, "");
-      for (const change of sections.get(section)!.sort(compareChanges)) lines.push(...(mode === "drift" ? describeDrift(change) : describeChange(change)));
+      const { changes, refused: refusedHere } = sections.get(section)!;
+      // What blocks the change comes first.
+      for (const refusal of refusedHere.sort((a, b) => naturalOrder(a.name, b.name))) lines.push(describeRefusal(refusal));
+      for (const change of changes.sort(compareChanges)) lines.push(...(mode === "drift" ? describeDrift(change) : describeChange(change)));
       lines.push("");
     }
     const label = group === SHARED ? SHARED : `Linked account ${htmlId(account)}`;
-    blocks.push({ kind: group === SHARED ? "shared" : "account", text: details(label, all, open, lines, words), changes: all.length });
+    blocks.push({ kind: group === SHARED ? "shared" : "account", text: details(label, all, open, lines, words, refusals.length), changes: all.length });
   }
   if (others.length > 0) {
     const lines = others.sort(compareChanges).map((change) => `- **${words.label(change.kind)}** ${code(change.type)} ${code(change.name)}`);
@@ -118,8 +130,12 @@ function titleOf(steps: PreviewStep[], words: Words): string {
  * A folded block. GitHub renders Markdown inside `<details>` only after a blank line; the
  * `<summary>` line is raw HTML, so its label is HTML (`htmlId`), not Markdown.
  */
-function details(label: string, changes: Change[], open: boolean, body: string[], words: Words): string {
-  const summary = `<summary><b>${label}</b>: ${plural(changes.length, words.noun)} (${kindCounts(changes, words)})</summary>`;
+function details(label: string, changes: Change[], open: boolean, body: string[], words: Words, refused = 0): string {
+  const counts = [
+    ...(refused > 0 ? [`${refused} refused at preview`] : []),
+    ...(changes.length > 0 || refused === 0 ? [`${plural(changes.length, words.noun)} (${kindCounts(changes, words)})`] : []),
+  ];
+  const summary = `<summary><b>${label}</b>: ${counts.join(", ")}</summary>`;
   return [open ? "<details open>" : "<details>", summary, "", ...body, "</details>"].join("\n") + "\n";
 }
 

@@ -23,7 +23,7 @@ export const PreviewStep = z.looseObject({
 export const PreviewJson = z.looseObject({
   steps: z.array(PreviewStep),
   changeSummary: z.record(z.string(), z.number()).nullish(),
-  diagnostics: z.array(z.looseObject({ urn: z.string().nullish(), severity: z.string().nullish() })).nullish(),
+  diagnostics: z.array(z.looseObject({ urn: z.string().nullish(), severity: z.string().nullish(), message: z.unknown() })).nullish(),
 });
 /** Parsed `pulumi preview --json` output. */
 export type PreviewJson = z.infer<typeof PreviewJson>;
