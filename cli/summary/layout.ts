@@ -5,10 +5,11 @@ import { listed, plural } from "../text";
 import { compareChanges, mergeSteps, rank, type Change } from "./changes";
 import { clashes, clashWarning } from "./clashes";
 import { describeChange } from "./describe";
-import { describeDrift, notChecked, requireRefresh } from "./drift";
+import { describeDeployedDrift, describeDrift, notChecked, requireRefresh, requireRefreshOnly } from "./drift";
 import { compareGroups, compareSections, naturalOrder, placeOf, SHARED } from "./groups";
 import { code, htmlId, showId } from "./markdown";
 import { resourceName, type PreviewJson, type PreviewStep } from "./preview";
+import { driftCount } from "./refresh";
 import { describeRefusal, refusalsOf, type Refusal } from "./refusals";
 import { WORDS, type ReportMode, type Words } from "./words";
 
@@ -45,7 +46,11 @@ export function layout(preview: PreviewJson, mode: ReportMode): Layout {
   const changes = mergeSteps(preview.steps);
   const ours = changes.filter((c) => c.type.startsWith(RESOURCE_TYPE_PREFIX));
   const others = changes.filter((c) => !c.type.startsWith(RESOURCE_TYPE_PREFIX) && !SILENT_TYPES.some((t) => t.test(c.type)));
-  if (mode === "drift") requireRefresh(preview.steps);
+  if (mode === "drift") requireRefreshOnly(preview);
+  if (mode === "programDrift") requireRefresh(preview.steps);
+  const drift = mode !== "changes";
+  // A refresh's single JSON document counts drift without saying where (refresh.ts).
+  const unnamed = mode === "drift" && preview.refreshOnly !== "events" && ours.length + others.length === 0 ? driftCount(preview) : 0;
 
   const title = titleOf(preview.steps, words);
   const top = [title, ""];
@@ -56,14 +61,14 @@ export function layout(preview: PreviewJson, mode: ReportMode): Layout {
     const where = refused.length > 0 ? ` ${plural(refused.length, "resource")} refused at preview ${refused.length === 1 ? "is" : "are"} listed below with the reason, under ${refused.length === 1 ? "its" : "their"} linked account and app.` : "";
     top.push(
       `> **The preview failed** with ${plural(errors.length, "error")}${names.length ? ` (${listed(names.map(code), NAMES_LISTED)})` : ""}. ` +
-        `The ${words === WORDS.drift ? "drift" : "changes"} below ${words === WORDS.drift ? "is" : "are"} incomplete; the preview's log has the messages.${where}`,
+        `The ${drift ? "drift" : "changes"} below ${drift ? "is" : "are"} incomplete; the preview's log has the messages.${where}`,
       "",
     );
   }
-  top.push(countLine(ours, true, words), "");
-  if (mode === "drift") top.push(...notChecked(preview.steps));
-  // A drift report compares the platform with the program; a takeover is a pull request's concern.
-  const clashing = mode === "drift" ? [] : clashes(ours);
+  top.push(unnamed > 0 ? unnamedDrift(unnamed) : countLine(ours, true, words), "");
+  if (drift) top.push(...notChecked(preview.steps));
+  // A takeover is a pull request's concern, not a drift report's.
+  const clashing = drift ? [] : clashes(ours);
 
   const groups = new Map<string, { account: unknown; sections: Map<string, { changes: Change[]; refused: Refusal[] }> }>();
   const sectionOf = (group: string, section: string, account: unknown) => {
@@ -90,7 +95,8 @@ export function layout(preview: PreviewJson, mode: ReportMode): Layout {
       const { changes, refused: refusedHere } = sections.get(section)!;
       // What blocks the change comes first.
       for (const refusal of refusedHere.sort((a, b) => naturalOrder(a.name, b.name))) lines.push(describeRefusal(refusal));
-      for (const change of changes.sort(compareChanges)) lines.push(...(mode === "drift" ? describeDrift(change) : describeChange(change)));
+      const describe = mode === "drift" ? describeDeployedDrift : mode === "programDrift" ? describeDrift : describeChange;
+      for (const change of changes.sort(compareChanges)) lines.push(...describe(change, words));
       lines.push("");
     }
     const label = group === SHARED ? SHARED : `Linked account ${htmlId(account)}`;
@@ -105,7 +111,7 @@ export function layout(preview: PreviewJson, mode: ReportMode): Layout {
     shortHead: [...top, ...clashWarning(clashing.slice(0, NAMES_LISTED), clashing.length)].join("\n"),
     minimalHead: [title, "", countLine(ours, false, words), ""].join("\n"),
     blocks,
-    changes: ours.length + others.length,
+    changes: ours.length + others.length + unnamed,
     errors: errors.length,
     words,
   };
@@ -149,12 +155,21 @@ function kindCounts(changes: Change[], words: Words): string {
     .join(", ");
 }
 
+/** The count line of drift that a refresh's single JSON document counts but does not place. */
+function unnamedDrift(count: number): string {
+  return (
+    `**${plural(count, "object")} on the platform ${count === 1 ? "differs" : "differ"} from the last deployment**, but the output of ` +
+    "`pulumi refresh --preview-only --json` does not say which. Run it with `PULUMI_ENABLE_STREAMING_JSON_PREVIEW=true` to list them with their properties."
+  );
+}
+
 /** The count line; `withNames` lists the first linked accounts (their blocks below list all of them). */
 function countLine(changes: Change[], withNames: boolean, words: Words): string {
   if (changes.length === 0) return words.none;
   const accounts = new Set(changes.map((c) => (c.new ?? c.old)?.inputs?.linkedAccountId).filter((a) => a !== undefined).map(showId));
   const names = withNames ? `: ${listed([...accounts].sort(naturalOrder), NAMES_LISTED)}` : "";
   const who = accounts.size > 0 ? ` for ${plural(accounts.size, "linked account")}${names}` : "";
-  if (words === WORDS.drift) return `${plural(changes.length, "object")} on the platform ${changes.length === 1 ? "differs" : "differ"} from what the program declares (${kindCounts(changes, words)})${who}.`;
+  if (words === WORDS.drift) return `${plural(changes.length, "object")} on the platform ${changes.length === 1 ? "differs" : "differ"} from the last deployment (${kindCounts(changes, words)})${who}.`;
+  if (words === WORDS.programDrift) return `${plural(changes.length, "object")} on the platform ${changes.length === 1 ? "differs" : "differ"} from what the program declares (${kindCounts(changes, words)})${who}.`;
   return `${plural(changes.length, words.noun)} to integration platform objects (${kindCounts(changes, words)})${who}.`;
 }
