@@ -9,8 +9,8 @@ import { PreviewJsonError, type PreviewJson } from "./preview";
 /** The parts of an engine event the report reads. */
 const EngineEvent = z.looseObject({
   sequence: z.number(),
-  resourcePreEvent: z.looseObject({ metadata: z.looseObject({ op: z.string(), urn: z.string(), old: z.unknown(), new: z.unknown() }) }).optional(),
-  resOutputsEvent: z.looseObject({ metadata: z.looseObject({ op: z.string(), urn: z.string(), old: z.unknown(), new: z.unknown() }) }).optional(),
+  resourcePreEvent: z.looseObject({ metadata: z.looseObject({ op: z.string(), urn: z.string(), old: z.unknown().optional(), new: z.unknown().optional() }) }).optional(),
+  resOutputsEvent: z.looseObject({ metadata: z.looseObject({ op: z.string(), urn: z.string(), old: z.unknown().optional(), new: z.unknown().optional() }) }).optional(),
   diagnosticEvent: z.looseObject({ urn: z.string().nullish(), message: z.string().nullish(), severity: z.string().nullish() }).optional(),
   summaryEvent: z.looseObject({ resourceChanges: z.record(z.string(), z.number()).nullish() }).optional(),
 });
@@ -35,7 +35,10 @@ export function previewOfEvents(events: unknown[]): PreviewJson {
   const preview: PreviewJson = { steps: [], changeSummary: {}, diagnostics: [], refreshOnly: "events" };
   for (const raw of events) {
     const parsed = EngineEvent.safeParse(raw);
-    if (!parsed.success) throw new PreviewJsonError("not a stream of Pulumi engine events: a line lacks its `sequence`");
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new PreviewJsonError(`not a stream of Pulumi engine events: event ${JSON.stringify((raw as { sequence?: unknown })?.sequence ?? null)}, \`${issue.path.join(".") || "(the event)"}\`: ${issue.message}`);
+    }
     const event = parsed.data;
     const pre = event.resourcePreEvent?.metadata;
     if (pre?.op === "refresh") preview.steps.push({ op: "refresh", urn: pre.urn, oldState: stateOf(pre.old) });

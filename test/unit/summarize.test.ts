@@ -601,3 +601,91 @@ describe("summarize --drift-against-program: the platform against the program", 
     });
   });
 });
+
+describe("summarize --drift: the platform against the last deployment (pulumi refresh --preview-only)", () => {
+  const state = (type: Kind, name: string, inputs: Record<string, unknown>) => ({ type: TYPE(type), urn: URN(TYPE(type), name), inputs, outputs: inputs });
+  const toggle = (account: string, enabled: boolean) => ({ slug: "hubspot", linkedAccountId: account, configId: account, workflowId: "wf_hs_deal_alerts", enabled });
+  /** A refresh's streamed engine events: every object refreshed, and `drifted` ones with the platform's state. */
+  function events(objects: { name: string; deployed: Record<string, unknown>; platform?: Record<string, unknown> | "gone" }[], diagnostics: Record<string, unknown>[] = []): string {
+    const lines: Record<string, unknown>[] = [{ preludeEvent: { config: {} } }];
+    for (const { name, deployed, platform } of objects) {
+      const old = state("WorkflowToggle", name, deployed);
+      const now = platform === "gone" ? undefined : state("WorkflowToggle", name, platform ?? deployed);
+      lines.push({ resourcePreEvent: { metadata: { op: "refresh", urn: old.urn, type: old.type, old, new: old } } });
+      lines.push({ resOutputsEvent: { metadata: { op: platform === "gone" ? "delete" : platform ? "update" : "same", urn: old.urn, type: old.type, old, new: now } } });
+    }
+    for (const diagnosticEvent of diagnostics) lines.push({ diagnosticEvent });
+    lines.push({ summaryEvent: { resourceChanges: {} } });
+    return lines.map((line, sequence) => JSON.stringify({ sequence, timestamp: 1, ...line })).join("\n") + "\n";
+  }
+  const write = (text: string) => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "refresh-")), "refresh.json");
+    fs.writeFileSync(file, text);
+    return file;
+  };
+
+  it("lists what changed or went on the platform since the last deployment, per linked account, and exits 1", async () => {
+    const result = await bin(["summarize", "--drift", write(events([
+      { name: "acme-deal-alerts", deployed: toggle("acme", true), platform: toggle("acme", false) },
+      { name: "globex-deal-alerts", deployed: toggle("globex", true), platform: "gone" },
+      { name: "initech-deal-alerts", deployed: toggle("initech", true) },
+    ]))]);
+    assert.equal(result.code, 1, result.stderr);
+    assert.match(result.stdout, /^2 objects on the platform differ from the last deployment \(1 changed, 1 gone\) for 2 linked accounts/m);
+    assert.match(result.stdout, /- \*\*changed\*\* workflow `wf_hs_deal_alerts`: resource `acme-deal-alerts`\n  - `enabled`: the platform holds `false`, the last deployment set `true`\n/);
+    assert.match(result.stdout, /- \*\*gone\*\* workflow `wf_hs_deal_alerts`: resource `globex-deal-alerts`\n  - gone from the platform/);
+    assert.doesNotMatch(result.stdout, /initech/);
+  });
+
+  it("reports no drift, exit 0, when every object is as deployed", async () => {
+    const result = await bin(["summarize", "--drift", write(events([{ name: "acme-deal-alerts", deployed: toggle("acme", true) }]))]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /No drift: the platform holds what was last deployed/);
+  });
+
+  it("never says 'no drift' for the single JSON document, which counts drift without saying where: it gives the count and exits 1", async () => {
+    // What `pulumi refresh --preview-only --json` prints without streaming (v3.259): every step a refresh, its new side the old one.
+    const old = state("WorkflowToggle", "acme-deal-alerts", toggle("acme", true));
+    const document = { steps: [{ op: "refresh", urn: old.urn, oldState: old, newState: old }], changeSummary: { same: 1, update: 1 } };
+    const result = await bin(["summarize", "--drift", write(JSON.stringify(document))]);
+    assert.equal(result.code, 1, result.stdout);
+    assert.match(result.stdout, /\*\*1 object on the platform differs from the last deployment\*\*, but the output of `pulumi refresh --preview-only --json` does not say which\. Run it with `PULUMI_ENABLE_STREAMING_JSON_PREVIEW=true`/);
+    assert.doesNotMatch(result.stdout, /No drift/);
+  });
+
+  it("exits 2 for a failed refresh, and for the output of a preview (which compares the program, not the platform)", async () => {
+    const failed = await bin(["summarize", "--drift", write(events([{ name: "acme-deal-alerts", deployed: toggle("acme", true) }], [{ severity: "error", message: "error: boom\n" }]))]);
+    assert.equal(failed.code, 2);
+    const preview = { steps: [step("same", "WorkflowToggle", "acme-deal-alerts", { old: toggle("acme", true), new: toggle("acme", true) })] };
+    const wrong = await bin(["summarize", "--drift", write(JSON.stringify(preview))]);
+    assert.equal(wrong.code, 2);
+    assert.match(wrong.stderr, /the output of `pulumi preview`, which compares the program with the stack: for drift from the last deployment, run `PULUMI_ENABLE_STREAMING_JSON_PREVIEW=true pulumi refresh --preview-only --json`; for drift from the program, pass this output with --drift-against-program/);
+  });
+
+  it("refuses --drift with --drift-against-program", async () => {
+    const result = await bin(["summarize", "--drift", "--drift-against-program", "x.json"]);
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /--drift and --drift-against-program are two reports/);
+  });
+});
+
+describe("summarize: resources refused at preview (validation)", () => {
+  const failure = (type: string, name: string, reason: string) => ({ urn: URN(TYPE(type as Kind), name), severity: "error", message: `error: ${TYPE(type as Kind)} resource '${name}' has a problem: ${reason}\n` });
+
+  it("lists each under its linked account and app with the reason, and other diagnostics only by count", () => {
+    const preview = {
+      steps: [step("update", "ConfigField", "acme-pipeline", { old: { slug: "hubspot", linkedAccountId: "acme", configId: "acme", fieldId: "hs_pipeline", name: "a" }, new: { slug: "hubspot", linkedAccountId: "acme", configId: "acme", fieldId: "hs_pipeline", name: "b" } })],
+      diagnostics: [
+        failure("ConfigField", "typo", 'fieldId: config "acme" (app "hubspot", linked account "acme") has no field "hs_pipline" global to the app: check fieldId and workflowId'),
+        failure("EnvVariableValue", "quota", "definitionId: no env variable definition has the id \"64f0000000000000000000dd\""),
+        { urn: URN("pulumi:pulumi:Stack", "demo-dev"), severity: "error", message: "error: an unhandled error with a s3cr3t in it\n" },
+      ],
+    };
+    const report = summarize(preview);
+    assert.match(report, /> \*\*The preview failed\*\* with 3 errors .* 2 resources refused at preview are listed below with the reason, under their linked account and app\./);
+    assert.match(report, /<summary><b>Linked account <code>acme<\/code><\/b>: 1 refused at preview, 1 change \(1 to update\)<\/summary>/);
+    assert.match(report, /#### App `hubspot`\n\n- \*\*Refused at preview\*\* `typo` \(ConfigField\): fieldId: config "acme" \(app "hubspot", linked account "acme"\) has no field "hs\\_pipline"/);
+    assert.match(report, /#### Refused at preview\n\n- \*\*Refused at preview\*\* `quota` \(EnvVariableValue\): definitionId: no env variable definition/);
+    assert.doesNotMatch(report, /s3cr3t/, "only this package's own check failures are quoted");
+  });
+});
