@@ -5,7 +5,7 @@ import { DEFAULT_MAX_CHARS, MIN_MAX_CHARS } from "./summary";
 export const COMMAND = "pulumi-integration-platform";
 
 /** What `--help` prints. */
-export const USAGE = `Usage: ${COMMAND} summarize <preview.json ... | -> [--drift] [--max-chars <n>] [--full <file>] [--full-link <url>]
+export const USAGE = `Usage: ${COMMAND} summarize <preview.json ... | -> [--drift | --drift-against-program] [--max-chars <n>] [--full <file>] [--full-link <url>]
        ${COMMAND} import --slug <slug> [--slug <slug> ...] [--linked-account <id> ...] --out <dir> [--force]
        ${COMMAND} shards <up | preview | refresh | destroy> --shards <n> [--stack <name>] [--cwd <dir>]
                  [--requests-per-second <n>] [--expect-no-changes]
@@ -20,12 +20,19 @@ summarize
   whole linked accounts are left out from the end of the list, and the last line says how
   many accounts and changes that is, and where the full summary is.
 
-  --drift             Report drift instead: read the output of
-                      \`pulumi preview --refresh --expect-no-changes --json\` and list, per linked
-                      account and app, what the platform holds against what the program
-                      declares (a changed secret shows as "[secret] changed"). Exits 1 when it
-                      finds drift, 0 when it finds none, 2 when the preview failed or was not
-                      refreshed, so drift could not be checked.
+  --drift             Report drift instead, as Pulumi defines it: what the platform holds
+                      against what was last deployed. Reads the output of
+                      \`PULUMI_ENABLE_STREAMING_JSON_PREVIEW=true pulumi refresh --preview-only --json\`
+                      and lists each changed or gone object per linked account and app (a
+                      changed secret shows as "[secret] changed"). Without that variable the
+                      refresh's JSON counts drift but does not say where: the report gives the
+                      count. Exits 1 when it finds drift, 0 when it finds none, 2 when the
+                      refresh failed, so drift could not be checked.
+  --drift-against-program
+                      Report what the platform holds against what the program declares instead:
+                      reads \`pulumi preview --refresh --expect-no-changes --json\`. A program change
+                      not deployed yet shows as drift too. Exit status as --drift's, 2 also for a
+                      preview that was not refreshed.
   --max-chars <n>     The most characters to print: default ${DEFAULT_MAX_CHARS}, at least ${MIN_MAX_CHARS}.
                       GitHub refuses a comment over 65536.
   --full <file>       Also write the full summary, with every change, to <file> (e.g. for the
@@ -38,8 +45,8 @@ summarize
     npx ${COMMAND} summarize preview.json --full summary-full.md > summary.md
 
   Example (a scheduled drift check):
-    pulumi preview --refresh --expect-no-changes --json > preview.json || true
-    npx ${COMMAND} summarize --drift preview.json --full drift-full.md > drift.md
+    PULUMI_ENABLE_STREAMING_JSON_PREVIEW=true pulumi refresh --preview-only --json > refresh.json || true
+    npx ${COMMAND} summarize --drift refresh.json --full drift-full.md > drift.md
 
 import
   Reads the live workspace (the linked accounts, their config of each app: fields and enabled
@@ -94,8 +101,9 @@ shards move
 Options:
   -h, --help   Print this help.
 
-Exit status: 0 when the summary or the project was written (with --drift: and no drift was
-found), or every shard's command succeeded; 1 when --drift found drift (the report is printed),
+Exit status: 0 when the summary or the project was written (with --drift or
+--drift-against-program: and no drift was found), or every shard's command succeeded; 1 when a
+drift report found drift (the report is printed),
 or a shard's command failed; 2 for bad usage, unreadable input,
 a --full file that cannot be written (then nothing is printed), a drift check whose preview
 failed (the report says so), or an import that could not read the workspace or write <dir>

@@ -4,10 +4,12 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { PlatformClient } from "./client/http";
 import type { Run } from "./run";
-import { ConfigReader, ConnectionSettings, resolveSettings } from "./settings";
+import { ConfigReader, ConnectionSettings, resolveSettings, validatesAtPreview } from "./settings";
 
 let stackConfig: ConfigReader | undefined;
 let run: Run | undefined;
+/** Why validation stopped for this command (a refused credential, an unreachable platform), once reported. */
+let validationStopped: string | undefined;
 /** The settings the current run was made with, to tell a repeated configure() from a new connection. */
 let runSettings: string | undefined;
 
@@ -24,6 +26,7 @@ export function useStackConfig(config: ConfigReader | undefined): void {
 export function newRun(): void {
   run = undefined;
   runSettings = undefined;
+  validationStopped = undefined;
 }
 
 function settingsKey(config: ConfigReader | undefined): string | undefined {
@@ -62,4 +65,19 @@ export function openClient(settings: ConnectionSettings): PlatformClient {
   const { pacer } = require("./client/pacing") as typeof import("./client/pacing");
   pacer.configure(settings.requestsPerSecond);
   return new ClientOf(settings);
+}
+
+/** Whether checks validate changed resources against the platform (`integration-platform:validateAtPreview`). */
+export function validatesChanges(): boolean {
+  return validatesAtPreview(stackConfig ?? programConfig) && validationStopped === undefined;
+}
+
+/**
+ * Stops validation for the rest of the command, because `problem` (a refused credential, an
+ * unreachable platform) would fail every resource alike; true the first time, so it is reported once.
+ */
+export function stopValidation(problem: string): boolean {
+  if (validationStopped !== undefined) return false;
+  validationStopped = problem;
+  return true;
 }

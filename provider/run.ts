@@ -1,5 +1,6 @@
 // One `pulumi` command's work in a process: the connection to the platform, and what the command
 // learns while it runs. A new connection is a new run: nothing learned leaks into the next command.
+import { NotFoundError } from "./client/errors";
 import type { PlatformClient } from "./client/http";
 import type { ApplicationEventRecord, Config, ConfigFieldRecord, EnvDefinition, EnvScope, EnvValueListItem, EnvValueRecord } from "./client/schemas";
 import type { ConnectionSettings } from "./settings";
@@ -67,6 +68,8 @@ export class Run {
   private readonly written = new Set<string>();
   /** Env definitions read in this run: their scope and format do not change within a command. */
   private readonly definitions = new Map<string, Promise<EnvDefinition>>();
+  /** Every definition, listed once per run, by id. */
+  private readonly definitionListing = new Map<string, Promise<Map<string, EnvDefinition>>>();
   /** One listing per env placement (see findEnvValue). */
   private readonly envListings = new Map<string, Promise<EnvValueListItem[]>>();
   /** Env values this run has written, as `placementKey + definitionId`. */
@@ -123,9 +126,18 @@ export class Run {
     return this.client.updateApplicationEvent(eventId, definition);
   }
 
-  /** Reads an env definition once per run; a failed read is dropped, so it is tried again. */
+  /**
+   * An env definition, from one listing of every definition per run (API key only; with a bearer
+   * token alone, read by id). A failed read is dropped, so it is tried again.
+   */
   envDefinition(definitionId: string): Promise<EnvDefinition> {
-    return shared(this.definitions, definitionId, () => this.client.getEnvDefinition(definitionId));
+    if (!this.client.settings.apiKey) return shared(this.definitions, definitionId, () => this.client.getEnvDefinition(definitionId));
+    return shared(this.definitions, definitionId, async () => {
+      const listing = await shared(this.definitionListing, "all", async () => new Map((await this.client.listEnvDefinitions().all()).map((d) => [d._id, d])));
+      const definition = listing.get(definitionId);
+      if (!definition) throw new NotFoundError(`GET /env/definitions lists no definition ${definitionId}: check definitionId`, { operation: "GET /env/definitions", status: 404 });
+      return definition;
+    });
   }
 
   /**

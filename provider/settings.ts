@@ -24,6 +24,8 @@ export interface ConnectionSettings {
   createWithoutRead: boolean;
   /** Send the credentials over plain http to a host other than this machine. */
   allowPlainHttp: boolean;
+  /** Check what a preview would change against the platform: configs, fields and workflows exist, the credentials work. */
+  validateAtPreview: boolean;
 }
 
 /** Reads a stack config value; the dynamic provider's `ConfigureRequest.config` has this shape. */
@@ -85,6 +87,11 @@ export const SETTINGS = {
     env: "INTEGRATION_PLATFORM_ALLOW_PLAIN_HTTP",
     hint: "pulumi config set integration-platform:allowPlainHttp true",
   },
+  validateAtPreview: {
+    config: "integration-platform:validateAtPreview",
+    env: "INTEGRATION_PLATFORM_VALIDATE_AT_PREVIEW",
+    hint: "pulumi config set integration-platform:validateAtPreview false",
+  },
 } satisfies Record<keyof ConnectionSettings, SettingSource>;
 
 /** Defaults: a platform that never answers fails one call after about 44 s (4 × 10 s plus backoff). */
@@ -121,9 +128,10 @@ function numberSetting(
   return value;
 }
 
-function booleanSetting(source: SettingSource, raw: string | undefined): boolean {
+function booleanSetting(source: SettingSource, raw: string | undefined, fallback = false): boolean {
   const value = raw?.toLowerCase();
-  if (value === undefined || value === "false") return false;
+  if (value === undefined) return fallback;
+  if (value === "false") return false;
   if (value === "true") return true;
   throw new SettingsError(`${source.config} (${source.env}) must be true or false; got ${JSON.stringify(raw)}`);
 }
@@ -132,6 +140,14 @@ function booleanSetting(source: SettingSource, raw: string | undefined): boolean
 export function isLoopback(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
   return host === "localhost" || host.endsWith(".localhost") || host === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+/**
+ * Whether checks validate changed resources against the platform (default true). Read on its own,
+ * so that a stack that turns validation off previews without any connection setting.
+ */
+export function validatesAtPreview(config?: ConfigReader, env: NodeJS.ProcessEnv = process.env): boolean {
+  return booleanSetting(SETTINGS.validateAtPreview, read(SETTINGS.validateAtPreview, config, env), true);
 }
 
 /** Resolves the settings from stack config, then the environment; throws one SettingsError naming every missing key. */
@@ -190,5 +206,6 @@ export function resolveSettings(config?: ConfigReader, env: NodeJS.ProcessEnv = 
     }),
     createWithoutRead,
     allowPlainHttp,
+    validateAtPreview: validatesAtPreview(config, env),
   };
 }

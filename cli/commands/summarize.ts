@@ -1,10 +1,11 @@
-// `summarize`: its arguments, reading the previews, and the exit status: with --drift, 1 when
-// drift is found, 2 when the preview failed and drift could not be checked.
+// `summarize`: its arguments, reading the previews, and the exit status: with --drift (or
+// --drift-against-program), 1 when drift is found, 2 when the check failed and drift could not be checked.
 import { readFile, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
 import type { Io } from "../io";
 import { DEFAULT_MAX_CHARS, fullSummaryLink, mergePreviews, MIN_MAX_CHARS, parsePreview, PreviewJsonError, summarizeBounded, type PreviewJson, type ReportMode, type Summaries } from "../summary";
+import { engineEventsOf, previewOfEvents } from "../summary/refresh";
 import { plural } from "../text";
 import { COMMAND, USAGE, UsageError } from "../usage";
 
@@ -28,6 +29,7 @@ function summarizeOptions(args: string[]): SummarizeOptions | "help" {
       full: { type: "string" },
       "full-link": { type: "string" },
       drift: { type: "boolean", default: false },
+      "drift-against-program": { type: "boolean", default: false },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -55,7 +57,8 @@ function summarizeOptions(args: string[]): SummarizeOptions | "help" {
       throw new UsageError(`--full-link ${(error as Error).message}`);
     }
   }
-  return { sources, mode: values.drift ? "drift" : "changes", maxChars, full, fullLink };
+  if (values.drift && values["drift-against-program"]) throw new UsageError("--drift and --drift-against-program are two reports of different commands' output; give one");
+  return { sources, mode: values.drift ? "drift" : values["drift-against-program"] ? "programDrift" : "changes", maxChars, full, fullLink };
 }
 
 /** Reads and summarizes the previews (several: one summary of them all); every problem with an input becomes a UsageError naming it. */
@@ -88,6 +91,16 @@ async function readPreview(source: string, io: Io): Promise<PreviewJson> {
   }
   // With --expect-no-changes, a preview that fails early (no stack, no login) prints nothing.
   if (text.trim() === "") throw new UsageError(`${name} is empty; pass what \`pulumi preview --json\` printed on standard output (when it printed nothing, the preview failed: its log says why)`);
+  // A refresh streams engine events, one JSON object a line (PULUMI_ENABLE_STREAMING_JSON_PREVIEW).
+  const events = engineEventsOf(text);
+  if (events) {
+    try {
+      return previewOfEvents(events);
+    } catch (error) {
+      if (error instanceof PreviewJsonError) throw new UsageError(`${name} is ${error.message}`);
+      throw error;
+    }
+  }
   let data: unknown;
   try {
     data = JSON.parse(text);
@@ -121,7 +134,7 @@ export async function summarizeCommand(args: string[], io: Io): Promise<number> 
     }
   }
   io.stdout(bounded);
-  if (options.mode !== "drift") return 0;
+  if (options.mode === "changes") return 0;
   if (errors > 0) {
     io.stderr(`${COMMAND}: the preview failed with ${plural(errors, "error")}, so drift could not be checked in full; its log has the messages.\n`);
     return 2;

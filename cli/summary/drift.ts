@@ -1,19 +1,43 @@
-// The drift report's own parts: a drifted object's bullets, and what a refresh cannot check. Its
-// preview compares the refreshed state (what the platform holds) with the program.
+// The drift report's own parts: a drifted object's bullets, and what a refresh cannot check. It
+// compares the platform with the last deployment (a refresh's preview), or with the program
+// (`pulumi preview --refresh`).
 import { TYPE_PREFIX as RESOURCE_TYPE_PREFIX } from "../../provider/bridge/program";
 import { plural } from "../text";
 import { objectKindOf, type Change } from "./changes";
 import { propertyChanges } from "./describe";
 import { code, show } from "./markdown";
-import { PreviewJsonError, typeOf, type PreviewStep } from "./preview";
-import { DRIFT_LABELS } from "./words";
+import { PreviewJsonError, typeOf, type PreviewJson, type PreviewStep } from "./preview";
+import { isRefreshOnly } from "./refresh";
+import type { Words } from "./words";
 
 /**
- * The bullet of one drifted object. The preview compares the refreshed state (what the platform
- * holds) with the program: an update's old side is the platform's, its new side the program's.
- * A secret's two sides are both masked, so a changed one is only ever "[secret] changed".
+ * The bullet of one object drifted from the last deployment: a refresh's old side is the deployed
+ * state, its new side the platform's. A secret's two sides are both masked.
  */
-export function describeDrift(change: Change): string[] {
+export function describeDeployedDrift(change: Change, words: Words): string[] {
+  const kind = objectKindOf(change);
+  const deployed = change.old?.inputs ?? {};
+  const platform = change.new?.inputs ?? {};
+  const secret = new Set([...kind.secret, ...(change.old?.additionalSecretOutputs ?? []), ...(change.new?.additionalSecretOutputs ?? [])]);
+  const hidden = new Set(["__provider", ...kind.derived]);
+  const head = `- **${words.label(change.kind)}** ${kind.title(deployed, change.new?.outputs ?? change.old?.outputs ?? {})}: resource ${code(change.name)}`;
+  const details: string[] = [];
+  if (change.kind === "update") {
+    const found = propertyChanges(deployed, platform, hidden, secret, (before, after) => `the platform holds ${show(after)}, the last deployment set ${show(before)}`);
+    for (const { path, text } of found.visible) details.push(`${code(path)}: ${text.replace(/^changes \(secret, not shown\)$/, "[secret] changed")}`);
+    if (found.visible.length === 0) for (const key of found.masked) details.push(`${code(key)}: [secret] changed`);
+  } else if (change.kind === "delete") {
+    details.push("gone from the platform: `pulumi refresh` drops it from the state, and the next `up` creates it again");
+  }
+  return [head, ...details.map((d) => `  - ${d}`)];
+}
+
+/**
+ * The bullet of one object drifted from the program. The preview compares the refreshed state
+ * (what the platform holds) with the program: an update's old side is the platform's, its new side
+ * the program's. A secret's two sides are both masked, so a changed one is only ever "[secret] changed".
+ */
+export function describeDrift(change: Change, words: Words): string[] {
   const kind = objectKindOf(change);
   const platform = change.old?.inputs ?? {};
   const declared = change.new?.inputs ?? {};
@@ -21,7 +45,7 @@ export function describeDrift(change: Change): string[] {
   const hidden = new Set(["__provider", ...kind.derived]);
   const inputs = change.kind === "delete" || !change.new ? platform : declared;
   // The refreshed outputs describe the object as the platform holds it, e.g. a workflow's name.
-  const head = `- **${DRIFT_LABELS[change.kind] ?? change.kind}** ${kind.title(inputs, change.old?.outputs ?? {})}: resource ${code(change.name)}`;
+  const head = `- **${words.label(change.kind)}** ${kind.title(inputs, change.old?.outputs ?? {})}: resource ${code(change.name)}`;
   const details: string[] = [];
   if (change.kind === "create") {
     details.push("not on the platform: `up` creates it as declared");
@@ -33,6 +57,15 @@ export function describeDrift(change: Change): string[] {
     details.push(`in the stack but no longer in the program: \`up\` releases it (${kind.release(platform, change.old?.outputs ?? {})})`);
   }
   return [head, ...details.map((d) => `  - ${d}`)];
+}
+
+/** Drift from the last deployment is read from a refresh's preview; a preview of the program would report the program's changes as drift. */
+export function requireRefreshOnly(preview: PreviewJson): void {
+  if (isRefreshOnly(preview)) return;
+  throw new PreviewJsonError(
+    "the output of `pulumi preview`, which compares the program with the stack: for drift from the last deployment, run " +
+      "`PULUMI_ENABLE_STREAMING_JSON_PREVIEW=true pulumi refresh --preview-only --json`; for drift from the program, pass this output with --drift-against-program",
+  );
 }
 
 /** A preview without --refresh compares the program with the last deployment only: it cannot show drift, and saying "no drift" would be wrong. */

@@ -5,10 +5,12 @@ import { listed, plural } from "../text";
 import { compareChanges, mergeSteps, rank, type Change } from "./changes";
 import { clashes, clashWarning } from "./clashes";
 import { describeChange } from "./describe";
-import { describeDrift, notChecked, requireRefresh } from "./drift";
+import { describeDeployedDrift, describeDrift, notChecked, requireRefresh, requireRefreshOnly } from "./drift";
 import { compareGroups, compareSections, naturalOrder, placeOf, SHARED } from "./groups";
 import { code, htmlId, showId } from "./markdown";
 import { resourceName, type PreviewJson, type PreviewStep } from "./preview";
+import { driftCount } from "./refresh";
+import { describeRefusal, refusalsOf, type Refusal } from "./refusals";
 import { WORDS, type ReportMode, type Words } from "./words";
 
 /** Types that carry no platform object of their own: the stack, providers, our component. */
@@ -44,45 +46,61 @@ export function layout(preview: PreviewJson, mode: ReportMode): Layout {
   const changes = mergeSteps(preview.steps);
   const ours = changes.filter((c) => c.type.startsWith(RESOURCE_TYPE_PREFIX));
   const others = changes.filter((c) => !c.type.startsWith(RESOURCE_TYPE_PREFIX) && !SILENT_TYPES.some((t) => t.test(c.type)));
-  if (mode === "drift") requireRefresh(preview.steps);
+  if (mode === "drift") requireRefreshOnly(preview);
+  if (mode === "programDrift") requireRefresh(preview.steps);
+  const drift = mode !== "changes";
+  // A refresh's single JSON document counts drift without saying where (refresh.ts).
+  const unnamed = mode === "drift" && preview.refreshOnly !== "events" && ours.length + others.length === 0 ? driftCount(preview) : 0;
 
   const title = titleOf(preview.steps, words);
   const top = [title, ""];
   const errors = (preview.diagnostics ?? []).filter((d) => d.severity === "error");
+  const refused = refusalsOf(preview.diagnostics);
   if (errors.length > 0) {
     const names = [...new Set(errors.map((d) => (d.urn ? resourceName(d.urn) : "")).filter(Boolean))].sort();
+    const where = refused.length > 0 ? ` ${plural(refused.length, "resource")} refused at preview ${refused.length === 1 ? "is" : "are"} listed below with the reason, under ${refused.length === 1 ? "its" : "their"} linked account and app.` : "";
     top.push(
       `> **The preview failed** with ${plural(errors.length, "error")}${names.length ? ` (${listed(names.map(code), NAMES_LISTED)})` : ""}. ` +
-        `The ${words === WORDS.drift ? "drift" : "changes"} below ${words === WORDS.drift ? "is" : "are"} incomplete; the preview's log has the messages.`,
+        `The ${drift ? "drift" : "changes"} below ${drift ? "is" : "are"} incomplete; the preview's log has the messages.${where}`,
       "",
     );
   }
-  top.push(countLine(ours, true, words), "");
-  if (mode === "drift") top.push(...notChecked(preview.steps));
-  // A drift report compares the platform with the program; a takeover is a pull request's concern.
-  const clashing = mode === "drift" ? [] : clashes(ours);
+  top.push(unnamed > 0 ? unnamedDrift(unnamed) : countLine(ours, true, words), "");
+  if (drift) top.push(...notChecked(preview.steps));
+  // A takeover is a pull request's concern, not a drift report's.
+  const clashing = drift ? [] : clashes(ours);
 
-  const groups = new Map<string, { account: unknown; sections: Map<string, Change[]> }>();
-  for (const change of ours) {
-    const [group, section, account] = placeOf(change);
+  const groups = new Map<string, { account: unknown; sections: Map<string, { changes: Change[]; refused: Refusal[] }> }>();
+  const sectionOf = (group: string, section: string, account: unknown) => {
     if (!groups.has(group)) groups.set(group, { account, sections: new Map() });
     const { sections } = groups.get(group)!;
-    sections.set(section, [...(sections.get(section) ?? []), change]);
+    if (!sections.has(section)) sections.set(section, { changes: [], refused: [] });
+    return sections.get(section)!;
+  };
+  for (const change of ours) {
+    const [group, section, account] = placeOf(change);
+    sectionOf(group, section, account).changes.push(change);
   }
+  for (const refusal of refused) sectionOf(refusal.group, refusal.section, refusal.account).refused.push(refusal);
   const blocks: Block[] = [];
   // Folding hides nothing worth hiding when there is one block: it is shown open.
   const open = groups.size + (others.length > 0 ? 1 : 0) === 1;
   for (const group of [...groups.keys()].sort(compareGroups)) {
     const { account, sections } = groups.get(group)!;
-    const all = [...sections.values()].flat();
+    const all = [...sections.values()].flatMap((s) => s.changes);
+    const refusals = [...sections.values()].flatMap((s) => s.refused);
     const lines: string[] = [];
     for (const section of [...sections.keys()].sort(compareSections)) {
       lines.push(`#### ${section}`, "");
-      for (const change of sections.get(section)!.sort(compareChanges)) lines.push(...(mode === "drift" ? describeDrift(change) : describeChange(change)));
+      const { changes, refused: refusedHere } = sections.get(section)!;
+      // What blocks the change comes first.
+      for (const refusal of refusedHere.sort((a, b) => naturalOrder(a.name, b.name))) lines.push(describeRefusal(refusal));
+      const describe = mode === "drift" ? describeDeployedDrift : mode === "programDrift" ? describeDrift : describeChange;
+      for (const change of changes.sort(compareChanges)) lines.push(...describe(change, words));
       lines.push("");
     }
     const label = group === SHARED ? SHARED : `Linked account ${htmlId(account)}`;
-    blocks.push({ kind: group === SHARED ? "shared" : "account", text: details(label, all, open, lines, words), changes: all.length });
+    blocks.push({ kind: group === SHARED ? "shared" : "account", text: details(label, all, open, lines, words, refusals.length), changes: all.length });
   }
   if (others.length > 0) {
     const lines = others.sort(compareChanges).map((change) => `- **${words.label(change.kind)}** ${code(change.type)} ${code(change.name)}`);
@@ -93,7 +111,7 @@ export function layout(preview: PreviewJson, mode: ReportMode): Layout {
     shortHead: [...top, ...clashWarning(clashing.slice(0, NAMES_LISTED), clashing.length)].join("\n"),
     minimalHead: [title, "", countLine(ours, false, words), ""].join("\n"),
     blocks,
-    changes: ours.length + others.length,
+    changes: ours.length + others.length + unnamed,
     errors: errors.length,
     words,
   };
@@ -118,8 +136,12 @@ function titleOf(steps: PreviewStep[], words: Words): string {
  * A folded block. GitHub renders Markdown inside `<details>` only after a blank line; the
  * `<summary>` line is raw HTML, so its label is HTML (`htmlId`), not Markdown.
  */
-function details(label: string, changes: Change[], open: boolean, body: string[], words: Words): string {
-  const summary = `<summary><b>${label}</b>: ${plural(changes.length, words.noun)} (${kindCounts(changes, words)})</summary>`;
+function details(label: string, changes: Change[], open: boolean, body: string[], words: Words, refused = 0): string {
+  const counts = [
+    ...(refused > 0 ? [`${refused} refused at preview`] : []),
+    ...(changes.length > 0 || refused === 0 ? [`${plural(changes.length, words.noun)} (${kindCounts(changes, words)})`] : []),
+  ];
+  const summary = `<summary><b>${label}</b>: ${counts.join(", ")}</summary>`;
   return [open ? "<details open>" : "<details>", summary, "", ...body, "</details>"].join("\n") + "\n";
 }
 
@@ -133,12 +155,21 @@ function kindCounts(changes: Change[], words: Words): string {
     .join(", ");
 }
 
+/** The count line of drift that a refresh's single JSON document counts but does not place. */
+function unnamedDrift(count: number): string {
+  return (
+    `**${plural(count, "object")} on the platform ${count === 1 ? "differs" : "differ"} from the last deployment**, but the output of ` +
+    "`pulumi refresh --preview-only --json` does not say which. Run it with `PULUMI_ENABLE_STREAMING_JSON_PREVIEW=true` to list them with their properties."
+  );
+}
+
 /** The count line; `withNames` lists the first linked accounts (their blocks below list all of them). */
 function countLine(changes: Change[], withNames: boolean, words: Words): string {
   if (changes.length === 0) return words.none;
   const accounts = new Set(changes.map((c) => (c.new ?? c.old)?.inputs?.linkedAccountId).filter((a) => a !== undefined).map(showId));
   const names = withNames ? `: ${listed([...accounts].sort(naturalOrder), NAMES_LISTED)}` : "";
   const who = accounts.size > 0 ? ` for ${plural(accounts.size, "linked account")}${names}` : "";
-  if (words === WORDS.drift) return `${plural(changes.length, "object")} on the platform ${changes.length === 1 ? "differs" : "differ"} from what the program declares (${kindCounts(changes, words)})${who}.`;
+  if (words === WORDS.drift) return `${plural(changes.length, "object")} on the platform ${changes.length === 1 ? "differs" : "differ"} from the last deployment (${kindCounts(changes, words)})${who}.`;
+  if (words === WORDS.programDrift) return `${plural(changes.length, "object")} on the platform ${changes.length === 1 ? "differs" : "differ"} from what the program declares (${kindCounts(changes, words)})${who}.`;
   return `${plural(changes.length, words.noun)} to integration platform objects (${kindCounts(changes, words)})${who}.`;
 }

@@ -23,7 +23,9 @@ export const PreviewStep = z.looseObject({
 export const PreviewJson = z.looseObject({
   steps: z.array(PreviewStep),
   changeSummary: z.record(z.string(), z.number()).nullish(),
-  diagnostics: z.array(z.looseObject({ urn: z.string().nullish(), severity: z.string().nullish() })).nullish(),
+  diagnostics: z.array(z.looseObject({ urn: z.string().nullish(), severity: z.string().nullish(), message: z.unknown() })).nullish(),
+  /** Set when read from a refresh's streamed engine events (refresh.ts). */
+  refreshOnly: z.literal("events").optional(),
 });
 /** Parsed `pulumi preview --json` output. */
 export type PreviewJson = z.infer<typeof PreviewJson>;
@@ -59,11 +61,12 @@ export function mergePreviews(previews: PreviewJson[]): PreviewJson {
   if (previews.length === 1) return previews[0];
   const changeSummary: Record<string, number> = {};
   for (const preview of previews) for (const [op, n] of Object.entries(preview.changeSummary ?? {})) changeSummary[op] = (changeSummary[op] ?? 0) + n;
-  return {
+  const merged: PreviewJson = {
     steps: previews.flatMap((preview) => preview.steps),
     changeSummary,
     diagnostics: previews.flatMap((preview) => preview.diagnostics ?? []),
   };
+  return previews.every((preview) => preview.refreshOnly === "events") ? { ...merged, refreshOnly: "events" } : merged;
 }
 
 /** A step's resource type: its state's, else the last type in its URN. */

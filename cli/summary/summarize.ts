@@ -131,6 +131,6 @@ function closingLine(left: LeftOut, maxChars: number, fullAt: FullSummaryAt | un
       ? ` [The full summary](${fullSummaryLink(fullAt.link)}) lists every change.`
       : fullAt.file
         ? ` The full summary, with every change, is in ${code(fullAt.file)}.`
-        : ` Run \`pulumi-integration-platform summarize${words === WORDS.drift ? " --drift" : ""} --full <file>\` to write the full summary to a file.`;
+        : ` Run \`pulumi-integration-platform summarize${words === WORDS.drift ? " --drift" : words === WORDS.programDrift ? " --drift-against-program" : ""} --full <file>\` to write the full summary to a file.`;
   return `**… and ${parts.join(", and ")}** are left out here, to keep this summary within ${maxChars} characters.${where}`;
 }

@@ -1,11 +1,14 @@
 // Runs in the provider host, published as the frozen subpath `pulumi-integration-platform/runtime`:
 // every forwarding provider in every stack's state calls its `configure` and `providers[type]`.
 import * as pulumi from "@pulumi/pulumi";
-import { currentRun, useStackConfig } from "../connection";
+import { currentRun, stopValidation, useStackConfig, validatesChanges } from "../connection";
 import { RESOURCES, ResourceType } from "../resources";
 
+/** What each definition's provider is handed: this process's run, and its validation switch. */
+const HOST = { run: currentRun, validates: validatesChanges, stopValidation };
+
 /** Each resource type's provider, handed this process's run; its check reports failures per property (unit tests use these). */
-export const resourceProviders = Object.fromEntries(RESOURCES.map((definition) => [definition.type, definition.provider(currentRun)])) as Record<
+export const resourceProviders = Object.fromEntries(RESOURCES.map((definition) => [definition.type, definition.provider(HOST)])) as Record<
   ResourceType,
   pulumi.dynamic.ResourceProvider
 >;

@@ -11,6 +11,7 @@ import type { Run } from "../run";
 import { defineResource } from "./definition";
 import { describe, Id, isRecord, NameValueList } from "./inputs";
 import { ArgsOf, declareProperties, defined, StateOf } from "./properties";
+import { configOrFailure, isFailure, quoted, unpublishedWorkflow } from "./validation";
 
 /** A `{name, value}` pair as an input. */
 export interface NameValueInput {
@@ -173,6 +174,18 @@ export const ConfigFieldDefinition = defineResource({
   type: "ConfigField",
   properties: ConfigFieldProperties,
   operations: {
+    async validate({ run }, inputs) {
+      const config = await configOrFailure(run, inputs);
+      if (isFailure(config)) return { failures: [config] };
+      const { workflowId } = inputs;
+      if (workflowId !== undefined && !config.workflows.some((w) => w.id === workflowId)) return { failures: [unpublishedWorkflow({ ...inputs, workflowId })] };
+      if (findField(config, inputs.fieldId, workflowId)) return { failures: [] };
+      const place = workflowId === undefined ? "global to the app" : `of workflow ${quoted(workflowId)}`;
+      return {
+        failures: [{ property: "fieldId", reason: `config ${quoted(inputs.configId)} (app ${quoted(inputs.slug)}, linked account ${quoted(inputs.linkedAccountId)}) has no field ${quoted(inputs.fieldId)} ${place}: check fieldId and workflowId` }],
+      };
+    },
+
     async create({ run, claim }, inputs) {
       if (inputs.restoreOnDelete && run.settings.createWithoutRead) {
         // What delete puts back is declared, so a read would record nothing: one write instead (docs/guides/scaling.md).

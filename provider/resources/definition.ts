@@ -2,8 +2,10 @@
 // platform and what the change summary says of it. The class users construct, the provider the
 // host serves and the summary's entry are all derived from it (docs/design/resources.md).
 import * as pulumi from "@pulumi/pulumi";
+import { ApiError, SettingsError } from "../client/errors";
 import type { Run } from "../run";
 import { MODULE } from "../bridge/program";
+import { containsUnknown } from "./inputs";
 import { AnyProperties, ArgsOf, OutputsOf, StateOf } from "./properties";
 
 /** What each operation receives: the command's run, and the run's claims under this resource's type. */
@@ -14,12 +16,35 @@ export interface Context {
   claim(id: string): void;
   /** True when another resource of this type took `id` over earlier in this run: it is not ours to undo. */
   claimedByAnother(id: string): boolean;
+  /** Whether a check validates a change against the platform (`integration-platform:validateAtPreview`, and nothing stopped it). */
+  readonly validates: boolean;
+}
+
+/** What validation found: failures, and inputs it learned from the platform (derived properties). */
+export interface Validation {
+  failures: pulumi.dynamic.CheckFailure[];
+  inputs?: Record<string, unknown>;
+}
+
+/** How the host runs a definition's operations: the command's run, and whether and how checks validate. */
+export interface Host {
+  /** This process's run. */
+  run(): Run;
+  /** Whether checks validate against the platform now. */
+  validates(): boolean;
+  /** Stops validation for the command; true the first time, so that the problem is reported once. */
+  stopValidation(problem: string): boolean;
 }
 
 /** A resource's operations against the platform, each handed the context. */
 export interface Operations<State> {
   /** Checks inputs; by default each property against its schema, with no call. */
   check?(context: Context, olds: Partial<State>, news: Record<string, unknown>): Promise<pulumi.dynamic.CheckResult>;
+  /**
+   * Checks checked inputs against the platform, as `up` would find them (docs/design/validation.md);
+   * called only for a change whose identity is known, while `context.validates`.
+   */
+  validate?(context: Context, inputs: State): Promise<Validation>;
   /** Takes the platform object over; returns its id and state. */
   create(context: Context, inputs: State): Promise<{ id: string; outs: State }>;
   /** Refreshes the state from the platform; an empty id means the object is gone. */
@@ -93,21 +118,30 @@ export class ResourceDefinition<T extends string, P extends AnyProperties> {
     this.Resource = resourceClass(args.type, args.properties);
   }
 
-  /** The provider the host serves for this type: each engine call handed a context over `runOf()`. */
-  provider(runOf: () => Run): pulumi.dynamic.ResourceProvider {
+  /** The provider the host serves for this type: each engine call handed a context over the host's run. */
+  provider(host: Host): pulumi.dynamic.ResourceProvider {
     const { type, operations: ops, properties } = this;
     const context: Context = {
       get run() {
-        return runOf();
+        return host.run();
       },
-      claim: (id) => runOf().claim(type, id),
-      claimedByAnother: (id) => runOf().claimedByAnother(type, id),
+      claim: (id) => host.run().claim(type, id),
+      claimedByAnother: (id) => host.run().claimedByAnother(type, id),
+      get validates() {
+        return host.validates();
+      },
     };
     return {
       check: async (olds, news) => {
-        if (ops.check) return ops.check(context, olds, news);
-        const { inputs, failures } = properties.check(news);
-        return { inputs, failures };
+        const checked = ops.check ? await ops.check(context, olds, news) : { ...properties.check(news) };
+        const inputs = checked.inputs as StateOf<P>;
+        const failures = checked.failures ?? [];
+        const identityKnown = properties.identity.every((key) => !containsUnknown((inputs as Record<string, unknown>)[key]));
+        // Unchanged resources were proven when applied: a preview without changes makes no call.
+        const changed = Object.keys(olds).length === 0 || properties.diff(olds, inputs).changes;
+        if (!ops.validate || failures.length > 0 || !identityKnown || !changed || !context.validates) return { inputs, failures };
+        const found = await validating(host, () => ops.validate!(context, inputs));
+        return { inputs: { ...inputs, ...found.inputs }, failures: found.failures };
       },
       diff: async (_id, olds, news) => properties.diff(olds, news),
       create: (inputs) => ops.create(context, inputs),
@@ -115,6 +149,21 @@ export class ResourceDefinition<T extends string, P extends AnyProperties> {
       update: (id, olds, news) => ops.update(context, id, olds, news),
       delete: (id, props) => ops.delete(context, id, props),
     };
+  }
+}
+
+/**
+ * Runs a validation; a problem that would fail every resource alike (refused credentials, an
+ * unreachable platform, a missing setting) fails this one, stops validation for the command, and
+ * so is reported once.
+ */
+async function validating(host: Host, validate: () => Promise<Validation>): Promise<Validation> {
+  try {
+    return await validate();
+  } catch (error) {
+    if (!(error instanceof ApiError || error instanceof SettingsError)) throw error;
+    const reason = `the change could not be validated against the platform: ${error.message}. Fix this, or set integration-platform:validateAtPreview to false (docs/guides/pull-requests.md)`;
+    return { failures: host.stopValidation(reason) ? [{ property: "", reason }] : [] };
   }
 }
 

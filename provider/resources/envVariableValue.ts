@@ -4,11 +4,11 @@
 // so an existing value for the same definition and scope is overwritten, never duplicated.
 // The value is a secret in inputs, outputs and state, and never appears in a message.
 import * as pulumi from "@pulumi/pulumi";
-import { isDeepStrictEqual } from "node:util";
 import { z } from "zod";
-import { ApiError, NotFoundError, SettingsError, unlessGone } from "../client/errors";
+import { AdviceError, NotFoundError, unlessGone } from "../client/errors";
 import { EnvDefinition, EnvFormat, EnvScope } from "../client/schemas";
 import { scopeViolations } from "../client/scopes";
+import type { Run } from "../run";
 import { defineResource } from "./definition";
 import { containsUnknown, describe, Id } from "./inputs";
 import { ArgsOf, declareProperties, defined } from "./properties";
@@ -68,6 +68,35 @@ function scopeFailures(scope: EnvScope, ids: { linkedAccountId?: string; workflo
   }));
 }
 
+/** The definition, or the failure that says it does not exist. */
+async function definitionOrFailure(run: Run, definitionId: string): Promise<{ found: EnvDefinition; failure?: undefined } | { found?: undefined; failure: pulumi.dynamic.CheckFailure }> {
+  try {
+    return { found: await run.envDefinition(definitionId) };
+  } catch (error) {
+    if (!(error instanceof NotFoundError)) throw error;
+    return { failure: { property: "definitionId", reason: `no env variable definition has the id ${JSON.stringify(definitionId)}` } };
+  }
+}
+
+/** How a value's ids and format misfit its definition, one failure per property. */
+function definitionFailures(definition: EnvDefinition, inputs: Record<string, unknown>): pulumi.dynamic.CheckFailure[] {
+  const failures = scopeFailures(definition.scope, inputs as { linkedAccountId?: string; workflowId?: string }, `definition ${definition.name}`);
+  for (const property of ["value", "restoreOnDelete"] as const) {
+    if (typeof inputs[property] !== "string" || containsUnknown(inputs[property])) continue;
+    const reason = formatFailure(definition.var_format, inputs[property] as string);
+    if (reason) failures.push({ property, reason });
+  }
+  return failures;
+}
+
+/** Inputs that check could not complete (validation off): their definition's scope and encryption, or an error naming each misfit. */
+async function withDefinition<T extends { definitionId: string }>(run: Run, inputs: T): Promise<T & { scope: EnvScope; encrypted: boolean }> {
+  const definition = await definitionOrFailure(run, inputs.definitionId);
+  const failures = definition.found ? definitionFailures(definition.found, inputs) : [definition.failure];
+  if (failures.length > 0 || !definition.found) throw new AdviceError(`EnvVariableValue: ${failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`);
+  return { ...inputs, scope: definition.found.scope, encrypted: definition.found.encrypted };
+}
+
 /** Checks a value against a definition's `var_format`, without echoing the value. */
 export function formatFailure(format: EnvFormat, value: string): string | undefined {
   if (format === "number" && (value.trim() === "" || !Number.isFinite(Number(value)))) {
@@ -91,45 +120,23 @@ export const EnvVariableValueDefinition = defineResource({
   type: "EnvVariableValue",
   properties: EnvVariableValueProperties,
   operations: {
-    async check(context, olds, news) {
+    async check(_context, olds, news) {
       const { inputs, failures } = EnvVariableValueProperties.check(news);
-      // Every purely local check comes first: bad input must not cause a request.
-      if (failures.length > 0 || containsUnknown(inputs.definitionId)) return { inputs, failures };
-
-      // The definition's scope and format are the platform's data. When nothing that depends on
-      // them changed since the last check, its result stands: a preview with no changes makes no call.
-      const unchanged =
-        olds.scope !== undefined &&
-        olds.encrypted !== undefined &&
-        [...EnvVariableValueProperties.identity, ...EnvVariableValueProperties.settings].every((k) => isDeepStrictEqual(olds[k], inputs[k]));
-      if (unchanged) return { inputs: { ...inputs, scope: olds.scope, encrypted: olds.encrypted }, failures };
-
-      let definition: EnvDefinition;
-      try {
-        definition = await context.run.envDefinition(inputs.definitionId as string);
-      } catch (error) {
-        if (error instanceof NotFoundError) {
-          return { inputs, failures: [{ property: "definitionId", reason: `no env variable definition has the id ${JSON.stringify(inputs.definitionId)}` }] };
-        }
-        // A missing setting or an unreachable platform: one clean line at preview, not a stack trace.
-        if (error instanceof ApiError || error instanceof SettingsError) {
-          return { inputs, failures: [{ property: "definitionId", reason: `the definition could not be read to check the value: ${error.message}` }] };
-        }
-        throw error;
-      }
-      const subject = `definition ${definition.name}`;
-      if (!containsUnknown(inputs.linkedAccountId) && !containsUnknown(inputs.workflowId)) {
-        failures.push(...scopeFailures(definition.scope, inputs as { linkedAccountId?: string; workflowId?: string }, subject));
-      }
-      for (const property of ["value", "restoreOnDelete"] as const) {
-        if (typeof inputs[property] !== "string" || containsUnknown(inputs[property])) continue;
-        const reason = formatFailure(definition.var_format, inputs[property] as string);
-        if (reason) failures.push({ property, reason });
-      }
-      return { inputs: { ...inputs, scope: definition.scope, encrypted: definition.encrypted }, failures };
+      // The scope and encryption are the definition's: known from the last check while it is the same.
+      const sameDefinition = olds.definitionId === inputs.definitionId && olds.scope !== undefined && olds.encrypted !== undefined;
+      return { inputs: sameDefinition ? { ...inputs, scope: olds.scope, encrypted: olds.encrypted } : inputs, failures };
     },
 
-    async create({ run, claim }, inputs) {
+    // The definition's scope and format are the platform's data: read once per command for all values.
+    async validate({ run }, inputs) {
+      const definition = await definitionOrFailure(run, inputs.definitionId);
+      if (!definition.found) return { failures: [definition.failure] };
+      return { failures: definitionFailures(definition.found, inputs), inputs: { scope: definition.found.scope, encrypted: definition.found.encrypted } };
+    },
+
+    async create({ run, claim }, checked) {
+      // Not validated at preview (validateAtPreview off): the definition is read now, and a misfit fails here.
+      const inputs = checked.scope !== undefined ? checked : await withDefinition(run, checked);
       if (inputs.restoreOnDelete !== undefined && inputs.adoptEncryptedValue !== true && run.settings.createWithoutRead) {
         // What delete puts back is declared, so the listing would record nothing: the upsert alone (docs/guides/scaling.md).
         const { _id } = await run.setEnvValue(inputs, inputs.value);

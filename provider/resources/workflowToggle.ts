@@ -7,6 +7,7 @@ import type { Run } from "../run";
 import { defineResource } from "./definition";
 import { describe, Id } from "./inputs";
 import { ArgsOf, declareProperties, StateOf } from "./properties";
+import { configOrFailure, isFailure, unpublishedWorkflow } from "./validation";
 
 /** WorkflowToggle's properties, each declared once (see properties.ts). */
 export const WorkflowToggleProperties = declareProperties({
@@ -67,6 +68,12 @@ export const WorkflowToggleDefinition = defineResource({
   type: "WorkflowToggle",
   properties: WorkflowToggleProperties,
   operations: {
+    async validate({ run }, inputs) {
+      const config = await configOrFailure(run, inputs);
+      if (isFailure(config)) return { failures: [config] };
+      return { failures: findWorkflow(config, inputs.workflowId) ? [] : [unpublishedWorkflow(inputs)] };
+    },
+
     async create({ run, claim }, inputs) {
       // With restoreOnDelete declared, a read would record nothing: one write instead (docs/guides/scaling.md).
       const blind = inputs.restoreOnDelete !== undefined && run.settings.createWithoutRead;

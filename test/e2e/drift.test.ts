@@ -1,9 +1,10 @@
 // The scheduled drift check, through the real CLI at the emulator's default (the platform's
 // documented) rate limit: a stack of 40 tenants, each with a field, a workflow toggle and an env
 // value; then changes behind its back through the public API, as someone in the platform's UI
-// would make them. The documented command (docs/guides/drift.md, examples/github-actions/drift.yml)
-// must fail, name exactly the objects that drifted under their linked accounts, print no secret,
-// and cost about one call per tenant, counted from the emulator's request log.
+// would make them, and a program change not deployed yet. The documented command, Pulumi's own
+// check (docs/guides/drift.md, examples/github-actions/drift.yml), must fail, name exactly the
+// objects that drifted under their linked accounts and not the undeployed change, print no
+// secret, and cost about one call per tenant, counted from the emulator's request log.
 import * as assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
@@ -24,9 +25,9 @@ const MAX_CALLS = TENANTS + 10;
 const CHANGED_VALUE = "-86420975.31013579";
 
 /** Runs the package's bin in the stack's folder, as the workflow does; resolves with its exit status. */
-function summarizeDrift(cwd: string, previewFile: string): Promise<{ code: number; stdout: string; stderr: string }> {
+function summarizeDrift(cwd: string, previewFile: string, mode = "--drift"): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile("npx", ["pulumi-integration-platform", "summarize", "--drift", previewFile], { cwd, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) =>
+    execFile("npx", ["pulumi-integration-platform", "summarize", mode, previewFile], { cwd, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) =>
       resolve({ code: error ? (typeof error.code === "number" ? error.code : -1) : 0, stdout, stderr }),
     );
   });
@@ -47,10 +48,11 @@ describe(`e2e: a drift check of ${TENANTS} tenants names what changed behind the
   const e2e = useEmulatorStack((workspace) => new Stack(workspace, writeProgram(workspace.root, "drift", { "index.ts": TENANT_WORKFLOW_PROGRAM, "tenants.json": "[]" })));
   const previewFile = () => path.join(e2e.workspace.root, "preview.json");
 
-  /** The documented check: preview with refresh, expecting no changes, as JSON; then the report. */
+  /** The documented check: a refresh's preview, expecting no changes, its engine events as JSON; then the report. */
   async function driftCheck() {
     e2e.emulator.requests.clear();
-    const preview = await e2e.stack.run(["preview", "--refresh", "--expect-no-changes", "--json"]);
+    // PULUMI_SKIP_CONFIRMATIONS (the workspace's default) would add --yes, which --preview-only refuses.
+    const preview = await e2e.stack.run(["refresh", "--preview-only", "--expect-no-changes", "--json"], { PULUMI_ENABLE_STREAMING_JSON_PREVIEW: "true", PULUMI_SKIP_CONFIRMATIONS: "false" });
     const calls = e2e.emulator.requests.list();
     fs.writeFileSync(previewFile(), preview.stdout);
     const report = await summarizeDrift(e2e.stack.dir, previewFile());
@@ -58,7 +60,7 @@ describe(`e2e: a drift check of ${TENANTS} tenants names what changed behind the
     return { preview, calls, report };
   }
 
-  it("fails on drift, names exactly the six drifted objects under their linked accounts, prints no secret, and makes at most K + 10 calls", async () => {
+  it("fails on drift, names exactly the six drifted objects under their linked accounts and not an undeployed change, prints no secret, and makes at most K + 10 calls", async () => {
     assert.equal(e2e.emulator.rateLimit.get().rateLimit, "20/5", "the emulator enforces the documented limit");
     const tenants = await seedTenants(e2e.emulator, "tenant", TENANTS);
     fs.writeFileSync(path.join(e2e.stack.dir, "tenants.json"), JSON.stringify(tenants));
@@ -69,7 +71,7 @@ describe(`e2e: a drift check of ${TENANTS} tenants names what changed behind the
       const { preview, calls, report } = await driftCheck();
       assert.equal(preview.code, 0, preview.stderr);
       assert.equal(report.code, 0, report.stdout + report.stderr);
-      assert.match(report.stdout, /No drift: the platform holds what the program declares/);
+      assert.match(report.stdout, /No drift: the platform holds what was last deployed/);
       assert.ok(calls.length <= MAX_CALLS, `${calls.length} calls; at most ${MAX_CALLS}`);
     });
 
@@ -86,7 +88,12 @@ describe(`e2e: a drift check of ${TENANTS} tenants names what changed behind the
       await publicCall(e2e.emulator, "POST", "/env/values", { body: { variable_definition_id: BATCH_SIZE, value: CHANGED_VALUE, linked_account_id: "tenant-33", workflow_id: CONTACT_SYNC } });
     });
 
-    const { preview, calls, report } = await step("the documented check: pulumi preview --refresh --expect-no-changes --json, then summarize --drift", driftCheck);
+    await step("a program change merged but not deployed: tenant-5's pipeline renamed in the program", async () => {
+      const program = path.join(e2e.stack.dir, "index.ts");
+      fs.appendFileSync(program, '\nexport const undeployed = new platform.ConfigField("tenant-5-pipeline-label", { slug: "hubspot", linkedAccountId: "tenant-5", configId: "tenant-5", fieldId: "hs_sync_limit", name: "Not deployed" });\n');
+    });
+
+    const { preview, calls, report } = await step("the documented check: pulumi refresh --preview-only --expect-no-changes --json, then summarize --drift", driftCheck);
 
     await step("both commands fail: the job fails on drift", async () => {
       assert.notEqual(preview.code, 0, "--expect-no-changes fails the preview");
@@ -101,9 +108,9 @@ describe(`e2e: a drift check of ${TENANTS} tenants names what changed behind the
         "tenant-29": ["tenant-29-pipeline"],
         "tenant-33": ["tenant-33-batch-size"],
       });
-      assert.match(report.stdout, /6 objects on the platform differ from what the program declares \(6 changed\) for 5 linked accounts/);
-      assert.match(report.stdout, /`name`: the platform holds `"Renamed by hand 1"`, the program declares `"tenant-17 pipeline"`/);
-      assert.match(report.stdout, /`enabled`: the platform holds `false`, the program declares `true`/);
+      assert.match(report.stdout, /6 objects on the platform differ from the last deployment \(6 changed\) for 5 linked accounts/);
+      assert.match(report.stdout, /`name`: the platform holds `"Renamed by hand 1"`, the last deployment set `"tenant-17 pipeline"`/);
+      assert.match(report.stdout, /`enabled`: the platform holds `false`, the last deployment set `true`/);
       assert.match(report.stdout, /resource `tenant-33-batch-size`\n  - `value`: \[secret\] changed\n/);
     });
 
@@ -118,6 +125,15 @@ describe(`e2e: a drift check of ${TENANTS} tenants names what changed behind the
     await step(`at most ${MAX_CALLS} calls, none answered 429`, async () => {
       assert.ok(calls.length <= MAX_CALLS, `${calls.length} calls: ${JSON.stringify(calls.map((c) => `${c.method} ${c.path}`))}`);
       assert.equal(calls.filter((c) => c.status === 429).length, 0);
+    });
+
+    await step("the platform against the program (--drift-against-program) names the undeployed change too", async () => {
+      const programPreview = await e2e.stack.run(["preview", "--refresh", "--expect-no-changes", "--json"]);
+      fs.writeFileSync(previewFile(), programPreview.stdout);
+      const against = await summarizeDrift(e2e.stack.dir, previewFile(), "--drift-against-program");
+      assert.equal(against.code, 1);
+      assert.deepEqual(listedByAccount(against.stdout)["tenant-5"], ["tenant-5-pipeline-label"]);
+      assert.match(against.stdout, /7 objects on the platform differ from what the program declares \(1 missing, 6 changed\)/);
     });
 
     await step("acting on the report: up --refresh puts back what the program declares", async () => {

@@ -1,6 +1,7 @@
 // The scheduled drift check users copy (examples/github-actions/drift.yml): valid YAML, on a
 // schedule and on demand, read-only, the same stack, folder, backend and secrets as pulumi.yml, one
-// `pulumi preview --refresh --expect-no-changes --json` summarized with `--drift`, and a job that
+// `pulumi refresh --preview-only --expect-no-changes --json` (Pulumi's own drift check, its engine
+// events streamed) summarized with `--drift`, and a job that
 // fails on drift and whenever drift could not be checked, never reporting a failed check as "no drift".
 // The exit-status plumbing is proven by running the job's shell steps as written, with bash, against
 // a fake `pulumi` on PATH and an `npx` that either plays a scripted summarize or runs the package's
@@ -69,10 +70,11 @@ describe("examples/github-actions/drift.yml", () => {
     assert.equal(pulumi.with, undefined, "no `command`: pulumi/actions installs the CLI only");
   });
 
-  it("previews once with --refresh, --expect-no-changes and --json, keeping the status without failing the step", () => {
-    const preview = runStep(job, /\bpulumi preview\b.*--json/);
+  it("previews a refresh once with --preview-only, --expect-no-changes and --json, its events streamed, keeping the status without failing the step", () => {
+    const preview = runStep(job, /\bpulumi refresh\b.*--json/);
     assert.equal(preview.id, "preview");
-    assert.match(preview.run!, /^pulumi preview --stack "\$STACK" --refresh --expect-no-changes --json > preview\.json \|\| status=\$\?$/m);
+    assert.match(preview.run!, /^pulumi refresh --stack "\$STACK" --preview-only --expect-no-changes --json > preview\.json \|\| status=\$\?$/m);
+    assert.equal(preview.env?.PULUMI_ENABLE_STREAMING_JSON_PREVIEW, "true", "only the streamed events say which object drifted");
     assert.match(preview.run!, /echo "exit-code=\$status" >> "\$GITHUB_OUTPUT"/);
     assert.equal(preview["working-directory"], deploy.jobs.preview.steps.find((s) => s.id === "preview")!["working-directory"]);
   });
@@ -235,9 +237,9 @@ describe("examples/github-actions/drift.yml", () => {
       return { jobFailed: failed, ran, stepSummary: fs.readFileSync(stepSummary, "utf8"), log, calls };
     }
 
-    const PREVIEW = `pulumi preview --stack ${STACK} --refresh --expect-no-changes --json`;
+    const PREVIEW = `pulumi refresh --stack ${STACK} --preview-only --expect-no-changes --json`;
     const SUMMARIZE = `npx pulumi-integration-platform summarize --drift preview.json --full drift-full.md --full-link ${RUN_URL}`;
-    const RERUN = `pulumi preview --stack ${STACK} --refresh`;
+    const RERUN = `pulumi refresh --stack ${STACK} --preview-only`;
 
     it("no drift: every step succeeds, the report is the step summary, one preview", () => {
       const out = runJob({ previewExit: 0, previewJson: '{"steps":[]}', summarizeExit: 0 });
@@ -275,7 +277,7 @@ describe("examples/github-actions/drift.yml", () => {
       assert.deepEqual(out.ran.map(([, status]) => status), [0, 0, 1]);
       assert.deepEqual(out.calls, [PREVIEW, SUMMARIZE, RERUN], "Pulumi's text preview prints the errors");
       assert.match(out.log, /fake text preview: the errors/);
-      assert.match(out.log, /^::error::Drift could not be checked in stack prod \(pulumi preview exited 255; the drift report 2\)/m);
+      assert.match(out.log, /^::error::Drift could not be checked in stack prod \(pulumi refresh --preview-only exited 255; the drift report 2\)/m);
       assert.equal(out.stepSummary, "**Drift could not be checked** in stack `prod`: the log of this job says why.\n");
       assert.doesNotMatch(out.log + out.stepSummary, /No drift/);
     });
@@ -292,7 +294,7 @@ describe("examples/github-actions/drift.yml", () => {
       const out = runJob({ previewExit: 255, previewJson: '{"steps":[]}', summarizeExit: 0 });
       assert.equal(out.jobFailed, true);
       assert.deepEqual(out.calls, [PREVIEW, SUMMARIZE, RERUN]);
-      assert.match(out.log, /^::error::pulumi preview exited 255 in stack prod, but the drift report found no drift: the preview failed, or would change something its JSON does not show as drift\./m);
+      assert.match(out.log, /^::error::pulumi refresh --preview-only exited 255 in stack prod, but the drift report found no drift: the refresh failed, or would change something its JSON does not show as drift\./m);
       assert.match(out.stepSummary, /\*\*Drift could not be checked\*\* in stack `prod`/, "after the report that found none");
       assert.doesNotMatch(out.log, /No drift in stack/);
     });
@@ -302,20 +304,23 @@ describe("examples/github-actions/drift.yml", () => {
       assert.equal(out.jobFailed, true);
       assert.deepEqual(out.ran, [["Fail on drift, or when drift could not be checked", 1]]);
       assert.deepEqual(out.calls, [], "no preview without the CLI and the program's packages");
-      assert.match(out.log, /^::error::Drift could not be checked in stack prod \(pulumi preview exited before running; the drift report was not made\)/m);
+      assert.match(out.log, /^::error::Drift could not be checked in stack prod \(pulumi refresh --preview-only exited before running; the drift report was not made\)/m);
     });
 
     describe("with the package's own summarize --drift", () => {
       const urn = (kind: Parameters<typeof TYPE>[0], name: string) => `urn:pulumi:${STACK}::platform::${TYPE(kind)}::${name}`;
       const field = (name: string) => ({ slug: "hubspot", linkedAccountId: "globex", configId: "globex", fieldId: "hs_pipeline", name });
-      /** A refreshed preview of one field: its refresh step, then `same`, or `update` when the platform holds another name. */
-      function refreshedPreview(platform: string, declared: string, extra: Record<string, unknown> = {}): string {
-        const state = (inputs: Record<string, unknown>) => ({ type: TYPE("ConfigField"), inputs, outputs: inputs });
-        const steps = [
-          { op: "refresh", urn: urn("ConfigField", "globex-pipeline"), oldState: state(field(platform)), newState: state(field(platform)) },
-          { op: platform === declared ? "same" : "update", urn: urn("ConfigField", "globex-pipeline"), oldState: state(field(platform)), newState: { type: TYPE("ConfigField"), inputs: field(declared) } },
+      /** A refresh's streamed engine events for one field: `same`, or `update` when the platform holds another name than deployed. */
+      function refreshedPreview(platform: string, deployed: string, extra: { diagnostics?: Record<string, unknown>[] } = {}): string {
+        const state = (name: string) => ({ type: TYPE("ConfigField"), urn: urn("ConfigField", "globex-pipeline"), inputs: field(name), outputs: field(name) });
+        const metadata = (op: string) => ({ op, urn: urn("ConfigField", "globex-pipeline"), type: TYPE("ConfigField"), old: state(deployed), new: state(platform) });
+        const events = [
+          { resourcePreEvent: { metadata: metadata("refresh") } },
+          { resOutputsEvent: { metadata: metadata(platform === deployed ? "same" : "update") } },
+          ...(extra.diagnostics ?? []).map((diagnosticEvent) => ({ diagnosticEvent })),
+          { summaryEvent: { resourceChanges: platform === deployed ? { same: 1 } : { update: 1 } } },
         ];
-        return JSON.stringify({ steps, ...extra });
+        return events.map((event, sequence) => JSON.stringify({ sequence, timestamp: 1795516851, ...event })).join("\n") + "\n";
       }
 
       it("drift: exit 1, the report in the step summary and the artifact, and a failed job", () => {
@@ -340,17 +345,17 @@ describe("examples/github-actions/drift.yml", () => {
         assert.equal(out.jobFailed, true);
         assert.match(out.stepSummary, /The preview failed/);
         assert.match(out.stepSummary, /\*\*Drift could not be checked\*\* in stack `prod`/);
-        assert.match(out.log, /^::error::Drift could not be checked in stack prod \(pulumi preview exited 255; the drift report 2\)/m);
+        assert.match(out.log, /^::error::Drift could not be checked in stack prod \(pulumi refresh --preview-only exited 255; the drift report 2\)/m);
         assert.doesNotMatch(out.log, /No drift in stack/);
       });
 
-      it("no JSON at all (a failed login), or a preview without --refresh: exit 2, and a job that fails", () => {
+      it("no JSON at all (a failed login), or a preview instead of a refresh: exit 2, and a job that fails", () => {
         const notRefreshed = JSON.stringify({ steps: [{ op: "same", urn: urn("ConfigField", "globex-pipeline"), newState: { type: TYPE("ConfigField"), inputs: field("x") } }] });
         for (const [previewExit, previewJson] of [[255, ""], [0, notRefreshed]] as const) {
           const out = runJob({ previewExit, previewJson });
           assert.equal(out.jobFailed, true, previewJson);
           assert.equal(out.stepSummary, "**Drift could not be checked** in stack `prod`: the log of this job says why.\n");
-          assert.match(out.log, /^::error::Drift could not be checked in stack prod \(pulumi preview exited \d+; the drift report 2\)/m);
+          assert.match(out.log, /^::error::Drift could not be checked in stack prod \(pulumi refresh --preview-only exited \d+; the drift report 2\)/m);
           assert.ok(!fs.existsSync(path.join(dir, "drift-full.md")) || fs.readFileSync(path.join(dir, "drift-full.md"), "utf8") === "", "no report to upload");
         }
       });

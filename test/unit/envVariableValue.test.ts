@@ -23,7 +23,7 @@ describe("EnvVariableValue provider", () => {
       assert.equal(ctx.emulator.requests.list().length, 0);
     });
 
-    it("reads the definition once to check its scope and format, never echoing the value", async () => {
+    it("lists the definitions once to check the value's scope and format, never echoing the value", async () => {
       const secretish = "not-a-number-s3cr3t";
       const result = await envValue.check({}, { definitionId: FIXTURE.definitions.accountQuota, value: secretish, workflowId: "wf_hs_contact_sync" });
       assert.deepEqual(result.failures, [
@@ -32,7 +32,7 @@ describe("EnvVariableValue provider", () => {
         { property: "value", reason: "must be a number, because the definition's var_format is number" },
       ]);
       assert.doesNotMatch(JSON.stringify(result.failures), /s3cr3t/);
-      assert.deepEqual(ctx.emulator.requests.list().map((r) => `${r.method} ${r.path}`), [`GET /api/v2/public/env/definitions/${FIXTURE.definitions.accountQuota}`]);
+      assert.deepEqual(ctx.emulator.requests.list().map((r) => `${r.method} ${r.path}`), ["GET /api/v2/public/env/definitions"]);
     });
 
     it("checks url values, and scopes without ids", async () => {
@@ -43,13 +43,19 @@ describe("EnvVariableValue provider", () => {
       ]);
     });
 
-    it("reads each definition once per connection, however many values use it", async () => {
+    it("lists the definitions once per connection, however many values and definitions are checked", async () => {
       for (const linkedAccountId of ["acme", "globex", "initech"]) await envValue.check({}, { ...QUOTA, linkedAccountId });
       await envValue.check({}, { definitionId: FIXTURE.definitions.apiBaseUrl, value: "https://x.example" });
       assert.deepEqual(
-        ctx.emulator.requests.list().map((r) => r.path),
-        [`/api/v2/public/env/definitions/${FIXTURE.definitions.accountQuota}`, `/api/v2/public/env/definitions/${FIXTURE.definitions.apiBaseUrl}`],
+        ctx.emulator.requests.list().map((r) => `${r.path}?${new URLSearchParams(r.query as Record<string, string>)}`),
+        ["/api/v2/public/env/definitions?page=1&limit=100"],
       );
+    });
+
+    it("with a bearer token alone (definitions are listed with the API key only), reads each definition by id, once", async () => {
+      startRun(ctx.emulator, { "integration-platform:apiKey": "", "integration-platform:token": ctx.emulator.token });
+      for (const linkedAccountId of ["acme", "globex"]) await envValue.check({}, { ...QUOTA, linkedAccountId });
+      assert.deepEqual(ctx.emulator.requests.list().map((r) => r.path), [`/api/v2/public/env/definitions/${FIXTURE.definitions.accountQuota}`]);
     });
 
     it("names an unknown definition", async () => {

@@ -68,13 +68,13 @@ describe("examples/github-actions", () => {
     afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
     /** Runs the step's script in `dir` as GitHub runs it (bash -e -o pipefail), with the package's bin for npx. */
-    function runSummaryStep(accounts: number): { comment: string; full: string; stepSummary: string } {
+    function runSummaryStep(accounts: number, diagnostics: Record<string, unknown>[] = []): { comment: string; full: string; stepSummary: string } {
       const steps = Array.from({ length: accounts }, (_, i) => ({
         op: "create",
         urn: `urn:pulumi:prod::platform::${TYPE}::tenant-${i}-pipeline`,
         newState: { type: TYPE, inputs: { slug: "hubspot", linkedAccountId: `tenant-${i}`, configId: `tenant-${i}`, fieldId: "hs_pipeline", name: `Tenant ${i} pipeline` } },
       }));
-      fs.writeFileSync(path.join(dir, "preview.json"), JSON.stringify({ steps }));
+      fs.writeFileSync(path.join(dir, "preview.json"), JSON.stringify({ steps, diagnostics }));
       const step = workflow.jobs.preview.steps.find((s) => s.run?.includes("summarize"))!;
       const script = step.run!.replace(/npx pulumi-integration-platform/g, `node ${JSON.stringify(BIN)}`);
       const stepSummary = path.join(dir, "step-summary.md");
@@ -93,6 +93,16 @@ describe("examples/github-actions", () => {
       assert.match(comment, /\*\*… and \d+ more linked accounts \(\d+ changes\)\*\* .*\[The full summary\]\(https:\/\/github\.com\/acme\/setup\/actions\/runs\/42\)/);
       assert.ok(full.length > 60_000 && full.includes("<code>tenant-999</code>"));
       assert.equal(stepSummary, full);
+    });
+
+    it("a typo caught at preview: the comment lists the refused resource under its linked account and app, with the reason", () => {
+      // As the real CLI reports a field id the platform does not have (test/e2e/previewValidation.test.ts).
+      const reason = 'fieldId: config "tenant-1" (app "hubspot", linked account "tenant-1") has no field "hs_pipline" global to the app: check fieldId and workflowId';
+      const { comment } = runSummaryStep(3, [{ urn: `urn:pulumi:prod::platform::${TYPE}::tenant-1-typo`, severity: "error", message: `error: ${TYPE} resource 'tenant-1-typo' has a problem: ${reason}\n` }]);
+      assert.match(comment, /> \*\*The preview failed\*\* with 1 error \(`tenant-1-typo`\)/);
+      const block = comment.split("<details").find((b) => b.includes("<b>Linked account <code>tenant-1</code></b>: 1 refused at preview, 1 change"))!;
+      assert.ok(block, comment);
+      assert.match(block, /#### App `hubspot`\n\n- \*\*Refused at preview\*\* `tenant-1-typo` \(ConfigField\): fieldId: config "tenant-1" .*has no field "hs\\_pipline"/);
     });
 
     it("past GitHub's 1 MiB step summary, shows the comment there and points at the artifact", () => {

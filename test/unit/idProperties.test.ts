@@ -2,6 +2,7 @@
 // the lookups' paths. Each is refused at check (naming the property, with no request), or reaches
 // the server unchanged at exactly the path segment or header it names (docs/guides/security.md).
 import * as assert from "node:assert/strict";
+import { isDeepStrictEqual } from "node:util";
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import fc from "fast-check";
@@ -36,6 +37,8 @@ const RESOURCES: {
   /** The request the resource's create sends, and where each id must land in it. */
   send(client: PlatformClient, v: Record<string, string>): Promise<unknown>;
   expect(v: Record<string, string>): { segments: string[]; headers: Record<string, string> };
+  /** The reads check itself may make (validation against the platform), and where each id lands in them. */
+  checkReads?(v: Record<string, string>): { segments: string[]; headers: Record<string, string> }[];
 }[] = [
   {
     type: "ConfigField",
@@ -43,6 +46,7 @@ const RESOURCES: {
     ids: ["slug", "linkedAccountId", "configId", "fieldId", "workflowId"],
     send: (c, v) => c.updateConfigField({ fieldId: v.fieldId, linkedAccountId: v.linkedAccountId, slug: v.slug, configId: v.configId, workflowId: v.workflowId, values: {} }),
     expect: (v) => ({ segments: ["config", "field", v.fieldId], headers: { linked_account_id: v.linkedAccountId, slug: v.slug } }),
+    checkReads: (v) => configReads(v),
   },
   {
     type: "WorkflowToggle",
@@ -50,6 +54,7 @@ const RESOURCES: {
     ids: ["slug", "linkedAccountId", "configId", "workflowId"],
     send: (c, v) => c.setWorkflowEnabled({ slug: v.slug, configId: v.configId, linkedAccountId: v.linkedAccountId, workflowId: v.workflowId, enabled: true }),
     expect: (v) => ({ segments: ["slug", v.slug, "config", v.configId, "workflows", v.workflowId], headers: { linked_account_id: v.linkedAccountId } }),
+    checkReads: (v) => configReads(v),
   },
   {
     type: "ApplicationEvent",
@@ -65,8 +70,15 @@ const RESOURCES: {
     ids: ["definitionId"],
     send: (c, v) => c.getEnvDefinition(v.definitionId),
     expect: (v) => ({ segments: ["env", "definitions", v.definitionId], headers: {} }),
+    // Validation lists every definition once; the id stays out of that request.
+    checkReads: () => [{ segments: ["env", "definitions"], headers: {} }],
   },
 ];
+
+/** The config reads of a field's or a toggle's validation: its config, and the account's own when that one was not found. */
+function configReads(v: Record<string, string>) {
+  return [v.configId, v.linkedAccountId].map((configId) => ({ segments: ["slug", v.slug, "config", configId], headers: { linked_account_id: v.linkedAccountId } }));
+}
 
 describe("ids, property-based: refused at check, or sent unchanged where they belong", function () {
   this.timeout(120_000);
@@ -114,13 +126,18 @@ describe("ids, property-based: refused at check, or sent unchanged where they be
               assert.equal(seen.length, 0, "no request for an input refused at check");
               return;
             }
-            // Accepted by the id rule: check names no problem with it, and the id travels unchanged,
-            // in check's own read too (an env value's definition).
+            // Accepted by the id rule: check names no problem with it, and the ids travel unchanged,
+            // in the reads of check's own validation too.
             assert.deepEqual(mine, []);
-            for (const request of seen) assert.deepEqual(request.segments, ["env", "definitions", id]);
+            const values = Object.fromEntries(Object.entries(inputs).map(([k, v]) => [k, String(v)]));
+            const allowed = resource.checkReads?.(values) ?? [];
+            for (const request of seen) {
+              const read = allowed.find((r) => isDeepStrictEqual(r.segments, request.segments));
+              assert.ok(read, `check's read ${JSON.stringify(request.segments)} is one of ${JSON.stringify(allowed.map((r) => r.segments))}`);
+              for (const [name, value] of Object.entries(read.headers)) assert.equal(request.headers[name], value, `check's read: header ${name}`);
+            }
             seen = [];
             counts.sent++;
-            const values = Object.fromEntries(Object.entries(inputs).map(([k, v]) => [k, String(v)]));
             await resource.send(client, values).catch(() => undefined);
             assert.equal(seen.length, 1, `one request for ${JSON.stringify(id)}`);
             const expected = resource.expect(values);

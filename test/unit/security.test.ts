@@ -65,10 +65,10 @@ describe("security: ids that cannot change meaning", () => {
   });
 
   it("an id that is fine reaches the platform exactly at the path it names", async () => {
+    // Check accepts the id, and its validation asks the platform for exactly that config, which it does not have.
     const { failures } = await toggle.check({}, { slug: "hubspot", linkedAccountId: "acme", configId: "a/b%2e..c", workflowId: "wf_hs_deal_alerts", enabled: true });
-    assert.deepEqual(failures, []);
-    await rejection(clientFor(ctx.emulator).getConfig({ slug: "hubspot", configId: "a/b%2e..c", linkedAccountId: "acme" }));
-    assert.deepEqual(ctx.emulator.requests.list().map((r) => r.path), ["/api/v2/public/slug/hubspot/config/a%2Fb%252e..c"]);
+    assert.deepEqual(failures, [{ property: "configId", reason: 'the platform has no config "a/b%2e..c" of app "hubspot" for linked account "acme": check configId' }]);
+    assert.deepEqual(ctx.emulator.requests.list().map((r) => r.path), ["/api/v2/public/slug/hubspot/config/a%2Fb%252e..c", "/api/v2/public/slug/hubspot/config/acme"]);
   });
 });
 

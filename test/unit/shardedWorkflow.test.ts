@@ -60,4 +60,10 @@ describe("examples/github-actions/sharded.yml", () => {
     assert.equal(step("summary", /Fail when/).if, "${{ needs.preview.result != 'success' }}");
     assert.equal(workflow.jobs.up.concurrency?.group, "integration-platform-up-${{ matrix.shard }}");
   });
+
+  it("validates at the pull request's preview, not again at up, where it would cost the read createWithoutRead saves", () => {
+    assert.equal(workflow.env?.INTEGRATION_PLATFORM_CREATE_WITHOUT_READ, "true");
+    assert.equal(step("up", /pulumi up/).env?.INTEGRATION_PLATFORM_VALIDATE_AT_PREVIEW, "false");
+    assert.equal(step("preview", /pulumi preview/).env?.INTEGRATION_PLATFORM_VALIDATE_AT_PREVIEW, undefined, "the preview validates (the default)");
+  });
 });

@@ -433,7 +433,7 @@ describe("summarize: the change summary of a pull request", () => {
     it("--help prints the usage and exits 0", async () => {
       const help = await bin(["--help"]);
       assert.equal(help.code, 0);
-      assert.match(help.stdout, /^Usage: pulumi-integration-platform summarize <preview\.json \.\.\. \| -> \[--drift\] \[--max-chars <n>\] \[--full <file>\] \[--full-link <url>\]/);
+      assert.match(help.stdout, /^Usage: pulumi-integration-platform summarize <preview\.json \.\.\. \| -> \[--drift \| --drift-against-program\] \[--max-chars <n>\] \[--full <file>\] \[--full-link <url>\]/);
       assert.equal((await bin(["summarize", "--help"])).stdout, help.stdout);
     });
 
@@ -480,7 +480,7 @@ describe("summarize: the change summary of a pull request", () => {
 // The drift report reads `pulumi preview --refresh --json`: each resource's refresh step, then the
 // step comparing what the refresh found (the old side) with the program (the new side). The
 // shapes below are those of a real run (v3.259): see test/e2e/drift.test.ts for the run itself.
-describe("summarize --drift: the drift report of a scheduled check", () => {
+describe("summarize --drift-against-program: the platform against the program", () => {
   const account = (id: string) => ({ slug: "hubspot", linkedAccountId: id, configId: id });
   const field = (id: string, name: string) => ({ ...account(id), fieldId: "hs_pipeline", name });
   const toggle = (id: string, enabled: boolean) => ({ ...account(id), workflowId: "wf_hs_deal_alerts", enabled });
@@ -501,7 +501,7 @@ describe("summarize --drift: the drift report of a scheduled check", () => {
   ]);
 
   it("lists, per linked account and app, what the platform holds against what the program declares", () => {
-    const report = summarize(drifted, "drift");
+    const report = summarize(drifted, "programDrift");
     assert.match(report, /^## Integration platform drift in stack `dev` of project `demo`\n\n3 objects on the platform differ from what the program declares \(3 changed\) for 3 linked accounts: `t1`, `t2`, `t3`\.\n/);
     const [t1, t2, t3] = blocks(report);
     assert.match(t1, /<b>Linked account <code>t1<\/code><\/b>: 1 drifted object \(1 changed\)/);
@@ -512,12 +512,12 @@ describe("summarize --drift: the drift report of a scheduled check", () => {
   });
 
   it("says what it could not check: events have no read, encrypted values read back redacted", () => {
-    assert.match(summarize(drifted, "drift"), /\nNot checked: 1 application event \(the API has no read operation for events\); and the values of 1 encrypted env value \(the platform reads them back redacted; only whether they exist is checked\)\.\n/);
+    assert.match(summarize(drifted, "programDrift"), /\nNot checked: 1 application event \(the API has no read operation for events\); and the values of 1 encrypted env value \(the platform reads them back redacted; only whether they exist is checked\)\.\n/);
   });
 
   it("never prints a secret, even from a state file's plaintext secret objects", () => {
     const plaintext = (value: string) => ({ "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", plaintext: JSON.stringify(value) });
-    const report = summarize(refreshed([{ type: "EnvVariableValue", name: "t3-quota", platform: quota("t3", plaintext("hunter2")), declared: quota("t3", plaintext("correct horse")), op: "update" }]), "drift");
+    const report = summarize(refreshed([{ type: "EnvVariableValue", name: "t3-quota", platform: quota("t3", plaintext("hunter2")), declared: quota("t3", plaintext("correct horse")), op: "update" }]), "programDrift");
     assert.match(report, /`value`: \[secret\] changed/);
     assert.doesNotMatch(report, /hunter2|correct horse/);
   });
@@ -525,7 +525,7 @@ describe("summarize --drift: the drift report of a scheduled check", () => {
   it("an object gone from the platform is missing; one the program no longer declares is named as such", () => {
     const report = summarize(
       { steps: [step("refresh", "ConfigField", "t4-pipeline", { old: field("t4", "x"), new: field("t4", "x") }), step("create", "ConfigField", "t5-pipeline", { new: field("t5", "t5 pipeline") }), step("delete", "WorkflowToggle", "t4-deal-alerts", { old: { ...toggle("t4", true), restoreOnDelete: false } })] },
-      "drift",
+      "programDrift",
     );
     assert.match(report, /- \*\*missing\*\* field `hs_pipeline`: resource `t5-pipeline`\n  - not on the platform: `up` creates it as declared\n/);
     assert.match(report, /- \*\*not declared\*\* workflow `wf_hs_deal_alerts`: resource `t4-deal-alerts`\n  - in the stack but no longer in the program: `up` releases it \(`enabled` goes back to `false` \(`restoreOnDelete`\)\)\n/);
@@ -537,28 +537,28 @@ describe("summarize --drift: the drift report of a scheduled check", () => {
     const inStack = (name: string, steps: Step[]) => ({ steps: steps.map((s) => ({ ...s, urn: s.urn.replace(/^urn:pulumi:[^:]+::/, `urn:pulumi:${name}::`) })) });
     const first = inStack("prod-0", drifted.steps.filter((s) => s.urn.includes("t1-")));
     const second = inStack("prod-1", drifted.steps.filter((s) => !s.urn.includes("t1-")));
-    const report = summarize(mergePreviews([parsePreview(first), parsePreview(second)]), "drift");
+    const report = summarize(mergePreviews([parsePreview(first), parsePreview(second)]), "programDrift");
     assert.match(report, /^## Integration platform drift in 2 stacks \(`prod-0`, `prod-1`\) of project `demo`\n\n3 objects on the platform differ from what the program declares \(3 changed\) for 3 linked accounts: `t1`, `t2`, `t3`\.\n/);
   });
 
   it("reports no drift when every refreshed object is as declared", () => {
-    const report = summarize(refreshed([{ type: "ConfigField", name: "t3-pipeline", platform: field("t3", "t3 pipeline") }]), "drift");
+    const report = summarize(refreshed([{ type: "ConfigField", name: "t3-pipeline", platform: field("t3", "t3 pipeline") }]), "programDrift");
     assert.match(report, /\n\nNo drift: the platform holds what the program declares, for every object it could read\.\n/);
     assert.equal(blocks(report).length, 0);
   });
 
   it("refuses a preview without --refresh: it cannot show drift", () => {
-    assert.throws(() => summarize({ steps: [step("same", "ConfigField", "t3-pipeline", { old: field("t3", "x"), new: field("t3", "x") })] }, "drift"), (e: Error) => e instanceof PreviewJsonError && /a preview without --refresh, which cannot show drift: run `pulumi preview --refresh --expect-no-changes --json`/.test(e.message));
+    assert.throws(() => summarize({ steps: [step("same", "ConfigField", "t3-pipeline", { old: field("t3", "x"), new: field("t3", "x") })] }, "programDrift"), (e: Error) => e instanceof PreviewJsonError && /a preview without --refresh, which cannot show drift: run `pulumi preview --refresh --expect-no-changes --json`/.test(e.message));
   });
 
   it("is bounded like the pull request summary, counting drifted objects", () => {
     const steps: Step[] = [];
     for (let i = 0; i < 400; i++) steps.push(step("refresh", "ConfigField", `t${i}-pipeline`, { old: field(`t${i}`, "x"), new: field(`t${i}`, "x") }), step("update", "ConfigField", `t${i}-pipeline`, { old: field(`t${i}`, "Renamed"), new: field(`t${i}`, `t${i} pipeline`) }));
-    const { bounded, full, leftOut, changes } = summarizeBounded({ steps }, 20_000, {}, "drift");
+    const { bounded, full, leftOut, changes } = summarizeBounded({ steps }, 20_000, {}, "programDrift");
     assert.equal(changes, 400);
     assert.ok(bounded.length <= 20_000 && full.length > 20_000);
     assert.equal(blocks(bounded).length + leftOut.linkedAccounts, 400);
-    assert.match(bounded, new RegExp(`\\*\\*… and ${leftOut.linkedAccounts} more linked accounts \\(${leftOut.accountChanges} drifted objects\\)\\*\\* are left out here, to keep this summary within 20000 characters\\. Run \`pulumi-integration-platform summarize --drift --full <file>\` to write the full summary to a file\\.\n$`));
+    assert.match(bounded, new RegExp(`\\*\\*… and ${leftOut.linkedAccounts} more linked accounts \\(${leftOut.accountChanges} drifted objects\\)\\*\\* are left out here, to keep this summary within 20000 characters\\. Run \`pulumi-integration-platform summarize --drift-against-program --full <file>\` to write the full summary to a file\\.\n$`));
   });
 
   describe("its exit status, through the bin", () => {
@@ -571,33 +571,121 @@ describe("summarize --drift: the drift report of a scheduled check", () => {
     after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
     it("exits 1 when it finds drift, printing the report", async () => {
-      const result = await bin(["summarize", "--drift", write("drift.json", drifted)]);
+      const result = await bin(["summarize", "--drift-against-program", write("drift.json", drifted)]);
       assert.equal(result.code, 1, result.stderr);
       assert.match(result.stdout, /^## Integration platform drift/);
       assert.equal(result.stderr, "");
     });
 
     it("exits 0 when it finds none", async () => {
-      const result = await bin(["summarize", "--drift", write("none.json", refreshed([{ type: "ConfigField", name: "a", platform: field("t3", "x") }]))]);
+      const result = await bin(["summarize", "--drift-against-program", write("none.json", refreshed([{ type: "ConfigField", name: "a", platform: field("t3", "x") }]))]);
       assert.equal(result.code, 0, result.stderr);
       assert.match(result.stdout, /No drift/);
     });
 
     it("exits 2 when the preview failed, so drift could not be checked in full", async () => {
       const failed = { ...drifted, diagnostics: [{ urn: URN(TYPE("ConfigField"), "t9-pipeline"), severity: "error", message: "boom" }] };
-      const result = await bin(["summarize", "--drift", write("failed.json", failed)]);
+      const result = await bin(["summarize", "--drift-against-program", write("failed.json", failed)]);
       assert.equal(result.code, 2);
       assert.match(result.stdout, /> \*\*The preview failed\*\* with 1 error \(`t9-pipeline`\)\. The drift below is incomplete/);
       assert.match(result.stderr, /the preview failed with 1 error, so drift could not be checked in full/);
     });
 
     it("exits 2 for a preview without --refresh, and for empty input", async () => {
-      const unrefreshed = await bin(["summarize", "--drift", write("plain.json", { steps: [step("same", "ConfigField", "a", { old: field("t3", "x"), new: field("t3", "x") })] })]);
+      const unrefreshed = await bin(["summarize", "--drift-against-program", write("plain.json", { steps: [step("same", "ConfigField", "a", { old: field("t3", "x"), new: field("t3", "x") })] })]);
       assert.equal(unrefreshed.code, 2);
       assert.match(unrefreshed.stderr, /is a preview without --refresh, which cannot show drift/);
-      const empty = await bin(["summarize", "--drift", "-"], "");
+      const empty = await bin(["summarize", "--drift-against-program", "-"], "");
       assert.equal(empty.code, 2);
       assert.match(empty.stderr, /when it printed nothing, the preview failed: its log says why/);
     });
+  });
+});
+
+describe("summarize --drift: the platform against the last deployment (pulumi refresh --preview-only)", () => {
+  const state = (type: Kind, name: string, inputs: Record<string, unknown>) => ({ type: TYPE(type), urn: URN(TYPE(type), name), inputs, outputs: inputs });
+  const toggle = (account: string, enabled: boolean) => ({ slug: "hubspot", linkedAccountId: account, configId: account, workflowId: "wf_hs_deal_alerts", enabled });
+  /** A refresh's streamed engine events: every object refreshed, and `drifted` ones with the platform's state. */
+  function events(objects: { name: string; deployed: Record<string, unknown>; platform?: Record<string, unknown> | "gone" }[], diagnostics: Record<string, unknown>[] = []): string {
+    const lines: Record<string, unknown>[] = [{ preludeEvent: { config: {} } }];
+    for (const { name, deployed, platform } of objects) {
+      const old = state("WorkflowToggle", name, deployed);
+      const now = platform === "gone" ? undefined : state("WorkflowToggle", name, platform ?? deployed);
+      lines.push({ resourcePreEvent: { metadata: { op: "refresh", urn: old.urn, type: old.type, old, new: old } } });
+      lines.push({ resOutputsEvent: { metadata: { op: platform === "gone" ? "delete" : platform ? "update" : "same", urn: old.urn, type: old.type, old, new: now } } });
+    }
+    for (const diagnosticEvent of diagnostics) lines.push({ diagnosticEvent });
+    lines.push({ summaryEvent: { resourceChanges: {} } });
+    return lines.map((line, sequence) => JSON.stringify({ sequence, timestamp: 1, ...line })).join("\n") + "\n";
+  }
+  const write = (text: string) => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "refresh-")), "refresh.json");
+    fs.writeFileSync(file, text);
+    return file;
+  };
+
+  it("lists what changed or went on the platform since the last deployment, per linked account, and exits 1", async () => {
+    const result = await bin(["summarize", "--drift", write(events([
+      { name: "acme-deal-alerts", deployed: toggle("acme", true), platform: toggle("acme", false) },
+      { name: "globex-deal-alerts", deployed: toggle("globex", true), platform: "gone" },
+      { name: "initech-deal-alerts", deployed: toggle("initech", true) },
+    ]))]);
+    assert.equal(result.code, 1, result.stderr);
+    assert.match(result.stdout, /^2 objects on the platform differ from the last deployment \(1 changed, 1 gone\) for 2 linked accounts/m);
+    assert.match(result.stdout, /- \*\*changed\*\* workflow `wf_hs_deal_alerts`: resource `acme-deal-alerts`\n  - `enabled`: the platform holds `false`, the last deployment set `true`\n/);
+    assert.match(result.stdout, /- \*\*gone\*\* workflow `wf_hs_deal_alerts`: resource `globex-deal-alerts`\n  - gone from the platform/);
+    assert.doesNotMatch(result.stdout, /initech/);
+  });
+
+  it("reports no drift, exit 0, when every object is as deployed", async () => {
+    const result = await bin(["summarize", "--drift", write(events([{ name: "acme-deal-alerts", deployed: toggle("acme", true) }]))]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /No drift: the platform holds what was last deployed/);
+  });
+
+  it("never says 'no drift' for the single JSON document, which counts drift without saying where: it gives the count and exits 1", async () => {
+    // What `pulumi refresh --preview-only --json` prints without streaming (v3.259): every step a refresh, its new side the old one.
+    const old = state("WorkflowToggle", "acme-deal-alerts", toggle("acme", true));
+    const document = { steps: [{ op: "refresh", urn: old.urn, oldState: old, newState: old }], changeSummary: { same: 1, update: 1 } };
+    const result = await bin(["summarize", "--drift", write(JSON.stringify(document))]);
+    assert.equal(result.code, 1, result.stdout);
+    assert.match(result.stdout, /\*\*1 object on the platform differs from the last deployment\*\*, but the output of `pulumi refresh --preview-only --json` does not say which\. Run it with `PULUMI_ENABLE_STREAMING_JSON_PREVIEW=true`/);
+    assert.doesNotMatch(result.stdout, /No drift/);
+  });
+
+  it("exits 2 for a failed refresh, and for the output of a preview (which compares the program, not the platform)", async () => {
+    const failed = await bin(["summarize", "--drift", write(events([{ name: "acme-deal-alerts", deployed: toggle("acme", true) }], [{ severity: "error", message: "error: boom\n" }]))]);
+    assert.equal(failed.code, 2);
+    const preview = { steps: [step("same", "WorkflowToggle", "acme-deal-alerts", { old: toggle("acme", true), new: toggle("acme", true) })] };
+    const wrong = await bin(["summarize", "--drift", write(JSON.stringify(preview))]);
+    assert.equal(wrong.code, 2);
+    assert.match(wrong.stderr, /the output of `pulumi preview`, which compares the program with the stack: for drift from the last deployment, run `PULUMI_ENABLE_STREAMING_JSON_PREVIEW=true pulumi refresh --preview-only --json`; for drift from the program, pass this output with --drift-against-program/);
+  });
+
+  it("refuses --drift with --drift-against-program", async () => {
+    const result = await bin(["summarize", "--drift", "--drift-against-program", "x.json"]);
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /--drift and --drift-against-program are two reports/);
+  });
+});
+
+describe("summarize: resources refused at preview (validation)", () => {
+  const failure = (type: string, name: string, reason: string) => ({ urn: URN(TYPE(type as Kind), name), severity: "error", message: `error: ${TYPE(type as Kind)} resource '${name}' has a problem: ${reason}\n` });
+
+  it("lists each under its linked account and app with the reason, and other diagnostics only by count", () => {
+    const preview = {
+      steps: [step("update", "ConfigField", "acme-pipeline", { old: { slug: "hubspot", linkedAccountId: "acme", configId: "acme", fieldId: "hs_pipeline", name: "a" }, new: { slug: "hubspot", linkedAccountId: "acme", configId: "acme", fieldId: "hs_pipeline", name: "b" } })],
+      diagnostics: [
+        failure("ConfigField", "typo", 'fieldId: config "acme" (app "hubspot", linked account "acme") has no field "hs_pipline" global to the app: check fieldId and workflowId'),
+        failure("EnvVariableValue", "quota", "definitionId: no env variable definition has the id \"64f0000000000000000000dd\""),
+        { urn: URN("pulumi:pulumi:Stack", "demo-dev"), severity: "error", message: "error: an unhandled error with a s3cr3t in it\n" },
+      ],
+    };
+    const report = summarize(preview);
+    assert.match(report, /> \*\*The preview failed\*\* with 3 errors .* 2 resources refused at preview are listed below with the reason, under their linked account and app\./);
+    assert.match(report, /<summary><b>Linked account <code>acme<\/code><\/b>: 1 refused at preview, 1 change \(1 to update\)<\/summary>/);
+    assert.match(report, /#### App `hubspot`\n\n- \*\*Refused at preview\*\* `typo` \(ConfigField\): fieldId: config "acme" \(app "hubspot", linked account "acme"\) has no field "hs\\_pipline"/);
+    assert.match(report, /#### Refused at preview\n\n- \*\*Refused at preview\*\* `quota` \(EnvVariableValue\): definitionId: no env variable definition/);
+    assert.doesNotMatch(report, /s3cr3t/, "only this package's own check failures are quoted");
   });
 });

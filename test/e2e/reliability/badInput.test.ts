@@ -121,7 +121,8 @@ describe("e2e reliability: bad input", function () {
       const expected = row.spec.lookups ? `${row.spec.lookups[0].fn}: invalid arguments: ` : "has a problem: ";
       assert.ok(output.includes(`${expected}${row.property}: ${row.reason}`), `the output says "${expected}${row.property}: ${row.reason}":\n${output}`);
       const requests = e2e.emulator.requests.list(since).map((e) => `${e.method} ${e.path}`);
-      assert.deepEqual(requests, row.reads ? [`GET /api/v2/public/env/definitions/${row.reads}`] : [], "requests made");
+      // The definition a value is checked against comes from one listing of every definition.
+      assert.deepEqual(requests, row.reads ? ["GET /api/v2/public/env/definitions"] : [], "requests made");
       if (row.secret) assert.ok(!output.includes(row.secret), "the output does not contain the value");
     });
   }

@@ -1,0 +1,138 @@
+// What a green preview proves, through the real CLI at the emulator's default limit: each change
+// that `up` would fail on (a typo in an id, a draft, a wrong API key) fails `pulumi preview`
+// instead, naming the resource and the property, with no write and at most C + 2 reads.
+import * as assert from "node:assert/strict";
+import { summarize } from "../../cli/summary";
+import { Stack } from "../support/engine";
+import { writeProgram } from "../support/program";
+import { seedTenants } from "../support/tenants";
+import { step, useEmulatorStack } from "../support/e2e";
+
+/** One program per case, chosen by the stack's `case` config: what a pull request might declare. */
+const PROGRAM = `import * as pulumi from "@pulumi/pulumi";
+import * as platform from "pulumi-integration-platform";
+
+const config = new pulumi.Config();
+const kase = config.require("case");
+const acme = { slug: "hubspot", linkedAccountId: "acme", configId: "acme" };
+const field = (name: string, args: Partial<platform.ConfigFieldArgs>) => new platform.ConfigField(name, { ...acme, fieldId: "hs_pipeline", name: "Pipeline", ...args });
+const toggle = (name: string, args: Partial<platform.WorkflowToggleArgs>) => new platform.WorkflowToggle(name, { ...acme, workflowId: "wf_hs_deal_alerts", enabled: true, ...args });
+
+// Always declared, and valid: the failing resource is one among others, as in a real change.
+field("pipeline", {});
+toggle("deal-alerts", {});
+if (kase === "field") field("typo", { fieldId: "hs_pipline" });
+if (kase === "draft") toggle("lead-scoring", { workflowId: "wf_hs_lead_scoring" });
+if (kase === "workflow") toggle("unknown-workflow", { workflowId: "wf_hs_nope" });
+if (kase === "account") field("unknown-account", { linkedAccountId: "nobody", configId: "nobody" });
+if (kase === "config") field("unknown-config", { configId: "acme-eu" });
+`;
+
+/** The failing case's resource, property and reason, as the CLI prints them. */
+const CASES = [
+  { kase: "field", resource: "typo", property: "fieldId", reason: /has no field "hs_pipline" global to the app: check fieldId and workflowId/ },
+  { kase: "draft", resource: "lead-scoring", property: "workflowId", reason: /"wf_hs_lead_scoring" is not a published workflow .*publish it, then run again/ },
+  { kase: "workflow", resource: "unknown-workflow", property: "workflowId", reason: /"wf_hs_nope" is not a published workflow .*check workflowId/ },
+  { kase: "account", resource: "unknown-account", property: "linkedAccountId", reason: /no config of app "hubspot" for linked account "nobody": check linkedAccountId and slug/ },
+  { kase: "config", resource: "unknown-config", property: "configId", reason: /no config "acme-eu" of app "hubspot" for linked account "acme": check configId/ },
+];
+
+describe("e2e: a green preview means the change will apply", function () {
+  this.timeout(10 * 60_000);
+  const e2e = useEmulatorStack((workspace) => new Stack(workspace, writeProgram(workspace.root, "validation", { "index.ts": PROGRAM })));
+  const requests = () => e2e.emulator.requests.list();
+
+  for (const { kase, resource, property, reason } of CASES) {
+    it(`fails the preview of ${resource} (${kase}), naming it and ${property}, with no write and at most C + 2 reads`, async () => {
+      await e2e.stack.ok(["config", "set", "case", kase]);
+      e2e.emulator.requests.clear();
+      const preview = await e2e.stack.run(["preview", "--json"]);
+      assert.notEqual(preview.code, 0, preview.stdout);
+      const json = JSON.parse(preview.stdout) as { diagnostics?: { urn?: string; message: string; severity: string }[] };
+      const errors = (json.diagnostics ?? []).filter((d) => d.severity === "error" && d.urn);
+      assert.equal(errors.length, 1, JSON.stringify(json.diagnostics));
+      assert.match(errors[0].urn!, new RegExp(`::${resource}$`));
+      assert.match(errors[0].message, new RegExp(`${property}: `));
+      assert.match(errors[0].message, reason);
+      assert.deepEqual(requests().filter((r) => r.method !== "GET"), [], "no write");
+      // C = 1 config (acme's hubspot config, or the unknown one), + 2.
+      assert.ok(requests().length <= 1 + 2, requests().map((r) => `${r.method} ${r.path}`).join("\n"));
+      // The pull request's comment lists the refusal under its linked account and app.
+      const summary = summarize(json);
+      const account = kase === "account" ? "nobody" : "acme";
+      const block = summary.split("<details").find((b) => b.includes(`<b>Linked account <code>${account}</code></b>`)) ?? "";
+      assert.match(block, /1 refused at preview/, summary);
+      assert.ok(block.includes(`#### App \`hubspot\`\n\n- **Refused at preview** \`${resource}\` (`), summary);
+      assert.match(block, new RegExp(`Refused at preview.*: ${property}: `), summary);
+    });
+  }
+
+  it("fails the preview once for an API key the platform refuses, saying which setting to fix, without echoing it", async () => {
+    await e2e.stack.ok(["config", "set", "case", "field"]);
+    await e2e.stack.ok(["config", "set", "--secret", "integration-platform:apiKey", "tk_revoked_0123"]);
+    try {
+      e2e.emulator.requests.clear();
+      const preview = await e2e.stack.run(["preview", "--json"]);
+      assert.notEqual(preview.code, 0);
+      const json = JSON.parse(preview.stdout) as { diagnostics?: { message: string; severity: string }[] };
+      const errors = (json.diagnostics ?? []).filter((d) => d.severity === "error" && /has a problem/.test(d.message));
+      assert.equal(errors.length, 1, `once, not once per resource: ${JSON.stringify(json.diagnostics)}`);
+      assert.match(errors[0].message, /could not be validated against the platform: 401 .*check `integration-platform:apiKey`/);
+      assert.doesNotMatch(preview.stdout + preview.stderr, /tk_revoked_0123/);
+      assert.equal(requests().length, 1, "one refused read, then none");
+    } finally {
+      await e2e.stack.ok(["config", "set", "--secret", "integration-platform:apiKey", e2e.emulator.apiKey]);
+    }
+  });
+});
+
+/** LinkedAccountSetups of every tenant; `changed` tenants get another pipeline name. */
+const TENANTS_PROGRAM = `import * as pulumi from "@pulumi/pulumi";
+import * as platform from "pulumi-integration-platform";
+
+const config = new pulumi.Config();
+const count = config.requireNumber("tenants");
+const changed = new Set((config.get("changed") ?? "").split(",").filter(Boolean));
+for (let i = 0; i < count; i++) {
+  const id = \`tenant-\${i}\`;
+  new platform.LinkedAccountSetup(\`\${id}-hubspot\`, {
+    linkedAccountId: id,
+    slug: "hubspot",
+    fields: [{ fieldId: "hs_pipeline", name: changed.has(id) ? "Renamed pipeline" : "Pipeline" }],
+    workflows: { wf_hs_deal_alerts: true },
+  });
+}
+`;
+
+describe("e2e: validation at preview costs at most changed configs + 2 calls", function () {
+  this.timeout(20 * 60_000);
+  const TENANTS = 100;
+  const e2e = useEmulatorStack((workspace) => new Stack(workspace, writeProgram(workspace.root, "tenants", { "index.ts": TENANTS_PROGRAM })), {
+    config: { tenants: String(TENANTS) },
+  });
+
+  it("100 linked accounts: a preview without changes makes 0 calls; with every tenth changed, at most 10 + 2", async () => {
+    await step("up of 100 linked accounts", async () => {
+      await seedTenants(e2e.emulator, "tenant", TENANTS);
+      await e2e.stack.ok(["up", "--yes", "--skip-preview"]);
+    });
+    await step("a preview without changes makes no call", async () => {
+      e2e.emulator.requests.clear();
+      await e2e.stack.ok(["preview", "--expect-no-changes"]);
+      assert.deepEqual(e2e.emulator.requests.list(), []);
+    });
+    await step("every tenth account changed: one read of each changed config, at most 2 more", async () => {
+      const changed = Array.from({ length: TENANTS / 10 }, (_, i) => `tenant-${i * 10}`);
+      await e2e.stack.ok(["config", "set", "changed", changed.join(",")]);
+      e2e.emulator.requests.clear();
+      const preview = await e2e.stack.ok(["preview", "--json"]);
+      const json = JSON.parse(preview.stdout) as { changeSummary?: Record<string, number> };
+      assert.equal(json.changeSummary?.update, changed.length);
+      const calls = e2e.emulator.requests.list();
+      assert.deepEqual(calls.filter((r) => r.method !== "GET"), []);
+      assert.ok(calls.length <= changed.length + 2, `${calls.length} calls: ${calls.map((r) => r.path).join(", ")}`);
+      assert.deepEqual(new Set(calls.map((r) => r.path)), new Set(changed.map((id) => `/api/v2/public/slug/hubspot/config/${id}`)));
+      console.log(`      ${changed.length} changed configs of ${TENANTS}: ${calls.length} calls at preview`);
+    });
+  });
+});
