@@ -17,19 +17,24 @@ import type { Words } from "./words";
 export function describeDeployedDrift(change: Change, words: Words): string[] {
   const kind = objectKindOf(change);
   const deployed = change.old?.inputs ?? {};
-  const platform = change.new?.inputs ?? {};
-  const secret = new Set([...kind.secret, ...(change.old?.additionalSecretOutputs ?? []), ...(change.new?.additionalSecretOutputs ?? [])]);
-  const hidden = new Set(["__provider", ...kind.derived]);
   const head = `- **${words.label(change.kind)}** ${kind.title(deployed, change.new?.outputs ?? change.old?.outputs ?? {})}: resource ${code(change.name)}`;
   const details: string[] = [];
   if (change.kind === "update") {
-    const found = propertyChanges(deployed, platform, hidden, secret, (before, after) => `the platform holds ${show(after)}, the last deployment set ${show(before)}`);
-    for (const { path, text } of found.visible) details.push(`${code(path)}: ${text.replace(/^changes \(secret, not shown\)$/, "[secret] changed")}`);
-    if (found.visible.length === 0) for (const key of found.masked) details.push(`${code(key)}: [secret] changed`);
+    details.push(...propertyLines(change, deployed, change.new?.inputs ?? {}, (before, after) => `the platform holds ${show(after)}, the last deployment set ${show(before)}`));
   } else if (change.kind === "delete") {
     details.push("gone from the platform: `pulumi refresh` drops it from the state, and the next `up` creates it again");
   }
   return [head, ...details.map((d) => `  - ${d}`)];
+}
+
+/** A drifted object's changed properties, secrets as "[secret] changed" (both their sides are masked). */
+function propertyLines(change: Change, before: Record<string, unknown>, after: Record<string, unknown>, says: (before: unknown, after: unknown) => string): string[] {
+  const kind = objectKindOf(change);
+  const secret = new Set([...kind.secret, ...(change.old?.additionalSecretOutputs ?? []), ...(change.new?.additionalSecretOutputs ?? [])]);
+  const found = propertyChanges(before, after, new Set(["__provider", ...kind.derived]), secret, says);
+  const lines = found.visible.map(({ path, text }) => `${code(path)}: ${text.replace(/^changes \(secret, not shown\)$/, "[secret] changed")}${change.replaceReasons.includes(path) ? " (replaces)" : ""}`);
+  if (change.kind === "update" && found.visible.length === 0) for (const key of found.masked) lines.push(`${code(key)}: [secret] changed`);
+  return lines;
 }
 
 /**
@@ -41,8 +46,6 @@ export function describeDrift(change: Change, words: Words): string[] {
   const kind = objectKindOf(change);
   const platform = change.old?.inputs ?? {};
   const declared = change.new?.inputs ?? {};
-  const secret = new Set([...kind.secret, ...(change.old?.additionalSecretOutputs ?? []), ...(change.new?.additionalSecretOutputs ?? [])]);
-  const hidden = new Set(["__provider", ...kind.derived]);
   const inputs = change.kind === "delete" || !change.new ? platform : declared;
   // The refreshed outputs describe the object as the platform holds it, e.g. a workflow's name.
   const head = `- **${words.label(change.kind)}** ${kind.title(inputs, change.old?.outputs ?? {})}: resource ${code(change.name)}`;
@@ -50,9 +53,7 @@ export function describeDrift(change: Change, words: Words): string[] {
   if (change.kind === "create") {
     details.push("not on the platform: `up` creates it as declared");
   } else if (change.kind === "update" || change.kind === "replace") {
-    const found = propertyChanges(platform, declared, hidden, secret, (before, after) => `the platform holds ${show(before)}, the program declares ${show(after)}`);
-    for (const { path, text } of found.visible) details.push(`${code(path)}: ${text.replace(/^changes \(secret, not shown\)$/, "[secret] changed")}${change.replaceReasons.includes(path) ? " (replaces)" : ""}`);
-    if (change.kind === "update" && found.visible.length === 0) for (const key of found.masked) details.push(`${code(key)}: [secret] changed`);
+    details.push(...propertyLines(change, platform, declared, (before, after) => `the platform holds ${show(before)}, the program declares ${show(after)}`));
   } else if (change.kind === "delete") {
     details.push(`in the stack but no longer in the program: \`up\` releases it (${kind.release(platform, change.old?.outputs ?? {})})`);
   }
