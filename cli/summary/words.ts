@@ -20,7 +20,7 @@ export interface Words {
 }
 
 /** Drift from the program, in the words of what the platform holds: `up` would make each of these a change. */
-export const DRIFT_LABELS: Record<string, string> = { update: "changed", create: "missing", replace: "changed (replaces)", delete: "not declared" };
+const DRIFT_LABELS: Record<string, string> = { update: "changed", create: "missing", replace: "changed (replaces)", delete: "not declared" };
 /** Drift from the last deployment: what a refresh would write into the state. */
 const DEPLOYED_DRIFT_LABELS: Record<string, string> = { update: "changed", delete: "gone" };
 

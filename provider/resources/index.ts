@@ -10,8 +10,3 @@ export const RESOURCES = [ConfigFieldDefinition, WorkflowToggleDefinition, EnvVa
 
 /** A resource type's name, as its token ends: `pulumi-nodejs:dynamic/integration-platform:<ResourceType>`. */
 export type ResourceType = (typeof RESOURCES)[number]["type"];
-
-/** Each resource type's definition, by name. */
-export const RESOURCE_BY_TYPE = Object.fromEntries(RESOURCES.map((definition) => [definition.type, definition])) as {
-  [T in ResourceType]: Extract<(typeof RESOURCES)[number], { type: T }>;
-};
