@@ -91,6 +91,22 @@ function parseCommandLine(argv: string[]): CliOptions {
   };
 }
 
+/**
+ * The lines that point a Pulumi stack at this emulator: the provider's settings
+ * (provider/settings.ts), as `pulumi config set` commands and as environment variables.
+ */
+export function stackSettings(emulator: Pick<RunningEmulator, "url" | "apiKey">): string[] {
+  return [
+    "",
+    "Point a stack at it, in the Pulumi program's directory:",
+    `  pulumi config set integration-platform:baseUrl ${emulator.url}`,
+    `  pulumi config set --secret integration-platform:apiKey ${emulator.apiKey}`,
+    "or, for every stack run from this shell:",
+    `  export INTEGRATION_PLATFORM_BASE_URL=${emulator.url}`,
+    `  export INTEGRATION_PLATFORM_API_KEY=${emulator.apiKey}`,
+  ];
+}
+
 async function main(argv: string[]): Promise<void> {
   let options: CliOptions;
   try {
@@ -122,6 +138,7 @@ async function main(argv: string[]): Promise<void> {
       `Control plane: ${emulator.url}${CONTROL_PREFIX}/`,
       options.data ? `State file: ${options.data}` : "State: in memory (use --data FILE to keep it)",
       describeRateLimit(emulator.rateLimit.get()),
+      ...stackSettings(emulator),
       "",
     ].join("\n"),
   );

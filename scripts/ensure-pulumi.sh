@@ -5,54 +5,68 @@
 #
 #   export PATH="$(bash scripts/ensure-pulumi.sh):$PATH"
 #
-# Order of preference:
-#   1. a `pulumi` on PATH whose version is the pinned one (what users with an installed CLI get);
-#   2. a cached build in $PULUMI_IP_CACHE_DIR (default ~/.cache/pulumi-integration-platform);
-#   3. a fresh build from the Go modules pinned in tools/pulumi/, written to that cache.
+# Which CLI: the mode is the first argument, else $PULUMI_IP_ENGINE, else `installed`.
+#   installed  a `pulumi` on PATH at or above the minimum version (tools/pulumi-minimum/go.mod),
+#              as users have it; else the pinned one below.
+#   pinned     the version tools/pulumi/go.mod pins (CI's full suite): on PATH if it is exactly
+#              that, else a cached build, else a fresh build from Go modules.
+#   minimum    the minimum version, the same way (CI proves the quickstart on it).
+# Builds are cached in $PULUMI_IP_CACHE_DIR (default ~/.cache/pulumi-integration-platform).
 #
 # Why a build: no package registry these machines reach ships the CLI binary, and the npm
 # packages named `pulumi` download it from the internet at run time.
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-tools="$repo/tools/pulumi"
+mode="${1:-${PULUMI_IP_ENGINE:-installed}}"
 
 log() { printf 'ensure-pulumi: %s\n' "$*" >&2; }
 die() {
   log "$*"
   cat >&2 <<EOF
 ensure-pulumi: the Pulumi CLI v${version:-?} is needed and could not be provided. Either
-  - install it with the official installer:  curl -fsSL https://get.pulumi.com | sh -s -- --version ${version:-<version>}
+  - install the official Pulumi CLI, v${minimum:-?} or newer:  curl -fsSL https://get.pulumi.com | sh
     and put ~/.pulumi/bin on PATH, or
   - install Go 1.25.11 or newer and run this script again: it builds the CLI from the Go modules
-    pinned in tools/pulumi/ (about 10 minutes on 2 cores, once; later runs use the cache).
+    pinned in tools/ (about 10 minutes on 2 cores, once; later runs use the cache).
 EOF
   exit 1
 }
 
-# The CLI release is pinned by the wrapper module; the npm SDK must be the same release, because
-# the engine and @pulumi/pulumi talk a protocol that both sides version together.
 # Prints the version a go.mod requires of a module, for both the one-line and the block form.
 required_version() { # <go.mod> <module path>
   awk -v mod="$2" '{ for (i = 1; i < NF; i++) if ($i == mod) { v = $(i + 1); sub(/^v/, "", v); print v; exit } }' "$1"
 }
-version="$(required_version "$tools/go.mod" github.com/pulumi/pulumi/pkg/v3)"
-[ -n "$version" ] || die "could not read the pinned pkg/v3 version from $tools/go.mod"
+# True when version $1 is at or above version $2 (both x.y.z).
+at_least() { [ "$(printf '%s\n%s\n' "$1" "$2" | sort -V | head -n 1)" = "$2" ]; }
+
+pinned="$(required_version "$repo/tools/pulumi/go.mod" github.com/pulumi/pulumi/pkg/v3)"
+minimum="$(required_version "$repo/tools/pulumi-minimum/go.mod" github.com/pulumi/pulumi/pkg/v3)"
+[ -n "$pinned" ] && [ -n "$minimum" ] || die "could not read the pkg/v3 versions from tools/pulumi*/go.mod"
+case "$mode" in
+  installed | pinned) version="$pinned" tools="$repo/tools/pulumi" ;;
+  minimum) version="$minimum" tools="$repo/tools/pulumi-minimum" ;;
+  *) log "unknown mode '$mode' (from \$1 or PULUMI_IP_ENGINE): use installed, pinned or minimum"; exit 2 ;;
+esac
+
+# The pinned CLI and the npm SDK are the same release, so that the full suite runs the pair that
+# releases together; an installed CLI at or above the minimum is proven by CI on the minimum.
 sdk_pkg="$repo/node_modules/@pulumi/pulumi"
 if [ -f "$sdk_pkg/package.json" ]; then
   sdk_version="$(node -p "require('$sdk_pkg/package.json').version")"
-  if [ "$sdk_version" != "$version" ]; then
-    die "node_modules/@pulumi/pulumi is $sdk_version but tools/pulumi/go.mod pins the CLI at $version; make them equal"
+  if [ "$sdk_version" != "$pinned" ]; then
+    die "node_modules/@pulumi/pulumi is $sdk_version but tools/pulumi/go.mod pins the CLI at $pinned; make them equal"
   fi
 else
   die "node_modules/@pulumi/pulumi is missing; run 'npm ci' first (the dynamic provider host ships in it)"
 fi
 
-# 1. An installed CLI of the pinned version is used as it is.
+# 1. An installed CLI: in `installed` mode any at or above the minimum, else exactly the version.
 if command -v pulumi >/dev/null 2>&1; then
   installed="$(pulumi version 2>/dev/null | sed 's/^v//' || true)"
   dir="$(dirname "$(command -v pulumi)")"
-  if [ "$installed" = "$version" ] && [ -x "$dir/pulumi-language-nodejs" ]; then
+  if [ "$mode" = installed ]; then fits() { at_least "$installed" "$minimum"; }; else fits() { [ "$installed" = "$version" ]; }; fi
+  if [ -n "$installed" ] && fits && [ -x "$dir/pulumi-language-nodejs" ]; then
     log "using the installed pulumi v$installed in $dir"
     # The dynamic provider host ships with the CLI distribution; add the npm one only if absent.
     if [ ! -x "$dir/pulumi-resource-pulumi-nodejs" ] && ! command -v pulumi-resource-pulumi-nodejs >/dev/null 2>&1; then
@@ -61,12 +75,18 @@ if command -v pulumi >/dev/null 2>&1; then
     echo "$dir"
     exit 0
   fi
-  [ -n "$installed" ] && log "ignoring pulumi v$installed on PATH: this project pins v$version"
+  if [ -n "$installed" ]; then
+    if [ "$mode" = installed ]; then
+      log "ignoring pulumi v$installed on PATH: this project needs v$minimum or newer (with pulumi-language-nodejs beside it)"
+    else
+      log "ignoring pulumi v$installed on PATH: the $mode mode needs exactly v$version"
+    fi
+  fi
 fi
 
 # 2. The cache, keyed by version and by the exact module graph (go.sum), so that a change to the
 #    wrapper modules never reuses a stale build.
-key="$(cat "$tools/go.sum" "$tools/language-nodejs/go.sum" | sha256sum | cut -c1-12)"
+key="$(cat "$tools/go.sum" "$repo/tools/pulumi/language-nodejs/go.sum" | sha256sum | cut -c1-12)"
 cache_root="${PULUMI_IP_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-integration-platform}"
 bin="$cache_root/pulumi-v$version-$key/bin"
 if [ -x "$bin/pulumi" ] && [ -x "$bin/pulumi-language-nodejs" ]; then
@@ -100,8 +120,8 @@ build() { # <module dir> <package> <label> <version stamped into the binary>
   log "built $3 in $((SECONDS - started)) s"
 }
 build "$tools" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi "pulumi v$version" "$version"
-host_version="$(required_version "$tools/language-nodejs/go.mod" github.com/pulumi/pulumi/sdk/v3)"
-build "$tools/language-nodejs" github.com/pulumi/pulumi/sdk/v3/nodejs/cmd/pulumi-language-nodejs "pulumi-language-nodejs v$host_version" "$host_version"
+host_version="$(required_version "$repo/tools/pulumi/language-nodejs/go.mod" github.com/pulumi/pulumi/sdk/v3)"
+build "$repo/tools/pulumi/language-nodejs" github.com/pulumi/pulumi/sdk/v3/nodejs/cmd/pulumi-language-nodejs "pulumi-language-nodejs v$host_version" "$host_version"
 install -m 0755 "$sdk_pkg/pulumi-resource-pulumi-nodejs" "$staging/pulumi-resource-pulumi-nodejs"
 
 # Move into place in one rename, so an interrupted build never leaves a half-filled cache entry.

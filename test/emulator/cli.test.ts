@@ -5,6 +5,7 @@ import { strict as assert } from "node:assert";
 import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { SETTINGS } from "../../provider/settings";
 import { FIXTURE } from "../support/fixture";
 
 const MAIN = resolve(__dirname, "../../emulator/main.ts");
@@ -61,6 +62,16 @@ describe("emulator: command line (main.ts as a child process)", () => {
       assert.match(banner, /^Bearer token: emulator_token$/m);
       assert.ok(banner.includes(`Control plane: ${url[1]}/_emulator/`));
       assert.match(banner, /^Rate limit: 20 requests\/s, burst 5, per credential \(--rate-limit off to disable\)$/m);
+      // The lines a new user copies to point a stack at it: the provider's own setting names.
+      const lines = banner.split("\n").map((line) => line.trim());
+      for (const expected of [
+        `pulumi config set ${SETTINGS.baseUrl.config} ${url[1]}`,
+        `pulumi config set --secret ${SETTINGS.apiKey.config} tk_emulator`,
+        `export ${SETTINGS.baseUrl.env}=${url[1]}`,
+        `export ${SETTINGS.apiKey.env}=tk_emulator`,
+      ]) {
+        assert.ok(lines.includes(expected), `the banner has no line ${JSON.stringify(expected)}:\n${banner}`);
+      }
 
       assert.equal((await axios.get(`${url[1]}/_emulator/health`)).data.status, "ok");
       const created = await axios.post(
@@ -115,6 +126,8 @@ describe("emulator: command line (main.ts as a child process)", () => {
       const banner = await waitForBanner(output, exited);
       assert.match(banner, /^API key: tk_cli$/m);
       assert.match(banner, /^Bearer token: cli_token$/m);
+      assert.match(banner, /^ +pulumi config set --secret integration-platform:apiKey tk_cli$/m);
+      assert.match(banner, /^ +export INTEGRATION_PLATFORM_API_KEY=tk_cli$/m);
       const base = /listening on (\S+)/.exec(banner)![1];
       const res = await axios.get(`${base}/api/v2/public/audit/event-received`, {
         headers: { authorization: "Bearer cli_token" },
