@@ -7,7 +7,7 @@
 import * as path from "node:path";
 import axios from "axios";
 import { startEmulator, type RunningEmulator } from "../emulator";
-import { REPO, Stack, Workspace, engineBinDir, type CommandResult } from "../test/support/engine";
+import { REPO, Stack, Workspace, engineDescription, type CommandResult } from "../test/support/engine";
 import { copyProgram } from "../test/support/program";
 
 const bold = (text: string) => (process.stdout.isTTY ? `\x1b[1m${text}\x1b[0m` : text);
@@ -54,7 +54,8 @@ async function main(): Promise<void> {
   const fixtureName = await fieldName(emulator);
 
   // Built from Go modules the first time on a machine without `pulumi` (minutes), cached after.
-  console.log("   Pulumi engine:", engineBinDir());
+  const engine = engineDescription();
+  console.log(`   Pulumi CLI: ${engine}`);
   const workspace = new Workspace();
   const summary: string[] = [];
   try {
@@ -100,6 +101,7 @@ async function main(): Promise<void> {
   }
   console.log(`\n${bold("Summary")}`);
   for (const line of summary) console.log(`   - ${line}`);
+  console.log(`   - the Pulumi CLI: ${engine}`);
   console.log(`   - total ${((Date.now() - started) / 1000).toFixed(1)} s; nothing was left running or written outside a temporary directory`);
 }
 

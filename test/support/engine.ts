@@ -11,7 +11,11 @@ export const REPO = path.resolve(__dirname, "../..");
 
 let binDir: string | undefined;
 
-/** Runs ensure-pulumi.sh (as CI does) once per process and returns the directory holding the engine. */
+/**
+ * Runs ensure-pulumi.sh (as CI does) once per process and returns the directory holding the
+ * engine: an installed CLI at or above the minimum, else the pinned one ($PULUMI_IP_ENGINE,
+ * read by the script, picks `pinned` or `minimum` instead).
+ */
 export function engineBinDir(): string {
   if (binDir === undefined) {
     const out = execFileSync("bash", [path.join(REPO, "scripts", "ensure-pulumi.sh")], {
@@ -23,6 +27,18 @@ export function engineBinDir(): string {
     binDir = out.trim().split("\n").pop()!;
   }
   return binDir;
+}
+
+/**
+ * Which CLI `engineBinDir()` chose, for a reader: its version, and whether it is the user's own
+ * install or the build that ensure-pulumi.sh cached.
+ */
+export function engineDescription(): string {
+  const dir = engineBinDir();
+  const version = execFileSync(path.join(dir, "pulumi"), ["version"], { encoding: "utf8" }).trim();
+  // ensure-pulumi.sh caches its builds in directories named pulumi-v<version>-<key>/bin.
+  const built = /[\\/]pulumi-v[^\\/]+-[0-9a-f]{12}[\\/]bin$/.test(dir);
+  return `pulumi ${version}, ${built ? "built from Go modules and cached" : "installed"}, in ${dir}`;
 }
 
 /** What one CLI command did. */
