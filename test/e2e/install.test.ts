@@ -13,6 +13,16 @@ import { step } from "../support/e2e";
 
 const run = promisify(execFile);
 
+/** The TypeScript block of the README's "Your first program", as a user pastes it. */
+function firstProgram(): string {
+  const readme = fs.readFileSync(path.join(REPO, "README.md"), "utf8");
+  const section = readme.slice(readme.indexOf("## Your first program"), readme.indexOf("## Using the provider"));
+  const block = /^( *)```ts\n([\s\S]*?)^\1```$/m.exec(section);
+  assert.ok(block, "the README's first program has a ```ts block");
+  const indent = block[1].length;
+  return block[2].split("\n").map((line) => line.slice(Math.min(indent, line.length - line.trimStart().length))).join("\n");
+}
+
 /** What `npm pack --json` reports of the tarball. */
 interface Packed {
   filename: string;
@@ -107,7 +117,7 @@ describe("e2e: a new user's install, from the packed tarball into a fresh projec
       await run(process.execPath, [path.join(project, "node_modules/typescript/bin/tsc"), "--noEmit", "-p", project], { cwd: project });
     });
 
-    await step("4. `pulumi preview` against the emulator plans the eight resources and writes nothing", async () => {
+    await step("4. `pulumi preview` against the emulator plans the stack and its seven resources, and writes nothing", async () => {
       const stack = new Stack(workspace, project);
       await stack.init(
         { "integration-platform:baseUrl": emulator.url },
@@ -117,6 +127,16 @@ describe("e2e: a new user's install, from the packed tarball into a fresh projec
       const preview = await stack.ok(["preview"]);
       assert.match(preview.stdout, /\+ 8 to create/, preview.stdout);
       assert.equal(JSON.stringify(emulator.store.snapshot()), before, "a preview changes nothing on the platform");
+    });
+
+    await step("5. the README's first program, in place of index.ts, compiles and previews its two resources", async () => {
+      fs.writeFileSync(path.join(project, "index.ts"), firstProgram());
+      await run(process.execPath, [path.join(project, "node_modules/typescript/bin/tsc"), "--noEmit", "-p", project], { cwd: project });
+      const preview = await new Stack(workspace, project).ok(["preview"]);
+      // Its two resources, and the stack itself (nothing was deployed before).
+      assert.match(preview.stdout, /\+ 3 to create/, preview.stdout);
+      assert.match(preview.stdout, /ConfigField pipeline create/);
+      assert.match(preview.stdout, /WorkflowToggle contact-sync create/);
     });
   });
 });
