@@ -1,38 +1,97 @@
 #!/usr/bin/env node
-// The package's command line, `pulumi-integration-platform`: picks the command. Every failure says
-// what to do instead and exits 2; exit 1 is kept for "drift found", so a crash exits 3.
-import { parseArgs } from "node:util";
+// The package's command line, `pulumi-integration-platform`: commander parses it into the commands
+// of cli/commands/. Every usage or input problem says what to do instead and exits 2; exit 1 is
+// kept for "drift found" and "a shard failed", so a crash exits 3.
+import { Command, CommanderError } from "commander";
 import { importCommand } from "./commands/import";
 import { shardsCommand } from "./commands/shards";
 import { summarizeCommand } from "./commands/summarize";
 import { processIo, type Io } from "./io";
-import { COMMAND, USAGE, UsageError } from "./usage";
+import { ownManifest } from "./manifest";
+import { COMMAND, COMMANDS, OVERVIEW, OVERVIEW_AFTER, parseProblem, UsageError, usageProblem } from "./usage";
 
 export type { Io } from "./io";
 
+/** How a command is named after `pulumi-integration-platform`: "", "import", "shards move". */
+function pathOf(command: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = command; c?.parent; c = c.parent) names.unshift(c.name());
+  return names.join(" ");
+}
+
+/** Every command of the tree, the root first. */
+function everyCommand(command: Command): Command[] {
+  return [command, ...command.commands.flatMap((sub) => everyCommand(sub as Command))];
+}
+
+/** What one run found out: the exit status an action set, and the command a problem concerns. */
+interface Outcome {
+  status: number;
+  command: string;
+}
+
+/** The command line as commander sees it, writing through `io`; a fresh one per run, as commander keeps parsed values. */
+function program(io: Io, outcome: Outcome): Command {
+  const done = (status: number) => {
+    outcome.status = status;
+  };
+  const root = new Command(COMMAND)
+    .usage("<command> [options]")
+    .description(OVERVIEW)
+    .version(ownManifest().version, "-V, --version", "Print the version.")
+    // Options before the command are the root's, after it the command's own: `shards move --stack` is move's.
+    .enablePositionalOptions()
+    // No `help` command: `<command> --help` is the one way, and commander's `help` knows no `shards move`.
+    .helpCommand(false)
+    .addHelpText("after", OVERVIEW_AFTER)
+    // A word that is no command (or none) reaches this action, which says what the commands are.
+    .argument("[command]")
+    .allowExcessArguments()
+    .action((command: string | undefined) => {
+      const commands = `${COMMANDS.slice(0, -1).join(", ")} and ${COMMANDS.at(-1)}`;
+      if (command === undefined) throw new UsageError(`missing command: the commands are ${commands}`);
+      if (command === "help") throw new UsageError(`there is no help command: run \`${COMMAND} <command> --help\` for a command's help`);
+      throw new UsageError(`unknown command ${JSON.stringify(command)}: the commands are ${commands}`);
+    })
+    .addCommand(summarizeCommand(io, done))
+    .addCommand(importCommand(io, done))
+    .addCommand(shardsCommand(io, done));
+  // A problem an action throws concerns the command whose action it is.
+  root.hook("preAction", (_root, action) => {
+    outcome.command = pathOf(action);
+  });
+  for (const command of everyCommand(root)) {
+    command
+      .helpOption("-h, --help", "Print this help.")
+      // A command's name alone in the list of commands: its options and arguments are in its own help.
+      .configureHelp({ subcommandTerm: (sub) => sub.name() })
+      // Commander's own exit would end the process: main resolves to the status instead.
+      .exitOverride()
+      .configureOutput({
+        writeOut: io.stdout,
+        writeErr: io.stderr,
+        // main prints the problem, in the product's format; this records which command's help to point at.
+        outputError: () => {
+          outcome.command = pathOf(command);
+        },
+      });
+  }
+  return root;
+}
+
 /** Runs the command line with `args` (without node and the script); resolves to the exit status. */
 export async function main(args: string[], io: Io = processIo): Promise<number> {
+  const outcome: Outcome = { status: 0, command: "" };
+  // `npm exec pulumi-integration-platform -- import …` and scripts' `-- "$@"` put a `--` before the
+  // command: it ends no option there, and would make the command's own options its arguments.
+  const argv = args[0] === "--" ? args.slice(1) : args;
   try {
-    if (args[0] === "import") return await importCommand(args.slice(1), io);
-    if (args[0] === "shards") return await shardsCommand(args.slice(1), io);
-    if (args[0] === "summarize") return await summarizeCommand(args.slice(1), io);
-    const { values, positionals } = parseArgs({ args, allowPositionals: true, strict: true, options: { help: { type: "boolean", short: "h" } } });
-    if (values.help) {
-      io.stdout(USAGE);
-      return 0;
-    }
-    const [command, ...rest] = positionals;
-    if (command === undefined) throw new UsageError("missing command: summarize, import or shards");
-    // A command after `--` (`-- summarize preview.json`) ends up here: run it as if it came first.
-    if (command === "summarize" || command === "import" || command === "shards") return await main([command, ...rest], io);
-    throw new UsageError(`unknown command ${JSON.stringify(command)}: the commands are summarize, import and shards`);
+    await program(io, outcome).parseAsync(argv, { from: "user" });
+    return outcome.status;
   } catch (error) {
-    // parseArgs throws a TypeError with an ERR_PARSE_ARGS_* code for unknown options.
-    const parseProblem = typeof (error as NodeJS.ErrnoException).code === "string" && (error as NodeJS.ErrnoException).code!.startsWith("ERR_PARSE_ARGS");
-    if (error instanceof UsageError || parseProblem) {
-      io.stderr(`${COMMAND}: ${(error as Error).message}\nRun \`${COMMAND} --help\` for usage.\n`);
-      return 2;
-    }
+    // --help and --version end the parse with exit code 0; anything else commander refuses is a usage problem.
+    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : usageProblem(io, parseProblem(error), outcome.command);
+    if (error instanceof UsageError) return usageProblem(io, error.message, outcome.command);
     throw error;
   }
 }

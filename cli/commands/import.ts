@@ -1,43 +1,36 @@
-// `import`: its arguments, and the exit status: 2, with nothing written, when the workspace could
-// not be read or the project not written.
-import { parseArgs } from "node:util";
+// `import`: its options and help, and the exit status: 2, with nothing written, when the workspace
+// could not be read or the project not written.
+import { Command } from "commander";
 import { AdviceError, ApiError, SettingsError } from "../../provider/client/errors";
 import { ImportInputError } from "../import/read";
 import { runImport } from "../import/run";
 import type { Io } from "../io";
-import { COMMAND, USAGE, UsageError } from "../usage";
+import { COMMAND, UsageError } from "../usage";
 
-/** Parses `import`'s arguments; every problem becomes a UsageError naming what to fix. */
-function importOptions(args: string[]) {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    strict: true,
-    options: {
-      slug: { type: "string", multiple: true },
-      "linked-account": { type: "string", multiple: true },
-      out: { type: "string" },
-      force: { type: "boolean", default: false },
-      help: { type: "boolean", short: "h" },
-    },
-  });
-  if (values.help) return "help" as const;
+/** The options as commander parsed them, before they are checked. */
+interface GivenOptions {
+  slug?: string[];
+  linkedAccount?: string[];
+  out?: string;
+  force?: boolean;
+}
+
+/** Collects a repeatable option's values, in order. */
+const repeated = (value: string, earlier: string[] | undefined) => [...(earlier ?? []), value];
+
+/** Checks `import`'s arguments; every problem becomes a UsageError naming what to fix. */
+function importOptions(positionals: string[], values: GivenOptions) {
   if (positionals.length > 0) throw new UsageError(`import takes no arguments besides its options; got ${positionals.map((p) => JSON.stringify(p)).join(", ")}`);
   const slugs = [...new Set((values.slug ?? []).map((s) => s.trim()))];
   if (slugs.length === 0 || slugs.includes("")) throw new UsageError("import needs --slug: name the app to bring in, e.g. --slug hubspot (repeat it for more apps)");
   if (!values.out?.trim()) throw new UsageError("import needs --out: name a new or empty directory for the project, e.g. --out platform");
-  const ids = values["linked-account"]?.map((id) => id.trim());
+  const ids = values.linkedAccount?.map((id) => id.trim());
   if (ids?.includes("")) throw new UsageError("--linked-account must not be empty: give a linked account's id, or leave the option out to bring in every account");
   return { slugs, linkedAccountIds: ids && [...new Set(ids)], out: values.out, force: values.force ?? false };
 }
 
-/** Runs `import …`; resolves to the exit status. */
-export async function importCommand(args: string[], io: Io): Promise<number> {
-  const options = importOptions(args);
-  if (options === "help") {
-    io.stdout(USAGE);
-    return 0;
-  }
+/** Runs the import; resolves to the exit status. */
+async function runImportCommand(options: ReturnType<typeof importOptions>, io: Io): Promise<number> {
   try {
     await runImport(options, { stdout: io.stdout, stderr: io.stderr, env: io.env ?? process.env, stderrIsTTY: io.stderrIsTTY ?? false });
   } catch (error) {
@@ -51,4 +44,38 @@ export async function importCommand(args: string[], io: Io): Promise<number> {
     throw error;
   }
   return 0;
+}
+
+/** `import`: its options and help; the action hands its exit status to `done`. */
+export function importCommand(io: Io, done: (status: number) => void): Command {
+  return new Command("import")
+    .summary("Write a Pulumi program that declares a live workspace, for its first `pulumi up` to adopt.")
+    .usage("--slug <slug> [--slug <slug> ...]\n         [--linked-account <id> ...] --out <dir> [--force]")
+    .description(
+      "Reads the live workspace (the linked accounts, their config of each app: fields and enabled workflows, and the env values of " +
+        "every scope) and writes a Pulumi TypeScript project to <dir> that declares it, one data line per linked account and app. " +
+        "Its first `pulumi up` adopts everything without a write to the platform. Encrypted env values are never written: the " +
+        "command prints the `pulumi config set --secret` line to run for each. Progress goes to standard error.\n\n" +
+        "The connection comes from the environment only (no stack's config is read): INTEGRATION_PLATFORM_BASE_URL and " +
+        "INTEGRATION_PLATFORM_API_KEY, and the other INTEGRATION_PLATFORM_* settings, e.g. INTEGRATION_PLATFORM_REQUESTS_PER_SECOND.",
+    )
+    .option("--slug <slug>", "An app to bring in (repeat for more). Required.", repeated)
+    .option("--linked-account <id>", "A linked account to bring in, by its id (repeat for more); default: all.", repeated)
+    .option("--out <dir>", "Where to write the project: a new or empty directory. Required.")
+    .option("--force", "Write into a directory that is not empty, rewriting the project's files; an earlier found.json's records are kept (delete it to record anew).")
+    // Stray words are refused by importOptions, in words that say what import takes.
+    .allowExcessArguments()
+    .addHelpText(
+      "after",
+      `
+Example:
+  export INTEGRATION_PLATFORM_BASE_URL=https://api.example.com INTEGRATION_PLATFORM_API_KEY=...
+  npx ${COMMAND} import --slug hubspot --out platform
+
+Exit status: 0 when the project was written; 2 for bad usage, or an import that
+could not read the workspace or write <dir> (then nothing was written); 3 for an
+unexpected failure.
+`,
+    )
+    .action(async (values: GivenOptions, command: Command) => done(await runImportCommand(importOptions(command.args, values), io)));
 }

@@ -1,52 +1,158 @@
-// `shards`: its arguments, for running a command on every stack and for `shards move`.
-import { parseArgs } from "node:util";
+// `shards`: its options and help, for running a command on every stack, and `shards move`.
+import { Command } from "commander";
 import type { Io } from "../io";
 import { moveShards, runShards, SHARD_COMMANDS, shardCount, ShardsError, type ShardCommand } from "../shards";
-import { USAGE, UsageError } from "../usage";
+import { COMMAND, UsageError } from "../usage";
 
-/** Runs `shards …`; resolves to the exit status. */
-export async function shardsCommand(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    strict: true,
-    options: {
-      shards: { type: "string" },
-      from: { type: "string" },
-      to: { type: "string" },
-      stack: { type: "string", default: "shard-{shard}" },
-      cwd: { type: "string", default: "." },
-      "requests-per-second": { type: "string" },
-      "expect-no-changes": { type: "boolean", default: false },
-      "dry-run": { type: "boolean", default: false },
-      help: { type: "boolean", short: "h" },
-    },
-  });
-  if (values.help) {
-    io.stdout(USAGE);
-    return 0;
-  }
-  const [command, ...extra] = positionals;
-  if (extra.length > 0) throw new UsageError(`shards takes one command; got ${positionals.map((p) => JSON.stringify(p)).join(", ")}`);
-  const stacks = { dir: values.cwd!, template: values.stack! };
-  const shardsIo = { stdout: io.stdout, stderr: io.stderr, env: io.env };
+/** `shards`'s options as commander parsed them, before they are checked. */
+interface RunOptions {
+  shards?: string;
+  stack?: string;
+  cwd?: string;
+  requestsPerSecond?: string;
+  expectNoChanges?: boolean;
+}
+
+/** `shards move`'s options as commander parsed them, before they are checked. */
+interface MoveOptions {
+  from?: string;
+  to?: string;
+  stack?: string;
+  cwd?: string;
+  dryRun?: boolean;
+}
+
+/** The stacks' names when --stack is not given. */
+const DEFAULT_STACK = "shard-{shard}";
+
+/** A count of shards that must be given: its absence said as such, not as a bad number. */
+function requiredCount(option: string, text: string | undefined, example: string): number {
+  if (text === undefined) throw new UsageError(`${option} is required: the number of shards (stacks), e.g. ${option} ${example}`);
+  return shardCount(option, text);
+}
+
+/** Runs `body`, turning a ShardsError (a bad --stack, a failed move) into a usage problem that names it. */
+async function shardsProblem<T>(body: () => Promise<T>): Promise<T> {
   try {
-    if (command === "move") {
-      await moveShards({ ...stacks, from: shardCount("--from", values.from), to: shardCount("--to", values.to), dryRun: values["dry-run"] }, shardsIo);
-      return 0;
-    }
-    if (!SHARD_COMMANDS.includes(command as ShardCommand)) {
-      throw new UsageError(`shards needs a command: ${SHARD_COMMANDS.join(", ")} or move; got ${command === undefined ? "none" : JSON.stringify(command)}`);
-    }
-    const rate = values["requests-per-second"];
-    const requestsPerSecond = rate === undefined ? undefined : Number(rate);
-    if (requestsPerSecond !== undefined && !(Number.isFinite(requestsPerSecond) && requestsPerSecond > 0 && requestsPerSecond <= 1000)) {
-      throw new UsageError(`--requests-per-second must be a number above 0, at most 1000 (the API key's limit in all); got ${JSON.stringify(rate)}`);
-    }
-    const options = { ...stacks, command: command as ShardCommand, shards: shardCount("--shards", values.shards), requestsPerSecond, expectNoChanges: values["expect-no-changes"] };
-    return (await runShards(options, shardsIo)) > 0 ? 1 : 0;
+    return await body();
   } catch (error) {
     if (error instanceof ShardsError) throw new UsageError(error.message);
     throw error;
   }
+}
+
+/** Runs a command on every stack; resolves to the exit status: 1 when any stack failed. */
+async function runOnEveryStack(command: string | undefined, extra: string[], values: RunOptions, io: Io): Promise<number> {
+  if (extra.length > 0) throw new UsageError(`shards takes one command; got ${[command, ...extra].map((p) => JSON.stringify(p)).join(", ")}`);
+  if (!SHARD_COMMANDS.includes(command as ShardCommand)) {
+    throw new UsageError(`shards needs a command: ${SHARD_COMMANDS.join(", ")} or move; got ${command === undefined ? "none" : JSON.stringify(command)}`);
+  }
+  const rate = values.requestsPerSecond;
+  const requestsPerSecond = rate === undefined ? undefined : Number(rate);
+  if (requestsPerSecond !== undefined && !(Number.isFinite(requestsPerSecond) && requestsPerSecond > 0 && requestsPerSecond <= 1000)) {
+    throw new UsageError(`--requests-per-second must be a number above 0, at most 1000 (the API key's limit in all); got ${JSON.stringify(rate)}`);
+  }
+  return shardsProblem(async () => {
+    const options = {
+      dir: values.cwd ?? ".",
+      template: values.stack ?? DEFAULT_STACK,
+      command: command as ShardCommand,
+      shards: requiredCount("--shards", values.shards, "4"),
+      requestsPerSecond,
+      expectNoChanges: values.expectNoChanges ?? false,
+    };
+    return (await runShards(options, { stdout: io.stdout, stderr: io.stderr, env: io.env })) > 0 ? 1 : 0;
+  });
+}
+
+/** Re-shards; resolves to the exit status. */
+async function move(values: MoveOptions, before: string[], io: Io): Promise<number> {
+  // `shards --stack x move` would parse --stack as shards's own option, and move would not see it.
+  if (before.length > 0) throw new UsageError(`give ${before.join(", ")} after \`move\`: e.g. shards move --from 4 --to 5 --stack prod-{shard}`);
+  return shardsProblem(async () => {
+    const from = requiredCount("--from", values.from, "4");
+    const to = requiredCount("--to", values.to, "5");
+    await moveShards({ dir: values.cwd ?? ".", template: values.stack ?? DEFAULT_STACK, from, to, dryRun: values.dryRun ?? false }, { stdout: io.stdout, stderr: io.stderr, env: io.env });
+    return 0;
+  });
+}
+
+/** `shards move`: its options and help. */
+function moveCommand(io: Io, done: (status: number) => void): Command {
+  return new Command("move")
+    .summary("Re-shard: move each linked account's resources to its new stack, without a call to the platform.")
+    .usage("--from <n> --to <n> [--stack <name>]\n         [--cwd <dir>] [--dry-run]")
+    .description(
+      "Re-shards from --from to --to stacks: each linked account whose shard changes has its top-level resources (and their " +
+        "children) moved to its new stack with `pulumi state move`. Nothing is called on the platform, so nothing is deleted, " +
+        "recreated or restored. Missing stacks are created; every stack's integration-platform:shards becomes --to. If it stops " +
+        "half way, run it again: it plans from where the resources are.",
+    )
+    .option("--from <n>", "The number of shards now. Required.")
+    .option("--to <n>", "The number of shards wanted. Required.")
+    .option("--stack <name>", `The stacks' names, ending with {shard} for the number (default ${DEFAULT_STACK}).`)
+    .option("--cwd <dir>", "The program's directory (default: the current one).")
+    .option("--dry-run", "Print what would move, move nothing.")
+    .addHelpText(
+      "after",
+      `
+Example (from 4 to 5 shards, then check that nothing changes):
+  npx ${COMMAND} shards move --from 4 --to 5 --stack prod-{shard}
+  npx ${COMMAND} shards preview --shards 5 --stack prod-{shard} --expect-no-changes
+
+Exit status: 0 when every move was made (or, with --dry-run, planned); 2 for bad
+usage, or a move that could not be made (the message says how far it got: run it
+again); 3 for an unexpected failure.
+`,
+    )
+    .action(async (values: MoveOptions, command: Command) => {
+      const parent = command.parent!;
+      const before = parent.options.filter((o) => parent.getOptionValueSource(o.attributeName()) === "cli").map((o) => o.long!);
+      done(await move(values, before, io));
+    });
+}
+
+/** `shards` and `shards move`: their options and help; the actions hand their exit status to `done`. */
+export function shardsCommand(io: Io, done: (status: number) => void): Command {
+  return (
+    new Command("shards")
+      .summary("Run up, preview, refresh or destroy on every stack of a sharded program at once; `shards move` re-shards.")
+      .usage("<up | preview | refresh | destroy> --shards <n>\n         [--stack <name>] [--cwd <dir>] [--requests-per-second <n>]\n         [--expect-no-changes]")
+      .description(
+        "Runs a command on every stack of a sharded program at once (docs/guides/scaling.md), through Pulumi's Automation API and " +
+          "the `pulumi` on PATH, each stack's output prefixed with its name. Stack i is named by --stack with {shard} replaced by i " +
+          "(the program reads its shard from the end of the name); `up` and `preview` create missing stacks, and every stack gets " +
+          "integration-platform:shards in its config. The connection comes from each stack's config or the environment, as the " +
+          "provider's does.",
+      )
+      .argument("[command]", `${SHARD_COMMANDS.join(", ")}; or move, to re-shard (\`${COMMAND} shards move --help\`).`)
+      .option("--shards <n>", "How many shards (stacks). Required.")
+      .option("--stack <name>", `The stacks' names, ending with {shard} for the number (default ${DEFAULT_STACK}).`)
+      .option("--cwd <dir>", "The program's directory (default: the current one).")
+      .option(
+        "--requests-per-second <n>",
+        "What the API key allows in all (default: INTEGRATION_PLATFORM_REQUESTS_PER_SECOND, else 20): each stack paces itself to an " +
+          "equal part, so that together they stay within the platform's limit. A stack whose config sets requestsPerSecond keeps it.",
+      )
+      .option("--expect-no-changes", "Fail a stack whose up, preview or refresh would change anything.")
+      // Stray words are refused by runOnEveryStack, in words that name the commands.
+      .allowExcessArguments()
+      // `shards move --stack x`: options after `move` are move's, not shards's.
+      .enablePositionalOptions()
+      // `shards help` is no command; `shards --help` and `shards move --help` are the help.
+      .helpCommand(false)
+      .addHelpText(
+        "after",
+        `
+Example (a sharded program's four stacks):
+  npx ${COMMAND} shards preview --shards 4 --stack prod-{shard}
+  npx ${COMMAND} shards up --shards 4 --stack prod-{shard}
+
+Exit status: 0 when every stack succeeded; 1 when any failed (each one's error
+is shown); 2 for bad usage; 3 for an unexpected failure.
+`,
+      )
+      .action(async (command: string | undefined, values: RunOptions, self: Command) => done(await runOnEveryStack(command, self.args.slice(1), values, io)))
+      .addCommand(moveCommand(io, done))
+  );
 }

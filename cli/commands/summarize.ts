@@ -1,13 +1,40 @@
-// `summarize`: its arguments, reading the previews, and the exit status: with --drift (or
+// `summarize`: its options and help, reading the previews, and the exit status: with --drift (or
 // --drift-against-program), 1 when drift is found, 2 when the check failed and drift could not be checked.
+import { Command } from "commander";
 import { readFile, writeFile } from "node:fs/promises";
 import * as path from "node:path";
-import { parseArgs } from "node:util";
+import { jsonProblem } from "../input";
 import type { Io } from "../io";
 import { DEFAULT_MAX_CHARS, fullSummaryLink, mergePreviews, MIN_MAX_CHARS, parsePreview, PreviewJsonError, summarizeBounded, type PreviewJson, type ReportMode, type Summaries } from "../summary";
 import { engineEventsOf, previewOfEvents } from "../summary/refresh";
 import { plural } from "../text";
-import { COMMAND, USAGE, UsageError } from "../usage";
+import { COMMAND, UsageError } from "../usage";
+
+/** What each report reads, and the command that prints it: what a message about a wrong input tells the user to run. */
+const INPUT: Record<ReportMode, { output: string; command: string; file: string; run: string }> = {
+  changes: { output: "the output of `pulumi preview --json`", command: "pulumi preview --json", file: "preview.json", run: "preview" },
+  drift: {
+    output: "the output of `pulumi refresh --preview-only --json`",
+    command: "PULUMI_ENABLE_STREAMING_JSON_PREVIEW=true pulumi refresh --preview-only --json",
+    file: "refresh.json",
+    run: "refresh",
+  },
+  programDrift: {
+    output: "the output of `pulumi preview --refresh --json`",
+    command: "pulumi preview --refresh --expect-no-changes --json",
+    file: "preview.json",
+    run: "preview",
+  },
+};
+
+/** The options as commander parsed them, before they are checked. */
+interface GivenOptions {
+  maxChars?: string;
+  full?: string;
+  fullLink?: string;
+  drift?: boolean;
+  driftAgainstProgram?: boolean;
+}
 
 /** `summarize`'s options, checked. */
 interface SummarizeOptions {
@@ -18,26 +45,12 @@ interface SummarizeOptions {
   fullLink?: string;
 }
 
-/** Parses `summarize`'s arguments; every problem becomes a UsageError naming what to fix. */
-function summarizeOptions(args: string[]): SummarizeOptions | "help" {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    strict: true,
-    options: {
-      "max-chars": { type: "string" },
-      full: { type: "string" },
-      "full-link": { type: "string" },
-      drift: { type: "boolean", default: false },
-      "drift-against-program": { type: "boolean", default: false },
-      help: { type: "boolean", short: "h" },
-    },
-  });
-  if (values.help) return "help";
-  if (positionals.length === 0) throw new UsageError("summarize needs the preview JSON file (or - for standard input), or several files, one per stack");
+/** Checks `summarize`'s arguments; every problem becomes a UsageError naming what to fix. */
+function summarizeOptions(positionals: string[], values: GivenOptions): SummarizeOptions {
+  if (positionals.length === 0) throw new UsageError("summarize needs the preview JSON file (or - for standard input), or several files, one per stack: e.g. `pulumi preview --json > preview.json`, then `summarize preview.json`");
   if (positionals.includes("-") && positionals.length > 1) throw new UsageError("summarize reads standard input (-) only as its one input; pass several previews as files");
   const sources = positionals;
-  const given = values["max-chars"];
+  const given = values.maxChars;
   const maxChars = given === undefined ? DEFAULT_MAX_CHARS : /^\d+$/.test(given.trim()) ? Number(given.trim()) : NaN;
   if (!Number.isSafeInteger(maxChars) || maxChars < MIN_MAX_CHARS) {
     throw new UsageError(`--max-chars must be a whole number of characters, at least ${MIN_MAX_CHARS} (default ${DEFAULT_MAX_CHARS}); got ${JSON.stringify(given)}`);
@@ -49,7 +62,7 @@ function summarizeOptions(args: string[]): SummarizeOptions | "help" {
   if (input !== undefined) {
     throw new UsageError(`--full names the preview file ${input} itself; give another file, e.g. --full summary-full.md`);
   }
-  const fullLink = values["full-link"];
+  const fullLink = values.fullLink;
   if (fullLink !== undefined) {
     try {
       fullSummaryLink(fullLink);
@@ -57,20 +70,20 @@ function summarizeOptions(args: string[]): SummarizeOptions | "help" {
       throw new UsageError(`--full-link ${(error as Error).message}`);
     }
   }
-  if (values.drift && values["drift-against-program"]) throw new UsageError("--drift and --drift-against-program are two reports of different commands' output; give one");
-  return { sources, mode: values.drift ? "drift" : values["drift-against-program"] ? "programDrift" : "changes", maxChars, full, fullLink };
+  if (values.drift && values.driftAgainstProgram) throw new UsageError("--drift and --drift-against-program are two reports of different commands' output; give one");
+  return { sources, mode: values.drift ? "drift" : values.driftAgainstProgram ? "programDrift" : "changes", maxChars, full, fullLink };
 }
 
 /** Reads and summarizes the previews (several: one summary of them all); every problem with an input becomes a UsageError naming it. */
 async function summarizeSources({ sources, mode, maxChars, full, fullLink }: SummarizeOptions, io: Io): Promise<Summaries> {
   const previews: PreviewJson[] = [];
-  for (const source of sources) previews.push(await readPreview(source, io));
+  for (const source of sources) previews.push(await readPreview(source, mode, io));
   try {
     return summarizeBounded(mergePreviews(previews), maxChars, { link: fullLink, file: full }, mode);
   } catch (error) {
     // E.g. a preview without --refresh for --drift: a problem of the input, named like the others.
     const name = sources.length === 1 ? nameOf(sources[0]) : `one of ${sources.join(", ")}`;
-    if (error instanceof PreviewJsonError) throw new UsageError(`${name} is ${error.message}`);
+    if (error instanceof PreviewJsonError) throw new UsageError(inputProblem(name, mode, error));
     throw error;
   }
 }
@@ -78,26 +91,27 @@ async function summarizeSources({ sources, mode, maxChars, full, fullLink }: Sum
 /** How messages name an input. */
 const nameOf = (source: string) => (source === "-" ? "standard input" : source);
 
-/** Reads and checks one preview; every problem with it becomes a UsageError naming it. */
-async function readPreview(source: string, io: Io): Promise<PreviewJson> {
+/** Reads and checks one preview; every problem with it becomes a UsageError naming it and what to run to get the right file. */
+async function readPreview(source: string, mode: ReportMode, io: Io): Promise<PreviewJson> {
   const name = nameOf(source);
+  const input = INPUT[mode];
   let text: string;
   try {
     text = source === "-" ? await io.readStdin() : await readFile(source, "utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const why = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a directory" : (error as Error).message;
-    throw new UsageError(`cannot read ${name}: ${why}`);
+    const why = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a directory" : code === "EACCES" ? "permission denied" : (error as Error).message;
+    throw new UsageError(`cannot read ${name}: ${why}; pass the file \`${input.command} > ${input.file}\` wrote, or - for standard input`);
   }
   // With --expect-no-changes, a preview that fails early (no stack, no login) prints nothing.
-  if (text.trim() === "") throw new UsageError(`${name} is empty; pass what \`pulumi preview --json\` printed on standard output (when it printed nothing, the preview failed: its log says why)`);
+  if (text.trim() === "") throw new UsageError(`${name} is empty; pass what \`${input.command}\` printed on standard output (when it printed nothing, the ${input.run} failed: its log says why)`);
   // A refresh streams engine events, one JSON object a line (PULUMI_ENABLE_STREAMING_JSON_PREVIEW).
   const events = engineEventsOf(text);
   if (events) {
     try {
       return previewOfEvents(events);
     } catch (error) {
-      if (error instanceof PreviewJsonError) throw new UsageError(`${name} is ${error.message}`);
+      if (error instanceof PreviewJsonError) throw new UsageError(`${name} is ${error.message}; run \`${INPUT.drift.command} > ${INPUT.drift.file}\` and pass that file`);
       throw error;
     }
   }
@@ -106,23 +120,25 @@ async function readPreview(source: string, io: Io): Promise<PreviewJson> {
     data = JSON.parse(text);
   } catch (error) {
     // Mixed-in progress text is the usual cause: stderr or a non-JSON preview redirected into the file.
-    throw new UsageError(`${name} is not JSON (${(error as Error).message}); pass what \`pulumi preview --json\` printed on standard output, without stderr`);
+    throw new UsageError(`${name} is not JSON (${jsonProblem(text, error)}); pass what \`${input.command}\` printed on standard output, without stderr: \`${input.command} > ${input.file}\``);
   }
   try {
     return parsePreview(data);
   } catch (error) {
-    if (error instanceof PreviewJsonError) throw new UsageError(`${name} is ${error.message}`);
+    if (error instanceof PreviewJsonError) throw new UsageError(inputProblem(name, mode, error));
     throw error;
   }
 }
 
-/** Runs `summarize …`; resolves to the exit status. */
-export async function summarizeCommand(args: string[], io: Io): Promise<number> {
-  const options = summarizeOptions(args);
-  if (options === "help") {
-    io.stdout(USAGE);
-    return 0;
-  }
+/** A PreviewJsonError about `name`, as the message the user reads: a wrong shape says what the file is not and what to run. */
+function inputProblem(name: string, mode: ReportMode, error: PreviewJsonError): string {
+  if (error.problems === undefined) return `${name} is ${error.message}`;
+  const input = INPUT[mode];
+  return `${name} is not ${input.output}: ${error.problems.join("; ")}. Run \`${input.command} > ${input.file}\` and pass that file`;
+}
+
+/** Summarizes, writes --full and prints; resolves to the exit status. */
+async function runSummarize(options: SummarizeOptions, io: Io): Promise<number> {
   const { bounded, full, changes, errors } = await summarizeSources(options, io);
   if (options.full !== undefined) {
     try {
@@ -140,4 +156,54 @@ export async function summarizeCommand(args: string[], io: Io): Promise<number> 
     return 2;
   }
   return changes > 0 ? 1 : 0;
+}
+
+/** `summarize`: its options and help; the action hands its exit status to `done`. */
+export function summarizeCommand(io: Io, done: (status: number) => void): Command {
+  return new Command("summarize")
+    .summary("Print a pull request's summary of `pulumi preview --json`, or a drift report.")
+    .usage("<preview.json ... | ->\n         [--drift | --drift-against-program] [--max-chars <n>]\n         [--full <file>] [--full-link <url>]")
+    .description(
+      "Reads the output of `pulumi preview --json` from a file, or from standard input when the file is -, and prints a Markdown " +
+        "summary of the integration platform changes: one folded block per linked account, its changes listed by app. Secret values " +
+        "are never printed. Several files (the previews of a sharded program's stacks) make one summary of them all.\n\n" +
+        "The summary fits a pull request comment: when the full one is longer than --max-chars, whole linked accounts are left out " +
+        "from the end of the list, and the last line says how many accounts and changes that is, and where the full summary is.",
+    )
+    .argument("[preview.json...]", "The output of `pulumi preview --json` (or of the command --drift or --drift-against-program names), or - for standard input.")
+    .option(
+      "--drift",
+      "Report drift instead, as Pulumi defines it: what the platform holds against what was last deployed. Reads the output of " +
+        "`PULUMI_ENABLE_STREAMING_JSON_PREVIEW=true pulumi refresh --preview-only --json` and lists each changed or gone object per " +
+        'linked account and app (a changed secret shows as "[secret] changed"). Without that variable the refresh\'s JSON counts ' +
+        "drift but does not say where: the report gives the count. Exits 1 when it finds drift, 0 when it finds none, 2 when the " +
+        "refresh failed, so drift could not be checked.",
+    )
+    .option(
+      "--drift-against-program",
+      "Report what the platform holds against what the program declares instead: reads `pulumi preview --refresh --expect-no-changes --json`. " +
+        "A program change not deployed yet shows as drift too. Exit status as --drift's, 2 also for a preview that was not refreshed.",
+    )
+    .option("--max-chars <n>", `The most characters to print: default ${DEFAULT_MAX_CHARS}, at least ${MIN_MAX_CHARS}. GitHub refuses a comment over 65536.`)
+    .option("--full <file>", "Also write the full summary, with every change, to <file> (e.g. for the CI job's step summary). The last line names the file.")
+    .option("--full-link <url>", "Where readers find the full summary (e.g. the CI run's page): the last line links it instead of naming the file.")
+    .addHelpText(
+      "after",
+      `
+Example (in a pull request's CI job):
+  pulumi preview --json > preview.json
+  npx ${COMMAND} summarize preview.json --full summary-full.md > summary.md
+
+Example (a scheduled drift check):
+  PULUMI_ENABLE_STREAMING_JSON_PREVIEW=true pulumi refresh --preview-only --json > refresh.json || true
+  npx ${COMMAND} summarize --drift refresh.json --full drift-full.md > drift.md
+
+Exit status: 0 when the summary was written (with --drift or
+--drift-against-program: and no drift was found); 1 when a drift report found
+drift (the report is printed); 2 for bad usage, unreadable input, a --full file
+that cannot be written (then nothing is printed), or a drift check whose preview
+failed (the report says so); 3 for an unexpected failure.
+`,
+    )
+    .action(async (sources: string[], values: GivenOptions) => done(await runSummarize(summarizeOptions(sources, values), io)));
 }

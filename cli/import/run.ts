@@ -1,11 +1,12 @@
 // `pulumi-integration-platform import`: reads a live workspace with the provider's own settings and
 // client, and writes a project whose first `pulumi up` adopts it without a write. Checks run before
 // the first request and nothing is written until all was read, so a failure leaves no file behind.
-import * as fs from "node:fs/promises";
 import * as path from "node:path";
 import { openClient } from "../../provider/connection";
 import { resolveSettings, SETTINGS } from "../../provider/settings";
+import { ownManifest } from "../manifest";
 import { plural, printable } from "../text";
+import { inEnvironmentTerms } from "./environment";
 import { foundRecords, keepEarlierFound } from "./found";
 import { planImport } from "./plan";
 import { renderProject } from "./project";
@@ -41,20 +42,6 @@ export interface ImportIo {
 export function projectName(dir: string): string {
   const name = path.basename(path.resolve(dir)).replace(/[^A-Za-z0-9_.-]/g, "-").replace(/^[-.]+/, "");
   return name || "platform-setup";
-}
-
-/** This package's package.json, for the versions the generated project depends on. */
-async function ownManifest(): Promise<{ version: string; dependencies: Record<string, string>; devDependencies?: Record<string, string> }> {
-  // From dist/cli/import or cli/import (ts-node): walk up to the package root.
-  for (let dir = __dirname; ; dir = path.dirname(dir)) {
-    try {
-      const manifest = JSON.parse(await fs.readFile(path.join(dir, "package.json"), "utf8"));
-      if (manifest.name === "pulumi-integration-platform") return manifest;
-    } catch {
-      // Not here: keep walking up.
-    }
-    if (path.dirname(dir) === dir) throw new Error("pulumi-integration-platform's package.json was not found above " + __dirname);
-  }
 }
 
 /** Progress on stderr: one line updated in place on a terminal, else a line per tenth of the accounts. */
@@ -96,12 +83,21 @@ function commandLine(options: ImportOptions): string {
   return `npx pulumi-integration-platform import ${args.join(" ")}`;
 }
 
-/** Runs the import; throws ImportInputError, ApiError or SettingsError (each saying what to fix) with nothing written. */
+/** Runs the import; throws ImportInputError, ApiError or SettingsError (each saying what to fix, in environment variables) with nothing written. */
 export async function runImport(options: ImportOptions, io: ImportIo): Promise<void> {
+  try {
+    await importWorkspace(options, io);
+  } catch (error) {
+    throw inEnvironmentTerms(error);
+  }
+}
+
+/** The import itself: read, plan, write, report. */
+async function importWorkspace(options: ImportOptions, io: ImportIo): Promise<void> {
   const settings = settingsFrom(io.env);
   const target = await checkOutDir(options.out, options.force);
   const earlier = target.existed ? await earlierFound(target.dir, options.out) : undefined;
-  const manifest = await ownManifest();
+  const manifest = ownManifest();
 
   const started = performance.now();
   const read = await readWorkspace(openClient(settings), { slugs: options.slugs, linkedAccountIds: options.linkedAccountIds }, progressOn(io));

@@ -4,6 +4,7 @@ import { constants as fsConstants } from "node:fs";
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
 import { z } from "zod";
+import { jsonProblem, shapeProblem } from "../input";
 import { plural } from "../text";
 import { FoundRecord } from "./found";
 import type { ProjectFiles } from "./project";
@@ -75,13 +76,10 @@ export async function earlierFound(dir: string, out: string): Promise<FoundRecor
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw refuse(`not JSON: ${(error as Error).message}`);
+    throw refuse(`not JSON: ${jsonProblem(text, error)}`);
   }
   const parsed = z.array(FoundRecord).safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw refuse(`${issue.path.length > 0 ? `at ${issue.path.join(".")}: ` : ""}${issue.message}`);
-  }
+  if (!parsed.success) throw refuse(shapeProblem(parsed.error.issues[0], json));
   return parsed.data;
 }
 

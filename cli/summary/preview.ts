@@ -1,6 +1,7 @@
 // What `pulumi preview --json` prints, as the summary reads it: checked with zod, and merged
 // across the stacks of a sharded program. docs/design/cli.md says what the JSON holds.
 import { z } from "zod";
+import { shapeProblems } from "../input";
 
 /** One side of a step, before or after, as the preview shows it. */
 export const PreviewState = z.looseObject({
@@ -36,21 +37,22 @@ export type PreviewStep = z.infer<typeof PreviewStep>;
 
 /** The input is not the output of `pulumi preview --json`; the message names the first problems. */
 export class PreviewJsonError extends Error {
-  constructor(message: string) {
+  /** What is wrong with the JSON's shape, when that is the problem: the command adds what to run to get the right file. */
+  readonly problems?: string[];
+
+  constructor(message: string, problems?: string[]) {
     super(message);
     this.name = "PreviewJsonError";
+    this.problems = problems;
   }
 }
 
-/** Validates parsed JSON as preview output, or throws a PreviewJsonError naming each bad path. */
+/** Validates parsed JSON as preview output, or throws a PreviewJsonError naming each bad path in words. */
 export function parsePreview(data: unknown): PreviewJson {
   const parsed = PreviewJson.safeParse(data);
   if (parsed.success) return parsed.data;
-  const problems = parsed.error.issues.slice(0, 3).map((issue) => {
-    const where = issue.path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("").replace(/^\./, "");
-    return `${where || "(the whole document)"}: ${issue.message}`;
-  });
-  throw new PreviewJsonError(`not the output of \`pulumi preview --json\`: ${problems.join("; ")}`);
+  const problems = shapeProblems(parsed.error, data);
+  throw new PreviewJsonError(`not the output of \`pulumi preview --json\`: ${problems.join("; ")}`, problems);
 }
 
 /**

@@ -4,6 +4,7 @@
 // is its old one), so only its counts can be read; with PULUMI_ENABLE_STREAMING_JSON_PREVIEW=true
 // it streams engine events instead, one JSON object a line, whose outputs events carry both sides.
 import { z } from "zod";
+import { shapeProblem } from "../input";
 import { PreviewJsonError, type PreviewJson } from "./preview";
 
 /** The parts of an engine event the report reads. */
@@ -36,8 +37,8 @@ export function previewOfEvents(events: unknown[]): PreviewJson {
   for (const raw of events) {
     const parsed = EngineEvent.safeParse(raw);
     if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new PreviewJsonError(`not a stream of Pulumi engine events: event ${JSON.stringify((raw as { sequence?: unknown })?.sequence ?? null)}, \`${issue.path.join(".") || "(the event)"}\`: ${issue.message}`);
+      const sequence = JSON.stringify((raw as { sequence?: unknown })?.sequence ?? null);
+      throw new PreviewJsonError(`not a stream of Pulumi engine events: in event ${sequence}, ${shapeProblem(parsed.error.issues[0], raw).replace("the document", "the event")}`);
     }
     const event = parsed.data;
     const pre = event.resourcePreEvent?.metadata;

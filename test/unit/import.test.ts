@@ -300,7 +300,7 @@ describe("pulumi-integration-platform import", function () {
       assert.match(run.stderr, message);
       assert.deepEqual(filesIn(dir), before, "the directory is as it was");
       if (options.dir === undefined) assert.equal(fs.existsSync(out), false, "the directory was not made");
-      if (options.usage) assert.match(run.stderr, /Run `pulumi-integration-platform --help` for usage\.\n$/);
+      if (options.usage) assert.match(run.stderr, /Run `pulumi-integration-platform import --help` for usage\.\n$/);
       else assert.match(run.stderr, /\nNothing was written to .*\.\n$/);
       assert.deepEqual(writes(), [], "nothing was written to the platform either");
       return run;
@@ -310,10 +310,11 @@ describe("pulumi-integration-platform import", function () {
       const key = "tk_wrong_key_4711";
       const run = await refused(
         ["import", "--slug", "hubspot", "--out", out],
-        /^pulumi-integration-platform import: 401 from GET \/linked-account: Invalid Credentials: the API key was refused; check `integration-platform:apiKey` \(INTEGRATION_PLATFORM_API_KEY\)\n/m,
+        /^pulumi-integration-platform import: 401 from GET \/linked-account: Invalid Credentials: the API key was refused; check `INTEGRATION_PLATFORM_API_KEY`\n/m,
         { env: { INTEGRATION_PLATFORM_API_KEY: key } },
       );
       assert.ok(!run.stderr.includes(key));
+      assert.doesNotMatch(run.stderr, /integration-platform:/, "import reads no stack config: its messages name environment variables only");
       assert.equal(ctx.emulator.requests.list().length, 1, "it stops at the first call");
     });
 
@@ -392,7 +393,8 @@ describe("pulumi-integration-platform import", function () {
       ["no --slug", ["import", "--out", "x"], /import needs --slug: name the app to bring in, e\.g\. --slug hubspot/],
       ["no --out", ["import", "--slug", "hubspot"], /import needs --out: name a new or empty directory for the project, e\.g\. --out platform/],
       ["an empty --linked-account", ["import", "--slug", "hubspot", "--linked-account", "", "--out", "x"], /--linked-account must not be empty/],
-      ["an unknown option", ["import", "--slug", "hubspot", "--out", "x", "--all"], /Unknown option '--all'/],
+      ["an unknown option", ["import", "--slug", "hubspot", "--out", "x", "--all"], /unknown option '--all'/],
+      ["--out without a value", ["import", "--slug", "hubspot", "--out"], /--out needs a value: --out <dir>/],
       ["a stray argument", ["import", "hubspot", "--out", "x"], /import takes no arguments besides its options; got "hubspot"/],
     ];
     for (const [what, args, message] of usage) {
@@ -460,8 +462,8 @@ describe("pulumi-integration-platform import", function () {
 
     for (const [what, text, reason] of [
       ["not JSON", "[{", /not JSON: /],
-      ["a record without its linked account", '[{ "slug": "hubspot", "workflows": {} }]', /at 0\.linkedAccountId: Invalid input: expected string, received undefined/],
-      ["a workflow state that is not a boolean", '[{ "linkedAccountId": "acme", "slug": "hubspot", "workflows": { "wf_hs_contact_sync": "yes" } }]', /at 0\.workflows\.wf_hs_contact_sync: Invalid input: expected boolean, received string/],
+      ["a record without its linked account", '[{ "slug": "hubspot", "workflows": {} }]', /`\[0\]\.linkedAccountId` is missing; it should be text/],
+      ["a workflow state that is not a boolean", '[{ "linkedAccountId": "acme", "slug": "hubspot", "workflows": { "wf_hs_contact_sync": "yes" } }]', /`\[0\]\.workflows\.wf_hs_contact_sync` is text; it should be true or false/],
     ] as const) {
       it(`refuses before any request when found.json is ${what}, and leaves the directory as it was`, async () => {
         fs.mkdirSync(out);
@@ -472,6 +474,7 @@ describe("pulumi-integration-platform import", function () {
         assert.equal(run.code, 2, run.stderr);
         assert.match(run.stderr, /found\.json is not what import writes \(/);
         assert.match(run.stderr, reason);
+        assert.doesNotMatch(run.stderr, /Invalid input|expected|received|Unexpected/, "in the product's words, not zod's or the JSON parser's");
         assert.match(run.stderr, /it holds what destroy puts back, so it is kept on --force: restore it from version control, or delete it to record what the platform holds now/);
         assert.deepEqual(filesIn(out), before);
         assert.deepEqual(ctx.emulator.requests.list(), [], "no request");
@@ -482,6 +485,7 @@ describe("pulumi-integration-platform import", function () {
   it("--help describes import", async () => {
     const run = await cli(["import", "--help"]);
     assert.equal(run.code, 0);
-    assert.match(run.stdout, /pulumi-integration-platform import --slug <slug> \[--slug <slug> \.\.\.\] \[--linked-account <id> \.\.\.\] --out <dir> \[--force\]/);
+    assert.match(run.stdout, /^Usage: pulumi-integration-platform import --slug <slug> \[--slug <slug> \.\.\.\]\n +\[--linked-account <id> \.\.\.\] --out <dir> \[--force\]\n/);
+    assert.match(run.stdout, /INTEGRATION_PLATFORM_BASE_URL and\s+INTEGRATION_PLATFORM_API_KEY/);
   });
 });

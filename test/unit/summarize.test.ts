@@ -260,10 +260,10 @@ describe("summarize: the change summary of a pull request", () => {
       assert.doesNotMatch(summarize(realPreview()), /Warning/, "a replace releases one object and takes over another");
     });
 
-    it("refuses input that is not preview JSON, naming the path", () => {
-      assert.throws(() => summarize({}), (e: Error) => e instanceof PreviewJsonError && /^not the output of `pulumi preview --json`: steps: /.test(e.message));
-      assert.throws(() => parsePreview({ steps: [{ op: 1, urn: "x" }] }), /steps\[0\]\.op: .*; steps\[0\]\.urn: must be a Pulumi URN/);
-      assert.throws(() => summarize([]), /\(the whole document\): /);
+    it("refuses input that is not preview JSON, naming the path in words", () => {
+      assert.throws(() => summarize({}), (e: Error) => e instanceof PreviewJsonError && e.message === "not the output of `pulumi preview --json`: `steps` is missing; it should be a list");
+      assert.throws(() => parsePreview({ steps: [{ op: 1, urn: "x" }] }), /`steps\[0\]\.op` is a number; it should be text; `steps\[0\]\.urn` should start with "urn:pulumi:"/);
+      assert.throws(() => summarize([]), /the document is a list; it should be an object/);
     });
   });
 
@@ -430,29 +430,36 @@ describe("summarize: the change summary of a pull request", () => {
       }
     });
 
-    it("--help prints the usage and exits 0", async () => {
-      const help = await bin(["--help"]);
-      assert.equal(help.code, 0);
-      assert.match(help.stdout, /^Usage: pulumi-integration-platform summarize <preview\.json \.\.\. \| -> \[--drift \| --drift-against-program\] \[--max-chars <n>\] \[--full <file>\] \[--full-link <url>\]/);
-      assert.equal((await bin(["summarize", "--help"])).stdout, help.stdout);
+    it("summarize --help prints summarize's usage and exits 0", async () => {
+      const help = await bin(["summarize", "--help"]);
+      assert.deepEqual([help.code, help.stderr], [0, ""]);
+      assert.match(help.stdout, /^Usage: pulumi-integration-platform summarize <preview\.json \.\.\. \| ->\n +\[--drift \| --drift-against-program\] \[--max-chars <n>\]\n +\[--full <file>\] \[--full-link <url>\]\n/);
+      assert.equal((await bin(["summarize", "-h"])).stdout, help.stdout);
     });
 
     const bad: [string, string[], string | undefined, RegExp][] = [
-      ["no command", [], undefined, /missing command: summarize/],
+      ["no command", [], undefined, /missing command: the commands are summarize, import and shards/],
       ["an unknown command", ["diff", file], undefined, /unknown command "diff": the commands are summarize, import and shards/],
-      ["an unknown option", ["summarize", "--json", file], undefined, /Unknown option '--json'/],
+      ["an unknown option", ["summarize", "--json", file], undefined, /unknown option '--json'/],
       ["no file", ["summarize"], undefined, /summarize needs the preview JSON file \(or - for standard input\), or several files, one per stack/],
       ["standard input among files", ["summarize", file, "-"], undefined, /summarize reads standard input \(-\) only as its one input; pass several previews as files/],
       ["shards without a command", ["shards", "--shards", "2"], undefined, /shards needs a command: up, preview, refresh, destroy or move; got none/],
+      ["shards without --shards", ["shards", "up"], undefined, /--shards is required: the number of shards \(stacks\), e\.g\. --shards 4/],
+      ["shards with a bad rate", ["shards", "up", "--shards", "2", "--requests-per-second", "fast"], undefined, /--requests-per-second must be a number above 0, at most 1000 \(the API key's limit in all\); got "fast"/],
+      ["shards move without --to", ["shards", "move", "--from", "4"], undefined, /--to is required: the number of shards \(stacks\), e\.g\. --to 5/],
+      ["a move option given to shards", ["shards", "up", "--shards", "2", "--dry-run"], undefined, /unknown option '--dry-run'/],
       ["shards with a bad count", ["shards", "up", "--shards", "0"], undefined, /--shards must be a whole number of shards from 1 to 1000; got "0"/],
       ["shards with a stack name not ending in the shard", ["shards", "up", "--shards", "2", "--stack", "{shard}-prod"], undefined, /--stack must end with \{shard\}/],
       ["a missing file", ["summarize", "nowhere.json"], undefined, /cannot read nowhere\.json: no such file/],
       ["empty input", ["summarize", "-"], "", /standard input is empty; pass what `pulumi preview --json` printed on standard output/],
-      ["text that is not JSON", ["summarize", "-"], "Previewing update (dev):\n", /standard input is not JSON \(.*\); pass what `pulumi preview --json` printed on standard output, without stderr/],
-      ["JSON that is not a preview", ["summarize", "-"], '{"deployment": {}}', /standard input is not the output of `pulumi preview --json`: steps: /],
+      ["text that is not JSON", ["summarize", "-"], "Previewing update (dev):\n", /standard input is not JSON \(it starts with "Previewing update \(dev\):"\); pass what `pulumi preview --json` printed on standard output, without stderr: `pulumi preview --json > preview\.json`/],
+      ["JSON cut short", ["summarize", "-"], '{"steps": [', /standard input is not JSON \(it ends before the JSON does: the file was cut short\)/],
+      ["JSON that is not a preview", ["summarize", "-"], '{"deployment": {}}', /standard input is not the output of `pulumi preview --json`: `steps` is missing; it should be a list\. Run `pulumi preview --json > preview\.json` and pass that file/],
+      ["JSON that is not a refresh, for --drift", ["summarize", "--drift", "-"], "[]", /standard input is not the output of `pulumi refresh --preview-only --json`: the document is a list; it should be an object\. Run `PULUMI_ENABLE_STREAMING_JSON_PREVIEW=true pulumi refresh --preview-only --json > refresh\.json` and pass that file/],
+      ["JSON that is not a refreshed preview, for --drift-against-program", ["summarize", "--drift-against-program", "-"], '{"steps": 3}', /standard input is not the output of `pulumi preview --refresh --json`: `steps` is a number; it should be a list\. Run `pulumi preview --refresh --expect-no-changes --json > preview\.json` and pass that file/],
       ["a bound that is not a number", ["summarize", "--max-chars", "60k", file], undefined, /--max-chars must be a whole number of characters, at least 1000 \(default 60000\); got "60k"/],
       ["a bound too small for the counts", ["summarize", "--max-chars", "999", file], undefined, /--max-chars must be a whole number of characters, at least 1000 \(default 60000\); got "999"/],
-      ["--max-chars without a value", ["summarize", file, "--max-chars"], undefined, /Option '--max-chars <value>' argument missing/],
+      ["--max-chars without a value", ["summarize", file, "--max-chars"], undefined, /--max-chars needs a value: --max-chars <n>/],
       ["a link that is not http(s)", ["summarize", "--full-link", "javascript:alert(1)", file], undefined, /--full-link "javascript:alert\(1\)" is not an http\(s\) address: give an absolute URL, e\.g\. the CI run's page/],
       ["--full naming the preview itself", ["summarize", "--full", file, file], undefined, /--full names the preview file .*preview\.json itself; give another file, e\.g\. --full summary-full\.md/],
       ["--full in a directory that does not exist", ["summarize", "--full", "/nonexistent-dir/full.md", file], undefined, /cannot write the full summary to \/nonexistent-dir\/full\.md: its directory does not exist; give a file in a directory that exists and can be written/],
@@ -464,7 +471,11 @@ describe("summarize: the change summary of a pull request", () => {
         assert.equal(result.stdout, "");
         assert.match(result.stderr, /^pulumi-integration-platform: /);
         assert.match(result.stderr, message);
-        assert.match(result.stderr, /Run `pulumi-integration-platform --help` for usage\.\n$/);
+        // The hint names the help of the command the problem concerns: `shards move --help`, or the overview's.
+        const command = ["summarize", "import", "shards"].includes(args[0]) ? (args[0] === "shards" && args[1] === "move" ? "shards move " : `${args[0]} `) : "";
+        assert.ok(result.stderr.endsWith(`\nRun \`pulumi-integration-platform ${command}--help\` for usage.\n`), result.stderr);
+        // Neither zod's nor Node's parser's words reach the user.
+        assert.doesNotMatch(result.stderr, /Invalid input|expected|received|To specify a positional argument|ERR_PARSE_ARGS|^error: /m);
       });
     }
 
