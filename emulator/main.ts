@@ -6,7 +6,10 @@ import { DEFAULT_RATE_LIMIT, parseRateLimit, type RateLimitStatus } from "./rate
 /** Default port of the command line (the library defaults to 0, a free port). */
 export const DEFAULT_PORT = 4010;
 
-const USAGE = `Usage: pulumi-integration-platform-emulator [options]
+/** The command's name, as users type it; its messages start with it. */
+const COMMAND = "pulumi-integration-platform-emulator";
+
+const USAGE = `Usage: ${COMMAND} [options]
 
 Runs a local emulator of the integration platform's public API on 127.0.0.1.
 
@@ -41,6 +44,22 @@ interface CliOptions {
   help: boolean;
 }
 
+/** parseArgs' refusal in the emulator's words: Node's own text explains parseArgs, not the emulator. */
+function parseProblem(err: NodeJS.ErrnoException): string {
+  const quoted = /'([^']*)'/.exec(err.message)?.[1];
+  switch (err.code) {
+    case "ERR_PARSE_ARGS_UNKNOWN_OPTION":
+      return `unknown option ${quoted ?? ""}`.trim();
+    case "ERR_PARSE_ARGS_INVALID_OPTION_VALUE":
+      // "Option '--port <value>' argument missing": name the option and show it with a value.
+      return quoted ? `${quoted.split(" ")[0]} needs a value: ${quoted}` : err.message;
+    case "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL":
+      return `takes options only; got ${JSON.stringify(quoted ?? "")}`;
+    default:
+      return err.message;
+  }
+}
+
 function parseCommandLine(argv: string[]): CliOptions {
   let parsed;
   try {
@@ -61,7 +80,7 @@ function parseCommandLine(argv: string[]): CliOptions {
       },
     });
   } catch (err) {
-    throw new UsageError((err as Error).message);
+    throw new UsageError(parseProblem(err as NodeJS.ErrnoException));
   }
   const { values } = parsed;
   const portText = values.port ?? String(DEFAULT_PORT);
@@ -112,7 +131,7 @@ async function main(argv: string[]): Promise<void> {
   try {
     options = parseCommandLine(argv);
   } catch (err) {
-    process.stderr.write(`error: ${(err as Error).message}\n\n${USAGE}`);
+    process.stderr.write(`${COMMAND}: ${(err as Error).message}\nRun \`${COMMAND} --help\` for usage.\n`);
     process.exit(EXIT_USAGE);
   }
   if (options.help) {
