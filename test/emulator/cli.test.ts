@@ -62,6 +62,10 @@ describe("emulator: command line (main.ts as a child process)", () => {
       assert.match(banner, /^Bearer token: emulator_token$/m);
       assert.ok(banner.includes(`Control plane: ${url[1]}/_emulator/`));
       assert.match(banner, /^Rate limit: 20 requests\/s, burst 5, per credential \(--rate-limit off to disable\)$/m);
+      // docs/emulator.md shows the banner as it is printed, at the default port.
+      const documented = /On start it prints:\n\n```\n([\s\S]*?)```/.exec(await readFile(resolve(__dirname, "../../docs/emulator.md"), "utf8"));
+      assert.ok(documented, "docs/emulator.md shows the banner");
+      assert.equal(documented[1], banner.replace(/State file: .*/, "State: in memory (use --data FILE to keep it)").split(url[1]).join("http://127.0.0.1:4010"));
       // The lines a new user copies to point a stack at it: the provider's own setting names.
       const lines = banner.split("\n").map((line) => line.trim());
       for (const expected of [
