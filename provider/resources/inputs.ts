@@ -23,9 +23,12 @@ export const Id = z
     if (problem) ctx.addIssue({ code: "custom", message: problem });
   });
 
+/** A string that says what else it got, without echoing it. */
+const text = () => z.string({ error: (issue) => (issue.input === undefined ? "is required" : `must be a string, not ${describe(issue.input)}`) });
+
 /** A `{name, value}` list, as field options and labels take (spec 2.2). */
 export const NameValueList = z.array(
-  z.object({ name: z.string().min(1, "name must not be empty"), value: z.string() }).strict(),
+  z.object({ name: text().min(1, "name must not be empty"), value: text() }).strict(),
   { error: (issue) => `must be a list of {name, value} objects, not ${describe(issue.input)}` },
 );
 
@@ -41,13 +44,19 @@ export function describe(value: unknown): string {
   return typeof value === "object" ? "an object" : `a ${typeof value}`;
 }
 
+/** A zod type's name as messages say it. */
+const KINDS: Record<string, string> = { string: "a string", number: "a number", boolean: "true or false", object: "an object", array: "a list", record: "an object" };
+
 /** Turns a zod issue into a reason; the path inside the property leads, e.g. `[0].value: ...`. */
 function reasonOf(issue: z.core.$ZodIssue): string {
   const inner = issue.path
     .map((part) => (typeof part === "number" ? `[${part}]` : `.${String(part)}`))
     .join("")
     .replace(/^\./, "");
-  const message = issue.code === "unrecognized_keys" ? `unknown ${issue.keys.length > 1 ? "keys" : "key"} ${issue.keys.join(", ")}` : issue.message;
+  let message = issue.code === "unrecognized_keys" ? `unknown ${issue.keys.length > 1 ? "keys" : "key"} ${issue.keys.join(", ")}` : issue.message;
+  // A schema without its own words falls back to zod's ("Invalid input: expected string, received
+  // number"): say it as the rest of the provider does.
+  if (issue.code === "invalid_type" && message.startsWith("Invalid input")) message = `must be ${KINDS[issue.expected] ?? issue.expected}`;
   return inner ? `${inner}: ${message}` : message;
 }
 

@@ -29,7 +29,7 @@ describe("ConfigField provider", () => {
           ["linkedAccountId", "must not be empty or whitespace"],
           ["configId", "is required"],
           ["fieldId", "must be a string, not a number"],
-          ["options", "[0].value: Invalid input: expected string, received number"],
+          ["options", "[0].value: must be a string, not a number"],
           ["labels", "must be a list of {name, value} objects, not a string"],
           ["colour", "is not a property of this resource (expected one of slug, linkedAccountId, configId, fieldId, workflowId, name, options, labels, restoreOnDelete)"],
         ],

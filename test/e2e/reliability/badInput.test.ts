@@ -66,7 +66,7 @@ const ROWS: Row[] = [
   toggle("WorkflowToggle: a bell in linkedAccountId", { linkedAccountId: "ac\u0007me" }, "linkedAccountId", "must hold only printable ASCII characters"),
   field("ConfigField: empty name", { name: "" }, "name", "must not be empty"),
   field("ConfigField: options is a string", { options: "sales" }, "options", "must be a list of {name, value} objects, not a string"),
-  field("ConfigField: an option without value", { options: [{ name: "Sales" }] }, "options", "[0].value: Invalid input: expected string, received undefined"),
+  field("ConfigField: an option without value", { options: [{ name: "Sales" }] }, "options", "[0].value: is required"),
   field("ConfigField: a label with an unknown key", { labels: [{ name: "team", value: "crm", colour: "red" }] }, "labels", "[0]: unknown key colour"),
   field("ConfigField: an unknown property", { color: "red" }, "color", "is not a property of this resource"),
   toggle("WorkflowToggle: enabled is the string \"true\"", { enabled: "true" }, "enabled", "must be true or false, not a string"),
