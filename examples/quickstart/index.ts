@@ -1,5 +1,5 @@
 // Quickstart: one end user's setup, declared once with every resource of the package.
-// Run it against the local emulator (`npm run emulator`) or your platform: see the README.
+// Run it against the local emulator or your platform: see README.md beside this file.
 import * as pulumi from "@pulumi/pulumi";
 import * as platform from "pulumi-integration-platform";
 
