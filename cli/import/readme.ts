@@ -31,7 +31,7 @@ export function renderReadme(plan: ImportPlan, meta: ProjectMeta): string {
     "## Adopt it",
     "",
     "```sh",
-    "npm install",
+    `npm install /path/to/pulumi-integration-platform-${meta.versions.package.replace(/^\^/, "")}.tgz   # until the package is on the npm registry; then: npm install`,
     "pulumi stack init <stack>",
     "pulumi config set integration-platform:baseUrl https://<your platform host>",
     "pulumi config set --secret integration-platform:apiKey        # prompts for the key (or export INTEGRATION_PLATFORM_API_KEY)",

@@ -128,6 +128,10 @@ describe("pulumi-integration-platform import", function () {
       assert.match(program, /\{ restoreOnDelete: restoreField\(field, was\), \.\.\.field \}/);
       for (const line of dataLines(program)) assert.doesNotMatch(line, /restoreOnDelete/);
       assert.match(files["README.md"], /`found\.json` holds it[^]*?declares it as each\s+resource's `restoreOnDelete`/);
+      // Until the package is on a registry, its `npm install` needs the release tarball (README, "Install").
+      const { version } = JSON.parse(fs.readFileSync(path.join(REPO, "package.json"), "utf8"));
+      assert.equal(JSON.parse(files["package.json"]).dependencies["pulumi-integration-platform"], `^${version}`);
+      assert.ok(files["README.md"].includes(`npm install /path/to/pulumi-integration-platform-${version}.tgz`), "the README installs the tarball");
 
       // The secret: never in a file or the output; the command to set it, without a value.
       for (const secret of [...encryptedValues(ctx.emulator), ctx.emulator.apiKey]) {
