@@ -3,6 +3,9 @@
 // are never captured into `__provider` (which would put the API key into state in plaintext,
 // pulumi/pulumi#8265).
 import { SettingsError } from "./client/errors";
+import { SETTINGS, settingHint, settingName, type SettingSource, type SettingTerms } from "./settingNames";
+
+export { SETTINGS, type SettingTerms } from "./settingNames";
 
 /** Where and how to reach the platform. */
 export interface ConnectionSettings {
@@ -26,73 +29,14 @@ export interface ConnectionSettings {
   allowPlainHttp: boolean;
   /** Check what a preview would change against the platform: configs, fields and workflows exist, the credentials work. */
   validateAtPreview: boolean;
+  /** Where they were read from, which decides how messages name them (settingNames.ts); absent, `stack`. */
+  terms?: SettingTerms;
 }
 
 /** Reads a stack config value; the dynamic provider's `ConfigureRequest.config` has this shape. */
 export interface ConfigReader {
   get(key: string): string | undefined;
 }
-
-/** One setting: its stack config key, its environment variable, and what it is for. */
-interface SettingSource {
-  config: string;
-  env: string;
-  hint: string;
-}
-
-/** Every setting the provider reads, for lookups and for documentation tests. */
-export const SETTINGS = {
-  baseUrl: {
-    config: "integration-platform:baseUrl",
-    env: "INTEGRATION_PLATFORM_BASE_URL",
-    hint: "pulumi config set integration-platform:baseUrl https://<your platform host>",
-  },
-  apiKey: {
-    config: "integration-platform:apiKey",
-    env: "INTEGRATION_PLATFORM_API_KEY",
-    hint: "pulumi config set --secret integration-platform:apiKey <key>",
-  },
-  token: {
-    config: "integration-platform:token",
-    env: "INTEGRATION_PLATFORM_TOKEN",
-    hint: "pulumi config set --secret integration-platform:token <token>",
-  },
-  timeoutMs: {
-    config: "integration-platform:timeoutMs",
-    env: "INTEGRATION_PLATFORM_TIMEOUT_MS",
-    hint: "pulumi config set integration-platform:timeoutMs 10000",
-  },
-  maxRetries: {
-    config: "integration-platform:maxRetries",
-    env: "INTEGRATION_PLATFORM_MAX_RETRIES",
-    hint: "pulumi config set integration-platform:maxRetries 3",
-  },
-  requestsPerSecond: {
-    config: "integration-platform:requestsPerSecond",
-    env: "INTEGRATION_PLATFORM_REQUESTS_PER_SECOND",
-    hint: "pulumi config set integration-platform:requestsPerSecond 20",
-  },
-  rateLimitBudgetMs: {
-    config: "integration-platform:rateLimitBudgetMs",
-    env: "INTEGRATION_PLATFORM_RATE_LIMIT_BUDGET_MS",
-    hint: "pulumi config set integration-platform:rateLimitBudgetMs 300000",
-  },
-  createWithoutRead: {
-    config: "integration-platform:createWithoutRead",
-    env: "INTEGRATION_PLATFORM_CREATE_WITHOUT_READ",
-    hint: "pulumi config set integration-platform:createWithoutRead true",
-  },
-  allowPlainHttp: {
-    config: "integration-platform:allowPlainHttp",
-    env: "INTEGRATION_PLATFORM_ALLOW_PLAIN_HTTP",
-    hint: "pulumi config set integration-platform:allowPlainHttp true",
-  },
-  validateAtPreview: {
-    config: "integration-platform:validateAtPreview",
-    env: "INTEGRATION_PLATFORM_VALIDATE_AT_PREVIEW",
-    hint: "pulumi config set integration-platform:validateAtPreview false",
-  },
-} satisfies Record<keyof ConnectionSettings, SettingSource>;
 
 /** Defaults: a platform that never answers fails one call after about 44 s (4 × 10 s plus backoff). */
 export const DEFAULT_TIMEOUT_MS = 10_000;
@@ -113,6 +57,7 @@ function read(source: SettingSource, config: ConfigReader | undefined, env: Node
 }
 
 function numberSetting(
+  terms: SettingTerms,
   source: SettingSource,
   raw: string | undefined,
   range: { fallback: number; min: number; max: number; whole: boolean },
@@ -122,18 +67,18 @@ function numberSetting(
   if (!Number.isFinite(value) || (range.whole && !Number.isInteger(value)) || value < range.min || value > range.max) {
     const kind = range.whole ? "a whole number" : "a number";
     throw new SettingsError(
-      `${source.config} (${source.env}) must be ${kind} from ${range.min} to ${range.max}; got ${JSON.stringify(raw)}`,
+      `${settingName(source, terms)} must be ${kind} from ${range.min} to ${range.max}; got ${JSON.stringify(raw)}`,
     );
   }
   return value;
 }
 
-function booleanSetting(source: SettingSource, raw: string | undefined, fallback = false): boolean {
+function booleanSetting(terms: SettingTerms, source: SettingSource, raw: string | undefined, fallback = false): boolean {
   const value = raw?.toLowerCase();
   if (value === undefined) return fallback;
   if (value === "false") return false;
   if (value === "true") return true;
-  throw new SettingsError(`${source.config} (${source.env}) must be true or false; got ${JSON.stringify(raw)}`);
+  throw new SettingsError(`${settingName(source, terms)} must be true or false; got ${JSON.stringify(raw)}`);
 }
 
 /** Whether a URL's hostname is this machine: localhost, 127.0.0.0/8 or ::1. */
@@ -147,11 +92,15 @@ export function isLoopback(hostname: string): boolean {
  * so that a stack that turns validation off previews without any connection setting.
  */
 export function validatesAtPreview(config?: ConfigReader, env: NodeJS.ProcessEnv = process.env): boolean {
-  return booleanSetting(SETTINGS.validateAtPreview, read(SETTINGS.validateAtPreview, config, env), true);
+  return booleanSetting("stack", SETTINGS.validateAtPreview, read(SETTINGS.validateAtPreview, config, env), true);
 }
 
-/** Resolves the settings from stack config, then the environment; throws one SettingsError naming every missing key. */
-export function resolveSettings(config?: ConfigReader, env: NodeJS.ProcessEnv = process.env): ConnectionSettings {
+/**
+ * Resolves the settings from stack config, then the environment; throws one SettingsError naming
+ * every missing key. `terms`: how this and every later message names a setting (`environment`
+ * for a reader of the environment alone, as `import` is).
+ */
+export function resolveSettings(config?: ConfigReader, env: NodeJS.ProcessEnv = process.env, terms: SettingTerms = "stack"): ConnectionSettings {
   const baseUrl = read(SETTINGS.baseUrl, config, env);
   const apiKey = read(SETTINGS.apiKey, config, env);
   const token = read(SETTINGS.token, config, env);
@@ -160,7 +109,9 @@ export function resolveSettings(config?: ConfigReader, env: NodeJS.ProcessEnv = 
   if (!baseUrl) missing.push(SETTINGS.baseUrl);
   if (!apiKey && !token) missing.push(SETTINGS.apiKey);
   if (missing.length > 0) {
-    const lines = missing.map((s) => `  ${s.config} (or the environment variable ${s.env}): ${s.hint}`);
+    const lines = missing.map((s) =>
+      terms === "stack" ? `  ${s.config} (or the environment variable ${s.env}): ${s.hint}` : `  ${s.env}: ${settingHint(s, terms)}`,
+    );
     throw new SettingsError(`The integration platform connection is not configured. Set:\n${lines.join("\n")}`);
   }
 
@@ -168,21 +119,21 @@ export function resolveSettings(config?: ConfigReader, env: NodeJS.ProcessEnv = 
   try {
     url = new URL(baseUrl!);
   } catch {
-    throw new SettingsError(`${SETTINGS.baseUrl.config} must be an absolute http(s) URL; got ${JSON.stringify(baseUrl)}`);
+    throw new SettingsError(`${settingName(SETTINGS.baseUrl, terms, "key")} must be an absolute http(s) URL; got ${JSON.stringify(baseUrl)}`);
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new SettingsError(`${SETTINGS.baseUrl.config} must use http or https; got ${JSON.stringify(url.protocol)}`);
+    throw new SettingsError(`${settingName(SETTINGS.baseUrl, terms, "key")} must use http or https; got ${JSON.stringify(url.protocol)}`);
   }
   // The API lives under /api/v2/public; accept a base URL given with or without it.
   const normalized = url.toString().replace(/\/+$/, "").replace(/\/api\/v2\/public$/, "");
 
-  const createWithoutRead = booleanSetting(SETTINGS.createWithoutRead, read(SETTINGS.createWithoutRead, config, env));
-  const allowPlainHttp = booleanSetting(SETTINGS.allowPlainHttp, read(SETTINGS.allowPlainHttp, config, env));
+  const createWithoutRead = booleanSetting(terms, SETTINGS.createWithoutRead, read(SETTINGS.createWithoutRead, config, env));
+  const allowPlainHttp = booleanSetting(terms, SETTINGS.allowPlainHttp, read(SETTINGS.allowPlainHttp, config, env));
   // Plain http would carry the API key across the network unencrypted: only to this machine, unless opted in.
   if (url.protocol === "http:" && !isLoopback(url.hostname) && !allowPlainHttp) {
     throw new SettingsError(
-      `${SETTINGS.baseUrl.config} uses http:// to ${url.hostname}, which is not this machine: the API key would cross the network unencrypted. ` +
-        `Use https://, or, on a network you trust, set ${SETTINGS.allowPlainHttp.config} (${SETTINGS.allowPlainHttp.env}) to true`,
+      `${settingName(SETTINGS.baseUrl, terms, "key")} uses http:// to ${url.hostname}, which is not this machine: the API key would cross the network unencrypted. ` +
+        `Use https://, or, on a network you trust, set ${settingName(SETTINGS.allowPlainHttp, terms)} to true`,
     );
   }
 
@@ -190,15 +141,15 @@ export function resolveSettings(config?: ConfigReader, env: NodeJS.ProcessEnv = 
     baseUrl: normalized,
     apiKey,
     token,
-    timeoutMs: numberSetting(SETTINGS.timeoutMs, read(SETTINGS.timeoutMs, config, env), { fallback: DEFAULT_TIMEOUT_MS, min: 100, max: 600_000, whole: true }),
-    maxRetries: numberSetting(SETTINGS.maxRetries, read(SETTINGS.maxRetries, config, env), { fallback: DEFAULT_MAX_RETRIES, min: 0, max: 10, whole: true }),
-    requestsPerSecond: numberSetting(SETTINGS.requestsPerSecond, read(SETTINGS.requestsPerSecond, config, env), {
+    timeoutMs: numberSetting(terms, SETTINGS.timeoutMs, read(SETTINGS.timeoutMs, config, env), { fallback: DEFAULT_TIMEOUT_MS, min: 100, max: 600_000, whole: true }),
+    maxRetries: numberSetting(terms, SETTINGS.maxRetries, read(SETTINGS.maxRetries, config, env), { fallback: DEFAULT_MAX_RETRIES, min: 0, max: 10, whole: true }),
+    requestsPerSecond: numberSetting(terms, SETTINGS.requestsPerSecond, read(SETTINGS.requestsPerSecond, config, env), {
       fallback: DEFAULT_REQUESTS_PER_SECOND,
       min: 0,
       max: 1000,
       whole: false,
     }),
-    rateLimitBudgetMs: numberSetting(SETTINGS.rateLimitBudgetMs, read(SETTINGS.rateLimitBudgetMs, config, env), {
+    rateLimitBudgetMs: numberSetting(terms, SETTINGS.rateLimitBudgetMs, read(SETTINGS.rateLimitBudgetMs, config, env), {
       fallback: DEFAULT_RATE_LIMIT_BUDGET_MS,
       min: 0,
       max: 3_600_000,
@@ -207,5 +158,6 @@ export function resolveSettings(config?: ConfigReader, env: NodeJS.ProcessEnv = 
     createWithoutRead,
     allowPlainHttp,
     validateAtPreview: validatesAtPreview(config, env),
+    terms,
   };
 }

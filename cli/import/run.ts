@@ -6,7 +6,6 @@ import { openClient } from "../../provider/connection";
 import { resolveSettings, SETTINGS } from "../../provider/settings";
 import { ownManifest } from "../manifest";
 import { plural, printable } from "../text";
-import { inEnvironmentTerms } from "./environment";
 import { foundRecords, keepEarlierFound } from "./found";
 import { planImport } from "./plan";
 import { renderProject } from "./project";
@@ -68,7 +67,8 @@ function settingsFrom(env: NodeJS.ProcessEnv) {
         "(the platform's address, e.g. https://api.example.com, and an API key: listing linked accounts and env definitions needs one, a bearer token is not enough)",
     );
   }
-  return resolveSettings(undefined, env);
+  // Read from the environment alone: every message names the variables, not stack config keys.
+  return resolveSettings(undefined, env, "environment");
 }
 
 /** The command as the user would run it again, for the project's README. */
@@ -83,17 +83,11 @@ function commandLine(options: ImportOptions): string {
   return `npx pulumi-integration-platform import ${args.join(" ")}`;
 }
 
-/** Runs the import; throws ImportInputError, ApiError or SettingsError (each saying what to fix, in environment variables) with nothing written. */
+/**
+ * Runs the import: read, plan, write, report. Throws ImportInputError, ApiError or SettingsError
+ * (each saying what to fix, naming environment variables) with nothing written.
+ */
 export async function runImport(options: ImportOptions, io: ImportIo): Promise<void> {
-  try {
-    await importWorkspace(options, io);
-  } catch (error) {
-    throw inEnvironmentTerms(error);
-  }
-}
-
-/** The import itself: read, plan, write, report. */
-async function importWorkspace(options: ImportOptions, io: ImportIo): Promise<void> {
   const settings = settingsFrom(io.env);
   const target = await checkOutDir(options.out, options.force);
   const earlier = target.existed ? await earlierFound(target.dir, options.out) : undefined;

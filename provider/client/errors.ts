@@ -3,6 +3,8 @@
 // the path template, the status and the platform's own message, never from request headers or
 // bodies, so no API key, bearer token or env value can reach them.
 
+import { SETTINGS, settingName, type SettingSource, type SettingTerms } from "../settingNames";
+
 /** What an ApiError keeps of the failed exchange, besides its message. */
 export interface ApiErrorFields {
   /** The operation that failed, as `METHOD /path`. */
@@ -92,6 +94,8 @@ export interface FailedExchange {
   rateLimitedMs?: number;
   /** The 429 time budget in force (`rateLimitBudgetMs`). */
   rateLimitBudgetMs?: number;
+  /** How the advice names settings: as the provider reads them, or as `import` does (settingNames.ts). */
+  terms?: SettingTerms;
 }
 
 /** Reads `{message, error | error_code}` from the platform's documented error body. */
@@ -114,10 +118,11 @@ export function apiErrorFrom(failure: FailedExchange): ApiError {
   const { message, code } = platformMessage(failure.body);
   const said = message ? `: ${message}` : "";
   const tries = failure.attempts > 1 ? ` (after ${failure.attempts} attempts)` : "";
+  const setting = (source: SettingSource) => settingName(source, failure.terms ?? "stack", "code");
   const credential =
     failure.auth === "token"
-      ? "the bearer token was refused; check `integration-platform:token` (INTEGRATION_PLATFORM_TOKEN), or unset it to use the API key"
-      : "the API key was refused; check `integration-platform:apiKey` (INTEGRATION_PLATFORM_API_KEY)";
+      ? `the bearer token was refused; check ${setting(SETTINGS.token)}, or unset it to use the API key`
+      : `the API key was refused; check ${setting(SETTINGS.apiKey)}`;
 
   if (status === undefined) {
     const why =
@@ -127,14 +132,14 @@ export function apiErrorFrom(failure: FailedExchange): ApiError {
           ? "the answer was larger than 16 MiB, which no operation of the API sends"
           : `the platform could not be reached (${failure.transportCode ?? "network error"})`;
     return new ConnectionError(
-      `${operation} failed${tries}: ${why}; check \`integration-platform:baseUrl\` (INTEGRATION_PLATFORM_BASE_URL) and that the service is up`,
+      `${operation} failed${tries}: ${why}; check ${setting(SETTINGS.baseUrl)} and that the service is up`,
       { operation, code: failure.transportCode },
     );
   }
   if (status >= 300 && status < 400) {
     return new RedirectError(
       `${status} from ${operation}: the platform redirected the request, and redirects are not followed, so that the API key never reaches another address. ` +
-        "Set `integration-platform:baseUrl` (INTEGRATION_PLATFORM_BASE_URL) to the address the API is served at",
+        `Set ${setting(SETTINGS.baseUrl)} to the address the API is served at`,
       { operation, status, code, detail: message },
     );
   }
@@ -152,8 +157,8 @@ export function apiErrorFrom(failure: FailedExchange): ApiError {
     const budget = failure.rateLimitBudgetMs === undefined ? "" : ` (the budget is ${failure.rateLimitBudgetMs} ms)`;
     return new RateLimitError(
       `429 from ${operation}${said}: the platform's rate limit held this call for ${held} over ${failure.attempts} attempts${budget}. ` +
-        "Another job or program may be using the same API key: stagger the jobs, lower `integration-platform:requestsPerSecond` " +
-        "(INTEGRATION_PLATFORM_REQUESTS_PER_SECOND), or raise `integration-platform:rateLimitBudgetMs` (INTEGRATION_PLATFORM_RATE_LIMIT_BUDGET_MS). " +
+        `Another job or program may be using the same API key: stagger the jobs, lower ${setting(SETTINGS.requestsPerSecond)}, ` +
+        `or raise ${setting(SETTINGS.rateLimitBudgetMs)}. ` +
         "Nothing is lost: run the same command again and it carries on",
       { operation, status, code, detail: message },
     );

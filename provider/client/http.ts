@@ -3,7 +3,8 @@
 import axios, { AxiosError, AxiosInstance, InternalAxiosRequestConfig } from "axios";
 import axiosRetry, { exponentialDelay, isNetworkError, retryAfter } from "axios-retry";
 import { z } from "zod";
-import { ConnectionSettings, SETTINGS } from "../settings";
+import type { ConnectionSettings } from "../settings";
+import { SETTINGS, settingHint, settingName, type SettingTerms } from "../settingNames";
 import { sendableId } from "./ids";
 import { apiErrorFrom, ResponseValidationError, SettingsError } from "./errors";
 import { pacer } from "./pacing"; // its rate is set where a connection is opened (connection.ts)
@@ -109,6 +110,11 @@ export class PlatformClient {
   /** Operations called so far (each page one; shared reads and retries not counted apart), for progress reports. */
   private callCount = 0;
 
+  /** How this client's messages name the settings. */
+  private get terms(): SettingTerms {
+    return this.settings.terms ?? "stack";
+  }
+
   constructor(readonly settings: ConnectionSettings) {
     this.http = axios.create({
       baseURL: settings.baseUrl + API_PREFIX,
@@ -164,7 +170,7 @@ export class PlatformClient {
     }
     if (!this.settings.apiKey) {
       throw new SettingsError(
-        `${operation} needs an API key, and only a bearer token is configured: set ${SETTINGS.apiKey.config} (${SETTINGS.apiKey.env}): ${SETTINGS.apiKey.hint}`,
+        `${operation} needs an API key, and only a bearer token is configured: set ${settingName(SETTINGS.apiKey, this.terms)}: ${settingHint(SETTINGS.apiKey, this.terms)}`,
       );
     }
     return { headers: { "x-api-key": this.settings.apiKey }, used: "apiKey" };
@@ -216,6 +222,7 @@ export class PlatformClient {
         attempts: state.rateLimited + state.otherRetries + (error.response?.status === 429 ? 0 : 1),
         rateLimitedMs: rateLimitedFor(state),
         rateLimitBudgetMs: this.settings.rateLimitBudgetMs,
+        terms: this.terms,
       });
     }
     const parsed = call.response.safeParse(body);

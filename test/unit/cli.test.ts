@@ -7,9 +7,8 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { main } from "../../cli/main";
-import { environmentTerms } from "../../cli/import/environment";
 import { apiErrorFrom } from "../../provider/client/errors";
-import { resolveSettings, SETTINGS } from "../../provider/settings";
+import { resolveSettings, type SettingTerms } from "../../provider/settings";
 import { useResetEmulator } from "../support/emulator";
 
 const REPO = path.resolve(__dirname, "../..");
@@ -241,23 +240,28 @@ describe("the command line", () => {
 
     it("every message of the client and the settings, in environment terms, names each setting by its variable", () => {
       const env = { INTEGRATION_PLATFORM_BASE_URL: "https://api.example.com", INTEGRATION_PLATFORM_API_KEY: "k" };
-      const messages = [
-        apiErrorFrom({ operation: "GET /linked-account", auth: "apiKey", status: 401, attempts: 1 }).message,
-        apiErrorFrom({ operation: "GET /linked-account", auth: "token", status: 403, attempts: 1 }).message,
-        apiErrorFrom({ operation: "GET /linked-account", auth: "apiKey", transportCode: "ECONNREFUSED", attempts: 4 }).message,
-        apiErrorFrom({ operation: "GET /linked-account", auth: "apiKey", status: 302, attempts: 1 }).message,
-        apiErrorFrom({ operation: "GET /linked-account", auth: "apiKey", status: 429, attempts: 9, rateLimitedMs: 120_000, rateLimitBudgetMs: 120_000 }).message,
-      ];
-      for (const bad of [{ INTEGRATION_PLATFORM_BASE_URL: "not a url" }, { INTEGRATION_PLATFORM_BASE_URL: "http://api.example.com" }, { INTEGRATION_PLATFORM_REQUESTS_PER_SECOND: "9999" }, { INTEGRATION_PLATFORM_ALLOW_PLAIN_HTTP: "yes" }, { INTEGRATION_PLATFORM_BASE_URL: "", INTEGRATION_PLATFORM_API_KEY: "" }]) {
-        assert.throws(() => resolveSettings(undefined, { ...env, ...bad }), (error: Error) => (messages.push(error.message), true));
-      }
-      for (const message of messages) {
-        const said = environmentTerms(message);
+      /** Each message the client and the settings can give about a setting, in `terms`. */
+      const messagesIn = (terms: SettingTerms) => {
+        const messages = [
+          apiErrorFrom({ operation: "GET /linked-account", auth: "apiKey", status: 401, attempts: 1, terms }).message,
+          apiErrorFrom({ operation: "GET /linked-account", auth: "token", status: 403, attempts: 1, terms }).message,
+          apiErrorFrom({ operation: "GET /linked-account", auth: "apiKey", transportCode: "ECONNREFUSED", attempts: 4, terms }).message,
+          apiErrorFrom({ operation: "GET /linked-account", auth: "apiKey", status: 302, attempts: 1, terms }).message,
+          apiErrorFrom({ operation: "GET /linked-account", auth: "apiKey", status: 429, attempts: 9, rateLimitedMs: 120_000, rateLimitBudgetMs: 120_000, terms }).message,
+        ];
+        for (const bad of [{ INTEGRATION_PLATFORM_BASE_URL: "not a url" }, { INTEGRATION_PLATFORM_BASE_URL: "http://api.example.com" }, { INTEGRATION_PLATFORM_REQUESTS_PER_SECOND: "9999" }, { INTEGRATION_PLATFORM_ALLOW_PLAIN_HTTP: "yes" }, { INTEGRATION_PLATFORM_BASE_URL: "", INTEGRATION_PLATFORM_API_KEY: "" }]) {
+          assert.throws(() => resolveSettings(undefined, { ...env, ...bad }, terms), (error: Error) => (messages.push(error.message), true));
+        }
+        return messages;
+      };
+      for (const said of messagesIn("environment")) {
         assert.doesNotMatch(said, /integration-platform:|pulumi config set/, said);
         assert.match(said, /INTEGRATION_PLATFORM_[A-Z_]+/, said);
       }
-      assert.equal(environmentTerms(SETTINGS.apiKey.hint), "export INTEGRATION_PLATFORM_API_KEY=<key>");
-      assert.match(environmentTerms(messages[4]), /lower `INTEGRATION_PLATFORM_REQUESTS_PER_SECOND`, or raise `INTEGRATION_PLATFORM_RATE_LIMIT_BUDGET_MS`/);
+      assert.match(messagesIn("environment")[4], /lower `INTEGRATION_PLATFORM_REQUESTS_PER_SECOND`, or raise `INTEGRATION_PLATFORM_RATE_LIMIT_BUDGET_MS`/);
+      assert.match(messagesIn("environment")[9], /^ {2}INTEGRATION_PLATFORM_BASE_URL: export INTEGRATION_PLATFORM_BASE_URL=https:\/\/<your platform host>$/m);
+      // The provider's own messages, read from stack config first, name the config key and the variable.
+      for (const said of messagesIn("stack")) assert.match(said, /integration-platform:\w+/, said);
     });
   });
 });

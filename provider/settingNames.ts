@@ -1,0 +1,85 @@
+// How messages name the connection settings, in the words of whoever read them: the provider
+// reads stack config with the environment as fallback, so its messages name both; `import`
+// reads the environment alone, so its messages name the variable and an `export` line.
+import type { ConnectionSettings } from "./settings";
+
+/** One setting: its stack config key, its environment variable, and the command that sets it. */
+export interface SettingSource {
+  config: string;
+  env: string;
+  hint: string;
+}
+
+/** Every setting the provider reads, for lookups and for documentation tests. */
+export const SETTINGS = {
+  baseUrl: {
+    config: "integration-platform:baseUrl",
+    env: "INTEGRATION_PLATFORM_BASE_URL",
+    hint: "pulumi config set integration-platform:baseUrl https://<your platform host>",
+  },
+  apiKey: {
+    config: "integration-platform:apiKey",
+    env: "INTEGRATION_PLATFORM_API_KEY",
+    hint: "pulumi config set --secret integration-platform:apiKey <key>",
+  },
+  token: {
+    config: "integration-platform:token",
+    env: "INTEGRATION_PLATFORM_TOKEN",
+    hint: "pulumi config set --secret integration-platform:token <token>",
+  },
+  timeoutMs: {
+    config: "integration-platform:timeoutMs",
+    env: "INTEGRATION_PLATFORM_TIMEOUT_MS",
+    hint: "pulumi config set integration-platform:timeoutMs 10000",
+  },
+  maxRetries: {
+    config: "integration-platform:maxRetries",
+    env: "INTEGRATION_PLATFORM_MAX_RETRIES",
+    hint: "pulumi config set integration-platform:maxRetries 3",
+  },
+  requestsPerSecond: {
+    config: "integration-platform:requestsPerSecond",
+    env: "INTEGRATION_PLATFORM_REQUESTS_PER_SECOND",
+    hint: "pulumi config set integration-platform:requestsPerSecond 20",
+  },
+  rateLimitBudgetMs: {
+    config: "integration-platform:rateLimitBudgetMs",
+    env: "INTEGRATION_PLATFORM_RATE_LIMIT_BUDGET_MS",
+    hint: "pulumi config set integration-platform:rateLimitBudgetMs 300000",
+  },
+  createWithoutRead: {
+    config: "integration-platform:createWithoutRead",
+    env: "INTEGRATION_PLATFORM_CREATE_WITHOUT_READ",
+    hint: "pulumi config set integration-platform:createWithoutRead true",
+  },
+  allowPlainHttp: {
+    config: "integration-platform:allowPlainHttp",
+    env: "INTEGRATION_PLATFORM_ALLOW_PLAIN_HTTP",
+    hint: "pulumi config set integration-platform:allowPlainHttp true",
+  },
+  validateAtPreview: {
+    config: "integration-platform:validateAtPreview",
+    env: "INTEGRATION_PLATFORM_VALIDATE_AT_PREVIEW",
+    hint: "pulumi config set integration-platform:validateAtPreview false",
+  },
+} satisfies Record<Exclude<keyof ConnectionSettings, "terms">, SettingSource>;
+
+/** Whose words a message names a setting in: the provider's (`stack`) or `import`'s (`environment`). */
+export type SettingTerms = "stack" | "environment";
+
+/**
+ * A setting as a message names it. `key`: the stack config key alone, or the variable alone;
+ * `both`: the key, then the variable in parentheses; `code`: as `both`, the name in backticks.
+ */
+export function settingName(source: SettingSource, terms: SettingTerms, style: "key" | "both" | "code" = "both"): string {
+  if (terms === "environment") return style === "code" ? `\`${source.env}\`` : source.env;
+  if (style === "key") return source.config;
+  return style === "code" ? `\`${source.config}\` (${source.env})` : `${source.config} (${source.env})`;
+}
+
+/** The command that sets a setting: `pulumi config set …`, or `export VARIABLE=…` with the same placeholder. */
+export function settingHint(source: SettingSource, terms: SettingTerms): string {
+  // The hint's value is what follows the key: `https://<your platform host>`, `<key>`, `true`.
+  const value = source.hint.slice(source.hint.indexOf(source.config) + source.config.length).trim();
+  return terms === "environment" ? `export ${source.env}=${value}` : source.hint;
+}
