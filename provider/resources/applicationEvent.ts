@@ -8,6 +8,7 @@ import type { Run } from "../run";
 import { defineResource } from "./definition";
 import { describe, Id, isRecord } from "./inputs";
 import { ArgsOf, declareProperties, StateOf } from "./properties";
+import { objectType, typedAs } from "./schemaTypes";
 
 /** A sample of the event's response: a JSON object, nested objects allowed. */
 export type EventResponseSample = { [key: string]: unknown };
@@ -29,39 +30,51 @@ export interface DeclaredKey {
 }
 
 /** A JSON object: what the platform accepts as a response sample. */
-const Sample = z.custom<EventResponseSample>(
+const Sample = typedAs({ type: "object", additionalProperties: { $ref: "pulumi.json#/Any" } }, z.custom<EventResponseSample>(
   (value) => value !== null && typeof value === "object" && !Array.isArray(value),
   // A missing sample is its own case: "not a undefined" would not tell the user to add it.
   { error: (issue) => (issue.input === undefined ? "is required" : `must be an object (a sample of the event's response), not ${describe(issue.input)}`) },
+));
+
+/** A declared response key, as the platform returns it. */
+const DeclaredKeySchema = objectType(
+  "DeclaredKey",
+  z.object({ key: z.string().describe("Dot path of the property."), type: z.string().describe("The platform's type: `text` or `object`.") }),
 );
 
 /** ApplicationEvent's properties, each declared once (see properties.ts). */
 export const ApplicationEventProperties = declareProperties({
   identity: {
     /** The event's id on the platform. Changing it replaces the resource. */
-    eventId: Id,
+    eventId: Id.describe("The event's id on the platform. Changing it replaces the resource."),
   },
   settings: {
     /** The event's name. */
-    name: z.string({ error: (issue) => (issue.input === undefined ? "is required" : `must be a string, not ${describe(issue.input)}`) }).trim().min(1, "must not be empty"),
+    name: z.string({ error: (issue) => (issue.input === undefined ? "is required" : `must be a string, not ${describe(issue.input)}`) }).trim().min(1, "must not be empty").describe("The event's name."),
     /**
      * A sample of the event's response, as a readable object. The platform declares one key per
      * property, with dot paths for nested properties (`user.id`), and keeps the sample itself.
      */
-    response: Sample,
+    response: Sample.describe("A sample of the event's response, as a readable object. The platform declares one key per property, with dot paths for nested properties (`user.id`), and keeps the sample itself."),
     /** What the event is set back to on delete. The API cannot read an event, so this must be declared to be restored. */
-    restoreOnDelete: z
-      .object({ name: z.string().trim().min(1, "must not be empty"), response: Sample }, {
-        error: (issue) => `must be {name, response}, not ${describe(issue.input)}`,
-      })
-      .strict()
-      .optional(),
+    restoreOnDelete: objectType(
+      "EventDefinition",
+      z
+        .object(
+          {
+            name: z.string().trim().min(1, "must not be empty").describe("The event's name."),
+            response: Sample.describe("A sample of the response; the platform derives the declared keys from it."),
+          },
+          { error: (issue) => `must be {name, response}, not ${describe(issue.input)}` },
+        )
+        .strict(),
+    ).optional().describe("What the event is set back to on delete. The API cannot read an event, so this must be declared to be restored."),
   },
   outputs: {
     /** The keys the platform declared from the sample, with dot paths for nested properties. */
-    declaredKeys: z.custom<DeclaredKey[]>(),
+    declaredKeys: z.array(DeclaredKeySchema).describe("The keys the platform declared from the sample, with dot paths for nested properties."),
     /** The sample as the platform stores it, serialized as a string. */
-    rawResponse: z.custom<string>().optional(),
+    rawResponse: z.string().optional().describe("The sample as the platform stores it, serialized as a string."),
   },
 });
 
@@ -91,6 +104,7 @@ function stateOf(inputs: ApplicationEventState, record: api.ApplicationEventReco
 /** ApplicationEvent, defined once: the host serves its operations, the change summary its words. */
 export const ApplicationEventDefinition = defineResource({
   type: "ApplicationEvent",
+  description: "Declares one application event's name and response structure.",
   properties: ApplicationEventProperties,
   operations: {
     async create({ run, claim }, inputs) {

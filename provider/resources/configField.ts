@@ -10,6 +10,7 @@ import { NameValue } from "../client/schemas";
 import type { Run } from "../run";
 import { defineResource } from "./definition";
 import { describe, Id, isRecord, NameValueList } from "./inputs";
+import { objectType } from "./schemaTypes";
 import { ArgsOf, declareProperties, defined, StateOf } from "./properties";
 import { configOrFailure, isFailure, quoted, unpublishedWorkflow } from "./validation";
 
@@ -22,51 +23,51 @@ export interface NameValueInput {
 }
 
 /** The field as the platform returns it (spec 2.1), in camelCase. */
-export interface ConfigFieldRecord {
-  /** The field's id. */
-  id: string;
-  /** The field's display name. */
-  name?: string;
-  /** Whether the field is required. */
-  required: boolean;
-  /** One of text, number, select, map. */
-  fieldType: string;
-  /** Whether the field is hidden. */
-  hidden?: boolean;
-  /** The options, as the platform returns them. */
-  options: unknown[];
-  /** Whether dynamic map fields are available. */
-  hasDynamicMapFields?: boolean;
-  /** The dynamic slot's identifier. */
-  dynamicSlotIdentifier?: string;
-}
+const ConfigFieldRecordSchema = objectType(
+  "ConfigFieldRecord",
+  z.object({
+    id: z.string().describe("The field's id."),
+    name: z.string().optional().describe("The field's display name."),
+    required: z.boolean().describe("Whether the field is required."),
+    fieldType: z.string().describe("One of text, number, select, map."),
+    hidden: z.boolean().optional().describe("Whether the field is hidden."),
+    options: z.array(z.unknown()).describe("The options, as the platform returns them."),
+    hasDynamicMapFields: z.boolean().optional().describe("Whether dynamic map fields are available."),
+    dynamicSlotIdentifier: z.string().optional().describe("The dynamic slot's identifier."),
+  }),
+);
+/** The field as the platform returns it (spec 2.1), in camelCase. */
+export type ConfigFieldRecord = z.output<typeof ConfigFieldRecordSchema>;
 
 /** The properties a ConfigField sets on the field, and so puts back on delete. */
 const managed = {
   /** The field's display name in this config. Omit it to leave the name alone. */
-  name: z.string({ error: "must be a string" }).trim().min(1, "must not be empty").optional(),
+  name: z.string({ error: "must be a string" }).trim().min(1, "must not be empty").optional().describe("The field's display name in this config. Omit it to leave the name alone."),
   /** The options of a select or map field. Omit them to leave the options alone; `[]` clears them. */
-  options: NameValueList.optional(),
+  options: NameValueList.optional().describe("The options of a select or map field. Omit them to leave the options alone; `[]` clears them."),
   /** Labels of the field. Omit them to leave the labels alone; `[]` clears them. */
-  labels: NameValueList.optional(),
+  labels: NameValueList.optional().describe("Labels of the field. Omit them to leave the labels alone; `[]` clears them."),
 };
 /** Values of the managed properties: what is set, found, or put back. */
-const ManagedValues = z.object(managed, { error: (issue) => `must be {name?, options?, labels?}, not ${describe(issue.input)}` }).strict();
+const ManagedValues = objectType(
+  "ConfigFieldValues",
+  z.object(managed, { error: (issue) => `must be {name?, options?, labels?}, not ${describe(issue.input)}` }).strict(),
+);
 type ManagedValues = z.output<typeof ManagedValues>;
 
 /** ConfigField's properties, each declared once (see properties.ts). */
 export const ConfigFieldProperties = declareProperties({
   identity: {
     /** The application's slug, e.g. `hubspot`. Changing it replaces the resource. */
-    slug: Id,
+    slug: Id.describe("The application's slug, e.g. `hubspot`. Changing it replaces the resource."),
     /** The customer's identifier of the linked account (end user). Changing it replaces the resource. */
-    linkedAccountId: Id,
+    linkedAccountId: Id.describe("The customer's identifier of the linked account (end user). Changing it replaces the resource."),
     /** The config to update; by default the platform names a config after its linked account. Changing it replaces the resource. */
-    configId: Id,
+    configId: Id.describe("The config to update; by default the platform names a config after its linked account. Changing it replaces the resource."),
     /** The field's id. Changing it replaces the resource. */
-    fieldId: Id,
+    fieldId: Id.describe("The field's id. Changing it replaces the resource."),
     /** The published workflow the field belongs to; omit it for a field global to the app. Changing it replaces the resource. */
-    workflowId: Id.optional(),
+    workflowId: Id.optional().describe("The published workflow the field belongs to; omit it for a field global to the app. Changing it replaces the resource."),
   },
   settings: {
     ...managed,
@@ -75,13 +76,13 @@ export const ConfigFieldProperties = declareProperties({
      * exactly these properties, whatever create recorded. Declare it when what create found is
      * not the state to go back to, e.g. after an interrupted create. Changing it writes nothing.
      */
-    restoreOnDelete: ManagedValues.optional(),
+    restoreOnDelete: ManagedValues.optional().describe("What delete (destroy, or removing the resource) puts back, instead of what create found: exactly these properties, whatever create recorded. Declare it when what create found is not the state to go back to, e.g. after an interrupted create. Changing it writes nothing."),
   },
   outputs: {
     /** The field as the platform returned it: required, fieldType, hidden, options and the rest. */
-    field: z.custom<ConfigFieldRecord>(),
+    field: ConfigFieldRecordSchema.describe("The field as the platform returned it: required, fieldType, hidden, options and the rest."),
     /** What the managed properties held before this resource took the field over; delete puts it back. */
-    previous: z.custom<ManagedValues>(),
+    previous: ManagedValues.describe("What the managed properties held before this resource took the field over; delete puts it back."),
   },
 });
 
@@ -172,6 +173,7 @@ function idOf(s: ConfigFieldState): string {
 /** ConfigField, defined once: the host serves its operations, the change summary its words. */
 export const ConfigFieldDefinition = defineResource({
   type: "ConfigField",
+  description: "Sets one field's name, options or labels in one config, and restores them on delete.",
   properties: ConfigFieldProperties,
   operations: {
     async validate({ run }, inputs) {

@@ -86,6 +86,8 @@ export interface SummaryOf {
 export interface ResourceDefinitionArgs<T extends string, P extends AnyProperties> {
   /** The type's name: the last part of its token, `pulumi-nodejs:dynamic/integration-platform:<type>`. Frozen once released. */
   type: T;
+  /** What the resource does, in one or two sentences: the schema's, the SDKs' and the class's description. */
+  description: string;
   /** The properties, declared with declareProperties. */
   properties: P;
   /** The operations against the platform. */
@@ -103,6 +105,8 @@ export class ResourceDefinition<T extends string, P extends AnyProperties> {
   readonly type: T;
   /** The declared properties. */
   readonly properties: P;
+  /** What the resource does (see ResourceDefinitionArgs). */
+  readonly description: string;
   /** What the change summary says of it. */
   readonly summary: SummaryOf;
   /** The base of the class users construct: `class ConfigField extends ConfigFieldDefinition.Resource {}`. */
@@ -113,6 +117,7 @@ export class ResourceDefinition<T extends string, P extends AnyProperties> {
   constructor(args: ResourceDefinitionArgs<T, P>) {
     this.type = args.type;
     this.properties = args.properties;
+    this.description = args.description;
     this.summary = args.summary;
     this.operations = args.operations;
     this.Resource = resourceClass(args.type, args.properties);

@@ -17,17 +17,17 @@ import { ArgsOf, declareProperties, defined } from "./properties";
 export const EnvVariableValueProperties = declareProperties({
   identity: {
     /** The env variable definition's id. Changing it replaces the resource. */
-    definitionId: Id,
+    definitionId: Id.describe("The env variable definition's id. Changing it replaces the resource."),
     /** The linked account, for a `linked_account` definition (or optionally a `workflow` one). Changing it replaces the resource. */
-    linkedAccountId: Id.optional(),
+    linkedAccountId: Id.optional().describe("The linked account, for a `linked_account` definition (or optionally a `workflow` one). Changing it replaces the resource."),
     /** The workflow, for a `workflow` definition. Changing it replaces the resource. */
-    workflowId: Id.optional(),
+    workflowId: Id.optional().describe("The workflow, for a `workflow` definition. Changing it replaces the resource."),
   },
   settings: {
     // The value itself never goes into a reason: it is a secret. The class wraps it in
     // pulumi.secret(), so a missing value arrives as null.
     /** The value, always a string; `number` and `url` definitions check its format. Stored as a secret. */
-    value: z.string({ error: (issue) => (issue.input == null ? "is required" : `must be a string, not ${describe(issue.input)}`) }),
+    value: z.string({ error: (issue) => (issue.input == null ? "is required" : `must be a string, not ${describe(issue.input)}`) }).describe("The value, always a string; `number` and `url` definitions check its format. Stored as a secret."),
     /**
      * For an encrypted definition: when the platform already holds a value at this scope, create
      * takes it over without writing. An encrypted value reads back redacted, so it cannot be
@@ -35,24 +35,24 @@ export const EnvVariableValueProperties = declareProperties({
      * `pulumi-integration-platform import` sets it on the values it brings in. A readable value
      * that already equals `value` is never written, with or without this.
      */
-    adoptEncryptedValue: z.boolean({ error: (issue) => `must be true or false, not ${describe(issue.input)}` }).optional(),
+    adoptEncryptedValue: z.boolean({ error: (issue) => `must be true or false, not ${describe(issue.input)}` }).optional().describe("For an encrypted definition: when the platform already holds a value at this scope, create takes it over without writing. An encrypted value reads back redacted, so it cannot be compared: `value` is trusted to equal it, and only a later change of `value` is written. `pulumi-integration-platform import` sets it on the values it brings in. A readable value that already equals `value` is never written, with or without this."),
     /**
      * What delete (destroy, or removing the resource) sets the value to, instead of putting back
      * what create replaced or deleting it. Stored as a secret. Changing it writes nothing.
      */
-    restoreOnDelete: z.string({ error: (issue) => `must be a string, not ${describe(issue.input)}` }).optional(),
+    restoreOnDelete: z.string({ error: (issue) => `must be a string, not ${describe(issue.input)}` }).optional().describe("What delete (destroy, or removing the resource) sets the value to, instead of putting back what create replaced or deleting it. Stored as a secret. Changing it writes nothing."),
   },
   derived: {
     /** The definition's scope (org, workspace, linked_account or workflow), learned at check so that read knows which list to look in. */
-    scope: z.custom<EnvScope>(),
+    scope: EnvScope.describe("The definition's scope (org, workspace, linked_account or workflow), learned at check so that read knows which list to look in."),
     /** Whether the platform encrypts the value, and so redacts it on read: drift in it cannot be seen. */
-    encrypted: z.custom<boolean>(),
+    encrypted: z.boolean().describe("Whether the platform encrypts the value, and so redacts it on read: drift in it cannot be seen."),
   },
   outputs: {
     /** Whether the platform held a value at this placement before create took it over; delete then never deletes it. */
-    foundExisting: z.custom<boolean>().optional(),
+    foundExisting: z.boolean().optional().describe("Whether the platform held a value at this placement before create took it over; delete then never deletes it."),
     /** The readable value create found there (secret); delete puts it back. Absent for an encrypted definition. */
-    previousValue: z.custom<string>().optional(),
+    previousValue: z.string().optional().describe("The readable value create found there (secret); delete puts it back. Absent for an encrypted definition."),
   },
   secret: ["value", "restoreOnDelete", "previousValue"],
 });
@@ -118,6 +118,7 @@ export function formatFailure(format: EnvFormat, value: string): string | undefi
 /** EnvVariableValue, defined once: the host serves its operations, the change summary its words. */
 export const EnvVariableValueDefinition = defineResource({
   type: "EnvVariableValue",
+  description: "Sets one env variable value at the scope its ids give; the value is a secret.",
   properties: EnvVariableValueProperties,
   operations: {
     async check(_context, olds, news) {

@@ -3,6 +3,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { idProblem } from "../client/ids";
+import { objectType } from "./schemaTypes";
 
 /** The value the engine sends during preview for anything not yet known (pulumi/pulumi#6310). */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -26,11 +27,19 @@ export const Id = z
 /** A string that says what else it got, without echoing it. */
 const text = () => z.string({ error: (issue) => (issue.input === undefined ? "is required" : `must be a string, not ${describe(issue.input)}`) });
 
-/** A `{name, value}` list, as field options and labels take (spec 2.2). */
-export const NameValueList = z.array(
-  z.object({ name: text().min(1, "name must not be empty"), value: text() }).strict(),
-  { error: (issue) => `must be a list of {name, value} objects, not ${describe(issue.input)}` },
+/** One `{name, value}` pair of a field's options or labels (spec 2.2). */
+export const NameValue = objectType(
+  "NameValue",
+  z
+    .object({
+      name: text().min(1, "name must not be empty").describe("The option's or label's name."),
+      value: text().describe("The option's or label's value."),
+    })
+    .strict(),
 );
+
+/** A `{name, value}` list, as field options and labels take (spec 2.2). */
+export const NameValueList = z.array(NameValue, { error: (issue) => `must be a list of {name, value} objects, not ${describe(issue.input)}` });
 
 /** Whether a value is a plain object: not null, not an array. */
 export function isRecord(value: unknown): value is Record<string, unknown> {

@@ -13,29 +13,29 @@ import { configOrFailure, isFailure, unpublishedWorkflow } from "./validation";
 export const WorkflowToggleProperties = declareProperties({
   identity: {
     /** The application's slug. Changing it replaces the resource. */
-    slug: Id,
+    slug: Id.describe("The application's slug. Changing it replaces the resource."),
     /** The linked account (end user) whose config holds the workflow. Changing it replaces the resource. */
-    linkedAccountId: Id,
+    linkedAccountId: Id.describe("The linked account (end user) whose config holds the workflow. Changing it replaces the resource."),
     /** The config's id. Changing it replaces the resource. */
-    configId: Id,
+    configId: Id.describe("The config's id. Changing it replaces the resource."),
     /** The published workflow's id. Changing it replaces the resource. */
-    workflowId: Id,
+    workflowId: Id.describe("The published workflow's id. Changing it replaces the resource."),
   },
   settings: {
     // A missing `enabled` is its own case: "not a undefined" would not tell the user to add it.
     /** Whether the workflow runs for this config. */
-    enabled: z.boolean({ error: (issue) => (issue.input === undefined ? "is required" : `must be true or false, not ${describe(issue.input)}`) }),
+    enabled: z.boolean({ error: (issue) => (issue.input === undefined ? "is required" : `must be true or false, not ${describe(issue.input)}`) }).describe("Whether the workflow runs for this config."),
     /**
      * What delete (destroy, or removing the resource) sets `enabled` back to, instead of what
      * create found (`previousEnabled`). Changing it writes nothing.
      */
-    restoreOnDelete: z.boolean({ error: (issue) => `must be true or false, not ${describe(issue.input)}` }).optional(),
+    restoreOnDelete: z.boolean({ error: (issue) => `must be true or false, not ${describe(issue.input)}` }).optional().describe("What delete (destroy, or removing the resource) sets `enabled` back to, instead of what create found (`previousEnabled`). Changing it writes nothing."),
   },
   outputs: {
     /** The workflow's name, as the platform reports it. */
-    workflowName: z.custom<string>().optional(),
+    workflowName: z.string().optional().describe("The workflow's name, as the platform reports it."),
     /** Whether the workflow was enabled before this resource took it over; delete puts it back. */
-    previousEnabled: z.custom<boolean>(),
+    previousEnabled: z.boolean().describe("Whether the workflow was enabled before this resource took it over; delete puts it back."),
   },
 });
 
@@ -66,6 +66,7 @@ async function setEnabled(run: Run, target: WorkflowToggleState, enabled: boolea
 /** WorkflowToggle, defined once: the host serves its operations, the change summary its words. */
 export const WorkflowToggleDefinition = defineResource({
   type: "WorkflowToggle",
+  description: "Enables or disables one published workflow in one config, and restores it on delete.",
   properties: WorkflowToggleProperties,
   operations: {
     async validate({ run }, inputs) {
