@@ -3,6 +3,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { currentRun, stopValidation, useStackConfig, validatesChanges } from "../connection";
 import { RESOURCES, ResourceType } from "../resources";
+import type { ServedProvider } from "../resources/definition";
 
 /** What each definition's provider is handed: this process's run, and its validation switch. */
 const HOST = { run: currentRun, validates: validatesChanges, stopValidation };
@@ -10,14 +11,14 @@ const HOST = { run: currentRun, validates: validatesChanges, stopValidation };
 /** Each resource type's provider, handed this process's run; its check reports failures per property (unit tests use these). */
 export const resourceProviders = Object.fromEntries(RESOURCES.map((definition) => [definition.type, definition.provider(HOST)])) as Record<
   ResourceType,
-  pulumi.dynamic.ResourceProvider
+  ServedProvider
 >;
 
 /**
  * Hands check failures to the engine without a `property`, naming it in the reason instead: for a
  * failure with a property, the engine prints the input's value, even a secret's (docs/design/bridge.md).
  */
-export function withoutEchoedValues(provider: pulumi.dynamic.ResourceProvider): pulumi.dynamic.ResourceProvider {
+export function withoutEchoedValues<P extends pulumi.dynamic.ResourceProvider>(provider: P): P {
   const check = provider.check!.bind(provider);
   return {
     ...provider,
@@ -32,7 +33,7 @@ export function withoutEchoedValues(provider: pulumi.dynamic.ResourceProvider): 
 /** Each resource type's provider as the engine is served it, under the frozen name every forwarding provider calls. */
 export const providers = Object.fromEntries(Object.entries(resourceProviders).map(([type, provider]) => [type, withoutEchoedValues(provider)])) as Record<
   ResourceType,
-  pulumi.dynamic.ResourceProvider
+  ServedProvider
 >;
 
 /** Receives the stack config once per resource type's provider; settings are resolved on first use. */

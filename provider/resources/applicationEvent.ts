@@ -128,6 +128,7 @@ export const ApplicationEventDefinition = defineResource({
       await unlessGone(() => putEvent(context.run, props.eventId, props.restoreOnDelete!));
     },
   },
+  importable: { why: "the API has no read of an event. Declare it in the program with restoreOnDelete: create writes the declared name and response" },
   summary: {
     titled: ["name"],
     section: () => "Application events",

@@ -255,6 +255,8 @@ export const ConfigFieldDefinition = defineResource({
       }
     },
   },
+  // Adopted as found: nothing is managed yet, so nothing is recorded to put back, and destroy writes nothing.
+  importable: { parts: ["linkedAccountId", "slug", "configId", "workflowId", "fieldId"], adopt: (state) => ({ ...state, previous: {} }) },
   summary: {
     title: (i, _o, t) =>
       `field ${t.id(i.fieldId)}${i.workflowId !== undefined ? ` of workflow ${t.id(i.workflowId)}` : ""}` +

@@ -5,6 +5,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { ApiError, SettingsError } from "../client/errors";
 import type { Run } from "../run";
 import { MODULE } from "../bridge/program";
+import { idProblem } from "../client/ids";
 import { containsUnknown } from "./inputs";
 import { AnyProperties, ArgsOf, OutputsOf, StateOf } from "./properties";
 
@@ -94,6 +95,12 @@ export interface ResourceDefinitionArgs<T extends string, P extends AnyPropertie
   operations: Operations<StateOf<P>>;
   /** What the change summary says of it. */
   summary: SummaryOf;
+  /**
+   * How `pulumi import` finds the object from an id alone: the identity properties the id joins
+   * with `/`, in order (an optional one may be empty), and what adopting records as found.
+   * Absent: the type cannot be imported, and `why` says what to do instead.
+   */
+  importable?: { parts: string[]; adopt(state: Record<string, unknown>): Record<string, unknown> } | { why: string };
 }
 
 /** The constructor of a resource class: the user's name, args and options. */
@@ -112,6 +119,7 @@ export class ResourceDefinition<T extends string, P extends AnyProperties> {
   /** The base of the class users construct: `class ConfigField extends ConfigFieldDefinition.Resource {}`. */
   readonly Resource: ResourceClass<P>;
   private readonly operations: Operations<StateOf<P>>;
+  private readonly importable: ResourceDefinitionArgs<T, P>["importable"];
 
   /** Defines the type; see ResourceDefinitionArgs. */
   constructor(args: ResourceDefinitionArgs<T, P>) {
@@ -120,12 +128,13 @@ export class ResourceDefinition<T extends string, P extends AnyProperties> {
     this.description = args.description;
     this.summary = args.summary;
     this.operations = args.operations;
+    this.importable = args.importable;
     this.Resource = resourceClass(args.type, args.properties);
   }
 
   /** The provider the host serves for this type: each engine call handed a context over the host's run. */
-  provider(host: Host): pulumi.dynamic.ResourceProvider {
-    const { type, operations: ops, properties } = this;
+  provider(host: Host): ServedProvider {
+    const { type, operations: ops, properties, importable } = this;
     const context: Context = {
       get run() {
         return host.run();
@@ -153,8 +162,40 @@ export class ResourceDefinition<T extends string, P extends AnyProperties> {
       read: (id, props) => ops.read(context, id, props),
       update: (id, olds, news) => ops.update(context, id, olds, news),
       delete: (id, props) => ops.delete(context, id, props),
+      importById: async (id) => {
+        if (!importable || "why" in importable) throw new Error(`${type} cannot be imported: ${importable?.why ?? "it has no import"}`);
+        const identity = identityOf(type, importable.parts, id);
+        const found = await ops.read(context, id, identity as StateOf<P>);
+        if (!found.id) throw new Error(`${type} ${JSON.stringify(id)} was not found on the platform: check each part of the id (${importable.parts.join("/")})`);
+        return { ...found, props: importable.adopt(found.props as Record<string, unknown>) };
+      },
     };
   }
+}
+
+/** The provider the hosts serve: the dynamic provider's methods, and the native provider's import by id. */
+export interface ServedProvider extends pulumi.dynamic.ResourceProvider {
+  /** Finds the object an import id names and adopts it as found: no write (`pulumi import`). */
+  importById(id: string): Promise<pulumi.dynamic.ReadResult>;
+}
+
+/** The identity an import id names: its parts joined with `/`, in `parts`' order; an empty part is an absent optional id. */
+function identityOf(type: string, parts: string[], id: string): Record<string, string> {
+  const values = id.split("/");
+  if (values.length !== parts.length) {
+    throw new Error(
+      `${type} import ids are ${parts.join("/")} (${parts.length} parts, an optional one may be empty); got ${values.length} part(s). ` +
+        "An id that itself holds a / cannot be imported: declare the resource instead, and create adopts the object without writing",
+    );
+  }
+  const identity: Record<string, string> = {};
+  parts.forEach((part, i) => {
+    if (values[i] === "") return;
+    const problem = idProblem(values[i]);
+    if (problem) throw new Error(`${type} import id: ${part} ${problem}`);
+    identity[part] = values[i];
+  });
+  return identity;
 }
 
 /**

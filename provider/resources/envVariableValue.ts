@@ -191,6 +191,9 @@ export const EnvVariableValueDefinition = defineResource({
       await unlessGone(() => context.run.deleteEnvValue(props, id));
     },
   },
+  importable: {
+    why: "its id is the platform's value id, which the API cannot look up. Declare it in the program: create adopts a value that already equals `value` without writing (an encrypted one with adoptEncryptedValue: true)",
+  },
   summary: {
     section: (i) => (i.linkedAccountId === undefined ? "Env values (org, workspace and workflow scope)" : "Env values"),
     title: (i, _o, t) =>

@@ -117,6 +117,8 @@ export const WorkflowToggleDefinition = defineResource({
       await unlessGone(() => setEnabled(context.run, props, restore));
     },
   },
+  // Adopted as found: destroy leaves `enabled` as it was at import.
+  importable: { parts: ["linkedAccountId", "slug", "configId", "workflowId"], adopt: (state) => ({ ...state, previousEnabled: state.enabled }) },
   summary: {
     title: (i, o, t) => `workflow ${t.id(i.workflowId)}${typeof o.workflowName === "string" && o.workflowName ? ` (${t.text(o.workflowName)})` : ""}`,
     release: (i, o, t) => {

@@ -1,0 +1,28 @@
+#!/usr/bin/env node
+// `pulumi-resource-integration-platform`: the native provider's plugin. The engine starts it with
+// its own address and reads the port it listens on from the first line of stdout.
+import * as grpc from "@grpc/grpc-js";
+
+/** The engine's address: the first argument that is not a flag (`--logtostderr`, `-v=9`, `--tracing …`). */
+const engine = process.argv.slice(2).find((arg, i, args) => !arg.startsWith("-") && args[i - 1] !== "--tracing");
+// The SDK's log (a warning at delete, say) reaches the engine, and so the CLI's output, through this address.
+if (engine) process.env.PULUMI_NODEJS_ENGINE = engine;
+
+// Loaded after the address is set: the SDK reads it when first asked to log.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { ResourceProviderService } = require("@pulumi/pulumi/proto/provider_grpc_pb");
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { resourceProviderService } = require("./server") as typeof import("./server");
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { version } = require("../../../package.json") as { version: string };
+
+// A stack's whole state may come in one call (a large refresh): the engine's own limit, not gRPC's 4 MiB.
+const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
+server.addService(ResourceProviderService, resourceProviderService(version));
+server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error, port) => {
+  if (error) {
+    console.error(`pulumi-resource-integration-platform: cannot listen on 127.0.0.1: ${error.message}`);
+    process.exit(1);
+  }
+  console.log(String(port));
+});
