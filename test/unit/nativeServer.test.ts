@@ -1,0 +1,171 @@
+// The native provider's gRPC service, called as the engine calls it (the SDK's generated client),
+// in-process against an emulator: settings, check, diff, create, import, invoke, and secrets.
+// The whole lifecycle through the real CLI is test/e2e/native/*.test.ts.
+import * as assert from "node:assert/strict";
+import * as grpc from "@grpc/grpc-js";
+import * as structproto from "google-protobuf/google/protobuf/struct_pb";
+import { newRun } from "../../provider/connection";
+import { packageSchema } from "../../provider/native/schema";
+import { resourceProviderService } from "../../provider/native/server";
+import { useResetEmulator } from "../support/emulator";
+import { FIXTURE } from "../support/fixture";
+
+const provproto = require("@pulumi/pulumi/proto/provider_pb");
+const { ResourceProviderService, ResourceProviderClient } = require("@pulumi/pulumi/proto/provider_grpc_pb");
+
+const SIG = "4dabf18193072939515e22adb298388d";
+const SECRET = "1b47061264138c4ac30d75fd1eb44270";
+const URN = (type: string, name = "r") => `urn:pulumi:dev::proj::integration-platform:index:${type}::${name}`;
+const struct = (value: Record<string, unknown>) => structproto.Struct.fromJavaScript(value as Record<string, structproto.JavaScriptValue>);
+
+describe("native provider service", () => {
+  const ctx = useResetEmulator({}, { beforeEach: () => newRun() });
+  let server: grpc.Server;
+  let client: any;
+  /** Calls one method, resolving with its response or rejecting with the gRPC error. */
+  const call = <T = any>(method: string, request: unknown): Promise<T> =>
+    new Promise((resolve, reject) => client[method](request, (error: Error | null, response: T) => (error ? reject(error) : resolve(response))));
+
+  before(async () => {
+    server = new grpc.Server();
+    server.addService(ResourceProviderService, resourceProviderService("9.9.9"));
+    const port = await new Promise<number>((resolve, reject) => server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))));
+    client = new ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+  });
+  after(() => {
+    client?.close();
+    server?.forceShutdown();
+  });
+
+  /** Configures the provider for the emulator, as the engine does with the stack's settings. */
+  async function configure(extra: Record<string, string> = {}) {
+    const req = new provproto.ConfigureRequest();
+    const vars = req.getVariablesMap();
+    vars.set("integration-platform:config:baseUrl", ctx.emulator.url);
+    vars.set("integration-platform:config:apiKey", ctx.emulator.apiKey);
+    for (const [key, value] of Object.entries(extra)) vars.set(`integration-platform:config:${key}`, value);
+    const response = await call("configure", req);
+    assert.equal(response.getAcceptsecrets(), true);
+  }
+
+  async function check(type: string, news: Record<string, unknown>, olds: Record<string, unknown> = {}) {
+    const req = new provproto.CheckRequest();
+    req.setUrn(URN(type));
+    req.setOlds(struct(olds));
+    req.setNews(struct(news));
+    const response = await call("check", req);
+    return { inputs: response.getInputs().toJavaScript(), failures: response.getFailuresList().map((f: any) => ({ property: f.getProperty(), reason: f.getReason() })) };
+  }
+
+  it("serves its schema and version", async () => {
+    const response = await call("getSchema", new provproto.GetSchemaRequest());
+    assert.deepEqual(JSON.parse(response.getSchema()), packageSchema("9.9.9"));
+    const info = await call("getPluginInfo", new (require("google-protobuf/google/protobuf/empty_pb").Empty)());
+    assert.equal(info.getVersion(), "9.9.9");
+  });
+
+  it("checks its settings: a bad value is refused by name without echoing it, the API key kept secret, a missing one left to the environment", async () => {
+    const req = new provproto.CheckRequest();
+    req.setUrn("urn:pulumi:dev::proj::pulumi:providers:integration-platform::default");
+    req.setOlds(struct({}));
+    req.setNews(struct({ baseUrl: "http://127.0.0.1:1", apiKey: "k-plain", timeoutMs: "5", version: "0.5.0" }));
+    const response = await call("checkConfig", req);
+    const failures = response.getFailuresList().map((f: any) => [f.getProperty(), f.getReason()]);
+    assert.deepEqual(failures, [["", 'integration-platform:timeoutMs (INTEGRATION_PLATFORM_TIMEOUT_MS) must be a whole number from 100 to 600000; got "5"']]);
+    assert.deepEqual(response.getInputs().toJavaScript().apiKey, { [SIG]: SECRET, value: "k-plain" });
+    req.setNews(struct({ requestsPerSecond: 5 }));
+    assert.deepEqual((await call("checkConfig", req)).getFailuresList(), []);
+  });
+
+  it("diffs settings as an update that replaces nothing", async () => {
+    const req = new provproto.DiffRequest();
+    req.setOlds(struct({ baseUrl: "https://a.example", version: "0.5.0" }));
+    req.setNews(struct({ baseUrl: "https://b.example", version: "0.6.0" }));
+    const response = await call("diffConfig", req);
+    assert.equal(response.getChanges(), provproto.DiffResponse.DiffChanges.DIFF_SOME);
+    assert.deepEqual(response.getDiffsList(), ["baseUrl"]);
+    assert.deepEqual(response.getReplacesList(), []);
+  });
+
+  it("checks a resource as the dynamic one does: each failure named in its reason, no request for a bad id", async () => {
+    await configure();
+    const { failures } = await check("ConfigField", { slug: "hubspot", linkedAccountId: "..", configId: "globex", fieldId: "hs_pipeline", name: 42 });
+    assert.deepEqual(failures, [
+      { property: "", reason: 'linkedAccountId: must not be "." or "..", which a URL resolves to another path' },
+      { property: "", reason: "name: must be a string" },
+    ]);
+    assert.deepEqual(ctx.emulator.requests.list(), []);
+  });
+
+  it("returns an env value as a secret input, and the definition's scope learned at check", async () => {
+    await configure();
+    const { inputs, failures } = await check("EnvVariableValue", { definitionId: FIXTURE.definitions.accountQuota, linkedAccountId: "globex", value: { [SIG]: SECRET, value: "250" } });
+    assert.deepEqual(failures, []);
+    assert.deepEqual(inputs.value, { [SIG]: SECRET, value: "250" });
+    assert.equal(inputs.scope, "linked_account");
+  });
+
+  it("diffs with a detailed diff: identity replaces, settings update", async () => {
+    const req = new provproto.DiffRequest();
+    req.setId("x");
+    req.setUrn(URN("WorkflowToggle"));
+    const base = { slug: "hubspot", linkedAccountId: "globex", configId: "globex", workflowId: "wf_hs_contact_sync", enabled: true };
+    req.setOlds(struct({ ...base, previousEnabled: false, __provider: "exports.handler = ..." }));
+    req.setNews(struct({ ...base, workflowId: "wf_hs_deal_alerts", enabled: false }));
+    const response = await call("diff", req);
+    assert.deepEqual(response.getReplacesList(), ["workflowId"]);
+    const map = response.getDetaileddiffMap();
+    const detailed: Record<string, number> = {};
+    map.forEach((diff: { getKind(): number }, key: string) => (detailed[key] = diff.getKind()));
+    assert.deepEqual(detailed, { workflowId: provproto.PropertyDiff.Kind.UPDATE_REPLACE, enabled: provproto.PropertyDiff.Kind.UPDATE });
+  });
+
+  it("imports a field by its id with no write, recording nothing to put back; a type that cannot be read says what to do", async () => {
+    await configure();
+    const req = new provproto.ReadRequest();
+    req.setId("globex/hubspot/globex//hs_api_domain");
+    req.setUrn(URN("ConfigField"));
+    req.setProperties(struct({}));
+    const response = await call("read", req);
+    const props = response.getProperties().toJavaScript();
+    assert.equal(response.getId(), "globex/hubspot/globex//hs_api_domain");
+    assert.deepEqual([props.fieldId, props.workflowId, props.field.name, props.previous], ["hs_api_domain", undefined, "API domain", {}]);
+    assert.deepEqual(response.getInputs().toJavaScript(), { slug: "hubspot", linkedAccountId: "globex", configId: "globex", fieldId: "hs_api_domain" });
+    assert.deepEqual(ctx.emulator.requests.list().filter((r) => r.method !== "GET"), []);
+
+    req.setUrn(URN("ApplicationEvent"));
+    req.setId(FIXTURE.events[0]);
+    await assert.rejects(call("read", req), /ApplicationEvent cannot be imported: the API has no read of an event\. Declare it in the program with restoreOnDelete/);
+    req.setUrn(URN("ConfigField"));
+    req.setId("globex/hubspot/globex//hs_nope");
+    await assert.rejects(call("read", req), /ConfigField "globex\/hubspot\/globex\/\/hs_nope" was not found on the platform: check each part of the id/);
+  });
+
+  it("creates a field and keeps the env value's previous value secret", async () => {
+    await configure();
+    const req = new provproto.CreateRequest();
+    req.setUrn(URN("EnvVariableValue"));
+    req.setProperties(struct({ definitionId: FIXTURE.definitions.accountTier, linkedAccountId: "acme", value: { [SIG]: SECRET, value: "gold" }, scope: "linked_account", encrypted: false }));
+    const response = await call("create", req);
+    const outs = response.getProperties().toJavaScript();
+    assert.deepEqual(outs.value, { [SIG]: SECRET, value: "gold" });
+    assert.equal(outs.previousValue[SIG], SECRET, "what delete puts back is a secret too");
+    assert.ok(ctx.emulator.store.snapshot().envValues.some((v) => v.value === "gold"));
+  });
+
+  it("serves the lookups as functions, getEnvValues' list as a secret", async () => {
+    await configure();
+    const req = new provproto.InvokeRequest();
+    req.setTok("integration-platform:index:getEnvValues");
+    req.setArgs(struct({ scope: "linked_account", linkedAccountId: "acme" }));
+    const values = (await call("invoke", req)).getReturn().toJavaScript();
+    assert.equal(values.values[SIG], SECRET);
+    assert.ok(values.values.value.length > 0);
+    req.setTok("integration-platform:index:getLinkedAccounts");
+    req.setArgs(struct({}));
+    const accounts = (await call("invoke", req)).getReturn().toJavaScript();
+    assert.deepEqual(accounts.linkedAccounts.map((a: { accountId: string }) => a.accountId).sort(), FIXTURE.accounts);
+    req.setTok("integration-platform:index:getNothing");
+    await assert.rejects(call("invoke", req), /unknown function "integration-platform:index:getNothing"/);
+  });
+});
