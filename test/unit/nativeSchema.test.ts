@@ -74,7 +74,7 @@ describe("native schema", () => {
     for (const file of ["configField", "workflowToggle", "envVariableValue", "applicationEvent"]) {
       const source = ts.createSourceFile(file, fs.readFileSync(path.join(REPO, "provider/resources", `${file}.ts`), "utf8"), ts.ScriptTarget.Latest, true);
       const definition = RESOURCES.find((d) => d.type.toLowerCase() === file.toLowerCase())!;
-      const groups = (definition.properties as AnyProperties).groups as Record<string, Record<string, import("zod").ZodType>>;
+      const groups = (definition.properties as AnyProperties).groups as unknown as Record<string, Record<string, import("zod").ZodType>>;
       const shape = Object.assign({}, ...Object.values(groups).filter((g) => !Array.isArray(g)));
       const visit = (node: ts.Node) => {
         if (ts.isPropertyAssignment(node) && ts.isIdentifier(node.name) && node.name.text in shape && /\.describe\(/.test(node.initializer.getText())) {
