@@ -47,6 +47,7 @@ export interface PackageSchema {
   functions: Record<string, unknown>;
   types: Record<string, ObjectSpec>;
   language: Record<string, unknown>;
+  meta: { supportPack: boolean };
 }
 
 /** The npm, PyPI, Go and NuGet names of the generated SDKs (docs/guides/languages.md). */
@@ -96,6 +97,8 @@ export function packageSchema(version: string): PackageSchema {
     resources,
     functions,
     types,
+    // The generators' current layout: among other things, the Go SDK gets its own go.mod.
+    meta: { supportPack: true },
     language: {
       nodejs: {
         packageName: SDK_NAMES.nodejs,
