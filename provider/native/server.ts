@@ -3,6 +3,7 @@
 // CheckConfig and DiffConfig with "not implemented", drops Configure's variables and loses
 // secrets, so the service is written here against the SDK's generated stubs.
 import * as grpc from "@grpc/grpc-js";
+import type { z } from "zod";
 import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
 import * as structproto from "google-protobuf/google/protobuf/struct_pb";
 import { isDeepStrictEqual } from "node:util";
@@ -16,7 +17,7 @@ import { resolveSettings, type ConfigReader } from "../settings";
 import { SETTINGS, type SettingSource } from "../settingNames";
 import { PACKAGE, NATIVE_TYPE_PREFIX } from "../typeTokens";
 import { functionNamed } from "./functions";
-import { packageSchema } from "./schema";
+import { packageSchema, typeOf } from "./schema";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const provproto = require("@pulumi/pulumi/proto/provider_pb");
@@ -86,7 +87,33 @@ function served(urn: string) {
   if (!definition) throw new Error(`${PACKAGE}: unknown resource type ${JSON.stringify(type)}; this provider serves ${RESOURCES.map((d) => d.type).join(", ")}`);
   // The same providers the dynamic host serves (bridge/host.ts), failures named in the reason.
   const provider = providers[definition.type];
-  return { definition, provider, secrets: definition.properties.secret as string[] };
+  return { definition, provider, secrets: definition.properties.secret as string[], strings: stringInputs(definition) };
+}
+
+/** The inputs a type declares as strings, by type name: what a number or a boolean given to them means. */
+const STRING_INPUTS = new Map<string, Set<string>>();
+function stringInputs(definition: (typeof RESOURCES)[number]): Set<string> {
+  let names = STRING_INPUTS.get(definition.type);
+  if (!names) {
+    const { identity, settings } = definition.properties.groups as unknown as Record<string, Record<string, z.ZodType>>;
+    names = new Set(Object.entries({ ...identity, ...settings }).filter(([, schema]) => typeOf(schema, {}).type === "string").map(([name]) => name));
+    STRING_INPUTS.set(definition.type, names);
+  }
+  return names;
+}
+
+/**
+ * The inputs with a number or boolean given to a string property turned into its text. Pulumi YAML
+ * passes a config value that reads as a number as a number, even one declared `type: string`;
+ * the schema says the property is a string, so that is what the value means.
+ */
+function asDeclared(news: Props, strings: Set<string>): Props {
+  const out = { ...news };
+  for (const name of strings) {
+    const value = out[name];
+    if (typeof value === "number" || typeof value === "boolean") out[name] = String(value);
+  }
+  return out;
 }
 
 /** Serves one gRPC method: runs `body`, answers its result, or the error as a gRPC status whose message says what to do. */
@@ -179,9 +206,9 @@ export function resourceProviderService(version: string) {
       return response;
     }),
     check: method(async (req: { getUrn(): string; getOlds(): { toJavaScript(): Props }; getNews(): { toJavaScript(): Props } }) => {
-      const { provider, secrets } = served(req.getUrn());
+      const { provider, secrets, strings } = served(req.getUrn());
       const [olds, news] = [propsOf(req.getOlds()), propsOf(req.getNews())];
-      const result = await provider.check!(reveal(olds) as Props, reveal(news) as Props);
+      const result = await provider.check!(reveal(olds) as Props, asDeclared(reveal(news) as Props, strings));
       const response = new provproto.CheckResponse();
       // Whatever the user made secret stays secret, and the type's secrets always are.
       response.setInputs(toStruct(conceal((result.inputs ?? {}) as Props, [...secrets, ...secretKeys(news)])));
