@@ -37,22 +37,23 @@ export function packTarball(dir: string, destination: string): string {
 }
 
 /**
- * Installs a package tarball with the engine's SDK into a directory keyed by the tarball's hash,
+ * Installs a package tarball (and `also`, other packages' tarballs) with the engine's SDK into a directory keyed by the tarballs' hash,
  * reused across runs in the OS temporary directory, and returns that directory.
  */
-export function installTarball(tarball: string): string {
-  const hash = createHash("sha256").update(fs.readFileSync(tarball)).digest("hex").slice(0, 16);
+export function installTarball(tarball: string, also: string[] = []): string {
+  const hash = [tarball, ...also].reduce((h, file) => h.update(fs.readFileSync(file)), createHash("sha256")).digest("hex").slice(0, 16);
   const dir = path.join(os.tmpdir(), `pip-e2e-install-${hash}`);
   if (!fs.existsSync(path.join(dir, ".complete"))) {
     // Installed beside, then renamed into place: concurrent test runs never see half an install.
     const staging = fs.mkdtempSync(`${dir}.staging-`);
-    const kept = path.join(staging, path.basename(tarball));
-    fs.copyFileSync(tarball, kept);
+    for (const file of [tarball, ...also]) fs.copyFileSync(file, path.join(staging, path.basename(file)));
     const manifest = {
       name: "e2e-programs",
       private: true,
       dependencies: {
         "pulumi-integration-platform": `file:./${path.basename(tarball)}`,
+        // Other packages' tarballs, by their own names (the generated SDK, say).
+        ...Object.fromEntries(also.map((file) => [path.basename(file).replace(/-\d+\.\d+\.\d+.*\.tgz$/, ""), `file:./${path.basename(file)}`])),
         "@pulumi/pulumi": rootVersion("@pulumi/pulumi"),
         typescript: rootVersion("typescript"),
         "@types/node": rootVersion("@types/node"),

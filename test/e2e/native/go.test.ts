@@ -1,0 +1,19 @@
+// The native provider from Go (the generated SDK as a Go module): the quickstart's resources through the real CLI, against
+// the emulator at its default rate limit (the walk is test/support/native.ts).
+import { Stack } from "../../support/engine";
+import { useEmulatorStack } from "../../support/e2e";
+import { copyNativeExample, LANGUAGES, languageHostsDir } from "../../support/languages";
+import { nativePath, nativeSecrets, walkNativeStack } from "../../support/native";
+
+describe(`e2e: the native provider from Go (the generated SDK as a Go module) ${LANGUAGES}`, function () {
+  this.timeout(20 * 60_000);
+  const secrets = nativeSecrets();
+  const e2e = useEmulatorStack(
+    (workspace) => new Stack(workspace, copyNativeExample("go", workspace.root), "dev", { PATH: nativePath(languageHostsDir()) }),
+    { emulator: { apiKey: secrets.apiKey }, secrets: { crmToken: secrets.crmToken, accountQuota: secrets.quota } },
+  );
+
+  it("validates at preview, creates, previews no change with no call, finds drift, imports with no write, and destroys back to the fixture", async () => {
+    await walkNativeStack(e2e, secrets);
+  });
+});

@@ -1,0 +1,105 @@
+// What a program in each language needs, made the way its users make it: the generated SDK
+// installed as a package (npm, pip, a Go module), and the language host on PATH. Each is built
+// once per run, cached where it can be, and never skipped: without Go or Python the tests fail.
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { REPO } from "./engine";
+import { installTarball, packTarball } from "./program";
+
+/** Marks the per-language suites: CI runs them on Node 24 only (the program's runtime is the language's own). */
+export const LANGUAGES = "[languages]";
+
+const CACHE = process.env.PULUMI_IP_CACHE_DIR ?? path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), ".cache"), "pulumi-integration-platform");
+const run = (command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env) =>
+  execFileSync(command, args, { cwd, env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 20 * 60_000 });
+
+/** A hash of a directory's files (names and contents), to key what is built from it. */
+function hashOf(dir: string): string {
+  const hash = createHash("sha256");
+  for (const file of (fs.readdirSync(dir, { recursive: true }) as string[]).sort()) {
+    const full = path.join(dir, file);
+    if (fs.statSync(full).isFile()) hash.update(file).update(fs.readFileSync(full));
+  }
+  return hash.digest("hex").slice(0, 12);
+}
+
+let hosts: string | undefined;
+/** The directory of the Python, Go and YAML language hosts (scripts/ensure-languages.sh: installed, cached or built). */
+export function languageHostsDir(): string {
+  hosts ??= execFileSync("bash", [path.join(REPO, "scripts", "ensure-languages.sh")], { cwd: REPO, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], timeout: 30 * 60_000 })
+    .trim()
+    .split("\n")
+    .pop()!;
+  return hosts;
+}
+
+/** The @pulumi/pulumi version the repository pins: the Python SDK is taken at the same release. */
+function pulumiVersion(): string {
+  return (JSON.parse(fs.readFileSync(path.join(REPO, "node_modules", "@pulumi", "pulumi", "package.json"), "utf8")) as { version: string }).version;
+}
+
+let venv: string | undefined;
+/**
+ * A virtual environment with the `pulumi` Python SDK from PyPI and the generated SDK installed
+ * from sdk/python, as `pip install` gives a user; returns its `bin` directory. Cached by both.
+ */
+export function pythonBin(): string {
+  if (venv) return venv;
+  const dir = path.join(CACHE, `python-${pulumiVersion()}-${hashOf(path.join(REPO, "sdk", "python"))}`);
+  if (!fs.existsSync(path.join(dir, ".complete"))) {
+    // Made where it stays: a venv's scripts name its path. `.complete` is written last, so a run
+    // that stopped halfway is made again.
+    fs.rmSync(dir, { recursive: true, force: true });
+    run("python3", ["-m", "venv", dir], REPO);
+    const pip = path.join(dir, "bin", "pip");
+    run(pip, ["install", "--quiet", "--disable-pip-version-check", `pulumi==${pulumiVersion()}`], REPO);
+    // A copy: pip builds in place, and sdk/ stays as generated.
+    const source = fs.mkdtempSync(path.join(os.tmpdir(), "pip-sdk-python-"));
+    fs.cpSync(path.join(REPO, "sdk", "python"), source, { recursive: true });
+    run(pip, ["install", "--quiet", "--disable-pip-version-check", source], REPO);
+    fs.rmSync(source, { recursive: true, force: true });
+    fs.writeFileSync(path.join(dir, ".complete"), new Date().toISOString());
+  }
+  venv = path.join(dir, "bin");
+  return venv;
+}
+
+let nodeSdk: string | undefined;
+/**
+ * The generated TypeScript SDK built (`tsc`, as its package.json says) and packed, installed with
+ * this package's tarball (which brings the plugin); returns the install directory to link.
+ */
+export function nodeSdkInstall(): string {
+  if (nodeSdk) return nodeSdk;
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), "pip-sdk-nodejs-"));
+  try {
+    const source = path.join(work, "nodejs");
+    fs.cpSync(path.join(REPO, "sdk", "nodejs"), source, { recursive: true });
+    fs.symlinkSync(path.join(REPO, "node_modules"), path.join(source, "node_modules"), "dir");
+    run(process.execPath, [path.join(REPO, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.json"], source);
+    // What the SDK publishes is bin/ with its package.json, as Pulumi's generated SDKs are released.
+    for (const file of ["package.json", "README.md"]) fs.copyFileSync(path.join(source, file), path.join(source, "bin", file));
+    fs.rmSync(path.join(source, "node_modules"));
+    const sdkTarball = packTarball(path.join(source, "bin"), work);
+    const mainTarball = packTarball(REPO, work);
+    nodeSdk = installTarball(mainTarball, [sdkTarball]);
+    return nodeSdk;
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/** Copies examples/native/<language> into `parent`; a Go program's SDK `replace` points at this repository's sdk/go. */
+export function copyNativeExample(language: "typescript" | "python" | "go" | "yaml", parent: string): string {
+  const dir = path.join(parent, `native-${language}`);
+  fs.cpSync(path.join(REPO, "examples", "native", language), dir, { recursive: true, filter: (src) => !src.includes(`${path.sep}node_modules`) });
+  if (language === "go") {
+    const gomod = path.join(dir, "go.mod");
+    fs.writeFileSync(gomod, fs.readFileSync(gomod, "utf8").replace("=> ../../../sdk/go", `=> ${path.join(REPO, "sdk", "go")}`));
+  }
+  if (language === "typescript") fs.symlinkSync(path.join(nodeSdkInstall(), "node_modules"), path.join(dir, "node_modules"), "dir");
+  return dir;
+}
