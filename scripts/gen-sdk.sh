@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# Generates the SDKs from sdk/schema.json with Pulumi's own code generators (tools/sdkgen):
-# sdk/nodejs, sdk/python, sdk/go and sdk/dotnet. Never edit them by hand: change the definitions,
+# Generates the SDKs from sdk/schema.json with Pulumi's own code generators: sdk/nodejs, sdk/python
+# and sdk/go with tools/sdkgen (pkg/codegen at the pinned CLI's v3.259.0), sdk/dotnet with
+# tools/sdkgen-dotnet (v3.200.0, the last release that carries the .NET generator). Never edit them by hand: change the definitions,
 # run `npm run gen:schema`, then this script, and commit all of it.
 #
 #   bash scripts/gen-sdk.sh           regenerate sdk/<language>
 #   bash scripts/gen-sdk.sh --check   fail (exit 1, with a diff) when the checked-in SDKs differ
 #
-# sdkgen is built from Go modules once and cached in $PULUMI_IP_CACHE_DIR (default
-# ~/.cache/pulumi-integration-platform), keyed by tools/sdkgen's go.sum and main.go.
+# Both are built from Go modules once and cached in $PULUMI_IP_CACHE_DIR (default
+# ~/.cache/pulumi-integration-platform), keyed by their go.sum, go.mod and main.go.
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -19,27 +20,37 @@ case "${1:-}" in
   *) log "unknown argument '$1': use --check, or nothing"; exit 2 ;;
 esac
 
-key="$(cat "$repo/tools/sdkgen/go.sum" "$repo/tools/sdkgen/go.mod" "$repo/tools/sdkgen/main.go" | sha256sum | cut -c1-12)"
 cache_root="${PULUMI_IP_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-integration-platform}"
-sdkgen="$cache_root/sdkgen-$key/sdkgen"
-if [ ! -x "$sdkgen" ]; then
-  command -v go >/dev/null 2>&1 || { log "sdkgen is not built and there is no Go toolchain to build it (Go 1.25.11 or newer)"; exit 1; }
-  started=$SECONDS
-  log "building sdkgen from Go modules (first time only) ..."
-  mkdir -p "$(dirname "$sdkgen")"
-  (cd "$repo/tools/sdkgen" && GOTOOLCHAIN=local GOFLAGS=-mod=mod CGO_ENABLED=0 go build -trimpath -o "$sdkgen.tmp.$$" .) >&2
-  mv "$sdkgen.tmp.$$" "$sdkgen"
-  log "built sdkgen in $((SECONDS - started)) s"
-fi
+tool() { # <tools/ folder>: builds it once, prints the binary's path
+  local dir="$repo/tools/$1" key binary started
+  key="$(cat "$dir/go.sum" "$dir/go.mod" "$dir/main.go" | sha256sum | cut -c1-12)"
+  binary="$cache_root/$1-$key/$1"
+  if [ ! -x "$binary" ]; then
+    command -v go >/dev/null 2>&1 || { log "$1 is not built and there is no Go toolchain to build it (Go 1.25.11 or newer)"; exit 1; }
+    started=$SECONDS
+    log "building $1 from Go modules (first time only) ..."
+    mkdir -p "$(dirname "$binary")"
+    (cd "$dir" && GOTOOLCHAIN=local GOFLAGS=-mod=mod CGO_ENABLED=0 go build -trimpath -o "$binary.tmp.$$" .) >&2
+    mv "$binary.tmp.$$" "$binary"
+    log "built $1 in $((SECONDS - started)) s"
+  fi
+  echo "$binary"
+}
+sdkgen="$(tool sdkgen)"
+sdkgen_dotnet="$(tool sdkgen-dotnet)"
+generate() { # <output directory>
+  "$sdkgen" -schema "$repo/sdk/schema.json" -out "$1" nodejs python go
+  "$sdkgen_dotnet" -schema "$repo/sdk/schema.json" -out "$1/dotnet"
+}
 
 if ! $check; then
-  "$sdkgen" -schema "$repo/sdk/schema.json" -out "$repo/sdk" nodejs python go dotnet >&2
+  generate "$repo/sdk" >&2
   exit 0
 fi
 
 out="$(mktemp -d "${TMPDIR:-/tmp}/gen-sdk.XXXXXX")"
 trap 'rm -rf "$out"' EXIT
-"$sdkgen" -schema "$repo/sdk/schema.json" -out "$out" nodejs python go dotnet >/dev/null
+generate "$out" >/dev/null
 status=0
 for language in nodejs python go dotnet; do
   if ! diff -r "$repo/sdk/$language" "$out/$language" >"$out/$language.diff" 2>&1; then

@@ -123,5 +123,5 @@ export interface ApplicationEventArgs {
     /**
      * What the event is set back to on delete. The API cannot read an event, so this must be declared to be restored.
      */
-    restoreOnDelete?: pulumi.Input<inputs.EventDefinitionArgs>;
+    restoreOnDelete?: pulumi.Input<inputs.EventDefinitionArgs | undefined>;
 }

@@ -152,7 +152,7 @@ export interface ConfigFieldArgs {
     /**
      * Labels of the field. Omit them to leave the labels alone; `[]` clears them.
      */
-    labels?: pulumi.Input<pulumi.Input<inputs.NameValueArgs>[]>;
+    labels?: pulumi.Input<pulumi.Input<inputs.NameValueArgs>[] | undefined>;
     /**
      * The customer's identifier of the linked account (end user). Changing it replaces the resource.
      */
@@ -160,15 +160,15 @@ export interface ConfigFieldArgs {
     /**
      * The field's display name in this config. Omit it to leave the name alone.
      */
-    name?: pulumi.Input<string>;
+    name?: pulumi.Input<string | undefined>;
     /**
      * The options of a select or map field. Omit them to leave the options alone; `[]` clears them.
      */
-    options?: pulumi.Input<pulumi.Input<inputs.NameValueArgs>[]>;
+    options?: pulumi.Input<pulumi.Input<inputs.NameValueArgs>[] | undefined>;
     /**
      * What delete (destroy, or removing the resource) puts back, instead of what create found: exactly these properties, whatever create recorded. Declare it when what create found is not the state to go back to, e.g. after an interrupted create. Changing it writes nothing.
      */
-    restoreOnDelete?: pulumi.Input<inputs.ConfigFieldValuesArgs>;
+    restoreOnDelete?: pulumi.Input<inputs.ConfigFieldValuesArgs | undefined>;
     /**
      * The application's slug, e.g. `hubspot`. Changing it replaces the resource.
      */
@@ -176,5 +176,5 @@ export interface ConfigFieldArgs {
     /**
      * The published workflow the field belongs to; omit it for a field global to the app. Changing it replaces the resource.
      */
-    workflowId?: pulumi.Input<string>;
+    workflowId?: pulumi.Input<string | undefined>;
 }

@@ -132,7 +132,7 @@ export interface EnvVariableValueArgs {
     /**
      * For an encrypted definition: when the platform already holds a value at this scope, create takes it over without writing. An encrypted value reads back redacted, so it cannot be compared: `value` is trusted to equal it, and only a later change of `value` is written. `pulumi-integration-platform import` sets it on the values it brings in. A readable value that already equals `value` is never written, with or without this.
      */
-    adoptEncryptedValue?: pulumi.Input<boolean>;
+    adoptEncryptedValue?: pulumi.Input<boolean | undefined>;
     /**
      * The env variable definition's id. Changing it replaces the resource.
      */
@@ -140,11 +140,11 @@ export interface EnvVariableValueArgs {
     /**
      * The linked account, for a `linked_account` definition (or optionally a `workflow` one). Changing it replaces the resource.
      */
-    linkedAccountId?: pulumi.Input<string>;
+    linkedAccountId?: pulumi.Input<string | undefined>;
     /**
      * What delete (destroy, or removing the resource) sets the value to, instead of putting back what create replaced or deleting it. Stored as a secret. Changing it writes nothing.
      */
-    restoreOnDelete?: pulumi.Input<string>;
+    restoreOnDelete?: pulumi.Input<string | undefined>;
     /**
      * The value, always a string; `number` and `url` definitions check its format. Stored as a secret.
      */
@@ -152,5 +152,5 @@ export interface EnvVariableValueArgs {
     /**
      * The workflow, for a `workflow` definition. Changing it replaces the resource.
      */
-    workflowId?: pulumi.Input<string>;
+    workflowId?: pulumi.Input<string | undefined>;
 }

@@ -40,5 +40,5 @@ export interface GetAuditEventsOutputArgs {
     /**
      * Stop after this many items (default: all of them).
      */
-    maxItems?: pulumi.Input<number>;
+    maxItems?: pulumi.Input<number | undefined>;
 }

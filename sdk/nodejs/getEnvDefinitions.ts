@@ -60,17 +60,17 @@ export interface GetEnvDefinitionsOutputArgs {
     /**
      * Only definitions of this format.
      */
-    format?: pulumi.Input<string>;
+    format?: pulumi.Input<string | undefined>;
     /**
      * Stop after this many items (default: all of them).
      */
-    maxItems?: pulumi.Input<number>;
+    maxItems?: pulumi.Input<number | undefined>;
     /**
      * Only definitions whose name matches (the platform's `name` filter).
      */
-    name?: pulumi.Input<string>;
+    name?: pulumi.Input<string | undefined>;
     /**
      * Only definitions of this scope.
      */
-    scope?: pulumi.Input<string>;
+    scope?: pulumi.Input<string | undefined>;
 }

@@ -64,15 +64,15 @@ export interface GetEnvValuesOutputArgs {
     /**
      * Only values of this definition.
      */
-    definitionId?: pulumi.Input<string>;
+    definitionId?: pulumi.Input<string | undefined>;
     /**
      * The linked account: required for linked_account, optional for workflow, refused for org and workspace.
      */
-    linkedAccountId?: pulumi.Input<string>;
+    linkedAccountId?: pulumi.Input<string | undefined>;
     /**
      * Stop after this many items (default: all of them).
      */
-    maxItems?: pulumi.Input<number>;
+    maxItems?: pulumi.Input<number | undefined>;
     /**
      * The scope to list: org, workspace, linked_account or workflow.
      */
@@ -80,5 +80,5 @@ export interface GetEnvValuesOutputArgs {
     /**
      * The workflow: required for workflow, refused otherwise.
      */
-    workflowId?: pulumi.Input<string>;
+    workflowId?: pulumi.Input<string | undefined>;
 }

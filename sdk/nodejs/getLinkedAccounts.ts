@@ -60,17 +60,17 @@ export interface GetLinkedAccountsOutputArgs {
     /**
      * Only accounts with a value of the env variable of this name...
      */
-    envVariableName?: pulumi.Input<string>;
+    envVariableName?: pulumi.Input<string | undefined>;
     /**
      * ...equal to this. Given together with `envVariableName`.
      */
-    envVariableValue?: pulumi.Input<string>;
+    envVariableValue?: pulumi.Input<string | undefined>;
     /**
      * Stop after this many items (default: all of them).
      */
-    maxItems?: pulumi.Input<number>;
+    maxItems?: pulumi.Input<number | undefined>;
     /**
      * Only accounts whose name contains this (the platform's `search`).
      */
-    search?: pulumi.Input<string>;
+    search?: pulumi.Input<string | undefined>;
 }

@@ -61,41 +61,41 @@ export interface ProviderArgs {
     /**
      * Send the credentials over plain http to a host other than this machine (default false).
      */
-    allowPlainHttp?: pulumi.Input<boolean>;
+    allowPlainHttp?: pulumi.Input<boolean | undefined>;
     /**
      * The API key, sent as `x-api-key` to the platform's host and nowhere else. Required unless `token` is set. A secret: set it with `pulumi config set --secret`.
      */
-    apiKey?: pulumi.Input<string>;
+    apiKey?: pulumi.Input<string | undefined>;
     /**
      * The platform's base address, e.g. `https://api.example.com`, with or without `/api/v2/public`. Plain `http://` is refused unless the host is this machine or `allowPlainHttp` is true.
      */
-    baseUrl?: pulumi.Input<string>;
+    baseUrl?: pulumi.Input<string | undefined>;
     /**
      * Create a resource that declares `restoreOnDelete` with one write, without first reading what the platform holds (default false).
      */
-    createWithoutRead?: pulumi.Input<boolean>;
+    createWithoutRead?: pulumi.Input<boolean | undefined>;
     /**
      * Retries after the first attempt for 5xx answers, 408, connection resets and timeouts, from 0 to 10 (default 3). 429s have their own budget, `rateLimitBudgetMs`.
      */
-    maxRetries?: pulumi.Input<number>;
+    maxRetries?: pulumi.Input<number | undefined>;
     /**
      * How long one call may keep waiting out 429 answers before it fails, in milliseconds, from 0 to 3600000 (default 120000).
      */
-    rateLimitBudgetMs?: pulumi.Input<number>;
+    rateLimitBudgetMs?: pulumi.Input<number | undefined>;
     /**
      * Requests per second this process sends at most, from 0 to 1000 (default 20, the platform's documented limit); 0 turns pacing off.
      */
-    requestsPerSecond?: pulumi.Input<number>;
+    requestsPerSecond?: pulumi.Input<number | undefined>;
     /**
      * Per-attempt timeout in milliseconds, from 100 to 600000 (default 10000).
      */
-    timeoutMs?: pulumi.Input<number>;
+    timeoutMs?: pulumi.Input<number | undefined>;
     /**
      * An optional bearer token, used by the operations that accept one. A secret.
      */
-    token?: pulumi.Input<string>;
+    token?: pulumi.Input<string | undefined>;
     /**
      * Check what a preview would change against the platform: configs, fields and workflows exist, the credentials work (default true).
      */
-    validateAtPreview?: pulumi.Input<boolean>;
+    validateAtPreview?: pulumi.Input<boolean | undefined>;
 }

@@ -139,7 +139,7 @@ export interface WorkflowToggleArgs {
     /**
      * What delete (destroy, or removing the resource) sets `enabled` back to, instead of what create found (`previousEnabled`). Changing it writes nothing.
      */
-    restoreOnDelete?: pulumi.Input<boolean>;
+    restoreOnDelete?: pulumi.Input<boolean | undefined>;
     /**
      * The application's slug. Changing it replaces the resource.
      */

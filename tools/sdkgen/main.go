@@ -1,25 +1,21 @@
-// Command sdkgen writes the package's SDKs from sdk/schema.json with Pulumi's own code generators
-// (pkg/codegen at the minimum supported CLI, v3.200.0: the last release that still carries the
-// .NET generator). Run by scripts/gen-sdk.sh; the SDKs are never edited by hand.
+// Command sdkgen writes the package's SDKs from sdk/schema.json with Pulumi's own code generators,
+// pkg/codegen at the pinned CLI's release: TypeScript, Python and Go. The .NET generator left
+// pkg/codegen after v3.200.0; tools/sdkgen-dotnet runs it. Run by scripts/gen-sdk.sh; the SDKs are
+// never edited by hand.
 //
-//	sdkgen -schema sdk/schema.json -out sdk nodejs python go dotnet
+//	sdkgen -schema sdk/schema.json -out sdk nodejs python go
 package main
 
 import (
-	"bytes"
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
-	"image"
-	"image/color"
-	"image/png"
-	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 	"sort"
 
-	dotnetgen "github.com/pulumi/pulumi/pkg/v3/codegen/dotnet"
+	"github.com/blang/semver"
 	gogen "github.com/pulumi/pulumi/pkg/v3/codegen/go"
 	nodejsgen "github.com/pulumi/pulumi/pkg/v3/codegen/nodejs"
 	pythongen "github.com/pulumi/pulumi/pkg/v3/codegen/python"
@@ -30,15 +26,12 @@ import (
 const tool = "pulumi-integration-platform sdkgen"
 
 func main() {
-	// The .NET generator downloads the package's logo (or Pulumi's) into the NuGet package; this
-	// machine has no internet, and the package has no logo of its own: it gets a plain one drawn here.
-	http.DefaultTransport = logoTransport{}
 	schemaPath := flag.String("schema", "sdk/schema.json", "the package schema")
 	out := flag.String("out", "sdk", "the directory that receives one folder per language")
 	flag.Parse()
 	languages := flag.Args()
 	if len(languages) == 0 {
-		languages = []string{"nodejs", "python", "go", "dotnet"}
+		languages = []string{"nodejs", "python", "go"}
 	}
 	if err := run(*schemaPath, *out, languages); err != nil {
 		fmt.Fprintf(os.Stderr, "sdkgen: %v\n", err)
@@ -57,7 +50,7 @@ func run(schemaPath, out string, languages []string) error {
 		if err := json.Unmarshal(text, &spec); err != nil {
 			return fmt.Errorf("%s: %w", schemaPath, err)
 		}
-		pkg, diags, err := schema.BindSpec(spec, nil, schema.ValidationOptions{})
+		pkg, diags, err := schema.BindSpec(spec, noPackages{}, schema.ValidationOptions{})
 		if err != nil {
 			return fmt.Errorf("binding %s: %w", schemaPath, err)
 		}
@@ -67,15 +60,13 @@ func run(schemaPath, out string, languages []string) error {
 		var files map[string][]byte
 		switch language {
 		case "nodejs":
-			files, err = nodejsgen.GeneratePackage(tool, pkg, nil, nil, false, nil)
+			files, err = nodejsgen.GeneratePackage(tool, pkg, nil, nil, false, noPackages{})
 		case "python":
-			files, err = pythongen.GeneratePackage(tool, pkg, nil, nil)
+			files, err = pythongen.GeneratePackage(tool, pkg, nil, noPackages{})
 		case "go":
 			files, err = gogen.GeneratePackage(tool, pkg, nil)
-		case "dotnet":
-			files, err = dotnetgen.GeneratePackage(tool, pkg, nil, nil)
 		default:
-			return fmt.Errorf("unknown language %q: use nodejs, python, go or dotnet", language)
+			return fmt.Errorf("unknown language %q: use nodejs, python or go (dotnet: tools/sdkgen-dotnet)", language)
 		}
 		if err != nil {
 			return fmt.Errorf("generating the %s SDK: %w", language, err)
@@ -116,19 +107,22 @@ func write(dir string, files map[string][]byte) error {
 	return nil
 }
 
-// logoTransport answers every HTTP request with a plain 64×64 logo, and nothing goes out.
-type logoTransport struct{}
+// noPackages is the loader the generators are given: the schema refers to no other package, so
+// any request for one is a mistake in the schema, and says so.
+type noPackages struct{}
 
-func (logoTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	img := image.NewRGBA(image.Rect(0, 0, 64, 64))
-	for y := 0; y < 64; y++ {
-		for x := 0; x < 64; x++ {
-			img.Set(x, y, color.RGBA{R: 0x4d, G: 0x5b, B: 0xd9, A: 0xff})
-		}
-	}
-	var buf bytes.Buffer
-	if err := png.Encode(&buf, img); err != nil {
-		return nil, err
-	}
-	return &http.Response{StatusCode: http.StatusOK, Status: "200 OK", Body: io.NopCloser(&buf), Header: http.Header{"Content-Type": {"image/png"}}, Request: req}, nil
+func (noPackages) LoadPackage(pkg string, _ *semver.Version) (*schema.Package, error) {
+	return nil, fmt.Errorf("the schema refers to package %q; it should refer to none", pkg)
+}
+
+func (noPackages) LoadPackageV2(_ context.Context, d *schema.PackageDescriptor) (*schema.Package, error) {
+	return nil, fmt.Errorf("the schema refers to package %q; it should refer to none", d.Name)
+}
+
+func (noPackages) LoadPackageReference(pkg string, _ *semver.Version) (schema.PackageReference, error) {
+	return nil, fmt.Errorf("the schema refers to package %q; it should refer to none", pkg)
+}
+
+func (noPackages) LoadPackageReferenceV2(_ context.Context, d *schema.PackageDescriptor) (schema.PackageReference, error) {
+	return nil, fmt.Errorf("the schema refers to package %q; it should refer to none", d.Name)
 }

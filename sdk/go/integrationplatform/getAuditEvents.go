@@ -32,12 +32,8 @@ type GetAuditEventsResult struct {
 }
 
 func GetAuditEventsOutput(ctx *pulumi.Context, args GetAuditEventsOutputArgs, opts ...pulumi.InvokeOption) GetAuditEventsResultOutput {
-	return pulumi.ToOutputWithContext(ctx.Context(), args).
-		ApplyT(func(v interface{}) (GetAuditEventsResultOutput, error) {
-			args := v.(GetAuditEventsArgs)
-			options := pulumi.InvokeOutputOptions{InvokeOptions: internal.PkgInvokeDefaultOpts(opts)}
-			return ctx.InvokeOutput("integration-platform:index:getAuditEvents", args, GetAuditEventsResultOutput{}, options).(GetAuditEventsResultOutput), nil
-		}).(GetAuditEventsResultOutput)
+	options := pulumi.InvokeOutputOptions{InvokeOptions: internal.PkgInvokeDefaultOpts(opts)}
+	return ctx.InvokeOutput("integration-platform:index:getAuditEvents", args, GetAuditEventsResultOutput{}, options).(GetAuditEventsResultOutput)
 }
 
 type GetAuditEventsOutputArgs struct {

@@ -49,12 +49,8 @@ type GetEnvDefinitionResult struct {
 }
 
 func GetEnvDefinitionOutput(ctx *pulumi.Context, args GetEnvDefinitionOutputArgs, opts ...pulumi.InvokeOption) GetEnvDefinitionResultOutput {
-	return pulumi.ToOutputWithContext(ctx.Context(), args).
-		ApplyT(func(v interface{}) (GetEnvDefinitionResultOutput, error) {
-			args := v.(GetEnvDefinitionArgs)
-			options := pulumi.InvokeOutputOptions{InvokeOptions: internal.PkgInvokeDefaultOpts(opts)}
-			return ctx.InvokeOutput("integration-platform:index:getEnvDefinition", args, GetEnvDefinitionResultOutput{}, options).(GetEnvDefinitionResultOutput), nil
-		}).(GetEnvDefinitionResultOutput)
+	options := pulumi.InvokeOutputOptions{InvokeOptions: internal.PkgInvokeDefaultOpts(opts)}
+	return ctx.InvokeOutput("integration-platform:index:getEnvDefinition", args, GetEnvDefinitionResultOutput{}, options).(GetEnvDefinitionResultOutput)
 }
 
 type GetEnvDefinitionOutputArgs struct {

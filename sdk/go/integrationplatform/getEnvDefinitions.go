@@ -38,12 +38,8 @@ type GetEnvDefinitionsResult struct {
 }
 
 func GetEnvDefinitionsOutput(ctx *pulumi.Context, args GetEnvDefinitionsOutputArgs, opts ...pulumi.InvokeOption) GetEnvDefinitionsResultOutput {
-	return pulumi.ToOutputWithContext(ctx.Context(), args).
-		ApplyT(func(v interface{}) (GetEnvDefinitionsResultOutput, error) {
-			args := v.(GetEnvDefinitionsArgs)
-			options := pulumi.InvokeOutputOptions{InvokeOptions: internal.PkgInvokeDefaultOpts(opts)}
-			return ctx.InvokeOutput("integration-platform:index:getEnvDefinitions", args, GetEnvDefinitionsResultOutput{}, options).(GetEnvDefinitionsResultOutput), nil
-		}).(GetEnvDefinitionsResultOutput)
+	options := pulumi.InvokeOutputOptions{InvokeOptions: internal.PkgInvokeDefaultOpts(opts)}
+	return ctx.InvokeOutput("integration-platform:index:getEnvDefinitions", args, GetEnvDefinitionsResultOutput{}, options).(GetEnvDefinitionsResultOutput)
 }
 
 type GetEnvDefinitionsOutputArgs struct {

@@ -40,12 +40,8 @@ type GetEnvValuesResult struct {
 }
 
 func GetEnvValuesOutput(ctx *pulumi.Context, args GetEnvValuesOutputArgs, opts ...pulumi.InvokeOption) GetEnvValuesResultOutput {
-	return pulumi.ToOutputWithContext(ctx.Context(), args).
-		ApplyT(func(v interface{}) (GetEnvValuesResultOutput, error) {
-			args := v.(GetEnvValuesArgs)
-			options := pulumi.InvokeOutputOptions{InvokeOptions: internal.PkgInvokeDefaultOpts(opts)}
-			return ctx.InvokeOutput("integration-platform:index:getEnvValues", args, GetEnvValuesResultOutput{}, options).(GetEnvValuesResultOutput), nil
-		}).(GetEnvValuesResultOutput)
+	options := pulumi.InvokeOutputOptions{InvokeOptions: internal.PkgInvokeDefaultOpts(opts)}
+	return ctx.InvokeOutput("integration-platform:index:getEnvValues", args, GetEnvValuesResultOutput{}, options).(GetEnvValuesResultOutput)
 }
 
 type GetEnvValuesOutputArgs struct {

@@ -38,12 +38,8 @@ type GetLinkedAccountsResult struct {
 }
 
 func GetLinkedAccountsOutput(ctx *pulumi.Context, args GetLinkedAccountsOutputArgs, opts ...pulumi.InvokeOption) GetLinkedAccountsResultOutput {
-	return pulumi.ToOutputWithContext(ctx.Context(), args).
-		ApplyT(func(v interface{}) (GetLinkedAccountsResultOutput, error) {
-			args := v.(GetLinkedAccountsArgs)
-			options := pulumi.InvokeOutputOptions{InvokeOptions: internal.PkgInvokeDefaultOpts(opts)}
-			return ctx.InvokeOutput("integration-platform:index:getLinkedAccounts", args, GetLinkedAccountsResultOutput{}, options).(GetLinkedAccountsResultOutput), nil
-		}).(GetLinkedAccountsResultOutput)
+	options := pulumi.InvokeOutputOptions{InvokeOptions: internal.PkgInvokeDefaultOpts(opts)}
+	return ctx.InvokeOutput("integration-platform:index:getLinkedAccounts", args, GetLinkedAccountsResultOutput{}, options).(GetLinkedAccountsResultOutput)
 }
 
 type GetLinkedAccountsOutputArgs struct {

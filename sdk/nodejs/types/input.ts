@@ -2,22 +2,22 @@
 // *** Do not edit by hand unless you're certain you know what you are doing! ***
 
 import * as pulumi from "@pulumi/pulumi";
-import * as inputs from "./types/input";
-import * as outputs from "./types/output";
+import * as inputs from "../types/input";
+import * as outputs from "../types/output";
 
 export interface ConfigFieldValuesArgs {
     /**
      * Labels of the field. Omit them to leave the labels alone; `[]` clears them.
      */
-    labels?: pulumi.Input<pulumi.Input<inputs.NameValueArgs>[]>;
+    labels?: pulumi.Input<pulumi.Input<inputs.NameValueArgs>[] | undefined>;
     /**
      * The field's display name in this config. Omit it to leave the name alone.
      */
-    name?: pulumi.Input<string>;
+    name?: pulumi.Input<string | undefined>;
     /**
      * The options of a select or map field. Omit them to leave the options alone; `[]` clears them.
      */
-    options?: pulumi.Input<pulumi.Input<inputs.NameValueArgs>[]>;
+    options?: pulumi.Input<pulumi.Input<inputs.NameValueArgs>[] | undefined>;
 }
 
 export interface EventDefinitionArgs {

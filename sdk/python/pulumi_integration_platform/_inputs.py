@@ -23,31 +23,26 @@ __all__ = [
     'NameValueArgsDict',
 ]
 
-MYPY = False
-
-if not MYPY:
-    class ConfigFieldValuesArgsDict(TypedDict):
-        labels: NotRequired[pulumi.Input[Sequence[pulumi.Input['NameValueArgsDict']]]]
-        """
-        Labels of the field. Omit them to leave the labels alone; `[]` clears them.
-        """
-        name: NotRequired[pulumi.Input[_builtins.str]]
-        """
-        The field's display name in this config. Omit it to leave the name alone.
-        """
-        options: NotRequired[pulumi.Input[Sequence[pulumi.Input['NameValueArgsDict']]]]
-        """
-        The options of a select or map field. Omit them to leave the options alone; `[]` clears them.
-        """
-elif False:
-    ConfigFieldValuesArgsDict: TypeAlias = Mapping[str, Any]
+class ConfigFieldValuesArgsDict(TypedDict):
+    labels: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['NameValueArgsDict']]]]]
+    """
+    Labels of the field. Omit them to leave the labels alone; `[]` clears them.
+    """
+    name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The field's display name in this config. Omit it to leave the name alone.
+    """
+    options: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['NameValueArgsDict']]]]]
+    """
+    The options of a select or map field. Omit them to leave the options alone; `[]` clears them.
+    """
 
 @pulumi.input_type
 class ConfigFieldValuesArgs:
     def __init__(__self__, *,
-                 labels: Optional[pulumi.Input[Sequence[pulumi.Input['NameValueArgs']]]] = None,
-                 name: Optional[pulumi.Input[_builtins.str]] = None,
-                 options: Optional[pulumi.Input[Sequence[pulumi.Input['NameValueArgs']]]] = None):
+                 labels: pulumi.Input[Optional[Sequence[pulumi.Input['NameValueArgs']]]] = None,
+                 name: pulumi.Input[Optional[_builtins.str]] = None,
+                 options: pulumi.Input[Optional[Sequence[pulumi.Input['NameValueArgs']]]] = None):
         """
         :param pulumi.Input[Sequence[pulumi.Input['NameValueArgs']]] labels: Labels of the field. Omit them to leave the labels alone; `[]` clears them.
         :param pulumi.Input[_builtins.str] name: The field's display name in this config. Omit it to leave the name alone.
@@ -62,53 +57,50 @@ class ConfigFieldValuesArgs:
 
     @_builtins.property
     @pulumi.getter
-    def labels(self) -> Optional[pulumi.Input[Sequence[pulumi.Input['NameValueArgs']]]]:
+    def labels(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['NameValueArgs']]]]:
         """
         Labels of the field. Omit them to leave the labels alone; `[]` clears them.
         """
         return pulumi.get(self, "labels")
 
     @labels.setter
-    def labels(self, value: Optional[pulumi.Input[Sequence[pulumi.Input['NameValueArgs']]]]):
+    def labels(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['NameValueArgs']]]]):
         pulumi.set(self, "labels", value)
 
     @_builtins.property
     @pulumi.getter
-    def name(self) -> Optional[pulumi.Input[_builtins.str]]:
+    def name(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         The field's display name in this config. Omit it to leave the name alone.
         """
         return pulumi.get(self, "name")
 
     @name.setter
-    def name(self, value: Optional[pulumi.Input[_builtins.str]]):
+    def name(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "name", value)
 
     @_builtins.property
     @pulumi.getter
-    def options(self) -> Optional[pulumi.Input[Sequence[pulumi.Input['NameValueArgs']]]]:
+    def options(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['NameValueArgs']]]]:
         """
         The options of a select or map field. Omit them to leave the options alone; `[]` clears them.
         """
         return pulumi.get(self, "options")
 
     @options.setter
-    def options(self, value: Optional[pulumi.Input[Sequence[pulumi.Input['NameValueArgs']]]]):
+    def options(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['NameValueArgs']]]]):
         pulumi.set(self, "options", value)
 
 
-if not MYPY:
-    class EventDefinitionArgsDict(TypedDict):
-        name: pulumi.Input[_builtins.str]
-        """
-        The event's name.
-        """
-        response: pulumi.Input[Mapping[str, Any]]
-        """
-        A sample of the response; the platform derives the declared keys from it.
-        """
-elif False:
-    EventDefinitionArgsDict: TypeAlias = Mapping[str, Any]
+class EventDefinitionArgsDict(TypedDict):
+    name: pulumi.Input[_builtins.str]
+    """
+    The event's name.
+    """
+    response: pulumi.Input[Mapping[str, Any]]
+    """
+    A sample of the response; the platform derives the declared keys from it.
+    """
 
 @pulumi.input_type
 class EventDefinitionArgs:
@@ -147,18 +139,15 @@ class EventDefinitionArgs:
         pulumi.set(self, "response", value)
 
 
-if not MYPY:
-    class NameValueArgsDict(TypedDict):
-        name: pulumi.Input[_builtins.str]
-        """
-        The option's or label's name.
-        """
-        value: pulumi.Input[_builtins.str]
-        """
-        The option's or label's value.
-        """
-elif False:
-    NameValueArgsDict: TypeAlias = Mapping[str, Any]
+class NameValueArgsDict(TypedDict):
+    name: pulumi.Input[_builtins.str]
+    """
+    The option's or label's name.
+    """
+    value: pulumi.Input[_builtins.str]
+    """
+    The option's or label's value.
+    """
 
 @pulumi.input_type
 class NameValueArgs:

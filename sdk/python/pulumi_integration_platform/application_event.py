@@ -24,9 +24,10 @@ class ApplicationEventArgs:
                  event_id: pulumi.Input[_builtins.str],
                  name: pulumi.Input[_builtins.str],
                  response: pulumi.Input[Mapping[str, Any]],
-                 restore_on_delete: Optional[pulumi.Input['EventDefinitionArgs']] = None):
+                 restore_on_delete: pulumi.Input[Optional['EventDefinitionArgs']] = None):
         """
         The set of arguments for constructing a ApplicationEvent resource.
+
         :param pulumi.Input[_builtins.str] event_id: The event's id on the platform. Changing it replaces the resource.
         :param pulumi.Input[_builtins.str] name: The event's name.
         :param pulumi.Input[Mapping[str, Any]] response: A sample of the event's response, as a readable object. The platform declares one key per property, with dot paths for nested properties (`user.id`), and keeps the sample itself.
@@ -76,14 +77,14 @@ class ApplicationEventArgs:
 
     @_builtins.property
     @pulumi.getter(name="restoreOnDelete")
-    def restore_on_delete(self) -> Optional[pulumi.Input['EventDefinitionArgs']]:
+    def restore_on_delete(self) -> pulumi.Input[Optional['EventDefinitionArgs']]:
         """
         What the event is set back to on delete. The API cannot read an event, so this must be declared to be restored.
         """
         return pulumi.get(self, "restore_on_delete")
 
     @restore_on_delete.setter
-    def restore_on_delete(self, value: Optional[pulumi.Input['EventDefinitionArgs']]):
+    def restore_on_delete(self, value: pulumi.Input[Optional['EventDefinitionArgs']]):
         pulumi.set(self, "restore_on_delete", value)
 
 
@@ -93,10 +94,10 @@ class ApplicationEvent(pulumi.CustomResource):
     def __init__(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
-                 event_id: Optional[pulumi.Input[_builtins.str]] = None,
-                 name: Optional[pulumi.Input[_builtins.str]] = None,
-                 response: Optional[pulumi.Input[Mapping[str, Any]]] = None,
-                 restore_on_delete: Optional[pulumi.Input[Union['EventDefinitionArgs', 'EventDefinitionArgsDict']]] = None,
+                 event_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 name: pulumi.Input[Optional[_builtins.str]] = None,
+                 response: pulumi.Input[Optional[Mapping[str, Any]]] = None,
+                 restore_on_delete: pulumi.Input[Optional[Union['EventDefinitionArgs', 'EventDefinitionArgsDict']]] = None,
                  __props__=None):
         """
         Declares one application event's name and response structure.
@@ -132,10 +133,10 @@ class ApplicationEvent(pulumi.CustomResource):
     def _internal_init(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
-                 event_id: Optional[pulumi.Input[_builtins.str]] = None,
-                 name: Optional[pulumi.Input[_builtins.str]] = None,
-                 response: Optional[pulumi.Input[Mapping[str, Any]]] = None,
-                 restore_on_delete: Optional[pulumi.Input[Union['EventDefinitionArgs', 'EventDefinitionArgsDict']]] = None,
+                 event_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 name: pulumi.Input[Optional[_builtins.str]] = None,
+                 response: pulumi.Input[Optional[Mapping[str, Any]]] = None,
+                 restore_on_delete: pulumi.Input[Optional[Union['EventDefinitionArgs', 'EventDefinitionArgsDict']]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):

@@ -25,13 +25,14 @@ class ConfigFieldArgs:
                  field_id: pulumi.Input[_builtins.str],
                  linked_account_id: pulumi.Input[_builtins.str],
                  slug: pulumi.Input[_builtins.str],
-                 labels: Optional[pulumi.Input[Sequence[pulumi.Input['NameValueArgs']]]] = None,
-                 name: Optional[pulumi.Input[_builtins.str]] = None,
-                 options: Optional[pulumi.Input[Sequence[pulumi.Input['NameValueArgs']]]] = None,
-                 restore_on_delete: Optional[pulumi.Input['ConfigFieldValuesArgs']] = None,
-                 workflow_id: Optional[pulumi.Input[_builtins.str]] = None):
+                 labels: pulumi.Input[Optional[Sequence[pulumi.Input['NameValueArgs']]]] = None,
+                 name: pulumi.Input[Optional[_builtins.str]] = None,
+                 options: pulumi.Input[Optional[Sequence[pulumi.Input['NameValueArgs']]]] = None,
+                 restore_on_delete: pulumi.Input[Optional['ConfigFieldValuesArgs']] = None,
+                 workflow_id: pulumi.Input[Optional[_builtins.str]] = None):
         """
         The set of arguments for constructing a ConfigField resource.
+
         :param pulumi.Input[_builtins.str] config_id: The config to update; by default the platform names a config after its linked account. Changing it replaces the resource.
         :param pulumi.Input[_builtins.str] field_id: The field's id. Changing it replaces the resource.
         :param pulumi.Input[_builtins.str] linked_account_id: The customer's identifier of the linked account (end user). Changing it replaces the resource.
@@ -107,62 +108,62 @@ class ConfigFieldArgs:
 
     @_builtins.property
     @pulumi.getter
-    def labels(self) -> Optional[pulumi.Input[Sequence[pulumi.Input['NameValueArgs']]]]:
+    def labels(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['NameValueArgs']]]]:
         """
         Labels of the field. Omit them to leave the labels alone; `[]` clears them.
         """
         return pulumi.get(self, "labels")
 
     @labels.setter
-    def labels(self, value: Optional[pulumi.Input[Sequence[pulumi.Input['NameValueArgs']]]]):
+    def labels(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['NameValueArgs']]]]):
         pulumi.set(self, "labels", value)
 
     @_builtins.property
     @pulumi.getter
-    def name(self) -> Optional[pulumi.Input[_builtins.str]]:
+    def name(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         The field's display name in this config. Omit it to leave the name alone.
         """
         return pulumi.get(self, "name")
 
     @name.setter
-    def name(self, value: Optional[pulumi.Input[_builtins.str]]):
+    def name(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "name", value)
 
     @_builtins.property
     @pulumi.getter
-    def options(self) -> Optional[pulumi.Input[Sequence[pulumi.Input['NameValueArgs']]]]:
+    def options(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['NameValueArgs']]]]:
         """
         The options of a select or map field. Omit them to leave the options alone; `[]` clears them.
         """
         return pulumi.get(self, "options")
 
     @options.setter
-    def options(self, value: Optional[pulumi.Input[Sequence[pulumi.Input['NameValueArgs']]]]):
+    def options(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['NameValueArgs']]]]):
         pulumi.set(self, "options", value)
 
     @_builtins.property
     @pulumi.getter(name="restoreOnDelete")
-    def restore_on_delete(self) -> Optional[pulumi.Input['ConfigFieldValuesArgs']]:
+    def restore_on_delete(self) -> pulumi.Input[Optional['ConfigFieldValuesArgs']]:
         """
         What delete (destroy, or removing the resource) puts back, instead of what create found: exactly these properties, whatever create recorded. Declare it when what create found is not the state to go back to, e.g. after an interrupted create. Changing it writes nothing.
         """
         return pulumi.get(self, "restore_on_delete")
 
     @restore_on_delete.setter
-    def restore_on_delete(self, value: Optional[pulumi.Input['ConfigFieldValuesArgs']]):
+    def restore_on_delete(self, value: pulumi.Input[Optional['ConfigFieldValuesArgs']]):
         pulumi.set(self, "restore_on_delete", value)
 
     @_builtins.property
     @pulumi.getter(name="workflowId")
-    def workflow_id(self) -> Optional[pulumi.Input[_builtins.str]]:
+    def workflow_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         The published workflow the field belongs to; omit it for a field global to the app. Changing it replaces the resource.
         """
         return pulumi.get(self, "workflow_id")
 
     @workflow_id.setter
-    def workflow_id(self, value: Optional[pulumi.Input[_builtins.str]]):
+    def workflow_id(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "workflow_id", value)
 
 
@@ -172,15 +173,15 @@ class ConfigField(pulumi.CustomResource):
     def __init__(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
-                 config_id: Optional[pulumi.Input[_builtins.str]] = None,
-                 field_id: Optional[pulumi.Input[_builtins.str]] = None,
-                 labels: Optional[pulumi.Input[Sequence[pulumi.Input[Union['NameValueArgs', 'NameValueArgsDict']]]]] = None,
-                 linked_account_id: Optional[pulumi.Input[_builtins.str]] = None,
-                 name: Optional[pulumi.Input[_builtins.str]] = None,
-                 options: Optional[pulumi.Input[Sequence[pulumi.Input[Union['NameValueArgs', 'NameValueArgsDict']]]]] = None,
-                 restore_on_delete: Optional[pulumi.Input[Union['ConfigFieldValuesArgs', 'ConfigFieldValuesArgsDict']]] = None,
-                 slug: Optional[pulumi.Input[_builtins.str]] = None,
-                 workflow_id: Optional[pulumi.Input[_builtins.str]] = None,
+                 config_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 field_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 labels: pulumi.Input[Optional[Sequence[pulumi.Input[Union['NameValueArgs', 'NameValueArgsDict']]]]] = None,
+                 linked_account_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 name: pulumi.Input[Optional[_builtins.str]] = None,
+                 options: pulumi.Input[Optional[Sequence[pulumi.Input[Union['NameValueArgs', 'NameValueArgsDict']]]]] = None,
+                 restore_on_delete: pulumi.Input[Optional[Union['ConfigFieldValuesArgs', 'ConfigFieldValuesArgsDict']]] = None,
+                 slug: pulumi.Input[Optional[_builtins.str]] = None,
+                 workflow_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
         Sets one field's name, options or labels in one config, and restores them on delete.
@@ -221,15 +222,15 @@ class ConfigField(pulumi.CustomResource):
     def _internal_init(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
-                 config_id: Optional[pulumi.Input[_builtins.str]] = None,
-                 field_id: Optional[pulumi.Input[_builtins.str]] = None,
-                 labels: Optional[pulumi.Input[Sequence[pulumi.Input[Union['NameValueArgs', 'NameValueArgsDict']]]]] = None,
-                 linked_account_id: Optional[pulumi.Input[_builtins.str]] = None,
-                 name: Optional[pulumi.Input[_builtins.str]] = None,
-                 options: Optional[pulumi.Input[Sequence[pulumi.Input[Union['NameValueArgs', 'NameValueArgsDict']]]]] = None,
-                 restore_on_delete: Optional[pulumi.Input[Union['ConfigFieldValuesArgs', 'ConfigFieldValuesArgsDict']]] = None,
-                 slug: Optional[pulumi.Input[_builtins.str]] = None,
-                 workflow_id: Optional[pulumi.Input[_builtins.str]] = None,
+                 config_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 field_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 labels: pulumi.Input[Optional[Sequence[pulumi.Input[Union['NameValueArgs', 'NameValueArgsDict']]]]] = None,
+                 linked_account_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 name: pulumi.Input[Optional[_builtins.str]] = None,
+                 options: pulumi.Input[Optional[Sequence[pulumi.Input[Union['NameValueArgs', 'NameValueArgsDict']]]]] = None,
+                 restore_on_delete: pulumi.Input[Optional[Union['ConfigFieldValuesArgs', 'ConfigFieldValuesArgsDict']]] = None,
+                 slug: pulumi.Input[Optional[_builtins.str]] = None,
+                 workflow_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):

@@ -21,12 +21,13 @@ class EnvVariableValueArgs:
     def __init__(__self__, *,
                  definition_id: pulumi.Input[_builtins.str],
                  value: pulumi.Input[_builtins.str],
-                 adopt_encrypted_value: Optional[pulumi.Input[_builtins.bool]] = None,
-                 linked_account_id: Optional[pulumi.Input[_builtins.str]] = None,
-                 restore_on_delete: Optional[pulumi.Input[_builtins.str]] = None,
-                 workflow_id: Optional[pulumi.Input[_builtins.str]] = None):
+                 adopt_encrypted_value: pulumi.Input[Optional[_builtins.bool]] = None,
+                 linked_account_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 restore_on_delete: pulumi.Input[Optional[_builtins.str]] = None,
+                 workflow_id: pulumi.Input[Optional[_builtins.str]] = None):
         """
         The set of arguments for constructing a EnvVariableValue resource.
+
         :param pulumi.Input[_builtins.str] definition_id: The env variable definition's id. Changing it replaces the resource.
         :param pulumi.Input[_builtins.str] value: The value, always a string; `number` and `url` definitions check its format. Stored as a secret.
         :param pulumi.Input[_builtins.bool] adopt_encrypted_value: For an encrypted definition: when the platform already holds a value at this scope, create takes it over without writing. An encrypted value reads back redacted, so it cannot be compared: `value` is trusted to equal it, and only a later change of `value` is written. `pulumi-integration-platform import` sets it on the values it brings in. A readable value that already equals `value` is never written, with or without this.
@@ -71,50 +72,50 @@ class EnvVariableValueArgs:
 
     @_builtins.property
     @pulumi.getter(name="adoptEncryptedValue")
-    def adopt_encrypted_value(self) -> Optional[pulumi.Input[_builtins.bool]]:
+    def adopt_encrypted_value(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
         For an encrypted definition: when the platform already holds a value at this scope, create takes it over without writing. An encrypted value reads back redacted, so it cannot be compared: `value` is trusted to equal it, and only a later change of `value` is written. `pulumi-integration-platform import` sets it on the values it brings in. A readable value that already equals `value` is never written, with or without this.
         """
         return pulumi.get(self, "adopt_encrypted_value")
 
     @adopt_encrypted_value.setter
-    def adopt_encrypted_value(self, value: Optional[pulumi.Input[_builtins.bool]]):
+    def adopt_encrypted_value(self, value: pulumi.Input[Optional[_builtins.bool]]):
         pulumi.set(self, "adopt_encrypted_value", value)
 
     @_builtins.property
     @pulumi.getter(name="linkedAccountId")
-    def linked_account_id(self) -> Optional[pulumi.Input[_builtins.str]]:
+    def linked_account_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         The linked account, for a `linked_account` definition (or optionally a `workflow` one). Changing it replaces the resource.
         """
         return pulumi.get(self, "linked_account_id")
 
     @linked_account_id.setter
-    def linked_account_id(self, value: Optional[pulumi.Input[_builtins.str]]):
+    def linked_account_id(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "linked_account_id", value)
 
     @_builtins.property
     @pulumi.getter(name="restoreOnDelete")
-    def restore_on_delete(self) -> Optional[pulumi.Input[_builtins.str]]:
+    def restore_on_delete(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         What delete (destroy, or removing the resource) sets the value to, instead of putting back what create replaced or deleting it. Stored as a secret. Changing it writes nothing.
         """
         return pulumi.get(self, "restore_on_delete")
 
     @restore_on_delete.setter
-    def restore_on_delete(self, value: Optional[pulumi.Input[_builtins.str]]):
+    def restore_on_delete(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "restore_on_delete", value)
 
     @_builtins.property
     @pulumi.getter(name="workflowId")
-    def workflow_id(self) -> Optional[pulumi.Input[_builtins.str]]:
+    def workflow_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         The workflow, for a `workflow` definition. Changing it replaces the resource.
         """
         return pulumi.get(self, "workflow_id")
 
     @workflow_id.setter
-    def workflow_id(self, value: Optional[pulumi.Input[_builtins.str]]):
+    def workflow_id(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "workflow_id", value)
 
 
@@ -124,12 +125,12 @@ class EnvVariableValue(pulumi.CustomResource):
     def __init__(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
-                 adopt_encrypted_value: Optional[pulumi.Input[_builtins.bool]] = None,
-                 definition_id: Optional[pulumi.Input[_builtins.str]] = None,
-                 linked_account_id: Optional[pulumi.Input[_builtins.str]] = None,
-                 restore_on_delete: Optional[pulumi.Input[_builtins.str]] = None,
-                 value: Optional[pulumi.Input[_builtins.str]] = None,
-                 workflow_id: Optional[pulumi.Input[_builtins.str]] = None,
+                 adopt_encrypted_value: pulumi.Input[Optional[_builtins.bool]] = None,
+                 definition_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 linked_account_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 restore_on_delete: pulumi.Input[Optional[_builtins.str]] = None,
+                 value: pulumi.Input[Optional[_builtins.str]] = None,
+                 workflow_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
         Sets one env variable value at the scope its ids give; the value is a secret.
@@ -167,12 +168,12 @@ class EnvVariableValue(pulumi.CustomResource):
     def _internal_init(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
-                 adopt_encrypted_value: Optional[pulumi.Input[_builtins.bool]] = None,
-                 definition_id: Optional[pulumi.Input[_builtins.str]] = None,
-                 linked_account_id: Optional[pulumi.Input[_builtins.str]] = None,
-                 restore_on_delete: Optional[pulumi.Input[_builtins.str]] = None,
-                 value: Optional[pulumi.Input[_builtins.str]] = None,
-                 workflow_id: Optional[pulumi.Input[_builtins.str]] = None,
+                 adopt_encrypted_value: pulumi.Input[Optional[_builtins.bool]] = None,
+                 definition_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 linked_account_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 restore_on_delete: pulumi.Input[Optional[_builtins.str]] = None,
+                 value: pulumi.Input[Optional[_builtins.str]] = None,
+                 workflow_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):

@@ -48,7 +48,6 @@ def get_audit_events(max_items: Optional[_builtins.int] = None,
     """
     Lists audit log entries, every page (newest first on the emulator), up to `maxItems`. Each entry is in the platform's own (undocumented) shape.
 
-
     :param _builtins.int max_items: Stop after this many items (default: all of them).
     """
     __args__ = dict()
@@ -58,11 +57,10 @@ def get_audit_events(max_items: Optional[_builtins.int] = None,
 
     return AwaitableGetAuditEventsResult(
         events=pulumi.get(__ret__, 'events'))
-def get_audit_events_output(max_items: Optional[pulumi.Input[Optional[_builtins.int]]] = None,
+def get_audit_events_output(max_items: pulumi.Input[Optional[Optional[_builtins.int]]] = None,
                             opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetAuditEventsResult]:
     """
     Lists audit log entries, every page (newest first on the emulator), up to `maxItems`. Each entry is in the platform's own (undocumented) shape.
-
 
     :param _builtins.int max_items: Stop after this many items (default: all of them).
     """

@@ -147,7 +147,6 @@ def get_env_definition(definition_id: Optional[_builtins.str] = None,
     """
     Returns one env variable definition by id.
 
-
     :param _builtins.str definition_id: The definition's id.
     """
     __args__ = dict()
@@ -165,11 +164,10 @@ def get_env_definition(definition_id: Optional[_builtins.str] = None,
         org_id=pulumi.get(__ret__, 'org_id'),
         scope=pulumi.get(__ret__, 'scope'),
         updated_at=pulumi.get(__ret__, 'updated_at'))
-def get_env_definition_output(definition_id: Optional[pulumi.Input[_builtins.str]] = None,
+def get_env_definition_output(definition_id: pulumi.Input[Optional[_builtins.str]] = None,
                               opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetEnvDefinitionResult]:
     """
     Returns one env variable definition by id.
-
 
     :param _builtins.str definition_id: The definition's id.
     """

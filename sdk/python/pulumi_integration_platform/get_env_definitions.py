@@ -52,7 +52,6 @@ def get_env_definitions(format: Optional[_builtins.str] = None,
     """
     Lists env variable definitions, every page, optionally filtered. Uses the API key (the platform refuses bearer tokens here).
 
-
     :param _builtins.str format: Only definitions of this format.
     :param _builtins.int max_items: Stop after this many items (default: all of them).
     :param _builtins.str name: Only definitions whose name matches (the platform's `name` filter).
@@ -68,14 +67,13 @@ def get_env_definitions(format: Optional[_builtins.str] = None,
 
     return AwaitableGetEnvDefinitionsResult(
         definitions=pulumi.get(__ret__, 'definitions'))
-def get_env_definitions_output(format: Optional[pulumi.Input[Optional[_builtins.str]]] = None,
-                               max_items: Optional[pulumi.Input[Optional[_builtins.int]]] = None,
-                               name: Optional[pulumi.Input[Optional[_builtins.str]]] = None,
-                               scope: Optional[pulumi.Input[Optional[_builtins.str]]] = None,
+def get_env_definitions_output(format: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
+                               max_items: pulumi.Input[Optional[Optional[_builtins.int]]] = None,
+                               name: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
+                               scope: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                                opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetEnvDefinitionsResult]:
     """
     Lists env variable definitions, every page, optionally filtered. Uses the API key (the platform refuses bearer tokens here).
-
 
     :param _builtins.str format: Only definitions of this format.
     :param _builtins.int max_items: Stop after this many items (default: all of them).

@@ -53,7 +53,6 @@ def get_env_values(definition_id: Optional[_builtins.str] = None,
     """
     Lists the env values of one scope, every page. Encrypted values come back as "[REDACTED]"; the list is a secret.
 
-
     :param _builtins.str definition_id: Only values of this definition.
     :param _builtins.str linked_account_id: The linked account: required for linked_account, optional for workflow, refused for org and workspace.
     :param _builtins.int max_items: Stop after this many items (default: all of them).
@@ -71,15 +70,14 @@ def get_env_values(definition_id: Optional[_builtins.str] = None,
 
     return AwaitableGetEnvValuesResult(
         values=pulumi.get(__ret__, 'values'))
-def get_env_values_output(definition_id: Optional[pulumi.Input[Optional[_builtins.str]]] = None,
-                          linked_account_id: Optional[pulumi.Input[Optional[_builtins.str]]] = None,
-                          max_items: Optional[pulumi.Input[Optional[_builtins.int]]] = None,
-                          scope: Optional[pulumi.Input[_builtins.str]] = None,
-                          workflow_id: Optional[pulumi.Input[Optional[_builtins.str]]] = None,
+def get_env_values_output(definition_id: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
+                          linked_account_id: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
+                          max_items: pulumi.Input[Optional[Optional[_builtins.int]]] = None,
+                          scope: pulumi.Input[Optional[_builtins.str]] = None,
+                          workflow_id: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                           opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetEnvValuesResult]:
     """
     Lists the env values of one scope, every page. Encrypted values come back as "[REDACTED]"; the list is a secret.
-
 
     :param _builtins.str definition_id: Only values of this definition.
     :param _builtins.str linked_account_id: The linked account: required for linked_account, optional for workflow, refused for org and workspace.

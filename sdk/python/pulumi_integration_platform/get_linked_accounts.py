@@ -52,7 +52,6 @@ def get_linked_accounts(env_variable_name: Optional[_builtins.str] = None,
     """
     Lists linked accounts, every page, optionally filtered. Uses the API key (the platform refuses bearer tokens here).
 
-
     :param _builtins.str env_variable_name: Only accounts with a value of the env variable of this name...
     :param _builtins.str env_variable_value: ...equal to this. Given together with `envVariableName`.
     :param _builtins.int max_items: Stop after this many items (default: all of them).
@@ -68,14 +67,13 @@ def get_linked_accounts(env_variable_name: Optional[_builtins.str] = None,
 
     return AwaitableGetLinkedAccountsResult(
         linked_accounts=pulumi.get(__ret__, 'linked_accounts'))
-def get_linked_accounts_output(env_variable_name: Optional[pulumi.Input[Optional[_builtins.str]]] = None,
-                               env_variable_value: Optional[pulumi.Input[Optional[_builtins.str]]] = None,
-                               max_items: Optional[pulumi.Input[Optional[_builtins.int]]] = None,
-                               search: Optional[pulumi.Input[Optional[_builtins.str]]] = None,
+def get_linked_accounts_output(env_variable_name: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
+                               env_variable_value: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
+                               max_items: pulumi.Input[Optional[Optional[_builtins.int]]] = None,
+                               search: pulumi.Input[Optional[Optional[_builtins.str]]] = None,
                                opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetLinkedAccountsResult]:
     """
     Lists linked accounts, every page, optionally filtered. Uses the API key (the platform refuses bearer tokens here).
-
 
     :param _builtins.str env_variable_name: Only accounts with a value of the env variable of this name...
     :param _builtins.str env_variable_value: ...equal to this. Given together with `envVariableName`.

@@ -19,18 +19,19 @@ __all__ = ['ProviderArgs', 'Provider']
 @pulumi.input_type
 class ProviderArgs:
     def __init__(__self__, *,
-                 allow_plain_http: Optional[pulumi.Input[_builtins.bool]] = None,
-                 api_key: Optional[pulumi.Input[_builtins.str]] = None,
-                 base_url: Optional[pulumi.Input[_builtins.str]] = None,
-                 create_without_read: Optional[pulumi.Input[_builtins.bool]] = None,
-                 max_retries: Optional[pulumi.Input[_builtins.int]] = None,
-                 rate_limit_budget_ms: Optional[pulumi.Input[_builtins.int]] = None,
-                 requests_per_second: Optional[pulumi.Input[_builtins.float]] = None,
-                 timeout_ms: Optional[pulumi.Input[_builtins.int]] = None,
-                 token: Optional[pulumi.Input[_builtins.str]] = None,
-                 validate_at_preview: Optional[pulumi.Input[_builtins.bool]] = None):
+                 allow_plain_http: pulumi.Input[Optional[_builtins.bool]] = None,
+                 api_key: pulumi.Input[Optional[_builtins.str]] = None,
+                 base_url: pulumi.Input[Optional[_builtins.str]] = None,
+                 create_without_read: pulumi.Input[Optional[_builtins.bool]] = None,
+                 max_retries: pulumi.Input[Optional[_builtins.int]] = None,
+                 rate_limit_budget_ms: pulumi.Input[Optional[_builtins.int]] = None,
+                 requests_per_second: pulumi.Input[Optional[_builtins.float]] = None,
+                 timeout_ms: pulumi.Input[Optional[_builtins.int]] = None,
+                 token: pulumi.Input[Optional[_builtins.str]] = None,
+                 validate_at_preview: pulumi.Input[Optional[_builtins.bool]] = None):
         """
         The set of arguments for constructing a Provider resource.
+
         :param pulumi.Input[_builtins.bool] allow_plain_http: Send the credentials over plain http to a host other than this machine (default false).
         :param pulumi.Input[_builtins.str] api_key: The API key, sent as `x-api-key` to the platform's host and nowhere else. Required unless `token` is set. A secret: set it with `pulumi config set --secret`.
         :param pulumi.Input[_builtins.str] base_url: The platform's base address, e.g. `https://api.example.com`, with or without `/api/v2/public`. Plain `http://` is refused unless the host is this machine or `allowPlainHttp` is true.
@@ -85,122 +86,122 @@ class ProviderArgs:
 
     @_builtins.property
     @pulumi.getter(name="allowPlainHttp")
-    def allow_plain_http(self) -> Optional[pulumi.Input[_builtins.bool]]:
+    def allow_plain_http(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
         Send the credentials over plain http to a host other than this machine (default false).
         """
         return pulumi.get(self, "allow_plain_http")
 
     @allow_plain_http.setter
-    def allow_plain_http(self, value: Optional[pulumi.Input[_builtins.bool]]):
+    def allow_plain_http(self, value: pulumi.Input[Optional[_builtins.bool]]):
         pulumi.set(self, "allow_plain_http", value)
 
     @_builtins.property
     @pulumi.getter(name="apiKey")
-    def api_key(self) -> Optional[pulumi.Input[_builtins.str]]:
+    def api_key(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         The API key, sent as `x-api-key` to the platform's host and nowhere else. Required unless `token` is set. A secret: set it with `pulumi config set --secret`.
         """
         return pulumi.get(self, "api_key")
 
     @api_key.setter
-    def api_key(self, value: Optional[pulumi.Input[_builtins.str]]):
+    def api_key(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "api_key", value)
 
     @_builtins.property
     @pulumi.getter(name="baseUrl")
-    def base_url(self) -> Optional[pulumi.Input[_builtins.str]]:
+    def base_url(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         The platform's base address, e.g. `https://api.example.com`, with or without `/api/v2/public`. Plain `http://` is refused unless the host is this machine or `allowPlainHttp` is true.
         """
         return pulumi.get(self, "base_url")
 
     @base_url.setter
-    def base_url(self, value: Optional[pulumi.Input[_builtins.str]]):
+    def base_url(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "base_url", value)
 
     @_builtins.property
     @pulumi.getter(name="createWithoutRead")
-    def create_without_read(self) -> Optional[pulumi.Input[_builtins.bool]]:
+    def create_without_read(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
         Create a resource that declares `restoreOnDelete` with one write, without first reading what the platform holds (default false).
         """
         return pulumi.get(self, "create_without_read")
 
     @create_without_read.setter
-    def create_without_read(self, value: Optional[pulumi.Input[_builtins.bool]]):
+    def create_without_read(self, value: pulumi.Input[Optional[_builtins.bool]]):
         pulumi.set(self, "create_without_read", value)
 
     @_builtins.property
     @pulumi.getter(name="maxRetries")
-    def max_retries(self) -> Optional[pulumi.Input[_builtins.int]]:
+    def max_retries(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
         Retries after the first attempt for 5xx answers, 408, connection resets and timeouts, from 0 to 10 (default 3). 429s have their own budget, `rateLimitBudgetMs`.
         """
         return pulumi.get(self, "max_retries")
 
     @max_retries.setter
-    def max_retries(self, value: Optional[pulumi.Input[_builtins.int]]):
+    def max_retries(self, value: pulumi.Input[Optional[_builtins.int]]):
         pulumi.set(self, "max_retries", value)
 
     @_builtins.property
     @pulumi.getter(name="rateLimitBudgetMs")
-    def rate_limit_budget_ms(self) -> Optional[pulumi.Input[_builtins.int]]:
+    def rate_limit_budget_ms(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
         How long one call may keep waiting out 429 answers before it fails, in milliseconds, from 0 to 3600000 (default 120000).
         """
         return pulumi.get(self, "rate_limit_budget_ms")
 
     @rate_limit_budget_ms.setter
-    def rate_limit_budget_ms(self, value: Optional[pulumi.Input[_builtins.int]]):
+    def rate_limit_budget_ms(self, value: pulumi.Input[Optional[_builtins.int]]):
         pulumi.set(self, "rate_limit_budget_ms", value)
 
     @_builtins.property
     @pulumi.getter(name="requestsPerSecond")
-    def requests_per_second(self) -> Optional[pulumi.Input[_builtins.float]]:
+    def requests_per_second(self) -> pulumi.Input[Optional[_builtins.float]]:
         """
         Requests per second this process sends at most, from 0 to 1000 (default 20, the platform's documented limit); 0 turns pacing off.
         """
         return pulumi.get(self, "requests_per_second")
 
     @requests_per_second.setter
-    def requests_per_second(self, value: Optional[pulumi.Input[_builtins.float]]):
+    def requests_per_second(self, value: pulumi.Input[Optional[_builtins.float]]):
         pulumi.set(self, "requests_per_second", value)
 
     @_builtins.property
     @pulumi.getter(name="timeoutMs")
-    def timeout_ms(self) -> Optional[pulumi.Input[_builtins.int]]:
+    def timeout_ms(self) -> pulumi.Input[Optional[_builtins.int]]:
         """
         Per-attempt timeout in milliseconds, from 100 to 600000 (default 10000).
         """
         return pulumi.get(self, "timeout_ms")
 
     @timeout_ms.setter
-    def timeout_ms(self, value: Optional[pulumi.Input[_builtins.int]]):
+    def timeout_ms(self, value: pulumi.Input[Optional[_builtins.int]]):
         pulumi.set(self, "timeout_ms", value)
 
     @_builtins.property
     @pulumi.getter
-    def token(self) -> Optional[pulumi.Input[_builtins.str]]:
+    def token(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
         An optional bearer token, used by the operations that accept one. A secret.
         """
         return pulumi.get(self, "token")
 
     @token.setter
-    def token(self, value: Optional[pulumi.Input[_builtins.str]]):
+    def token(self, value: pulumi.Input[Optional[_builtins.str]]):
         pulumi.set(self, "token", value)
 
     @_builtins.property
     @pulumi.getter(name="validateAtPreview")
-    def validate_at_preview(self) -> Optional[pulumi.Input[_builtins.bool]]:
+    def validate_at_preview(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
         Check what a preview would change against the platform: configs, fields and workflows exist, the credentials work (default true).
         """
         return pulumi.get(self, "validate_at_preview")
 
     @validate_at_preview.setter
-    def validate_at_preview(self, value: Optional[pulumi.Input[_builtins.bool]]):
+    def validate_at_preview(self, value: pulumi.Input[Optional[_builtins.bool]]):
         pulumi.set(self, "validate_at_preview", value)
 
 
@@ -210,16 +211,16 @@ class Provider(pulumi.ProviderResource):
     def __init__(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
-                 allow_plain_http: Optional[pulumi.Input[_builtins.bool]] = None,
-                 api_key: Optional[pulumi.Input[_builtins.str]] = None,
-                 base_url: Optional[pulumi.Input[_builtins.str]] = None,
-                 create_without_read: Optional[pulumi.Input[_builtins.bool]] = None,
-                 max_retries: Optional[pulumi.Input[_builtins.int]] = None,
-                 rate_limit_budget_ms: Optional[pulumi.Input[_builtins.int]] = None,
-                 requests_per_second: Optional[pulumi.Input[_builtins.float]] = None,
-                 timeout_ms: Optional[pulumi.Input[_builtins.int]] = None,
-                 token: Optional[pulumi.Input[_builtins.str]] = None,
-                 validate_at_preview: Optional[pulumi.Input[_builtins.bool]] = None,
+                 allow_plain_http: pulumi.Input[Optional[_builtins.bool]] = None,
+                 api_key: pulumi.Input[Optional[_builtins.str]] = None,
+                 base_url: pulumi.Input[Optional[_builtins.str]] = None,
+                 create_without_read: pulumi.Input[Optional[_builtins.bool]] = None,
+                 max_retries: pulumi.Input[Optional[_builtins.int]] = None,
+                 rate_limit_budget_ms: pulumi.Input[Optional[_builtins.int]] = None,
+                 requests_per_second: pulumi.Input[Optional[_builtins.float]] = None,
+                 timeout_ms: pulumi.Input[Optional[_builtins.int]] = None,
+                 token: pulumi.Input[Optional[_builtins.str]] = None,
+                 validate_at_preview: pulumi.Input[Optional[_builtins.bool]] = None,
                  __props__=None):
         """
         The connection to the integration platform. Without an explicit provider, the stack config `integration-platform:*` (or the environment variables) configures the default one.
@@ -261,16 +262,16 @@ class Provider(pulumi.ProviderResource):
     def _internal_init(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
-                 allow_plain_http: Optional[pulumi.Input[_builtins.bool]] = None,
-                 api_key: Optional[pulumi.Input[_builtins.str]] = None,
-                 base_url: Optional[pulumi.Input[_builtins.str]] = None,
-                 create_without_read: Optional[pulumi.Input[_builtins.bool]] = None,
-                 max_retries: Optional[pulumi.Input[_builtins.int]] = None,
-                 rate_limit_budget_ms: Optional[pulumi.Input[_builtins.int]] = None,
-                 requests_per_second: Optional[pulumi.Input[_builtins.float]] = None,
-                 timeout_ms: Optional[pulumi.Input[_builtins.int]] = None,
-                 token: Optional[pulumi.Input[_builtins.str]] = None,
-                 validate_at_preview: Optional[pulumi.Input[_builtins.bool]] = None,
+                 allow_plain_http: pulumi.Input[Optional[_builtins.bool]] = None,
+                 api_key: pulumi.Input[Optional[_builtins.str]] = None,
+                 base_url: pulumi.Input[Optional[_builtins.str]] = None,
+                 create_without_read: pulumi.Input[Optional[_builtins.bool]] = None,
+                 max_retries: pulumi.Input[Optional[_builtins.int]] = None,
+                 rate_limit_budget_ms: pulumi.Input[Optional[_builtins.int]] = None,
+                 requests_per_second: pulumi.Input[Optional[_builtins.float]] = None,
+                 timeout_ms: pulumi.Input[Optional[_builtins.int]] = None,
+                 token: pulumi.Input[Optional[_builtins.str]] = None,
+                 validate_at_preview: pulumi.Input[Optional[_builtins.bool]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):

@@ -24,9 +24,10 @@ class WorkflowToggleArgs:
                  linked_account_id: pulumi.Input[_builtins.str],
                  slug: pulumi.Input[_builtins.str],
                  workflow_id: pulumi.Input[_builtins.str],
-                 restore_on_delete: Optional[pulumi.Input[_builtins.bool]] = None):
+                 restore_on_delete: pulumi.Input[Optional[_builtins.bool]] = None):
         """
         The set of arguments for constructing a WorkflowToggle resource.
+
         :param pulumi.Input[_builtins.str] config_id: The config's id. Changing it replaces the resource.
         :param pulumi.Input[_builtins.bool] enabled: Whether the workflow runs for this config.
         :param pulumi.Input[_builtins.str] linked_account_id: The linked account (end user) whose config holds the workflow. Changing it replaces the resource.
@@ -104,14 +105,14 @@ class WorkflowToggleArgs:
 
     @_builtins.property
     @pulumi.getter(name="restoreOnDelete")
-    def restore_on_delete(self) -> Optional[pulumi.Input[_builtins.bool]]:
+    def restore_on_delete(self) -> pulumi.Input[Optional[_builtins.bool]]:
         """
         What delete (destroy, or removing the resource) sets `enabled` back to, instead of what create found (`previousEnabled`). Changing it writes nothing.
         """
         return pulumi.get(self, "restore_on_delete")
 
     @restore_on_delete.setter
-    def restore_on_delete(self, value: Optional[pulumi.Input[_builtins.bool]]):
+    def restore_on_delete(self, value: pulumi.Input[Optional[_builtins.bool]]):
         pulumi.set(self, "restore_on_delete", value)
 
 
@@ -121,12 +122,12 @@ class WorkflowToggle(pulumi.CustomResource):
     def __init__(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
-                 config_id: Optional[pulumi.Input[_builtins.str]] = None,
-                 enabled: Optional[pulumi.Input[_builtins.bool]] = None,
-                 linked_account_id: Optional[pulumi.Input[_builtins.str]] = None,
-                 restore_on_delete: Optional[pulumi.Input[_builtins.bool]] = None,
-                 slug: Optional[pulumi.Input[_builtins.str]] = None,
-                 workflow_id: Optional[pulumi.Input[_builtins.str]] = None,
+                 config_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 enabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 linked_account_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 restore_on_delete: pulumi.Input[Optional[_builtins.bool]] = None,
+                 slug: pulumi.Input[Optional[_builtins.str]] = None,
+                 workflow_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
         Enables or disables one published workflow in one config, and restores it on delete.
@@ -164,12 +165,12 @@ class WorkflowToggle(pulumi.CustomResource):
     def _internal_init(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
-                 config_id: Optional[pulumi.Input[_builtins.str]] = None,
-                 enabled: Optional[pulumi.Input[_builtins.bool]] = None,
-                 linked_account_id: Optional[pulumi.Input[_builtins.str]] = None,
-                 restore_on_delete: Optional[pulumi.Input[_builtins.bool]] = None,
-                 slug: Optional[pulumi.Input[_builtins.str]] = None,
-                 workflow_id: Optional[pulumi.Input[_builtins.str]] = None,
+                 config_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 enabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 linked_account_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 restore_on_delete: pulumi.Input[Optional[_builtins.bool]] = None,
+                 slug: pulumi.Input[Optional[_builtins.str]] = None,
+                 workflow_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
