@@ -27,10 +27,14 @@ if command -v pulumi-language-python >/dev/null 2>&1 && command -v pulumi-langua
   fi
 fi
 
-# 2. The cache.
+# 2. The cache. One build at a time: a second caller (CI builds in the background while the tests
+#    may ask) waits for the first, then finds its result.
 key="$(for h in "${hosts[@]}"; do cat "$repo/tools/pulumi/language-$h/go.sum"; done | sha256sum | cut -c1-12)"
 cache_root="${PULUMI_IP_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-integration-platform}"
 bin="$cache_root/language-hosts-$key/bin"
+mkdir -p "$cache_root"
+exec 9>"$cache_root/language-hosts-$key.lock"
+flock 9
 if [ -x "$bin/pulumi-language-python" ] && [ -x "$bin/pulumi-language-go" ] && [ -x "$bin/pulumi-language-yaml" ] && [ -x "$bin/pulumi-language-python-exec" ]; then
   log "using the cached language hosts in $bin"
   echo "$bin"
