@@ -1,6 +1,6 @@
 // The preview's steps as changes: one per resource (a replace's several steps merged), in the
 // order the summary lists them.
-import { TYPE_PREFIX as RESOURCE_TYPE_PREFIX } from "../../provider/bridge/program";
+import { resourceTypeOf } from "../../provider/resources";
 import { KINDS, UNKNOWN_KIND, type ObjectKind } from "./kinds";
 import { resourceName, typeOf, type PreviewState, type PreviewStep } from "./preview";
 
@@ -50,12 +50,13 @@ export function mergeSteps(steps: PreviewStep[]): Change[] {
 
 /** What the summary knows of a change's resource type: UNKNOWN_KIND for a type it does not know. */
 export function objectKindOf(change: Change): ObjectKind {
-  return KINDS[change.type.slice(RESOURCE_TYPE_PREFIX.length)] ?? UNKNOWN_KIND;
+  const type = resourceTypeOf(change.type);
+  return (type && KINDS[type]) || UNKNOWN_KIND;
 }
 
 /** Fields before workflows before env values before events, then creates first, then by name. */
 export function compareChanges(a: Change, b: Change): number {
-  const order = (c: Change) => (c.type.startsWith(RESOURCE_TYPE_PREFIX) ? objectKindOf(c).order : 0);
+  const order = (c: Change) => (resourceTypeOf(c.type) ? objectKindOf(c).order : 0);
   return order(a) - order(b) || rank(a.kind) - rank(b.kind) || a.name.localeCompare(b.name);
 }
 

@@ -1,7 +1,7 @@
 // The drift report's own parts: a drifted object's bullets, and what a refresh cannot check. It
 // compares the platform with the last deployment (a refresh's preview), or with the program
 // (`pulumi preview --refresh`).
-import { TYPE_PREFIX as RESOURCE_TYPE_PREFIX } from "../../provider/bridge/program";
+import { resourceTypeOf } from "../../provider/resources";
 import { plural } from "../text";
 import { objectKindOf, type Change } from "./changes";
 import { propertyChanges } from "./describe";
@@ -71,7 +71,7 @@ export function requireRefreshOnly(preview: PreviewJson): void {
 
 /** A preview without --refresh compares the program with the last deployment only: it cannot show drift, and saying "no drift" would be wrong. */
 export function requireRefresh(steps: PreviewStep[]): void {
-  const ours = steps.filter((s) => typeOf(s).startsWith(RESOURCE_TYPE_PREFIX));
+  const ours = steps.filter((s) => resourceTypeOf(typeOf(s)));
   if (ours.length > 0 && !steps.some((s) => s.op === "refresh")) {
     throw new PreviewJsonError("a preview without --refresh, which cannot show drift: run `pulumi preview --refresh --expect-no-changes --json`");
   }
@@ -84,8 +84,8 @@ export function requireRefresh(steps: PreviewStep[]): void {
  */
 export function notChecked(steps: PreviewStep[]): string[] {
   const byUrn = new Map<string, PreviewStep>();
-  for (const step of steps) if (step.op === "refresh" && typeOf(step).startsWith(RESOURCE_TYPE_PREFIX)) byUrn.set(step.urn, step);
-  const type = (s: PreviewStep) => typeOf(s).slice(RESOURCE_TYPE_PREFIX.length);
+  for (const step of steps) if (step.op === "refresh" && resourceTypeOf(typeOf(step))) byUrn.set(step.urn, step);
+  const type = (s: PreviewStep) => resourceTypeOf(typeOf(s));
   const events = [...byUrn.values()].filter((s) => type(s) === "ApplicationEvent").length;
   const encrypted = [...byUrn.values()].filter((s) => type(s) === "EnvVariableValue" && (s.oldState?.inputs ?? s.newState?.inputs)?.encrypted === true).length;
   const parts: string[] = [];

@@ -1,6 +1,6 @@
 // The summary in pieces: the head (title, counts, warnings) and one folded block per linked
 // account, so that a bound can leave out whole accounts, never part of one.
-import { TYPE_PREFIX as RESOURCE_TYPE_PREFIX } from "../../provider/bridge/program";
+import { resourceTypeOf } from "../../provider/resources";
 import { listed, plural } from "../text";
 import { compareChanges, mergeSteps, rank, type Change } from "./changes";
 import { clashes, clashWarning } from "./clashes";
@@ -44,8 +44,9 @@ export interface Layout {
 export function layout(preview: PreviewJson, mode: ReportMode): Layout {
   const words = WORDS[mode];
   const changes = mergeSteps(preview.steps);
-  const ours = changes.filter((c) => c.type.startsWith(RESOURCE_TYPE_PREFIX));
-  const others = changes.filter((c) => !c.type.startsWith(RESOURCE_TYPE_PREFIX) && !SILENT_TYPES.some((t) => t.test(c.type)));
+  // This package's resources, dynamic or native (a stack being moved has both).
+  const ours = changes.filter((c) => resourceTypeOf(c.type));
+  const others = changes.filter((c) => !resourceTypeOf(c.type) && !SILENT_TYPES.some((t) => t.test(c.type)));
   if (mode === "drift") requireRefreshOnly(preview);
   if (mode === "programDrift") requireRefresh(preview.steps);
   const drift = mode !== "changes";

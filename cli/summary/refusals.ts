@@ -1,7 +1,7 @@
 // Check failures of this package's resources (validation at preview, or bad input), read back from
 // the preview's diagnostics: listed in their linked account's block, under their app. Only our own
 // check failures are shown: their reasons never hold a value, while other diagnostics may.
-import { TYPE_PREFIX as RESOURCE_TYPE_PREFIX } from "../../provider/bridge/program";
+import { resourceTypeOf } from "../../provider/resources";
 import { SHARED } from "./groups";
 import { code, escape, showId } from "./markdown";
 import type { PreviewJson } from "./preview";
@@ -31,8 +31,9 @@ export function refusalsOf(diagnostics: PreviewJson["diagnostics"]): Refusal[] {
   const refusals: Refusal[] = [];
   for (const diagnostic of diagnostics ?? []) {
     const match = diagnostic.severity === "error" && typeof diagnostic.message === "string" ? CHECK_FAILURE.exec(diagnostic.message) : null;
-    if (!match || !match[1].startsWith(RESOURCE_TYPE_PREFIX)) continue;
-    const [, token, name, reason] = match;
+    const type = match ? resourceTypeOf(match[1]) : undefined;
+    if (!match || !type) continue;
+    const [, , name, reason] = match;
     const account = quoted(reason, "linked account");
     const app = quoted(reason, "app");
     refusals.push({
@@ -40,7 +41,7 @@ export function refusalsOf(diagnostics: PreviewJson["diagnostics"]): Refusal[] {
       section: app === undefined ? "Refused at preview" : `App ${showId(app)}`,
       account,
       name,
-      type: token.slice(RESOURCE_TYPE_PREFIX.length),
+      type,
       reason: reason.length > MAX_REASON ? `${reason.slice(0, MAX_REASON)}…` : reason,
     });
   }

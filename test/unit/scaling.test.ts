@@ -83,6 +83,21 @@ describe("shards move: the plan", () => {
     assert.deepEqual(unplaced, ["urn:pulumi:s-0::p::pulumi-nodejs:dynamic/integration-platform:ApplicationEvent::e"]);
   });
 
+  it("plans a native stack's resources (and its default provider) as a dynamic one's", () => {
+    const provider = { urn: "urn:pulumi:s-0::p::pulumi:providers:integration-platform::default_0_5_0", type: "pulumi:providers:integration-platform", parent: stack.urn, inputs: {} };
+    const field = (id: string) => ({
+      urn: `urn:pulumi:s-0::p::integration-platform:index:ConfigField::${id}-pipeline`,
+      type: "integration-platform:index:ConfigField",
+      parent: stack.urn,
+      inputs: { linkedAccountId: id },
+    });
+    const tenants = ids.slice(0, 40).filter((id) => shardOf(id, 1) === 0);
+    const { moves, unplaced } = planMoves(0, [stack, provider, ...tenants.map(field)], 3);
+    assert.deepEqual(moves.map((m) => m.linkedAccountId).sort(), tenants.filter((id) => shardOf(id, 3) !== 0).sort());
+    for (const move of moves) assert.deepEqual(move.urns, [field(move.linkedAccountId).urn]);
+    assert.deepEqual(unplaced, [], "the provider is not a resource to place");
+  });
+
   it("refuses a top-level resource whose tree holds two accounts", () => {
     const [component, child] = setup("a");
     const other = { ...child, urn: child.urn + "-b", inputs: { linkedAccountId: "b" } };

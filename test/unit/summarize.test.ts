@@ -179,6 +179,19 @@ describe("summarize: the change summary of a pull request", () => {
       assert.equal(summarize(preview), golden);
     });
 
+    it("reads the native provider's resources as it reads the dynamic ones, and a stack being moved with both", () => {
+      // The same preview with every type token (and URN) of the native family: integration-platform:index:<Type>.
+      const text = JSON.stringify(realPreview());
+      const native = text.replaceAll("pulumi-nodejs:dynamic/integration-platform:", "integration-platform:index:");
+      assert.notEqual(native, text);
+      assert.equal(summarize(JSON.parse(native)), golden);
+      // Half of each family: a stack in the middle of its move lists every resource once.
+      const preview = realPreview();
+      const nativeSteps = (JSON.parse(native) as { steps: Step[] }).steps;
+      preview.steps = preview.steps.map((s, i) => (i % 2 === 0 ? s : nativeSteps[i]));
+      assert.equal(summarize(preview), golden);
+    });
+
     it("reads a replace shown as three steps (--show-replacement-steps) as one replace", () => {
       const preview = realPreview();
       preview.steps = preview.steps.flatMap((s) =>
@@ -646,6 +659,19 @@ describe("summarize --drift: the platform against the last deployment (pulumi re
     assert.match(result.stdout, /- \*\*changed\*\* workflow `wf_hs_deal_alerts`: resource `acme-deal-alerts`\n  - `enabled`: the platform holds `false`, the last deployment set `true`\n/);
     assert.match(result.stdout, /- \*\*gone\*\* workflow `wf_hs_deal_alerts`: resource `globex-deal-alerts`\n  - gone from the platform/);
     assert.doesNotMatch(result.stdout, /initech/);
+  });
+
+  it("reads a native stack's refresh as a dynamic one's", async () => {
+    const dynamic = events([
+      { name: "acme-deal-alerts", deployed: toggle("acme", true), platform: toggle("acme", false) },
+      { name: "globex-deal-alerts", deployed: toggle("globex", true), platform: "gone" },
+    ]);
+    const native = dynamic.replaceAll("pulumi-nodejs:dynamic/integration-platform:", "integration-platform:index:");
+    assert.notEqual(native, dynamic);
+    const [fromDynamic, fromNative] = [await bin(["summarize", "--drift", write(dynamic)]), await bin(["summarize", "--drift", write(native)])];
+    assert.equal(fromNative.code, 1, fromNative.stderr);
+    assert.equal(fromNative.stdout, fromDynamic.stdout);
+    assert.match(fromNative.stdout, /^2 objects on the platform differ from the last deployment/m);
   });
 
   it("reports no drift, exit 0, when every object is as deployed", async () => {
