@@ -89,12 +89,19 @@ describe("native provider service", () => {
 
   it("checks a resource as the dynamic one does: each failure named in its reason, no request for a bad id", async () => {
     await configure();
-    const { failures } = await check("ConfigField", { slug: "hubspot", linkedAccountId: "..", configId: "globex", fieldId: "hs_pipeline", name: 42 });
+    const { failures } = await check("ConfigField", { slug: "hubspot", linkedAccountId: "..", configId: "globex", fieldId: "hs_pipeline", name: ["Sales"] });
     assert.deepEqual(failures, [
       { property: "", reason: 'linkedAccountId: must not be "." or "..", which a URL resolves to another path' },
       { property: "", reason: "name: must be a string" },
     ]);
     assert.deepEqual(ctx.emulator.requests.list(), []);
+  });
+
+  it("takes a number given to a string property as its text, as Pulumi YAML passes config values", async () => {
+    await configure({ validateAtPreview: "false" });
+    const { inputs, failures } = await check("EnvVariableValue", { definitionId: FIXTURE.definitions.accountQuota, linkedAccountId: "globex", value: 4242 });
+    assert.deepEqual(failures, []);
+    assert.deepEqual(inputs.value, { [SIG]: SECRET, value: "4242" });
   });
 
   it("returns an env value as a secret input, and the definition's scope learned at check", async () => {
