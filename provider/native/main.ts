@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 // `pulumi-resource-integration-platform`: the native provider's plugin. The engine starts it with
 // its own address and reads the port it listens on from the first line of stdout.
 import * as grpc from "@grpc/grpc-js";

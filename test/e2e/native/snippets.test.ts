@@ -1,0 +1,100 @@
+// The Python, Go and YAML blocks of the user docs, checked against the generated SDKs as users
+// would copy them: each Go block builds as a program, each Python block compiles and calls only
+// classes and functions of the SDK with arguments they take, each YAML block uses only the
+// schema's types and their inputs, with every required one. (TypeScript blocks: test/unit/docs.test.ts.)
+import * as assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { parse } from "yaml";
+import { REPO } from "../../support/engine";
+import { LANGUAGES, pythonBin } from "../../support/languages";
+
+/** The fenced blocks of one language in the shipped docs, with where they are. */
+function blocks(language: string): { where: string; code: string }[] {
+  const found: { where: string; code: string }[] = [];
+  const files = ["README.md", ...(fs.readdirSync(path.join(REPO, "docs"), { recursive: true }) as string[]).filter((f) => f.endsWith(".md")).map((f) => path.join("docs", f))];
+  for (const file of files) {
+    const lines = fs.readFileSync(path.join(REPO, file), "utf8").split("\n");
+    for (let i = 0; i < lines.length; i++) {
+      if (lines[i].trim() !== "```" + language) continue;
+      const end = lines.findIndex((line, j) => j > i && line.trim() === "```");
+      found.push({ where: `${file}:${i + 1}`, code: lines.slice(i + 1, end).join("\n") });
+      i = end;
+    }
+  }
+  return found;
+}
+
+/** Checks a Python block: it compiles, and every `platform.<name>(...)` names a class or function of the SDK and passes only arguments it takes. */
+const PYTHON_CHECK = String.raw`
+import ast, inspect, sys
+import pulumi_integration_platform as platform
+tree = ast.parse(sys.stdin.read())
+problems = []
+for node in ast.walk(tree):
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) and node.func.value.id == "platform":
+        name = node.func.attr
+        target = getattr(platform, name, None)
+        if target is None:
+            problems.append(f"platform.{name} does not exist")
+            continue
+        # A resource class takes its arguments through _internal_init; a function, directly.
+        params = inspect.signature(target._internal_init if inspect.isclass(target) else target).parameters
+        for kw in node.keywords:
+            if kw.arg is not None and kw.arg not in params:
+                problems.append(f"platform.{name} takes no argument {kw.arg}")
+print("\n".join(problems))
+`;
+
+describe(`docs: the Python, Go and YAML blocks against the generated SDKs ${LANGUAGES}`, function () {
+  this.timeout(10 * 60_000);
+
+  it("has blocks of each language to check", () => {
+    for (const language of ["python", "go", "yaml"]) assert.ok(blocks(language).length > 0, `no ${language} block in the docs`);
+  });
+
+  it("every Python block compiles and calls the SDK as it is", () => {
+    const python = path.join(pythonBin(), "python");
+    for (const { where, code } of blocks("python")) {
+      const problems = execFileSync(python, ["-c", PYTHON_CHECK], { input: code, encoding: "utf8" }).trim();
+      assert.equal(problems, "", `${where}: ${problems}`);
+    }
+  });
+
+  it("every Go block builds as a program against sdk/go", () => {
+    for (const { where, code } of blocks("go")) {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pip-go-snippet-"));
+      try {
+        const gomod = fs.readFileSync(path.join(REPO, "examples/native/go/go.mod"), "utf8").replace("=> ../../../sdk/go", `=> ${path.join(REPO, "sdk", "go")}`);
+        fs.writeFileSync(path.join(dir, "go.mod"), gomod.replace("module quickstart-go", "module snippet"));
+        fs.copyFileSync(path.join(REPO, "examples/native/go/go.sum"), path.join(dir, "go.sum"));
+        fs.writeFileSync(path.join(dir, "main.go"), code);
+        try {
+          execFileSync("go", ["build", "-o", path.join(dir, "snippet"), "."], { cwd: dir, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, GOFLAGS: "-mod=mod", GOTOOLCHAIN: "local" } });
+        } catch (error) {
+          assert.fail(`${where} does not build: ${(error as { stderr?: string }).stderr}`);
+        }
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    }
+  });
+
+  it("every YAML program block uses the schema's types and their inputs, with the required ones", () => {
+    const schema = JSON.parse(fs.readFileSync(path.join(REPO, "sdk", "schema.json"), "utf8")) as { resources: Record<string, { inputProperties: Record<string, unknown>; requiredInputs: string[] }> };
+    let checked = 0;
+    for (const { where, code } of blocks("yaml")) {
+      const doc = parse(code) as { resources?: Record<string, { type: string; properties?: Record<string, unknown> }> };
+      for (const [name, resource] of Object.entries(doc?.resources ?? {})) {
+        const spec = schema.resources[resource.type];
+        assert.ok(spec, `${where}: ${name} has the type ${resource.type}, which the schema does not have`);
+        for (const property of Object.keys(resource.properties ?? {})) assert.ok(property in spec.inputProperties, `${where}: ${resource.type} has no input ${property}`);
+        for (const property of spec.requiredInputs) assert.ok(property in (resource.properties ?? {}), `${where}: ${name} lacks the required ${property}`);
+        checked++;
+      }
+    }
+    assert.ok(checked > 0);
+  });
+});
