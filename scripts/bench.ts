@@ -24,9 +24,9 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../emulator";
-import { Stack, Workspace, type StackExport } from "../test/support/engine";
+import { Stack, Workspace } from "../test/support/engine";
 import { NOOP_RESOURCE } from "./lib/floor";
-import { watchProviderHosts } from "./lib/hosts";
+import { measure, seed, specs, stateSizes, type Measured } from "./lib/workload";
 import { writeProgram } from "../test/support/program";
 
 const OPS = ["up (create)", "preview (no changes)", "up (10% changed)", "refresh", "destroy"] as const;
@@ -41,30 +41,6 @@ type RateLimitedOp = (typeof RATE_LIMITED_OPS)[number];
 const UP = ["up", "--yes"];
 const REFRESH = ["refresh", "--yes", "--skip-preview"];
 const DESTROY = ["destroy", "--yes"];
-
-interface Spec {
-  kind: "ConfigField" | "WorkflowToggle" | "EnvVariableValue" | "ApplicationEvent";
-  name: string;
-  args: Record<string, unknown>;
-}
-
-interface Measured {
-  ms: number;
-  /** Every API call in the request log, 429s included. */
-  calls: number;
-  /** Calls answered 429. */
-  rateLimited: number;
-  reads: number;
-  writes: number;
-  peakRssMb: number;
-  /**
-   * When the first and the last call came, in ms from the command's start (raw results only):
-   * shows how much of the wall time the calls overlapped with the engine's own work.
-   */
-  callWindowMs?: [number, number];
-  /** Why the command failed; only the rate-limited table lets a command fail without stopping the run. */
-  failed?: string;
-}
 
 interface ProgramResult {
   ops: Record<Op, Measured>;
@@ -92,77 +68,6 @@ const FLOOR = `${NOOP_RESOURCE}
 const specs: { kind: string; name: string; args: any }[] = require("./resources.json");
 for (const s of specs) new Noop(s.name, s.args);
 `;
-
-/** The resource mix: per linked account a field, a toggle and an env value, plus one event. */
-function specs(n: number, changed: boolean): Spec[] {
-  const all: Spec[] = [];
-  for (let i = 0; all.length < n; i += 1) {
-    const account = `bench-${i}`;
-    const bump = changed && i % 10 === 0; // every tenth unit changes: 10% of the resources
-    const config = { slug: "hubspot", linkedAccountId: account, configId: account };
-    all.push({ kind: "ConfigField", name: `field-${i}`, args: { ...config, fieldId: "hs_pipeline", name: `Pipeline ${i}${bump ? " v2" : ""}` } });
-    all.push({ kind: "WorkflowToggle", name: `toggle-${i}`, args: { ...config, workflowId: "wf_hs_deal_alerts", enabled: !bump } });
-    all.push({ kind: "EnvVariableValue", name: `env-${i}`, args: { definitionId: "64f0000000000000000000d6", linkedAccountId: account, value: String(100 + i + (bump ? 1 : 0)) } });
-    all.push({ kind: "ApplicationEvent", name: `event-${i}`, args: { eventId: eventId(i), name: `bench.event.${i}${bump ? ".v2" : ""}`, response: { id: "e_1", n: i } } });
-  }
-  return all.slice(0, n);
-}
-
-function eventId(i: number): string {
-  return `bench${String(i).padStart(19, "0")}`;
-}
-
-/** Gives the emulator the linked accounts, configs and events the mix addresses. */
-async function seed(emulator: RunningEmulator, n: number): Promise<void> {
-  const units = Math.ceil(n / 4);
-  for (let i = 0; i < units; i += 1) {
-    emulator.store.addLinkedAccount({ account_id: `bench-${i}`, name: `Bench ${i}` });
-    emulator.store.upsertConfig({ linkedAccountId: `bench-${i}`, slug: "hubspot", configId: `bench-${i}` }, undefined);
-  }
-  await emulator.store.update((state) => {
-    for (let i = 0; i < units; i += 1) {
-      state.events.push({ _id: eventId(i), name: `bench.event.${i}`, raw_response: "{}", response: [] });
-    }
-  });
-}
-
-/**
- * Runs one CLI command and counts its API calls. With `mustSucceed` a failure stops the run;
- * without, it is recorded, since under the rate limit a failed operation is a result to report.
- */
-async function measure(stack: Stack, emulator: RunningEmulator, args: string[], mustSucceed = true): Promise<Measured> {
-  emulator.requests.clear();
-  const stop = watchProviderHosts();
-  const started = Date.now();
-  const result = await (mustSucceed ? stack.ok(args) : stack.run(args));
-  const peakRssMb = stop();
-  const calls = emulator.requests.list();
-  const measured: Measured = {
-    ms: result.ms,
-    calls: calls.length,
-    rateLimited: calls.filter((c) => c.status === 429).length,
-    reads: calls.filter((c) => c.method === "GET").length,
-    writes: calls.filter((c) => c.method !== "GET").length,
-    peakRssMb,
-  };
-  if (calls.length > 0) measured.callWindowMs = [Date.parse(calls[0].time) - started, Date.parse(calls[calls.length - 1].time) - started];
-  if (result.code !== 0) {
-    const output = `${result.stdout}\n${result.stderr}`;
-    measured.failed = (output.match(/^.*error:.*$/m)?.[0] ?? output.trim().split("\n").pop() ?? "").trim().slice(0, 500);
-    process.stderr.write(`bench: pulumi ${args.join(" ")} exited ${result.code}: ${measured.failed}\n`);
-  }
-  return measured;
-}
-
-function stateSizes(state: StackExport, n: number) {
-  const text = JSON.stringify(state);
-  const providers = (state.deployment.resources ?? []).reduce((sum, r) => {
-    const inputs = r.inputs?.__provider;
-    const outputs = r.outputs?.__provider;
-    return sum + (typeof inputs === "string" ? Buffer.byteLength(inputs) : 0) + (typeof outputs === "string" ? Buffer.byteLength(outputs) : 0);
-  }, 0);
-  return { stateBytesPerResource: Math.round(Buffer.byteLength(text) / n), providerBytesPerResource: Math.round(providers / n) };
-}
 
 /** Writes program `kind` with N resources into a fresh workspace, creates its stack, and runs `body` on it. */
 async function withStack<T>(
