@@ -1,5 +1,5 @@
 // The Python, Go and YAML blocks of the user docs, checked against the generated SDKs as users
-// would copy them: each Go block builds as a program, each Python block compiles and calls only
+// would copy them: each Go block builds as a program (a fragment, as the body of pulumi.Run), each Python block compiles and calls only
 // classes and functions of the SDK with arguments they take, each YAML block uses only the
 // schema's types and their inputs, with every required one. (TypeScript blocks: test/unit/docs.test.ts.)
 import * as assert from "node:assert/strict";
@@ -70,7 +70,11 @@ describe(`docs: the Python, Go and YAML blocks against the generated SDKs ${LANG
         const gomod = fs.readFileSync(path.join(REPO, "examples/native/go/go.mod"), "utf8").replace("=> ../../../sdk/go", `=> ${path.join(REPO, "sdk", "go")}`);
         fs.writeFileSync(path.join(dir, "go.mod"), gomod.replace("module quickstart-go", "module snippet"));
         fs.copyFileSync(path.join(REPO, "examples/native/go/go.sum"), path.join(dir, "go.sum"));
-        fs.writeFileSync(path.join(dir, "main.go"), code);
+        // A fragment is the body of a program's pulumi.Run, with the SDK imported as `ip`.
+        const program = code.startsWith("package ")
+          ? code
+          : `package main\n\nimport (\n\tip "github.com/pulumi-integration-platform/pulumi-integration-platform/sdk/go/integrationplatform"\n\t"github.com/pulumi/pulumi/sdk/v3/go/pulumi"\n)\n\nfunc main() {\n\tpulumi.Run(func(ctx *pulumi.Context) error {\n${code}\n\t\treturn nil\n\t})\n}\n`;
+        fs.writeFileSync(path.join(dir, "main.go"), program);
         try {
           execFileSync("go", ["build", "-o", path.join(dir, "snippet"), "."], { cwd: dir, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, GOFLAGS: "-mod=mod", GOTOOLCHAIN: "local" } });
         } catch (error) {
