@@ -4,15 +4,21 @@ import type { Credentials } from "./auth";
 import type { FaultRules } from "./faults";
 import type { RateLimiter } from "./rateLimit";
 import type { RequestLog } from "./requestLog";
+import type { WorkflowRuns } from "./runs";
 import type { EmulatorStore } from "./store";
+import type { WebhookDispatcher } from "./webhooks";
 
-/** Everything the routes share: state, accepted credentials, rate limit, fault rules, request log. */
+/** Everything the routes share: state, credentials, rate limit, fault rules, request log, runs and webhooks. */
 export interface EmulatorContext {
   store: EmulatorStore;
   credentials: Credentials;
   rateLimit: RateLimiter;
   faults: FaultRules;
   requests: RequestLog;
+  /** Workflow runs asked for on the control plane. */
+  runs: WorkflowRuns;
+  /** Receivers of workflow events, and the delivery log. */
+  webhooks: WebhookDispatcher;
   /** Reports problems the client cannot see (persistence failures, internal errors). */
   warn(message: string): void;
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { rateLimitTextProblem } from "./rateLimit";
 import type { EmulatorContext } from "./context";
+import { registerRunAndWebhookRoutes } from "./controlWebhooks";
 import { parseInput } from "./validation";
 
 /** Prefix of the control plane: never under /api, never authenticated, logged or faulted. */
@@ -21,14 +22,19 @@ const rateLimitChangeSchema = z.strictObject({
   retryAfter: z.boolean().optional(),
 });
 
-/** Control plane for tests and demos: health, reset, state, request log, fault rules and rate limit. */
-export function registerControlPlane(app: FastifyInstance, { store, rateLimit, faults, requests }: EmulatorContext): void {
+/** Control plane for tests and demos: health, reset, state, request log, fault rules, rate limit, workflow runs and webhooks. */
+export function registerControlPlane(app: FastifyInstance, ctx: EmulatorContext): void {
+  const { store, rateLimit, faults, requests } = ctx;
+  registerRunAndWebhookRoutes(app, CONTROL_PREFIX, ctx);
   app.get(`${CONTROL_PREFIX}/health`, async () => ({ status: "ok" }));
 
   app.post(`${CONTROL_PREFIX}/reset`, async () => {
     await store.reset();
     // A reset starts a test afresh, so every credential gets its full burst back.
     rateLimit.reset();
+    // Runs, deliveries and the receivers registered here belong to the test that made them.
+    ctx.runs.reset();
+    ctx.webhooks.reset();
     return { status: "ok" };
   });
 

@@ -2,8 +2,10 @@ import type { AddressInfo } from "node:net";
 import { FaultRules } from "./faults";
 import { RateLimiter, type RateLimitChange, type RateLimitSetting, type RateLimitStatus } from "./rateLimit";
 import { RequestLog } from "./requestLog";
+import { WorkflowRuns } from "./runs";
 import { buildServer } from "./server";
 import { defaultFixturePath, EmulatorConfigError, EmulatorStore } from "./store";
+import { WebhookDispatcher, type WebhookSettings } from "./webhooks";
 
 export { ApiError, type ErrorBody } from "./errors";
 export { FaultRules, type FaultAction, type FaultKind, type FaultRule, type FaultRuleInput } from "./faults";
@@ -22,6 +24,19 @@ export { CONTROL_PREFIX } from "./control";
 export { API_PREFIX } from "./routes/shared";
 export { defaultFixturePath, EmulatorConfigError, EmulatorStore, type ConfigKey, type EnvValueInput } from "./store";
 export type { AuthKind, AuthPolicy } from "./auth";
+export { WorkflowRuns, MAX_RUN_DELAY_MS, type RunRequest, type RunStatus, type WorkflowRun } from "./runs";
+export {
+  WebhookDispatcher,
+  DEFAULT_WEBHOOK_BACKOFF_MS,
+  DEFAULT_WEBHOOK_TIMEOUT_MS,
+  WEBHOOK_RETRIES,
+  type Delivery,
+  type DeliveryAttempt,
+  type DeliveryState,
+  type WebhookReceiver,
+  type WebhookReceiverInput,
+  type WebhookSettings,
+} from "./webhooks";
 
 /** Options of `startEmulator`. */
 export interface EmulatorOptions {
@@ -43,6 +58,8 @@ export interface EmulatorOptions {
   rateLimit?: RateLimitSetting;
   /** Adds `Retry-After` (whole seconds) to the rate limiter's 429s; off by default, as the platform documents none. */
   retryAfter?: boolean;
+  /** Webhook receivers registered from the start, and the deliveries' timing (docs/emulator.md, "Webhooks"). */
+  webhooks?: WebhookSettings;
 }
 
 /** The rate limit of a running emulator, the same one `/_emulator/rate-limit` manages. */
@@ -75,7 +92,11 @@ export interface RunningEmulator {
   faults: FaultRules;
   /** API request log, the same one `/_emulator/requests` serves. */
   requests: RequestLog;
-  /** Stops listening and waits until the state is on disk. */
+  /** Workflow runs, the same ones `/_emulator/workflow-runs` starts and stops. */
+  runs: WorkflowRuns;
+  /** Webhook receivers and deliveries, the same ones `/_emulator/webhooks` manages. */
+  webhooks: WebhookDispatcher;
+  /** Cancels pending runs and deliveries, stops listening, and waits until the state is on disk. */
   close(): Promise<void>;
 }
 
@@ -88,7 +109,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const faults = new FaultRules();
   const requests = new RequestLog();
   const warn = options.quiet ? () => {} : (message: string) => process.stderr.write(`emulator: ${message}\n`);
-  const app = buildServer({ store, credentials, rateLimit, faults, requests, warn });
+  const webhooks = newWebhookDispatcher(credentials.apiKey, options.webhooks, warn);
+  const runs = new WorkflowRuns(store, webhooks, warn);
+  const app = buildServer({ store, credentials, rateLimit, faults, requests, runs, webhooks, warn });
   await app.listen({ port: options.port ?? 0, host: "127.0.0.1" });
   const { port } = app.server.address() as AddressInfo;
 
@@ -101,8 +124,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     rateLimit,
     faults,
     requests,
+    runs,
+    webhooks,
     close: () =>
       (closing ??= (async () => {
+        runs.close();
+        await webhooks.close();
         await app.close();
         await store.flush();
       })()),
@@ -113,6 +140,15 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 function newRateLimiter({ rateLimit, retryAfter }: EmulatorOptions): RateLimiter {
   try {
     return new RateLimiter({ rateLimit, retryAfter });
+  } catch (err) {
+    throw new EmulatorConfigError((err as Error).message);
+  }
+}
+
+// A bad receiver or timing is a configuration error too.
+function newWebhookDispatcher(signingKey: string, settings: WebhookSettings | undefined, warn: (message: string) => void): WebhookDispatcher {
+  try {
+    return new WebhookDispatcher(signingKey, settings, warn);
   } catch (err) {
     throw new EmulatorConfigError((err as Error).message);
   }

@@ -2,6 +2,8 @@
 import { parseArgs } from "node:util";
 import type { RunningEmulator } from "./index";
 import { DEFAULT_RATE_LIMIT, parseRateLimit, type RateLimitStatus } from "./rateLimit";
+import { parseReceiverOption, receiverUrlProblem, webhookEventOf } from "./webhookReceivers";
+import type { WebhookSettings } from "./webhooks";
 
 /** Default port of the command line (the library defaults to 0, a free port). */
 export const DEFAULT_PORT = 4010;
@@ -23,6 +25,14 @@ Options:
                     requests per second and burst allowed per credential, e.g. 0.5/1
                     (default ${DEFAULT_RATE_LIMIT}, the platform's documented limit); off disables it
   --retry-after     send Retry-After (whole seconds) with rate-limit 429s (the platform documents none)
+  --webhook [EVENTS@]URL
+                    send workflow events to URL, signed with the API key; EVENTS is a comma list
+                    of completed, errored, stopped, timed_out (default all four); repeatable
+  --webhook-timeout MS
+                    time a receiver may take to answer one attempt (default 5000)
+  --webhook-backoff MS
+                    wait before the first retry of a failed delivery, doubling for each next
+                    one, 3 retries at most (default 1000)
   --quiet           do not print warnings
   -h, --help        show this help
 `;
@@ -40,6 +50,7 @@ interface CliOptions {
   token?: string;
   rateLimit: string;
   retryAfter: boolean;
+  webhooks: WebhookSettings;
   quiet: boolean;
   help: boolean;
 }
@@ -75,6 +86,9 @@ function parseCommandLine(argv: string[]): CliOptions {
         token: { type: "string" },
         "rate-limit": { type: "string", default: DEFAULT_RATE_LIMIT },
         "retry-after": { type: "boolean", default: false },
+        webhook: { type: "string", multiple: true },
+        "webhook-timeout": { type: "string" },
+        "webhook-backoff": { type: "string" },
         quiet: { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
       },
@@ -97,6 +111,21 @@ function parseCommandLine(argv: string[]): CliOptions {
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
+  const webhooks: WebhookSettings = {
+    receivers: (values.webhook ?? []).map((text) => {
+      const receiver = parseReceiverOption(text);
+      const problem = receiverUrlProblem(receiver.url);
+      if (problem) throw new UsageError(`--webhook: ${problem}`);
+      try {
+        receiver.events?.forEach(webhookEventOf);
+      } catch (err) {
+        throw new UsageError(`--webhook: ${(err as Error).message}`);
+      }
+      return receiver;
+    }),
+    timeoutMs: milliseconds(values["webhook-timeout"], "--webhook-timeout", 1),
+    backoffMs: milliseconds(values["webhook-backoff"], "--webhook-backoff", 0),
+  };
   return {
     port,
     fixtures: values.fixtures,
@@ -105,9 +134,20 @@ function parseCommandLine(argv: string[]): CliOptions {
     token: values.token,
     rateLimit,
     retryAfter: values["retry-after"] ?? false,
+    webhooks,
     quiet: values.quiet ?? false,
     help: values.help ?? false,
   };
+}
+
+/** A whole number of milliseconds from `min` to an hour, or undefined when the option is absent. */
+function milliseconds(text: string | undefined, option: string, min: number): number | undefined {
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || value < min || value > 3_600_000) {
+    throw new UsageError(`${option} must be a whole number of milliseconds from ${min} to 3600000, got "${text}"`);
+  }
+  return value;
 }
 
 /**
@@ -157,6 +197,7 @@ async function main(argv: string[]): Promise<void> {
       `Control plane: ${emulator.url}${CONTROL_PREFIX}/`,
       options.data ? `State file: ${options.data}` : "State: in memory (use --data FILE to keep it)",
       describeRateLimit(emulator.rateLimit.get()),
+      ...emulator.webhooks.listReceivers().map((r) => `Webhook receiver ${r.id}: ${r.url} (${r.events.join(", ")})`),
       ...stackSettings(emulator),
       "",
     ].join("\n"),

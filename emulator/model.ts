@@ -23,6 +23,11 @@ export const AUDIT_EVENT_TYPES = [
   "WORKFLOW_DISABLED",
   "ENV_VALUE_SET",
   "ENV_VALUE_DELETED",
+  "WORKFLOW_RUN_STARTED",
+  "WORKFLOW_RUN_COMPLETED",
+  "WORKFLOW_RUN_ERRORED",
+  "WORKFLOW_RUN_STOPPED",
+  "WORKFLOW_RUN_TIMED_OUT",
 ] as const;
 
 /** A `{name, value}` pair: a select option or a label. */
@@ -158,7 +163,8 @@ export const auditEntrySchema = z.object({
   config_id: z.string().nullable(),
   workflow_id: z.string().nullable(),
   resource_id: z.string().nullable(),
-  auth: z.enum(["api_key", "bearer"]),
+  /** Who caused it: a credential of the public API, or the platform itself (a workflow run). */
+  auth: z.enum(["api_key", "bearer", "platform"]),
   createdAt: timestamp,
 });
 

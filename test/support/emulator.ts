@@ -6,7 +6,7 @@ import { DEFAULT_RATE_LIMIT, startEmulator, type EmulatorOptions, type RunningEm
 
 /**
  * An emulator per describe block, plus what `extend.started` makes of it. Before each test, state,
- * fault rules, request log and rate limit (`options`' or the documented one, full buckets) are
+ * fault rules, request log, workflow runs, webhook deliveries and receivers, and rate limit (`options`' or the documented one, full buckets) are
  * reset, so a test that changed any of them changes no other test; then `extend.beforeEach` runs.
  */
 export function useResetEmulator<Extra extends object = object>(
@@ -24,6 +24,8 @@ export function useResetEmulator<Extra extends object = object>(
     ctx.emulator.requests.clear();
     ctx.emulator.rateLimit.set({ rateLimit: options.rateLimit ?? DEFAULT_RATE_LIMIT, retryAfter: options.retryAfter ?? false });
     ctx.emulator.rateLimit.reset();
+    ctx.emulator.runs.reset();
+    ctx.emulator.webhooks.reset();
     extend.beforeEach?.(ctx.emulator);
   });
   after(async () => ctx.emulator?.close());
