@@ -6,6 +6,7 @@ import { Command, CommanderError } from "commander";
 import { importCommand } from "./commands/import";
 import { shardsCommand } from "./commands/shards";
 import { summarizeCommand } from "./commands/summarize";
+import { webhookCommand } from "./commands/webhook";
 import { processIo, type Io } from "./io";
 import { ownManifest } from "./manifest";
 import { COMMAND, COMMANDS, OVERVIEW, OVERVIEW_AFTER, parseProblem, UsageError, usageProblem } from "./usage";
@@ -55,7 +56,8 @@ function program(io: Io, outcome: Outcome): Command {
     })
     .addCommand(summarizeCommand(io, done))
     .addCommand(importCommand(io, done))
-    .addCommand(shardsCommand(io, done));
+    .addCommand(shardsCommand(io, done))
+    .addCommand(webhookCommand(io, done));
   // A problem an action throws concerns the command whose action it is.
   root.hook("preAction", (_root, action) => {
     outcome.command = pathOf(action);

@@ -9,12 +9,13 @@ import { printable } from "./text";
 export const COMMAND = "pulumi-integration-platform";
 
 /** The commands, in the order the overview lists them. */
-export const COMMANDS = ["summarize", "import", "shards"] as const;
+export const COMMANDS = ["summarize", "import", "shards", "webhook"] as const;
 
 /** What the overview says above the list of commands. */
 export const OVERVIEW =
   "The integration platform's command line, beside Pulumi: summarizes a `pulumi preview --json` for a pull request " +
-  "(or reports drift), writes a Pulumi program from a live workspace, and runs a command on every stack of a sharded program.";
+  "(or reports drift), writes a Pulumi program from a live workspace, runs a command on every stack of a sharded program, " +
+  "and sends a signed workflow event to a webhook receiver.";
 
 /** What the overview says below the list of commands: where each command's help is, and the exit statuses. */
 export const OVERVIEW_AFTER = `
@@ -29,6 +30,7 @@ shard's command failed; 2 for bad usage, unreadable input, a --full file that
 cannot be written (then nothing is printed), a drift check whose preview
 failed (the report says so), or an import that could not read the workspace
 or write <dir> (then nothing was written); 3 for an unexpected failure.
+\`webhook send\` exits 0 when the receiver answered 2xx, 1 when it did not.
 `;
 
 /** A usage or input problem: printed with the usage hint, exit status 2. */

@@ -25,4 +25,17 @@ export { getEnvDefinition, getEnvDefinitionOutput, getEnvDefinitions, getEnvDefi
 export { getEnvValues, getEnvValuesOutput, EnvValue, GetEnvValuesArgs } from "./functions/envValues";
 export { getLinkedAccounts, getLinkedAccountsOutput, LinkedAccount, GetLinkedAccountsArgs } from "./functions/linkedAccounts";
 export { getAuditEvents, getAuditEventsOutput, AuditEvent, GetAuditEventsArgs } from "./functions/auditEvents";
+export {
+  checkWebhookSignature,
+  parseWebhookPayload,
+  signWebhookBody,
+  verifyWebhookSignature,
+  WebhookSignatureError,
+  WEBHOOK_EVENTS,
+  WEBHOOK_SIGNATURE_HEADER,
+  type WebhookEvent,
+  type WebhookPayload,
+  type WebhookSignatureCheck,
+  type WorkflowRunStatus,
+} from "./webhooks";
 export { shardOf, stackShard, inThisShard, StackShard, SHARDS_SETTING, MAX_SHARDS } from "./sharding";

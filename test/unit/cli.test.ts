@@ -55,6 +55,7 @@ const OPTIONS = {
   import: ["--slug <slug>", "--linked-account <id>", "--out <dir>", "--force"],
   shards: ["--shards <n>", "--requests-per-second <n>", "--expect-no-changes"],
   "shards move": ["--from <n>", "--to <n>", "--dry-run"],
+  "webhook send": ["--url <url>", "--event <event>", "--linked-account-id <id>", "--config-id <id>", "--workflow-id <id>", "--workflow-name <name>", "--instance-id <id>", "--key-env <name>", "--timeout <ms>"],
 };
 
 describe("the command line", () => {
@@ -135,11 +136,11 @@ describe("the command line", () => {
       return run.stderr;
     }
 
-    it("an unknown command, before or after --, lists all three commands", async () => {
+    it("an unknown command, before or after --, lists all four commands", async () => {
       for (const args of [["diff"], ["--", "diff"], ["summarise", "preview.json"]]) {
-        await refused(args, /unknown command "\w+": the commands are summarize, import and shards\n/, "");
+        await refused(args, /unknown command "\w+": the commands are summarize, import, shards and webhook\n/, "");
       }
-      await refused([], /missing command: the commands are summarize, import and shards\n/, "");
+      await refused([], /missing command: the commands are summarize, import, shards and webhook\n/, "");
     });
 
     it("an unknown option, in commander's words without its 'error: ', and no parser advice about positionals", async () => {
