@@ -4,7 +4,7 @@ import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import type { EmulatorContext } from "./context";
 import { badRequest, notFound } from "./errors";
-import { runRequestSchema } from "./runs";
+import type { RunRequest } from "./runs";
 import { parseInput } from "./validation";
 import { webhookReceiverBodySchema, WebhookInputError } from "./webhooks";
 
@@ -13,7 +13,7 @@ const sinceQuerySchema = z.object({ since: z.coerce.number().int().min(0).defaul
 /** Registers /_emulator/workflow-runs and /_emulator/webhooks under `prefix`. */
 export function registerRunAndWebhookRoutes(app: FastifyInstance, prefix: string, { runs, webhooks }: EmulatorContext): void {
   app.post(`${prefix}/workflow-runs`, async (request, reply) => {
-    const run = await runs.start(parseInput(runRequestSchema, request.body));
+    const run = await runs.start(request.body as RunRequest);
     return reply.code(201).send({ run });
   });
 

@@ -7,6 +7,7 @@ import { WEBHOOK_EVENTS, WORKFLOW_RUN_STATUSES, type WorkflowRunStatus } from ".
 import { ApiError, notFound } from "./errors";
 import type { AuditEventType } from "./model";
 import type { EmulatorStore } from "./store";
+import { parseInput } from "./validation";
 import { runStatusOf } from "./webhookReceivers";
 import type { Delivery, WebhookDispatcher } from "./webhooks";
 
@@ -58,8 +59,18 @@ export const runRequestSchema = z.strictObject({
   delay_ms: z.number().int().min(0).max(MAX_RUN_DELAY_MS).default(0),
 });
 
-/** What the control plane takes to start a run. */
-export type RunRequest = z.input<typeof runRequestSchema>;
+/** What starts a run: the control plane's body, or `RunningEmulator.runs.start`'s argument. */
+export interface RunRequest {
+  linked_account_id: string;
+  slug: string;
+  /** Default: the linked account's id, as the platform's configs. */
+  config_id?: string;
+  workflow_id: string;
+  /** COMPLETED (default), ERRORED, STOPPED or TIMED_OUT, in any case, or the event's name ("Workflow Errored"). */
+  outcome?: string;
+  /** Milliseconds the run takes before it ends with `outcome` (default 0: at once; at most an hour). */
+  delay_ms?: number;
+}
 
 /** 409: the workflow exists but does not run for this config, and the message says why. */
 function wontRun(code: string, message: string): ApiError {
@@ -86,8 +97,9 @@ export class WorkflowRuns {
     private readonly warn: (message: string) => void = () => {},
   ) {}
 
-  /** Starts a run, or throws an ApiError: 404 for what does not exist, 409 for a workflow that does not run here. */
-  async start(input: z.output<typeof runRequestSchema>): Promise<WorkflowRun> {
+  /** Starts a run, or throws an ApiError: 400 for a bad request, 404 for what does not exist, 409 for a workflow that does not run here. */
+  async start(request: RunRequest): Promise<WorkflowRun> {
+    const input = parseInput(runRequestSchema, request);
     const { linked_account_id, slug, workflow_id, outcome, delay_ms } = input;
     const config_id = input.config_id ?? linked_account_id;
     if (!this.store.linkedAccount(linked_account_id)) throw notFound(`Linked account ${linked_account_id} not found`);
