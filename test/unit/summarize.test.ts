@@ -451,8 +451,8 @@ describe("summarize: the change summary of a pull request", () => {
     });
 
     const bad: [string, string[], string | undefined, RegExp][] = [
-      ["no command", [], undefined, /missing command: the commands are summarize, import and shards/],
-      ["an unknown command", ["diff", file], undefined, /unknown command "diff": the commands are summarize, import and shards/],
+      ["no command", [], undefined, /missing command: the commands are summarize, import, shards and webhook/],
+      ["an unknown command", ["diff", file], undefined, /unknown command "diff": the commands are summarize, import, shards and webhook/],
       ["an unknown option", ["summarize", "--json", file], undefined, /unknown option '--json'/],
       ["no file", ["summarize"], undefined, /summarize needs the preview JSON file \(or - for standard input\), or several files, one per stack/],
       ["standard input among files", ["summarize", file, "-"], undefined, /summarize reads standard input \(-\) only as its one input; pass several previews as files/],
