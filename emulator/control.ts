@@ -20,6 +20,7 @@ const rateLimitChangeSchema = z.strictObject({
     })
     .optional(),
   retryAfter: z.boolean().optional(),
+  status: z.union([z.literal(429), z.literal(403)]).optional(),
 });
 
 /** Control plane for tests and demos: health, reset, state, request log, fault rules, rate limit, workflow runs and webhooks. */

@@ -1,6 +1,6 @@
 import type { AddressInfo } from "node:net";
 import { FaultRules } from "./faults";
-import { RateLimiter, type RateLimitChange, type RateLimitSetting, type RateLimitStatus } from "./rateLimit";
+import { RateLimiter, type RateLimitAnswerStatus, type RateLimitChange, type RateLimitSetting, type RateLimitStatus } from "./rateLimit";
 import { RequestLog } from "./requestLog";
 import { WorkflowRuns } from "./runs";
 import { buildServer } from "./server";
@@ -14,6 +14,7 @@ export type { Page } from "./pagination";
 export {
   DEFAULT_RATE_LIMIT,
   parseRateLimit,
+  type RateLimitAnswerStatus,
   type RateLimitChange,
   type RateLimitSetting,
   type RateLimitSpec,
@@ -58,6 +59,8 @@ export interface EmulatorOptions {
   rateLimit?: RateLimitSetting;
   /** Adds `Retry-After` (whole seconds) to the rate limiter's 429s; off by default, as the platform documents none. */
   retryAfter?: boolean;
+  /** The status the rate limit answers with: 429 (default), or 403 "Rate Limit Hit", the platform's older form. */
+  rateLimitStatus?: RateLimitAnswerStatus;
   /** Webhook receivers registered from the start, and the deliveries' timing (docs/emulator.md, "Webhooks"). */
   webhooks?: WebhookSettings;
 }
@@ -137,9 +140,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 }
 
 // A bad limit is a configuration error, like a bad fixture: the command line exits 2 for it.
-function newRateLimiter({ rateLimit, retryAfter }: EmulatorOptions): RateLimiter {
+function newRateLimiter({ rateLimit, retryAfter, rateLimitStatus }: EmulatorOptions): RateLimiter {
   try {
-    return new RateLimiter({ rateLimit, retryAfter });
+    return new RateLimiter({ rateLimit, retryAfter, status: rateLimitStatus });
   } catch (err) {
     throw new EmulatorConfigError((err as Error).message);
   }

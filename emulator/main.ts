@@ -1,7 +1,9 @@
 #!/usr/bin/env node
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
 import type { RunningEmulator } from "./index";
-import { DEFAULT_RATE_LIMIT, parseRateLimit, type RateLimitStatus } from "./rateLimit";
+import { DEFAULT_RATE_LIMIT, parseRateLimit, parseRateLimitStatus, type RateLimitAnswerStatus, type RateLimitStatus } from "./rateLimit";
 import { parseReceiverOption, receiverUrlProblem, webhookEventOf } from "./webhookReceivers";
 import type { WebhookSettings } from "./webhooks";
 
@@ -25,6 +27,9 @@ Options:
                     requests per second and burst allowed per credential, e.g. 0.5/1
                     (default ${DEFAULT_RATE_LIMIT}, the platform's documented limit); off disables it
   --retry-after     send Retry-After (whole seconds) with rate-limit 429s (the platform documents none)
+  --rate-limit-status 429|403
+                    answer the rate limit with 429 (default) or with 403 "Rate Limit Hit", the form
+                    one older page of the platform's docs describes
   --webhook [EVENTS@]URL
                     send workflow events to URL, signed with the API key; EVENTS is a comma list
                     of completed, errored, stopped, timed_out (default all four); repeatable
@@ -34,6 +39,7 @@ Options:
                     wait before the first retry of a failed delivery, doubling for each next
                     one, 3 retries at most (default 1000)
   --quiet           do not print warnings
+  -V, --version     print the version
   -h, --help        show this help
 `;
 
@@ -50,9 +56,11 @@ interface CliOptions {
   token?: string;
   rateLimit: string;
   retryAfter: boolean;
+  rateLimitStatus: RateLimitAnswerStatus;
   webhooks: WebhookSettings;
   quiet: boolean;
   help: boolean;
+  version: boolean;
 }
 
 /** parseArgs' refusal in the emulator's words: Node's own text explains parseArgs, not the emulator. */
@@ -86,11 +94,13 @@ function parseCommandLine(argv: string[]): CliOptions {
         token: { type: "string" },
         "rate-limit": { type: "string", default: DEFAULT_RATE_LIMIT },
         "retry-after": { type: "boolean", default: false },
+        "rate-limit-status": { type: "string", default: "429" },
         webhook: { type: "string", multiple: true },
         "webhook-timeout": { type: "string" },
         "webhook-backoff": { type: "string" },
         quiet: { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
+        version: { type: "boolean", short: "V", default: false },
       },
     });
   } catch (err) {
@@ -108,6 +118,12 @@ function parseCommandLine(argv: string[]): CliOptions {
   const rateLimit = values["rate-limit"] ?? DEFAULT_RATE_LIMIT;
   try {
     parseRateLimit(rateLimit, "--rate-limit");
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  let rateLimitStatus: RateLimitAnswerStatus;
+  try {
+    rateLimitStatus = parseRateLimitStatus(values["rate-limit-status"], "--rate-limit-status");
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
@@ -134,9 +150,11 @@ function parseCommandLine(argv: string[]): CliOptions {
     token: values.token,
     rateLimit,
     retryAfter: values["retry-after"] ?? false,
+    rateLimitStatus,
     webhooks,
     quiet: values.quiet ?? false,
     help: values.help ?? false,
+    version: values.version ?? false,
   };
 }
 
@@ -176,6 +194,13 @@ async function main(argv: string[]): Promise<void> {
   }
   if (options.help) {
     process.stdout.write(USAGE);
+    return;
+  }
+  if (options.version) {
+    // The package's own package.json, as the other command prints it.
+    const { packageRoot } = await import("./store");
+    const { version } = JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as { version: string };
+    process.stdout.write(`${version}\n`);
     return;
   }
 
@@ -231,9 +256,10 @@ async function main(argv: string[]): Promise<void> {
 /** How long a stop may take to close the server and write the state before the process exits anyway. */
 const STOP_DEADLINE_MS = 5_000;
 
-function describeRateLimit({ requestsPerSecond, burst, retryAfter }: RateLimitStatus): string {
+function describeRateLimit({ requestsPerSecond, burst, retryAfter, status }: RateLimitStatus): string {
   if (requestsPerSecond === null) return "Rate limit: off (--rate-limit RPS/BURST to enable)";
-  return `Rate limit: ${requestsPerSecond} requests/s, burst ${burst}, per credential${retryAfter ? ", with Retry-After" : ""} (--rate-limit off to disable)`;
+  const answer = status === 403 ? ', answered 403 "Rate Limit Hit"' : "";
+  return `Rate limit: ${requestsPerSecond} requests/s, burst ${burst}, per credential${answer}${retryAfter ? ", with Retry-After" : ""} (--rate-limit off to disable)`;
 }
 
 void main(process.argv.slice(2));

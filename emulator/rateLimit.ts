@@ -20,12 +20,28 @@ export interface RateLimitStatus {
   burst: number | null;
   /** Whether a 429 from the limiter carries `Retry-After`. */
   retryAfter: boolean;
+  /** The status the limit answers with: 429, or 403 "Rate Limit Hit" (the older form, platform-facts.md "Conflicts"). */
+  status: RateLimitAnswerStatus;
 }
+
+/** The statuses the limit may answer with. */
+export const RATE_LIMIT_STATUSES = [429, 403] as const;
+/** 429 (in use), or 403 "Rate Limit Hit", as one older page of the platform's docs describes it. */
+export type RateLimitAnswerStatus = (typeof RATE_LIMIT_STATUSES)[number];
 
 /** A run-time change of the rate limit; what is left out stays as it is. */
 export interface RateLimitChange {
   rateLimit?: RateLimitSetting;
   retryAfter?: boolean;
+  /** Answer the limit with 429 (the default) or 403 "Rate Limit Hit". */
+  status?: RateLimitAnswerStatus;
+}
+
+/** Checks a rate-limit status given by a user; `option` names the setting in the error. */
+export function parseRateLimitStatus(setting: unknown, option: string): RateLimitAnswerStatus {
+  const value = typeof setting === "string" && /^\d+$/.test(setting) ? Number(setting) : setting;
+  if (value === 429 || value === 403) return value;
+  throw new RangeError(`${option} must be 429 or 403; got ${shown(setting)}`);
 }
 
 /** The platform's documented limit: 20 requests per second with a burst of 5, per credential. */
@@ -59,12 +75,14 @@ export function rateLimitTextProblem(setting: string): string | undefined {
 export class RateLimiter {
   private limit: RateLimitSpec | null;
   private retryAfter: boolean;
+  private status: RateLimitAnswerStatus;
   private readonly buckets = new Map<string, TokenBucket>();
 
   /** Starts with `rateLimit` (default "20/5") and without `Retry-After` unless `retryAfter` is set. */
-  constructor({ rateLimit = DEFAULT_RATE_LIMIT, retryAfter = false }: RateLimitChange = {}) {
+  constructor({ rateLimit = DEFAULT_RATE_LIMIT, retryAfter = false, status = 429 }: RateLimitChange = {}) {
     this.limit = parseRateLimit(rateLimit, "rateLimit");
     this.retryAfter = retryAfter;
+    this.status = parseRateLimitStatus(status, "rateLimitStatus");
   }
 
   /** The current limit and whether `Retry-After` is sent. */
@@ -75,6 +93,7 @@ export class RateLimiter {
       requestsPerSecond: limit?.requestsPerSecond ?? null,
       burst: limit?.burst ?? null,
       retryAfter: this.retryAfter,
+      status: this.status,
     };
   }
 
@@ -82,7 +101,9 @@ export class RateLimiter {
   set(change: RateLimitChange): RateLimitStatus {
     // Validate everything before changing anything, so a bad change leaves the limit as it was.
     const limit = change.rateLimit === undefined ? this.limit : parseRateLimit(change.rateLimit, "rateLimit");
+    const status = change.status === undefined ? this.status : parseRateLimitStatus(change.status, "status");
     if (change.retryAfter !== undefined) this.retryAfter = change.retryAfter;
+    this.status = status;
     if (limit !== this.limit) {
       if (limit) for (const bucket of this.buckets.values()) retune(bucket, limit);
       // While off no bucket is charged, so the ones kept would be stale: start afresh when it comes back.
@@ -121,6 +142,7 @@ export class RateLimiter {
     if (bucket.tryRemoveTokens(1)) return null;
     // Whole seconds, and never 0, which a client would read as "retry at once".
     const retryAfter = this.retryAfter ? { "retry-after": String(Math.max(1, Math.ceil(bucket.getWaitTime(1) / 1000))) } : undefined;
+    if (this.status === 403) return new ApiError(403, "RATE_LIMIT_HIT", "Rate Limit Hit", "error", retryAfter);
     return new ApiError(
       429,
       defaultErrorCode(429),

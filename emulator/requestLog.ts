@@ -3,7 +3,7 @@ import type { FaultKind } from "./faults";
 
 /**
  * One API request as the control plane reports it; `status` is 0 when a fault reset the connection.
- * `rateLimited` marks a 429 from the rate limiter; a fault-injected 429 has `fault: "status"` instead.
+ * `rateLimited` marks the rate limiter's answer (429, or 403 with the status set to 403); a fault-injected 429 has `fault: "status"` instead.
  */
 export interface RequestLogEntry {
   seq: number;

@@ -56,7 +56,7 @@ export class AuthenticationError extends ApiError {}
 export class NotFoundError extends ApiError {}
 /** 410: the operation was removed from the platform. */
 export class GoneError extends ApiError {}
-/** 429: the rate limit held the call for longer than its time budget (`rateLimitBudgetMs`). */
+/** 429 (or 403 "Rate Limit Hit"): the rate limit held the call for longer than its time budget (`rateLimitBudgetMs`). */
 export class RateLimitError extends ApiError {}
 /** 5xx: the platform failed, through every retry. */
 export class ServerError extends ApiError {}
@@ -112,6 +112,18 @@ function platformMessage(body: unknown): { message?: string; code?: string } {
   return { message, code };
 }
 
+/**
+ * Whether an answer is the platform's rate limit: a 429, or a 403 that says "Rate Limit Hit", as
+ * one older page of the platform's docs describes it (platform-facts.md, "Conflicts"). Any other
+ * 403 refuses the credentials.
+ */
+export function isRateLimitAnswer(status: number | undefined, body: unknown): boolean {
+  if (status === 429) return true;
+  if (status !== 403) return false;
+  const { message, code } = typeof body === "string" ? { message: body, code: undefined } : platformMessage(body);
+  return [message, code].some((text) => text !== undefined && /rate[\s_-]*limit/i.test(text));
+}
+
 /** Turns a failed exchange into the ApiError subclass for its meaning. */
 export function apiErrorFrom(failure: FailedExchange): ApiError {
   const { operation, status } = failure;
@@ -143,6 +155,18 @@ export function apiErrorFrom(failure: FailedExchange): ApiError {
       { operation, status, code, detail: message },
     );
   }
+  if (isRateLimitAnswer(status, failure.body)) {
+    const held = `${((failure.rateLimitedMs ?? 0) / 1000).toFixed(1)} s`;
+    const budget = failure.rateLimitBudgetMs === undefined ? "" : ` (the budget is ${failure.rateLimitBudgetMs} ms)`;
+    const answered = status === 429 ? "" : ` (the platform's rate limit, answered as ${status} "Rate Limit Hit")`;
+    return new RateLimitError(
+      `${status} from ${operation}${said}${answered}: the platform's rate limit held this call for ${held} over ${failure.attempts} attempts${budget}. ` +
+        `Another job or program may be using the same API key: stagger the jobs, lower ${setting(SETTINGS.requestsPerSecond)}, ` +
+        `or raise ${setting(SETTINGS.rateLimitBudgetMs)}. ` +
+        "Nothing is lost: run the same command again and it carries on",
+      { operation, status, code, detail: message },
+    );
+  }
   if (status === 401 || status === 403) {
     return new AuthenticationError(`${status} from ${operation}${said}: ${credential}`, { operation, status, code, detail: message });
   }
@@ -151,17 +175,6 @@ export function apiErrorFrom(failure: FailedExchange): ApiError {
   }
   if (status === 410) {
     return new GoneError(`410 from ${operation}${said}: the platform removed this operation`, { operation, status, code, detail: message });
-  }
-  if (status === 429) {
-    const held = `${((failure.rateLimitedMs ?? 0) / 1000).toFixed(1)} s`;
-    const budget = failure.rateLimitBudgetMs === undefined ? "" : ` (the budget is ${failure.rateLimitBudgetMs} ms)`;
-    return new RateLimitError(
-      `429 from ${operation}${said}: the platform's rate limit held this call for ${held} over ${failure.attempts} attempts${budget}. ` +
-        `Another job or program may be using the same API key: stagger the jobs, lower ${setting(SETTINGS.requestsPerSecond)}, ` +
-        `or raise ${setting(SETTINGS.rateLimitBudgetMs)}. ` +
-        "Nothing is lost: run the same command again and it carries on",
-      { operation, status, code, detail: message },
-    );
   }
   if (status >= 500) {
     return new ServerError(

@@ -6,7 +6,7 @@ import { z } from "zod";
 import type { ConnectionSettings } from "../settings";
 import { SETTINGS, settingHint, settingName, type SettingTerms } from "../settingNames";
 import { sendableId } from "./ids";
-import { apiErrorFrom, ResponseValidationError, SettingsError } from "./errors";
+import { apiErrorFrom, isRateLimitAnswer, ResponseValidationError, SettingsError } from "./errors";
 import { pacer } from "./pacing"; // its rate is set where a connection is opened (connection.ts)
 import { PageList, PageQuery } from "./pagination";
 import * as s from "./schemas";
@@ -42,12 +42,17 @@ interface Call<T extends z.ZodType> {
 /** The largest answer accepted: the API's largest, a page of 100 listed values, is far smaller. */
 export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 
-/** Retries 429, 5xx, 408 and every failure without an answer (reset, refused, timeout). */
+/** Whether the platform's rate limit answered: a 429, or its older form, 403 "Rate Limit Hit" (errors.ts). */
+function isRateLimited(error: AxiosError): boolean {
+  return isRateLimitAnswer(error.response?.status, error.response?.data);
+}
+
+/** Retries the rate limit, 5xx, 408 and every failure without an answer (reset, refused, timeout). */
 function isRetryable(error: AxiosError): boolean {
   // ERR_CANCELED: the attempt's whole-answer timeout (the request interceptor's signal) fired.
   if (!error.response) return isNetworkError(error) || ["ECONNABORTED", "ETIMEDOUT", "ERR_CANCELED"].includes(error.code ?? "");
   const status = error.response.status;
-  return status === 408 || status === 429 || status >= 500;
+  return status === 408 || isRateLimited(error) || status >= 500;
 }
 
 /** Where a request's own retry bookkeeping rides on its axios config (axios copies it onto each retry). */
@@ -83,7 +88,7 @@ function retryState(config: InternalAxiosRequestConfig | undefined): RetryState 
  */
 export function retryDelayMs(error: AxiosError, rateLimitBudgetMs: number): number {
   const state = retryState(error.config);
-  if (error.response?.status !== 429) return Math.min(exponentialDelay(state.otherRetries, error, RETRY_BASE_DELAY_MS), MAX_RETRY_DELAY_MS);
+  if (!isRateLimited(error)) return Math.min(exponentialDelay(state.otherRetries, error, RETRY_BASE_DELAY_MS), MAX_RETRY_DELAY_MS);
   const backoff = Math.min(exponentialDelay(state.rateLimited, error, RATE_LIMIT_BASE_DELAY_MS), Math.max(RATE_LIMIT_MAX_DELAY_MS, retryAfter(error)));
   return Math.max(0, Math.min(backoff, MAX_RETRY_DELAY_MS, rateLimitBudgetMs - rateLimitedFor(state)));
 }
@@ -144,7 +149,7 @@ export class PlatformClient {
       retryCondition: (error) => {
         if (!isRetryable(error)) return false;
         const state = retryState(error.config);
-        if (error.response?.status === 429) {
+        if (isRateLimited(error)) {
           pacer.rateLimited();
           state.rateLimited++;
           state.firstRateLimitedAt ??= performance.now();
@@ -219,7 +224,7 @@ export class PlatformClient {
         status: error.response?.status,
         body: error.response?.data,
         transportCode: tooLarge ? "ERR_RESPONSE_TOO_LARGE" : error.code,
-        attempts: state.rateLimited + state.otherRetries + (error.response?.status === 429 ? 0 : 1),
+        attempts: state.rateLimited + state.otherRetries + (isRateLimited(error) ? 0 : 1),
         rateLimitedMs: rateLimitedFor(state),
         rateLimitBudgetMs: this.settings.rateLimitBudgetMs,
         terms: this.terms,

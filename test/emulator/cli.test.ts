@@ -174,7 +174,7 @@ describe("emulator: command line (main.ts as a child process)", () => {
       assert.equal(refused.data.message, "Rate limit exceeded: 5 requests per second with a burst of 2");
       assert.equal(refused.headers["retry-after"], "1");
       const base = /listening on (\S+)/.exec(limited)![1];
-      assert.deepEqual((await axios.get(`${base}/_emulator/rate-limit`)).data, { rateLimit: "5/2", requestsPerSecond: 5, burst: 2, retryAfter: true });
+      assert.deepEqual((await axios.get(`${base}/_emulator/rate-limit`)).data, { rateLimit: "5/2", requestsPerSecond: 5, burst: 2, retryAfter: true, status: 429 });
     } finally {
       for (const { child } of children) child.kill("SIGKILL");
     }

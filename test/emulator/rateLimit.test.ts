@@ -121,31 +121,45 @@ describe("emulator: rate limit control route /_emulator/rate-limit", () => {
   useFrozenClock();
 
   it("GET reports the limit, the same as emulator.rateLimit.get()", async () => {
-    const expected = { rateLimit: "20/5", requestsPerSecond: 20, burst: 5, retryAfter: false };
+    const expected = { rateLimit: "20/5", requestsPerSecond: 20, burst: 5, retryAfter: false, status: 429 };
     assert.deepEqual(ok(await h.control.get("/rate-limit")), expected);
     assert.deepEqual(h.emulator.rateLimit.get(), expected);
   });
 
   it("PUT changes the limit at run time, for a credential already seen too, and returns the new setting", async () => {
     ok(await h.api.get("/linked-account")); // the API key's bucket now exists, with 4 tokens left
-    assert.deepEqual(ok(await put({ rateLimit: "2/2" })), { rateLimit: "2/2", requestsPerSecond: 2, burst: 2, retryAfter: false });
+    assert.deepEqual(ok(await put({ rateLimit: "2/2" })), { rateLimit: "2/2", requestsPerSecond: 2, burst: 2, retryAfter: false, status: 429 });
     const responses = await atOnce(h.api, 3);
     assert.equal(count(responses, 200), 2);
     assert.equal(limited(responses)[0].data.message, "Rate limit exceeded: 2 requests per second with a burst of 2");
 
     // Leaving rateLimit out keeps it; decimals are allowed for the rate.
-    assert.deepEqual(ok(await put({ retryAfter: true })), { rateLimit: "2/2", requestsPerSecond: 2, burst: 2, retryAfter: true });
-    assert.deepEqual(ok(await put({ rateLimit: "0.5/1" })), { rateLimit: "0.5/1", requestsPerSecond: 0.5, burst: 1, retryAfter: true });
+    assert.deepEqual(ok(await put({ retryAfter: true })), { rateLimit: "2/2", requestsPerSecond: 2, burst: 2, retryAfter: true, status: 429 });
+    assert.deepEqual(ok(await put({ rateLimit: "0.5/1" })), { rateLimit: "0.5/1", requestsPerSecond: 0.5, burst: 1, retryAfter: true, status: 429 });
     assert.deepEqual(ok(await put({})), h.emulator.rateLimit.get());
   });
 
   it('PUT {rateLimit: "off"} lets everything through, and a new limit starts every credential with a full burst', async () => {
     // Limit off on purpose: this test is about the off switch itself.
     assert.equal(count(await atOnce(h.api, 6), 429), 1);
-    assert.deepEqual(ok(await put({ rateLimit: "off" })), { rateLimit: "off", requestsPerSecond: null, burst: null, retryAfter: false });
+    assert.deepEqual(ok(await put({ rateLimit: "off" })), { rateLimit: "off", requestsPerSecond: null, burst: null, retryAfter: false, status: 429 });
     assert.equal(count(await atOnce(h.api, 30), 200), 30);
     ok(await put({ rateLimit: "20/5" }));
     assert.equal(count(await atOnce(h.api, 6), 200), 5);
+  });
+
+  it('PUT {status: 403} answers the limit with 403 "Rate Limit Hit", logged as the limiter\'s; {status: 429} puts it back', async () => {
+    assert.equal(ok(await put({ status: 403 })).status, 403);
+    const [refused] = (await atOnce(h.api, 6)).filter((r) => r.status !== 200);
+    assert.equal(refused.status, 403);
+    assert.deepEqual(refused.data, { status_code: 403, http_error_type: "FORBIDDEN", error: "RATE_LIMIT_HIT", message: "Rate Limit Hit" });
+    assert.deepEqual(
+      h.emulator.requests.list().filter((r) => r.status === 403).map((r) => r.rateLimited),
+      [true],
+    );
+    assert.equal(ok(await put({ status: 429 })).status, 429);
+    h.emulator.rateLimit.reset();
+    assert.equal(limited(await atOnce(h.api, 6)).length, 1);
   });
 
   it("PUT refuses a bad body with 400 naming the property, and leaves the limit as it was", async () => {
@@ -153,9 +167,10 @@ describe("emulator: rate limit control route /_emulator/rate-limit", () => {
     assertError(await put({ rateLimit: "20/0" }), 400, "VALIDATION_ERROR", 'got "20/0"');
     assertError(await put({ rateLimit: { requestsPerSecond: 1, burst: 1 } }), 400, "VALIDATION_ERROR", "rateLimit: expected string, received object");
     assertError(await put({ retryAfter: "yes" }), 400, "VALIDATION_ERROR", "retryAfter: expected boolean, received string");
+    assertError(await put({ status: 401 }), 400, "VALIDATION_ERROR", "status");
     assertError(await put({ rateLimit: "1/1", limit: "1/1" }), 400, "VALIDATION_ERROR", "limit");
     assertError(await h.control.put("/rate-limit"), 400, "VALIDATION_ERROR", "body: required");
-    assert.deepEqual(ok(await h.control.get("/rate-limit")), { rateLimit: "20/5", requestsPerSecond: 20, burst: 5, retryAfter: false });
+    assert.deepEqual(ok(await h.control.get("/rate-limit")), { rateLimit: "20/5", requestsPerSecond: 20, burst: 5, retryAfter: false, status: 429 });
   });
 });
 
@@ -196,7 +211,7 @@ describe('emulator: rateLimit "off"', () => {
 
   it("lets any number of requests through and reports off", async () => {
     assert.equal(count(await atOnce(h.api, 40), 200), 40);
-    assert.deepEqual(h.emulator.rateLimit.get(), { rateLimit: "off", requestsPerSecond: null, burst: null, retryAfter: false });
+    assert.deepEqual(h.emulator.rateLimit.get(), { rateLimit: "off", requestsPerSecond: null, burst: null, retryAfter: false, status: 429 });
     assert.ok(h.emulator.requests.list().every((e) => !("rateLimited" in e)));
   });
 });
@@ -238,9 +253,9 @@ describe("emulator: rate limit settings (parseRateLimit)", () => {
     });
     const emulator = await startEmulator({ quiet: true, rateLimit: { requestsPerSecond: 4, burst: 2 } });
     try {
-      assert.deepEqual(emulator.rateLimit.get(), { rateLimit: "4/2", requestsPerSecond: 4, burst: 2, retryAfter: false });
+      assert.deepEqual(emulator.rateLimit.get(), { rateLimit: "4/2", requestsPerSecond: 4, burst: 2, retryAfter: false, status: 429 });
       assert.throws(() => emulator.rateLimit.set({ rateLimit: "4", retryAfter: true }), RangeError);
-      assert.deepEqual(emulator.rateLimit.get(), { rateLimit: "4/2", requestsPerSecond: 4, burst: 2, retryAfter: false });
+      assert.deepEqual(emulator.rateLimit.get(), { rateLimit: "4/2", requestsPerSecond: 4, burst: 2, retryAfter: false, status: 429 });
     } finally {
       await emulator.close();
     }

@@ -4,7 +4,7 @@
 import * as assert from "node:assert/strict";
 import { setTimeout as sleep } from "node:timers/promises";
 import { AxiosError, AxiosHeaders } from "axios";
-import { RateLimitError, ServerError } from "../../provider";
+import { AuthenticationError, RateLimitError, ServerError } from "../../provider";
 import { MAX_RETRY_DELAY_MS, type PlatformClient, retryDelayMs } from "../../provider/client/http";
 import { Pacer, pacer } from "../../provider/client/pacing";
 import { clientFor, rejection, useProviderAgainstEmulator } from "../support/provider";
@@ -62,6 +62,34 @@ describe("Rate limits: the client paces itself and waits out 429s", () => {
     assert.match(error.message, /`integration-platform:rateLimitBudgetMs` \(INTEGRATION_PLATFORM_RATE_LIMIT_BUDGET_MS\)/);
     assert.match(error.message, /run the same command again/);
     assert.doesNotMatch(error.message, new RegExp(ctx.emulator.apiKey));
+  });
+
+  it("waits out the limit answered as 403 \"Rate Limit Hit\" (the platform's older form) like a 429, and every call succeeds", async () => {
+    // The emulator answers its limit the older way; the client believes 20/s where 4/s is allowed.
+    ctx.emulator.rateLimit.set({ rateLimit: "4/1", status: 403 });
+    const results = await burst(client(), 12);
+    assert.equal(results.length, 12);
+    const log = calls();
+    const limited = log.filter((r) => r.status === 403);
+    assert.ok(limited.length > 0 && limited.every((r) => r.rateLimited), "the limit was met, and answered 403");
+    assert.equal(log.filter((r) => r.status === 200).length, 12);
+    assert.ok(pacer.cutCount >= 1, "a 403 \"Rate Limit Hit\" slows the pacer as a 429 does");
+  });
+
+  it("fails a 403 \"Rate Limit Hit\" past the budget with the rate-limit advice naming 403, and any other 403 at once with the credentials' advice", async () => {
+    ctx.emulator.faults.add([{ path: "^/api/v2/public/linked-account", action: { status: 403, message: "Rate Limit Hit" } }]);
+    const limited = await rejection(client({ INTEGRATION_PLATFORM_RATE_LIMIT_BUDGET_MS: "1000" }).listLinkedAccounts({}));
+    assert.ok(limited instanceof RateLimitError, limited.message);
+    assert.match(limited.message, /^403 from GET \/linked-account: Rate Limit Hit \(the platform's rate limit, answered as 403 "Rate Limit Hit"\): .*held this call for 1\.\d s over \d+ attempts \(the budget is 1000 ms\)/);
+    assert.ok(calls().length >= 3, `retried within the budget; made ${calls().length} attempts`);
+
+    ctx.emulator.faults.clear();
+    ctx.emulator.requests.clear();
+    ctx.emulator.faults.add([{ path: "^/api/v2/public/linked-account", action: { status: 403, message: "Forbidden" } }]);
+    const refused = await rejection(client().listLinkedAccounts({}));
+    assert.ok(refused instanceof AuthenticationError, refused.message);
+    assert.match(refused.message, /^403 from GET \/linked-account: Forbidden: the API key was refused; check `integration-platform:apiKey`/);
+    assert.equal(calls().length, 1, "a plain 403 is not retried");
   });
 
   it("keeps maxRetries for 5xx: a 500 is tried maxRetries + 1 times", async () => {

@@ -1,11 +1,14 @@
 import { afterEach, describe, it } from "mocha";
 import axios from "axios";
 import { strict as assert } from "node:assert";
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { parseWebhookPayload, verifyWebhookSignature } from "../../provider/webhooks";
 import { bannerUrl, runEmulator, waitForBanner } from "../support/emulatorProcess";
 import { startReceiver, type TestReceiver } from "../support/receiver";
 
-describe("emulator: command line's --webhook, --webhook-timeout and --webhook-backoff", () => {
+// The newer options of the emulator's command line; the first ones are in cli.test.ts.
+describe("emulator: command line's --version, --rate-limit-status and --webhook options", () => {
   const receivers: TestReceiver[] = [];
   afterEach(async () => {
     await Promise.all(receivers.splice(0).map((r) => r.close()));
@@ -57,7 +60,31 @@ describe("emulator: command line's --webhook, --webhook-timeout and --webhook-ba
     assert.ok(took < 4_000, `exited ${took} ms after SIGTERM`);
   });
 
+  it("prints the package's version with --version and -V, and exits 0", async () => {
+    const { version } = JSON.parse(readFileSync(resolve(__dirname, "../../package.json"), "utf8")) as { version: string };
+    for (const flag of ["--version", "-V"]) {
+      const exit = await runEmulator([flag]).exited;
+      assert.deepEqual([exit.code, exit.stdout, exit.stderr], [0, `${version}\n`, ""]);
+    }
+  });
+
+  it('answers the limit with 403 "Rate Limit Hit" under --rate-limit-status 403, and says so in the banner', async () => {
+    const emulator = runEmulator(["--port", "0", "--rate-limit", "1/1", "--rate-limit-status", "403"]);
+    try {
+      const banner = await waitForBanner(emulator);
+      assert.match(banner, /^Rate limit: 1 requests\/s, burst 1, per credential, answered 403 "Rate Limit Hit" \(--rate-limit off to disable\)$/m);
+      const api = axios.create({ baseURL: `${bannerUrl(banner)}/api/v2/public`, headers: { "x-api-key": "tk_emulator" }, validateStatus: () => true });
+      const answers = await Promise.all([api.get("/linked-account"), api.get("/linked-account")]);
+      assert.deepEqual(answers.map((a) => a.status).sort(), [200, 403]);
+      assert.equal(answers.find((a) => a.status === 403)!.data.message, "Rate Limit Hit");
+    } finally {
+      emulator.child.kill("SIGTERM");
+      await emulator.exited;
+    }
+  });
+
   for (const [args, message] of [
+    [["--rate-limit-status", "401"], '--rate-limit-status must be 429 or 403; got "401"'],
     [["--webhook", "ftp://127.0.0.1/x"], "--webhook: receiver URL must be http or https, got ftp:"],
     [["--webhook", "started@http://127.0.0.1/x"], '--webhook: unknown webhook event "started"'],
     [["--webhook", "http://u:p@127.0.0.1/x"], "--webhook: receiver URL must not carry a user name or password"],
