@@ -14,6 +14,7 @@ export type { Page } from "./pagination";
 export {
   DEFAULT_RATE_LIMIT,
   parseRateLimit,
+  parseRateLimitStatus,
   type RateLimitAnswerStatus,
   type RateLimitChange,
   type RateLimitSetting,

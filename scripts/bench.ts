@@ -1,4 +1,4 @@
-// `npm run bench [-- --sizes 50,200,1000 --rate-limited-sizes 200,1000]`: what the provider costs
+// `npm run bench [-- --sizes 50,200,1000 --rate-limited-sizes 200,1000 --rate-limit-status 429]`: what the provider costs
 // on top of the Pulumi engine, and how close it runs to the platform's rate limit.
 //
 // Both tables run two programs through the real CLI, in the same run, on the same engine and
@@ -18,12 +18,13 @@
 // platform's documented 20 requests/s, burst 5) with the provider's default pacing, through up,
 // refresh and destroy, and compares each wall time with the larger of two floors: the time the
 // limit needs for the calls that were answered, and the no-op program's time.
-// Either list may be empty, to run one table alone.
+// Either list may be empty, to run one table alone. `--rate-limit-status 403` makes the emulator
+// answer its limit with 403 "Rate Limit Hit" (the platform's older form) instead of 429.
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
-import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../emulator";
+import { parseRateLimitStatus, startEmulator, type EmulatorOptions, type RunningEmulator } from "../emulator";
 import { Stack, Workspace } from "../test/support/engine";
 import { NOOP_RESOURCE } from "./lib/floor";
 import { measure, seed, specs, stateSizes, type Measured } from "./lib/workload";
@@ -54,7 +55,7 @@ type Kind = "ours" | "floor";
 interface RateLimitedResult {
   ours: Record<RateLimitedOp, Measured>;
   floor: Record<RateLimitedOp, Measured>;
-  limit: { requestsPerSecond: number; burst: number };
+  limit: { requestsPerSecond: number; burst: number; status: number };
 }
 
 const OURS = `
@@ -190,11 +191,12 @@ function floorTables(sizes: number[], results: Record<number, { ours: ProgramRes
 const RATIO_TARGET = 1.15;
 
 /** The rate-limited table's lines, with the command that reproduces it and the verdict against the targets. */
-function rateLimitedTable(sizes: number[], results: Record<number, RateLimitedResult>): string[] {
+function rateLimitedTable(sizes: number[], results: Record<number, RateLimitedResult>, status: number): string[] {
   const limits = [...new Set(sizes.map((n) => `${results[n].limit.requestsPerSecond} requests/s with a burst of ${results[n].limit.burst}`))].join("; ");
+  const answer = status === 403 ? `, answered 403 "Rate Limit Hit" instead of 429 (--rate-limit-status 403)` : "";
   const lines: string[] = [];
-  lines.push(`Rate-limited: the emulator at its default limit (${limits}, per credential: the platform's documented limit), the provider at its default pacing.`, "");
-  lines.push("| N | operation | wall (s) | API calls (429s included) | answered 429 | rate floor (s) | engine floor (s) | ratio | calls / resource, all / not 429 | failed |");
+  lines.push(`Rate-limited: the emulator at its default limit (${limits}, per credential: the platform's documented limit${answer}), the provider at its default pacing.`, "");
+  lines.push(`| N | operation | wall (s) | API calls (${status}s included) | answered ${status} | rate floor (s) | engine floor (s) | ratio | calls / resource, all / not ${status} | failed |`);
   lines.push("|---|---|---|---|---|---|---|---|---|---|");
   const missed: string[] = [];
   let failed = 0;
@@ -217,10 +219,10 @@ function rateLimitedTable(sizes: number[], results: Record<number, RateLimitedRe
   const total = sizes.length * RATE_LIMITED_OPS.length;
   lines.push(
     "",
-    "Rate floor = calls answered other than 429 / the limit's requests per second: the least time the documented limit allows for the calls that were needed. Engine floor = the no-op program's wall time for the same command at the same N, in the same run. Ratio = wall / max(rate floor, engine floor). Calls per resource are per created (up), refreshed (refresh) and deleted (destroy) resource.",
+    `Rate floor = calls answered other than ${status} / the limit's requests per second: the least time the documented limit allows for the calls that were needed. Engine floor = the no-op program's wall time for the same command at the same N, in the same run. Ratio = wall / max(rate floor, engine floor). Calls per resource are per created (up), refreshed (refresh) and deleted (destroy) resource.`,
     "`up` and `destroy` ran with their preview (as users run them in CI), `refresh` with --skip-preview, for both programs; each program ran up, refresh and destroy in that order.",
     `Against the targets: failed operations ${failed} of ${total} (target 0: ${failed === 0 ? "met" : "**missed**"}); ratio at most ${RATIO_TARGET}: ${missed.length === 0 ? "met" : `**missed** for ${missed.join(", ")}`}.`,
-    `Reproduce this table alone: \`npm run bench -- --sizes '' --rate-limited-sizes ${sizes.join(",")}\``,
+    `Reproduce this table alone: \`npm run bench -- --sizes '' --rate-limited-sizes ${sizes.join(",")}${status === 429 ? "" : ` --rate-limit-status ${status}`}\``,
   );
   return lines;
 }
@@ -231,8 +233,10 @@ async function main(): Promise<void> {
       sizes: { type: "string", default: "50,200,1000" },
       "rate-limited-sizes": { type: "string", default: "200,1000" },
       out: { type: "string" },
+      "rate-limit-status": { type: "string", default: "429" },
     },
   });
+  const rateLimitStatus = parseRateLimitStatus(values["rate-limit-status"], "--rate-limit-status");
   const sizes = parseSizes("--sizes", values.sizes!);
   const rateLimitedSizes = parseSizes("--rate-limited-sizes", values["rate-limited-sizes"]!);
   if (sizes.length === 0 && rateLimitedSizes.length === 0) throw new Error("--sizes and --rate-limited-sizes are both empty: nothing to run");
@@ -256,22 +260,22 @@ async function main(): Promise<void> {
   const rateLimited: Record<number, RateLimitedResult> = {};
   for (const n of rateLimitedSizes) {
     // No rateLimit option: the emulator's default is the platform's documented limit.
-    rateLimited[n] = await withEmulator({ quiet: true }, n, async (emulator) => {
-      const { requestsPerSecond, burst } = emulator.rateLimit.get();
+    rateLimited[n] = await withEmulator({ quiet: true, rateLimitStatus }, n, async (emulator) => {
+      const { requestsPerSecond, burst, status } = emulator.rateLimit.get();
       if (requestsPerSecond === null || burst === null) throw new Error("the emulator's default rate limit is off; the rate-limited table needs it on");
       // The floor calls no API, so the limit does not touch it: it is the engine's time alone.
       process.stderr.write(`bench: rate-limited N=${n}: floor ...\n`);
       const floor = await runRateLimited("floor", n, emulator, out);
       process.stderr.write(`bench: rate-limited N=${n}: ours ...\n`);
       const ours = await runRateLimited("ours", n, emulator, out);
-      return { ours, floor, limit: { requestsPerSecond, burst } };
+      return { ours, floor, limit: { requestsPerSecond, burst, status } };
     });
   }
 
   const lines: string[] = [];
   lines.push(`Machine: ${os.cpus().length} vCPUs (${os.cpus()[0]?.model.trim()}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, load average before the run ${load.toFixed(2)}.`);
   if (sizes.length > 0) lines.push("", ...floorTables(sizes, results));
-  if (rateLimitedSizes.length > 0) lines.push("", ...rateLimitedTable(rateLimitedSizes, rateLimited));
+  if (rateLimitedSizes.length > 0) lines.push("", ...rateLimitedTable(rateLimitedSizes, rateLimited, rateLimitStatus));
   const report = lines.join("\n");
   fs.writeFileSync(path.join(out, "report.md"), report + "\n");
   console.log(report);

@@ -16,7 +16,7 @@ export interface Measured {
   ms: number;
   /** Every API call in the request log, 429s included. */
   calls: number;
-  /** Calls answered 429. */
+  /** Calls the rate limit answered (429, or 403 "Rate Limit Hit"), and fault-injected 429s. */
   rateLimited: number;
   reads: number;
   writes: number;
@@ -77,7 +77,7 @@ export async function measure(stack: Stack, emulator: RunningEmulator, args: str
   const measured: Measured = {
     ms: result.ms,
     calls: calls.length,
-    rateLimited: calls.filter((c) => c.status === 429).length,
+    rateLimited: calls.filter((c) => c.rateLimited === true || c.status === 429).length,
     reads: calls.filter((c) => c.method === "GET").length,
     writes: calls.filter((c) => c.method !== "GET").length,
     peakRssMb,
