@@ -18,9 +18,27 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
+/**
+ * Whether the reader of standard output went away (`summarize … | head`): the rest of the output
+ * is dropped, quietly, and the command still ends with its own exit status, as `git log | head` does.
+ */
+let stdoutClosed = false;
+
+/** Writes to standard output until its reader has gone. */
+function writeStdout(text: string): void {
+  if (stdoutClosed) return;
+  if (process.stdout.listenerCount("error") === 0) {
+    process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+      if (error.code !== "EPIPE" && error.code !== "ERR_STREAM_DESTROYED") throw error;
+      stdoutClosed = true;
+    });
+  }
+  process.stdout.write(text);
+}
+
 /** The process's own streams and environment. */
 export const processIo: Io = {
-  stdout: (text) => process.stdout.write(text),
+  stdout: writeStdout,
   stderr: (text) => process.stderr.write(text),
   readStdin: () => readAll(process.stdin),
   env: process.env,

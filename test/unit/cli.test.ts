@@ -2,7 +2,7 @@
 // command after `--`, and the words of every refusal: the product's, never zod's or a parser's.
 // The commands' work is tested in summarize.test.ts, import.test.ts and the shards tests.
 import * as assert from "node:assert/strict";
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -60,6 +60,17 @@ const OPTIONS = {
 
 describe("the command line", () => {
   describe("--version", () => {
+    it("stops quietly when the reader of its output goes away (`summarize … | head`): no EPIPE, its own exit status", async () => {
+      const child = spawn(process.execPath, [BIN, "summarize", path.join(REPO, "test/e2e/golden/preview.json")], { stdio: ["ignore", "pipe", "pipe"] });
+      // The reader is gone before the first line, as when `head` has had its lines.
+      child.stdout.destroy();
+      let stderr = "";
+      child.stderr.on("data", (chunk) => (stderr += chunk));
+      const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+      assert.equal(stderr, "");
+      assert.equal(code, 0);
+    });
+
     it("prints the version in package.json, with -V too", async () => {
       for (const flag of ["--version", "-V"]) {
         assert.deepEqual(await cli([flag]), { code: 0, stdout: `${VERSION}\n`, stderr: "" });
