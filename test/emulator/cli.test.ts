@@ -1,47 +1,12 @@
 import { after, before, describe, it } from "mocha";
 import axios from "axios";
-import { spawn, type ChildProcess } from "node:child_process";
 import { strict as assert } from "node:assert";
 import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { SETTINGS } from "../../provider/settings";
+import { runEmulator, waitForBanner } from "../support/emulatorProcess";
 import { FIXTURE } from "../support/fixture";
-
-const MAIN = resolve(__dirname, "../../emulator/main.ts");
-// Transpile-only keeps each child's start-up around a second; the type check runs elsewhere.
-const NODE_ARGS = ["-r", "ts-node/register/transpile-only", MAIN];
-
-interface Exit {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-  stdout: string;
-  stderr: string;
-}
-
-function run(args: string[]): { child: ChildProcess; exited: Promise<Exit>; output: () => string } {
-  const child = spawn(process.execPath, [...NODE_ARGS, ...args], { cwd: resolve(__dirname, "../.."), stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout!.on("data", (chunk) => (stdout += chunk));
-  child.stderr!.on("data", (chunk) => (stderr += chunk));
-  const exited = new Promise<Exit>((resolvePromise) =>
-    child.on("exit", (code, signal) => resolvePromise({ code, signal, stdout, stderr })),
-  );
-  return { child, exited, output: () => stdout };
-}
-
-async function waitForBanner(output: () => string, exited: Promise<Exit>): Promise<string> {
-  const deadline = Date.now() + 15_000;
-  let done = false;
-  void exited.then(() => (done = true));
-  while (!output().includes("Control plane:")) {
-    if (done) throw new Error(`emulator exited early: ${JSON.stringify(await exited)}`);
-    if (Date.now() > deadline) throw new Error(`no banner after 15 s: ${output()}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  return output();
-}
 
 describe("emulator: command line (main.ts as a child process)", () => {
   let dir: string;
@@ -52,9 +17,9 @@ describe("emulator: command line (main.ts as a child process)", () => {
 
   it("prints URL, key, token and control plane; --port 0 picks a port; SIGTERM flushes --data and exits 0", async () => {
     const data = join(dir, "state.json");
-    const { child, exited, output } = run(["--port", "0", "--data", data]);
+    const { child, exited, output } = runEmulator(["--port", "0", "--data", data]);
     try {
-      const banner = await waitForBanner(output, exited);
+      const banner = await waitForBanner({ output, exited });
       const url = /Integration platform emulator listening on (http:\/\/127\.0\.0\.1:(\d+))\n/.exec(banner);
       assert.ok(url, banner);
       assert.notEqual(Number(url[2]), 0);
@@ -95,9 +60,9 @@ describe("emulator: command line (main.ts as a child process)", () => {
 
   it("is never wedged: a value nested 8,000 deep is refused, the next write answers within a second, the data file is 0600, and SIGTERM ends it", async () => {
     const data = join(dir, "deep.json");
-    const { child, exited, output } = run(["--port", "0", "--data", data]);
+    const { child, exited, output } = runEmulator(["--port", "0", "--data", data]);
     try {
-      const base = /listening on (\S+)/.exec(await waitForBanner(output, exited))![1];
+      const base = /listening on (\S+)/.exec(await waitForBanner({ output, exited }))![1];
       const headers = { "x-api-key": "tk_emulator", linked_account_id: "acme", slug: "hubspot" };
       // Written as text: 8,000 levels are past what JSON.stringify can walk, in this process too.
       const deep = `${"[".repeat(8000)}"x"${"]".repeat(8000)}`;
@@ -125,9 +90,9 @@ describe("emulator: command line (main.ts as a child process)", () => {
   });
 
   it("takes --api-key and --token, and exits 0 on SIGINT", async () => {
-    const { child, exited, output } = run(["--port", "0", "--api-key", "tk_cli", "--token", "cli_token"]);
+    const { child, exited, output } = runEmulator(["--port", "0", "--api-key", "tk_cli", "--token", "cli_token"]);
     try {
-      const banner = await waitForBanner(output, exited);
+      const banner = await waitForBanner({ output, exited });
       assert.match(banner, /^API key: tk_cli$/m);
       assert.match(banner, /^Bearer token: cli_token$/m);
       assert.match(banner, /^ +pulumi config set --secret integration-platform:apiKey tk_cli$/m);
@@ -145,9 +110,9 @@ describe("emulator: command line (main.ts as a child process)", () => {
   });
 
   it("takes --rate-limit off and --rate-limit RPS/BURST with --retry-after", async () => {
-    const children = [run(["--port", "0", "--rate-limit", "off"]), run(["--port", "0", "--rate-limit", "5/2", "--retry-after"])];
+    const children = [runEmulator(["--port", "0", "--rate-limit", "off"]), runEmulator(["--port", "0", "--rate-limit", "5/2", "--retry-after"])];
     try {
-      const [off, limited] = await Promise.all(children.map(({ output, exited }) => waitForBanner(output, exited)));
+      const [off, limited] = await Promise.all(children.map(waitForBanner));
       const get = (banner: string, count: number) => {
         const base = /listening on (\S+)/.exec(banner)![1];
         return Promise.all(
@@ -190,7 +155,7 @@ describe("emulator: command line (main.ts as a child process)", () => {
         ["--help"],
         ["--rate-limit", "20/0"],
         ["--rate-limit"],
-      ].map((args) => run(args).exited),
+      ].map((args) => runEmulator(args).exited),
     );
     assert.equal(badPort.code, 2);
     assert.match(badPort.stderr, /--port must be an integer from 0 to 65535/);
