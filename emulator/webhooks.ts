@@ -95,6 +95,8 @@ export class WebhookDispatcher {
   private readonly receivers = new Map<string, WebhookReceiver>();
   private readonly log = new Map<string, Delivery>();
   private readonly finished: string[] = [];
+  /** Deliveries being sent, or waiting between their retries. */
+  private readonly sending = new Set<Delivery>();
   private readonly queue: fastq.queueAsPromised<Delivery, void>;
   private readonly http: AxiosInstance;
   private readonly timeoutMs: number;
@@ -123,12 +125,25 @@ export class WebhookDispatcher {
       transformRequest: [(data: unknown) => data],
       headers: { "content-type": "application/json", "user-agent": "pulumi-integration-platform-emulator" },
     });
+    // Each attempt, retries included: a cancelled delivery sends nothing more, and the whole
+    // answer (not only the silence between bytes) must come within the timeout.
+    this.http.interceptors.request.use((config) => {
+      if (this.log.get(deliveryIdOf(config))?.state !== "sending") throw new axios.CanceledError("delivery cancelled");
+      config.signal = AbortSignal.any([this.aborter.signal, AbortSignal.timeout(this.timeoutMs)]);
+      return config;
+    });
     axiosRetry(this.http, {
       retries: WEBHOOK_RETRIES,
       shouldResetTimeout: true,
-      retryCondition: (error) => !axios.isCancel(error) && !this.aborter.signal.aborted,
+      // Non-2xx, no answer, no connection: all retried, unless the delivery was cancelled.
+      retryCondition: (error) => this.log.get(deliveryIdOf(error.config))?.state === "sending",
       retryDelay: (retry) => this.backoffMs * 2 ** (retry - 1),
-      onRetry: (_retry, error) => this.recordAttempt(this.log.get(deliveryIdOf(error)), error),
+      onRetry: (_retry, error, config) => {
+        this.recordAttempt(this.log.get(deliveryIdOf(config)), error);
+        // The backoff waits on the run-wide signal only: a reset or shutdown ends it at once,
+        // an attempt's timeout (which has fired) must not.
+        config.signal = this.aborter.signal;
+      },
     });
     this.queue = fastq.promise((delivery: Delivery) => this.send(delivery), WEBHOOK_CONCURRENCY);
   }
@@ -205,7 +220,8 @@ export class WebhookDispatcher {
   }
 
   private cancelAll(): void {
-    for (const delivery of this.queue.getQueue()) this.finish(delivery, "cancelled");
+    for (const delivery of [...this.queue.getQueue(), ...this.sending]) this.finish(delivery, "cancelled");
+    this.sending.clear();
     this.queue.kill();
     this.aborter.abort();
   }
@@ -239,17 +255,21 @@ export class WebhookDispatcher {
   private async send(delivery: Delivery): Promise<void> {
     if (delivery.state !== "queued") return;
     delivery.state = "sending";
+    this.sending.add(delivery);
     const body = JSON.stringify(delivery.payload);
+    const config = { headers: { [WEBHOOK_SIGNATURE_HEADER]: signWebhookBody(body, this.signingKey) }, [DELIVERY]: delivery.id };
     try {
-      const config = { signal: this.aborter.signal, headers: { [WEBHOOK_SIGNATURE_HEADER]: signWebhookBody(body, this.signingKey) } };
-      const response = await this.http.post(delivery.url, body, Object.assign(config, { [DELIVERY]: delivery.id }));
+      const response = await this.http.post(delivery.url, body, config);
+      if (delivery.state !== "sending") return;
       this.recordAttempt(delivery, undefined, response.status, response.config);
       this.finish(delivery, "delivered");
     } catch (err) {
-      const error = err as AxiosError;
-      if (axios.isCancel(error) || this.aborter.signal.aborted) return this.finish(delivery, "cancelled");
-      this.recordAttempt(delivery, error);
+      // A cancelled delivery was finished by cancelAll.
+      if (delivery.state !== "sending") return;
+      this.recordAttempt(delivery, err as AxiosError);
       this.finish(delivery, "failed");
+    } finally {
+      this.sending.delete(delivery);
     }
   }
 
@@ -277,12 +297,13 @@ export class WebhookDispatcher {
 /** Where a request's config carries its delivery's id, for axios-retry's onRetry (axios copies objects in a config, not strings). */
 const DELIVERY = "__delivery";
 
-function deliveryIdOf(error: AxiosError): string {
-  return String((error.config as Record<string, unknown> | undefined)?.[DELIVERY]);
+function deliveryIdOf(config: object | undefined): string {
+  return String((config as Record<string, unknown> | undefined)?.[DELIVERY]);
 }
 
 function failureText(error: AxiosError, timeoutMs: number): string {
-  if (error.code === "ECONNABORTED" || error.code === "ETIMEDOUT") return `no answer within ${timeoutMs} ms`;
+  // ERR_CANCELED: the attempt's timeout signal fired (a cancelled delivery records no attempt).
+  if (error.code === "ECONNABORTED" || error.code === "ETIMEDOUT" || error.code === "ERR_CANCELED") return `no answer within ${timeoutMs} ms`;
   if (error.code === "ECONNREFUSED") return "connection refused";
   if (error.code === "ECONNRESET") return "connection reset";
   if (error.code === "ERR_FR_TOO_MANY_REDIRECTS" || error.code === "ERR_FR_MAX_BODY_LENGTH_EXCEEDED") return error.message;

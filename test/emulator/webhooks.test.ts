@@ -181,6 +181,26 @@ describe("emulator: workflow runs and webhooks (/_emulator/workflow-runs, /_emul
       assert.ok(took >= 1_450 && took < 4_000, `took ${took} ms`);
     });
 
+    it("bounds the whole answer, not only the silence: a receiver that trickles its body forever fails each attempt at the timeout", async () => {
+      const hook = await receiver(() => "trickle");
+      await register(hook.url);
+      const final = await settled((await acmeRun("wf_hs_contact_sync")).data.run.deliveries[0]);
+      assert.equal(final.state, "failed");
+      assert.deepEqual(final.attempts.map((a) => a.error), Array(4).fill(`no answer within ${TIMEOUT_MS} ms`));
+      for (const attempt of final.attempts) assert.ok(attempt.durationMs < TIMEOUT_MS + 200, JSON.stringify(attempt));
+    });
+
+    it("sends nothing more after a reset, also for a delivery waiting between its retries", async () => {
+      const hook = await receiver(() => 500);
+      await register(hook.url);
+      await acmeRun("wf_hs_contact_sync");
+      await hook.waitFor(1);
+      ok(await h.control.post("/reset"));
+      assert.equal(h.emulator.webhooks.pending, 0, "the waiting retry left the queue at once");
+      await new Promise((r) => setTimeout(r, BACKOFF_MS * 4));
+      assert.equal(hook.received.length, 1);
+    });
+
     it("records a receiver that is down as connection refused", async () => {
       const hook = await receiver();
       await hook.close();

@@ -13,8 +13,8 @@ export interface ReceivedRequest {
   at: number;
 }
 
-/** How to answer the n-th request (1-based): a status, or "hang" to never answer. */
-export type Answer = (n: number, request: ReceivedRequest) => number | "hang";
+/** How to answer the n-th request (1-based): a status, "hang" to never answer, or "trickle": a 200 whose body never ends. */
+export type Answer = (n: number, request: ReceivedRequest) => number | "hang" | "trickle";
 
 /** A running receiver. */
 export interface TestReceiver {
@@ -58,7 +58,12 @@ export async function startReceiver(answer: Answer = () => 200, path = "/hook"):
       received.push(request);
       const reply = receiver.answer(received.length, request);
       if (reply === "hang") hanging.add(res);
-      else res.writeHead(reply, { "content-type": "text/plain" }).end(reply < 300 ? "ok" : "no");
+      else if (reply === "trickle") {
+        hanging.add(res);
+        res.writeHead(200, { "content-type": "text/plain" });
+        const timer = setInterval(() => res.write("."), 20);
+        res.on("close", () => clearInterval(timer));
+      } else res.writeHead(reply, { "content-type": "text/plain" }).end(reply < 300 ? "ok" : "no");
     });
   });
   server.on("connection", (socket) => {
