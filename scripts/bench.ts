@@ -19,7 +19,9 @@
 // refresh and destroy, and compares each wall time with the larger of two floors: the time the
 // limit needs for the calls that were answered, and the no-op program's time.
 // Either list may be empty, to run one table alone. `--rate-limit-status 403` makes the emulator
-// answer its limit with 403 "Rate Limit Hit" (the platform's older form) instead of 429.
+// answer its limit with 403 "Rate Limit Hit" (the platform's older form) instead of 429, and
+// `--requests-per-second R` makes ours pace to R instead of the documented 20 (above it, the limit
+// answers, as when another job spends the same key): together they prove the waiting, not only the pacing.
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -116,8 +118,9 @@ async function runProgram(kind: Kind, n: number, emulator: RunningEmulator, root
  * setting), as a user runs it. The floor runs the same commands in the same order, so each of its
  * times is the engine floor of the same operation.
  */
-async function runRateLimited(kind: Kind, n: number, emulator: RunningEmulator, root: string): Promise<Record<RateLimitedOp, Measured>> {
-  return withStack(kind, n, emulator, {}, async (stack) => {
+async function runRateLimited(kind: Kind, n: number, emulator: RunningEmulator, root: string, requestsPerSecond?: string): Promise<Record<RateLimitedOp, Measured>> {
+  const config: Record<string, string> = kind === "ours" && requestsPerSecond !== undefined ? { "integration-platform:requestsPerSecond": requestsPerSecond } : {};
+  return withStack(kind, n, emulator, config, async (stack) => {
     const ops = {} as Record<RateLimitedOp, Measured>;
     // A failed command does not stop the run: the next ones still show what the limit does, and
     // destroy still runs, so every size starts from an emulator with nothing created.
@@ -191,11 +194,12 @@ function floorTables(sizes: number[], results: Record<number, { ours: ProgramRes
 const RATIO_TARGET = 1.15;
 
 /** The rate-limited table's lines, with the command that reproduces it and the verdict against the targets. */
-function rateLimitedTable(sizes: number[], results: Record<number, RateLimitedResult>, status: number): string[] {
+function rateLimitedTable(sizes: number[], results: Record<number, RateLimitedResult>, status: number, requestsPerSecond?: string): string[] {
   const limits = [...new Set(sizes.map((n) => `${results[n].limit.requestsPerSecond} requests/s with a burst of ${results[n].limit.burst}`))].join("; ");
   const answer = status === 403 ? `, answered 403 "Rate Limit Hit" instead of 429 (--rate-limit-status 403)` : "";
   const lines: string[] = [];
-  lines.push(`Rate-limited: the emulator at its default limit (${limits}, per credential: the platform's documented limit${answer}), the provider at its default pacing.`, "");
+  const pacing = requestsPerSecond === undefined ? "at its default pacing" : `pacing to ${requestsPerSecond} requests/s (\`--requests-per-second ${requestsPerSecond}\`), so that the limit answers`;
+  lines.push(`Rate-limited: the emulator at its default limit (${limits}, per credential: the platform's documented limit${answer}), the provider ${pacing}.`, "");
   lines.push(`| N | operation | wall (s) | API calls (${status}s included) | answered ${status} | rate floor (s) | engine floor (s) | ratio | calls / resource, all / not ${status} | failed |`);
   lines.push("|---|---|---|---|---|---|---|---|---|---|");
   const missed: string[] = [];
@@ -222,7 +226,7 @@ function rateLimitedTable(sizes: number[], results: Record<number, RateLimitedRe
     `Rate floor = calls answered other than ${status} / the limit's requests per second: the least time the documented limit allows for the calls that were needed. Engine floor = the no-op program's wall time for the same command at the same N, in the same run. Ratio = wall / max(rate floor, engine floor). Calls per resource are per created (up), refreshed (refresh) and deleted (destroy) resource.`,
     "`up` and `destroy` ran with their preview (as users run them in CI), `refresh` with --skip-preview, for both programs; each program ran up, refresh and destroy in that order.",
     `Against the targets: failed operations ${failed} of ${total} (target 0: ${failed === 0 ? "met" : "**missed**"}); ratio at most ${RATIO_TARGET}: ${missed.length === 0 ? "met" : `**missed** for ${missed.join(", ")}`}.`,
-    `Reproduce this table alone: \`npm run bench -- --sizes '' --rate-limited-sizes ${sizes.join(",")}${status === 429 ? "" : ` --rate-limit-status ${status}`}\``,
+    `Reproduce this table alone: \`npm run bench -- --sizes '' --rate-limited-sizes ${sizes.join(",")}${status === 429 ? "" : ` --rate-limit-status ${status}`}${requestsPerSecond === undefined ? "" : ` --requests-per-second ${requestsPerSecond}`}\``,
   );
   return lines;
 }
@@ -234,6 +238,7 @@ async function main(): Promise<void> {
       "rate-limited-sizes": { type: "string", default: "200,1000" },
       out: { type: "string" },
       "rate-limit-status": { type: "string", default: "429" },
+      "requests-per-second": { type: "string" },
     },
   });
   const rateLimitStatus = parseRateLimitStatus(values["rate-limit-status"], "--rate-limit-status");
@@ -267,7 +272,7 @@ async function main(): Promise<void> {
       process.stderr.write(`bench: rate-limited N=${n}: floor ...\n`);
       const floor = await runRateLimited("floor", n, emulator, out);
       process.stderr.write(`bench: rate-limited N=${n}: ours ...\n`);
-      const ours = await runRateLimited("ours", n, emulator, out);
+      const ours = await runRateLimited("ours", n, emulator, out, values["requests-per-second"]);
       return { ours, floor, limit: { requestsPerSecond, burst, status } };
     });
   }
@@ -275,7 +280,7 @@ async function main(): Promise<void> {
   const lines: string[] = [];
   lines.push(`Machine: ${os.cpus().length} vCPUs (${os.cpus()[0]?.model.trim()}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, load average before the run ${load.toFixed(2)}.`);
   if (sizes.length > 0) lines.push("", ...floorTables(sizes, results));
-  if (rateLimitedSizes.length > 0) lines.push("", ...rateLimitedTable(rateLimitedSizes, rateLimited, rateLimitStatus));
+  if (rateLimitedSizes.length > 0) lines.push("", ...rateLimitedTable(rateLimitedSizes, rateLimited, rateLimitStatus, values["requests-per-second"]));
   const report = lines.join("\n");
   fs.writeFileSync(path.join(out, "report.md"), report + "\n");
   console.log(report);
