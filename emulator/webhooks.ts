@@ -95,13 +95,12 @@ export class WebhookDispatcher {
   private readonly receivers = new Map<string, WebhookReceiver>();
   private readonly log = new Map<string, Delivery>();
   private readonly finished: string[] = [];
-  /** Deliveries being sent, or waiting between their retries. */
-  private readonly sending = new Set<Delivery>();
+  /** Deliveries being sent, or waiting between their retries, each with what cancels it. */
+  private readonly sending = new Map<Delivery, AbortController>();
   private readonly queue: fastq.queueAsPromised<Delivery, void>;
   private readonly http: AxiosInstance;
   private readonly timeoutMs: number;
   private readonly backoffMs: number;
-  private aborter = new AbortController();
   private nextSeq = 1;
   private nextReceiver = 1;
   private closed = false;
@@ -127,22 +126,24 @@ export class WebhookDispatcher {
     });
     // Each attempt, retries included: a cancelled delivery sends nothing more, and the whole
     // answer (not only the silence between bytes) must come within the timeout.
+    // A cancel signal per delivery, so that a reset or shutdown reaches each one it interrupts.
     this.http.interceptors.request.use((config) => {
-      if (this.log.get(deliveryIdOf(config))?.state !== "sending") throw new axios.CanceledError("delivery cancelled");
-      config.signal = AbortSignal.any([this.aborter.signal, AbortSignal.timeout(this.timeoutMs)]);
+      const cancel = this.cancelOf(config);
+      if (!cancel) throw new axios.CanceledError("delivery cancelled");
+      config.signal = AbortSignal.any([cancel.signal, AbortSignal.timeout(this.timeoutMs)]);
       return config;
     });
     axiosRetry(this.http, {
       retries: WEBHOOK_RETRIES,
       shouldResetTimeout: true,
       // Non-2xx, no answer, no connection: all retried, unless the delivery was cancelled.
-      retryCondition: (error) => this.log.get(deliveryIdOf(error.config))?.state === "sending",
+      retryCondition: (error) => this.cancelOf(error.config) !== undefined,
       retryDelay: (retry) => this.backoffMs * 2 ** (retry - 1),
       onRetry: (_retry, error, config) => {
         this.recordAttempt(this.log.get(deliveryIdOf(config)), error);
-        // The backoff waits on the run-wide signal only: a reset or shutdown ends it at once,
-        // an attempt's timeout (which has fired) must not.
-        config.signal = this.aborter.signal;
+        // The backoff waits on the delivery's cancel signal only: a reset or shutdown ends it at
+        // once, an attempt's timeout (which has fired) must not.
+        config.signal = this.cancelOf(config)?.signal;
       },
     });
     this.queue = fastq.promise((delivery: Delivery) => this.send(delivery), WEBHOOK_CONCURRENCY);
@@ -206,7 +207,6 @@ export class WebhookDispatcher {
   reset(): void {
     this.cancelAll();
     for (const receiver of this.receivers.values()) if (receiver.source === "control plane") this.receivers.delete(receiver.id);
-    this.aborter = new AbortController();
     this.log.clear();
     this.finished.length = 0;
   }
@@ -220,10 +220,19 @@ export class WebhookDispatcher {
   }
 
   private cancelAll(): void {
-    for (const delivery of [...this.queue.getQueue(), ...this.sending]) this.finish(delivery, "cancelled");
-    this.sending.clear();
+    for (const delivery of this.queue.getQueue()) this.finish(delivery, "cancelled");
     this.queue.kill();
-    this.aborter.abort();
+    for (const [delivery, cancel] of this.sending) {
+      this.finish(delivery, "cancelled");
+      cancel.abort();
+    }
+    this.sending.clear();
+  }
+
+  /** The cancel controller of the delivery a request belongs to, while it is being sent. */
+  private cancelOf(config: object | undefined): AbortController | undefined {
+    const delivery = this.log.get(deliveryIdOf(config));
+    return delivery?.state === "sending" ? this.sending.get(delivery) : undefined;
   }
 
   private enqueue(receiverId: string, url: string, payload: WebhookPayload, redeliveryOf: string | null): Delivery {
@@ -255,7 +264,7 @@ export class WebhookDispatcher {
   private async send(delivery: Delivery): Promise<void> {
     if (delivery.state !== "queued") return;
     delivery.state = "sending";
-    this.sending.add(delivery);
+    this.sending.set(delivery, new AbortController());
     const body = JSON.stringify(delivery.payload);
     const config = { headers: { [WEBHOOK_SIGNATURE_HEADER]: signWebhookBody(body, this.signingKey) }, [DELIVERY]: delivery.id };
     try {
