@@ -120,8 +120,10 @@ function platformMessage(body: unknown): { message?: string; code?: string } {
 export function isRateLimitAnswer(status: number | undefined, body: unknown): boolean {
   if (status === 429) return true;
   if (status !== 403) return false;
-  const { message, code } = typeof body === "string" ? { message: body, code: undefined } : platformMessage(body);
-  return [message, code].some((text) => text !== undefined && /rate[\s_-]*limit/i.test(text));
+  // Each of message, error and error_code is read: a body may carry both codes.
+  const record = typeof body === "object" && body !== null ? (body as Record<string, unknown>) : {};
+  const texts = typeof body === "string" ? [body] : [record.message, record.error, record.error_code];
+  return texts.some((text) => typeof text === "string" && /rate[\s_-]*limit/i.test(text));
 }
 
 /** Turns a failed exchange into the ApiError subclass for its meaning. */

@@ -2,8 +2,17 @@
 // each observed through the emulator's request log.
 import * as assert from "node:assert/strict";
 import * as net from "node:net";
-import { BadRequestError, ConnectionError, FieldNotFoundError, ResponseValidationError, SettingsError, WorkflowNotPublishedError } from "../../provider";
-import { apiErrorFrom } from "../../provider/client/errors";
+import {
+  AuthenticationError,
+  BadRequestError,
+  ConnectionError,
+  FieldNotFoundError,
+  RateLimitError,
+  ResponseValidationError,
+  SettingsError,
+  WorkflowNotPublishedError,
+} from "../../provider";
+import { apiErrorFrom, isRateLimitAnswer } from "../../provider/client/errors";
 import { resolveSettings } from "../../provider/settings";
 import { clientFor, rejection, useProviderAgainstEmulator } from "../support/provider";
 
@@ -132,5 +141,42 @@ describe("apiErrorFrom", () => {
     assert.ok(failed({ message: "This workflow is not published yet" }) instanceof WorkflowNotPublishedError, "the message alone tells, when no code does");
     const other = failed({ error: "VALIDATION_ERROR", message: "slug: required" });
     assert.ok(other instanceof BadRequestError && !(other instanceof FieldNotFoundError) && !(other instanceof WorkflowNotPublishedError));
+  });
+});
+
+describe('isRateLimitAnswer: 429, or 403 "Rate Limit Hit"', () => {
+  const refused = (body: unknown) => apiErrorFrom({ operation: "GET /linked-account", auth: "apiKey", status: 403, body, attempts: 4, rateLimitedMs: 1200, rateLimitBudgetMs: 1000 });
+
+  it("reads the message, error and error_code of a 403, case-insensitively, and takes every 429", () => {
+    for (const body of [
+      { status_code: 403, http_error_type: "FORBIDDEN", error: "RATE_LIMIT_HIT", message: "Rate Limit Hit" },
+      { message: "rate limit hit" },
+      { error: "rate_limit_hit", message: "Forbidden" },
+      { error_code: "RATE_LIMIT_HIT", message: "Forbidden" },
+      { error_code: "FORBIDDEN", error: "RATE_LIMIT_HIT", message: "Forbidden" },
+      "Rate Limit Hit",
+    ]) {
+      assert.equal(isRateLimitAnswer(403, body), true, JSON.stringify(body));
+    }
+    assert.equal(isRateLimitAnswer(429, undefined), true);
+    assert.equal(isRateLimitAnswer(429, { message: "Invalid Credentials" }), true);
+  });
+
+  it("leaves any other 403, and a 401 that mentions the limit, to the credentials", () => {
+    for (const body of [{ http_error_type: "FORBIDDEN", error: "FORBIDDEN", message: "Forbidden" }, { message: "Invalid Credentials" }, {}, undefined, "Forbidden", { message: 429 }]) {
+      assert.equal(isRateLimitAnswer(403, body), false, JSON.stringify(body));
+    }
+    assert.equal(isRateLimitAnswer(401, { message: "Rate Limit Hit" }), false);
+    assert.equal(isRateLimitAnswer(undefined, { message: "Rate Limit Hit" }), false);
+  });
+
+  it('makes the rate-limit error of a 403 "Rate Limit Hit", naming 403, and the credentials error of any other 403', () => {
+    const limited = refused({ error_code: "RATE_LIMIT_HIT", message: "Forbidden" });
+    assert.ok(limited instanceof RateLimitError, limited.constructor.name);
+    assert.equal(limited.status, 403);
+    assert.match(limited.message, /^403 from GET \/linked-account: Forbidden \(the platform's rate limit, answered as 403 "Rate Limit Hit"\): the platform's rate limit held this call for 1\.2 s over 4 attempts \(the budget is 1000 ms\)/);
+    const other = refused({ error: "FORBIDDEN", message: "Forbidden" });
+    assert.ok(other instanceof AuthenticationError, other.constructor.name);
+    assert.equal(other.message, "403 from GET /linked-account: Forbidden: the API key was refused; check `integration-platform:apiKey` (INTEGRATION_PLATFORM_API_KEY)");
   });
 });
