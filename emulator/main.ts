@@ -26,7 +26,7 @@ Options:
   --rate-limit RPS/BURST|off
                     requests per second and burst allowed per credential, e.g. 0.5/1
                     (default ${DEFAULT_RATE_LIMIT}, the platform's documented limit); off disables it
-  --retry-after     send Retry-After (whole seconds) with rate-limit 429s (the platform documents none)
+  --retry-after     send Retry-After (whole seconds) with the rate limit's answers (the platform documents none)
   --rate-limit-status 429|403
                     answer the rate limit with 429 (default) or with 403 "Rate Limit Hit", the form
                     one older page of the platform's docs describes

@@ -18,7 +18,7 @@ export interface RateLimitStatus {
   rateLimit: string;
   requestsPerSecond: number | null;
   burst: number | null;
-  /** Whether a 429 from the limiter carries `Retry-After`. */
+  /** Whether the limiter's answer (429 or 403) carries `Retry-After`. */
   retryAfter: boolean;
   /** The status the limit answers with: 429, or 403 "Rate Limit Hit" (the older form, platform-facts.md "Conflicts"). */
   status: RateLimitAnswerStatus;

@@ -193,6 +193,12 @@ describe("emulator: rate limit with retryAfter", () => {
     h.emulator.rateLimit.set({ retryAfter: false });
     assert.equal(limited(await atOnce(h.api, 1))[0].headers["retry-after"], undefined);
   });
+
+  it('adds it to the limit\'s 403 "Rate Limit Hit" as well, under status 403', async () => {
+    h.emulator.rateLimit.set({ status: 403 });
+    const refused = (await atOnce(h.api, 6)).filter((r) => r.status !== 200);
+    assert.deepEqual(refused.map((r) => [r.status, r.headers["retry-after"], r.data.message]), [[403, "1", "Rate Limit Hit"]]);
+  });
 });
 
 describe("emulator: rate limit on the real clock", () => {

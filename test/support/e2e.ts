@@ -9,6 +9,12 @@ import { Stack, Workspace } from "./engine";
 /** Marks a suite about volume at the platform's limits: CI runs it on Node 24 only (docs/development.md). */
 export const AT_SCALE = "[at scale]";
 
+/**
+ * Marks a suite about the engine's handling of a killed command (its lock, pending operations,
+ * checkpoints), which the Node runtime does not change: CI runs it on Node 24 only (docs/development.md).
+ */
+export const ENGINE_RECOVERY = "[engine recovery]";
+
 /** Stack config on top of the emulator's address and API key: `secrets` are set with --secret. */
 export interface StackSettings {
   config?: Record<string, string>;

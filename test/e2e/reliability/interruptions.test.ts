@@ -16,7 +16,7 @@ import * as assert from "node:assert/strict";
 import * as path from "node:path";
 import type { EmulatorState, RequestLogEntry } from "../../../emulator";
 import { Stack, type BackgroundCommand } from "../../support/engine";
-import { step, useEmulatorStack } from "../../support/e2e";
+import { ENGINE_RECOVERY, step, useEmulatorStack } from "../../support/e2e";
 import { FIXTURE } from "../../support/fixture";
 import {
   assertPlatformMatches,
@@ -57,7 +57,7 @@ interface PointReport {
   repairedSidecars: string[];
 }
 
-describe("e2e reliability: interruptions", function () {
+describe(`e2e reliability: interruptions ${ENGINE_RECOVERY}`, function () {
   this.timeout(10 * 60_000);
   // Default client settings (10 s timeout): the held write of point 3 must not time out.
   const e2e = useEmulatorStack((workspace) => new Stack(workspace, specProgram(workspace, "interrupted"), "interrupted"));

@@ -8,7 +8,7 @@ import type { RunningEmulator } from "../../../emulator";
 import { Stack } from "../../support/engine";
 import { writeProgram } from "../../support/program";
 import { ACCOUNT_QUOTA, seedTenants } from "../../support/tenants";
-import { observableState, step, useEmulatorStack } from "../../support/e2e";
+import { ENGINE_RECOVERY, observableState, step, useEmulatorStack } from "../../support/e2e";
 import { waitFor } from "../../support/reliability";
 
 const TENANTS = 12;
@@ -34,7 +34,7 @@ function withoutQuotas(state: ReturnType<typeof observableState>) {
 }
 
 for (const restore of [false, true]) {
-  describe(`e2e reliability: an up killed half way with PULUMI_SKIP_CHECKPOINTS, ${restore ? "every resource declaring restoreOnDelete" : "nothing declared to restore"}`, function () {
+  describe(`e2e reliability: an up killed half way with PULUMI_SKIP_CHECKPOINTS, ${restore ? "every resource declaring restoreOnDelete" : "nothing declared to restore"} ${ENGINE_RECOVERY}`, function () {
     this.timeout(10 * 60_000);
     let tenants: string[] = [];
     const e2e = useEmulatorStack(
