@@ -13,6 +13,7 @@ export const FoundRecord = z.looseObject({
     .array(z.looseObject({ fieldId: z.string(), workflowId: z.string().optional(), name: z.string().optional(), options: z.array(NameValue).optional(), labels: z.array(NameValue).optional() }))
     .optional(),
   workflows: z.record(z.string(), z.boolean()),
+  env: z.array(z.string()).optional(),
 });
 /** One record of found.json. */
 export type FoundRecord = z.infer<typeof FoundRecord>;
@@ -26,6 +27,8 @@ export function foundRecords(plan: ImportPlan): FoundRecord[] {
       slug: setup.slug,
       fields: setup.fields.length > 0 ? setup.fields.map((field) => ({ ...field })) : undefined,
       workflows: setup.workflowStates!,
+      // Which env values were there: one added to the data later declares noValueBefore (program.ts).
+      env: [...setup.env.keys(), ...[...setup.workflowEnv].flatMap(([workflowId, values]) => [...values.keys()].map((definitionId) => `${definitionId}/${workflowId}`))],
     }));
 }
 

@@ -2,6 +2,7 @@
 // are present decides the scope, and they must fit the definition's scope. Create looks first:
 // a value already as declared is adopted without a write; otherwise create is the API's upsert,
 // so an existing value for the same definition and scope is overwritten, never duplicated.
+// What delete does is declared (restoreOnDelete, noValueBefore) or learned by that look.
 // The value is a secret in inputs, outputs and state, and never appears in a message.
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
@@ -41,6 +42,13 @@ export const EnvVariableValueProperties = declareProperties({
      * what create replaced or deleting it. Stored as a secret. Changing it writes nothing.
      */
     restoreOnDelete: z.string({ error: (issue) => `must be a string, not ${describe(issue.input)}` }).optional().describe("What delete (destroy, or removing the resource) sets the value to, instead of putting back what create replaced or deleting it. Stored as a secret. Changing it writes nothing."),
+    /**
+     * Declares that the platform held no value at this placement before this resource: delete
+     * (destroy, or removing the resource) deletes the value, whatever create found. With
+     * createWithoutRead, create is then one write. Not with restoreOnDelete or adoptEncryptedValue.
+     * Changing it writes nothing.
+     */
+    noValueBefore: z.boolean({ error: (issue) => `must be true or false, not ${describe(issue.input)}` }).optional().describe("Declares that the platform held no value at this placement before this resource: delete (destroy, or removing the resource) deletes the value, whatever create found. With createWithoutRead, create is then one write. Not with restoreOnDelete or adoptEncryptedValue. Changing it writes nothing."),
   },
   derived: {
     /** The definition's scope (org, workspace, linked_account or workflow), learned at check so that read knows which list to look in. */
@@ -59,6 +67,19 @@ export const EnvVariableValueProperties = declareProperties({
 
 /** Inputs of an EnvVariableValue. */
 export type EnvVariableValueArgs = ArgsOf<typeof EnvVariableValueProperties>;
+
+/** Declarations of what delete does that contradict noValueBefore, one failure each. */
+function declarationFailures(inputs: Record<string, unknown>): pulumi.dynamic.CheckFailure[] {
+  if (inputs.noValueBefore !== true) return [];
+  const failures: pulumi.dynamic.CheckFailure[] = [];
+  if (inputs.restoreOnDelete !== undefined) {
+    failures.push({ property: "noValueBefore", reason: "must not be true together with restoreOnDelete: declare one of them, what delete sets the value to or that it deletes it" });
+  }
+  if (inputs.adoptEncryptedValue === true) {
+    failures.push({ property: "noValueBefore", reason: "must not be true together with adoptEncryptedValue: adopting takes over a value that is already there" });
+  }
+  return failures;
+}
 
 /** Checks the ids present against a scope; one failure per property. */
 function scopeFailures(scope: EnvScope, ids: { linkedAccountId?: string; workflowId?: string }, subject: string): pulumi.dynamic.CheckFailure[] {
@@ -122,7 +143,8 @@ export const EnvVariableValueDefinition = defineResource({
   properties: EnvVariableValueProperties,
   operations: {
     async check(_context, olds, news) {
-      const { inputs, failures } = EnvVariableValueProperties.check(news);
+      const { inputs, failures: propertyFailures } = EnvVariableValueProperties.check(news);
+      const failures = [...propertyFailures, ...declarationFailures(inputs)];
       // The scope and encryption are the definition's: known from the last check while it is the same.
       const sameDefinition = olds.definitionId === inputs.definitionId && olds.scope !== undefined && olds.encrypted !== undefined;
       return { inputs: sameDefinition ? { ...inputs, scope: olds.scope, encrypted: olds.encrypted } : inputs, failures };
@@ -138,8 +160,9 @@ export const EnvVariableValueDefinition = defineResource({
     async create({ run, claim }, checked) {
       // Not validated at preview (validateAtPreview off): the definition is read now, and a misfit fails here.
       const inputs = checked.scope !== undefined ? checked : await withDefinition(run, checked);
-      if (inputs.restoreOnDelete !== undefined && inputs.adoptEncryptedValue !== true && run.settings.createWithoutRead) {
-        // What delete puts back is declared, so the listing would record nothing: the upsert alone (docs/guides/scaling.md).
+      const declared = inputs.restoreOnDelete !== undefined || inputs.noValueBefore === true;
+      if (declared && inputs.adoptEncryptedValue !== true && run.settings.createWithoutRead) {
+        // What delete does is declared, so the listing would record nothing: the upsert alone (docs/guides/scaling.md).
         const { _id } = await run.setEnvValue(inputs, inputs.value);
         claim(_id);
         return { id: _id, outs: EnvVariableValueProperties.inputsOf(inputs) };
@@ -165,7 +188,7 @@ export const EnvVariableValueDefinition = defineResource({
     },
 
     async update(context, _id, olds, news) {
-      // Only adoptEncryptedValue or restoreOnDelete changed: they act at create and delete.
+      // Only adoptEncryptedValue, restoreOnDelete or noValueBefore changed: they act at create and delete.
       if (olds.value !== news.value) await context.run.setEnvValue(news, news.value);
       return { outs: { ...EnvVariableValueProperties.inputsOf(news), ...defined({ foundExisting: olds.foundExisting, previousValue: olds.previousValue }) } };
     },
@@ -173,6 +196,11 @@ export const EnvVariableValueDefinition = defineResource({
     async delete(context, id, props) {
       // The upsert hands a renamed resource the same value: then the value is the new resource's.
       if (context.claimedByAnother(id)) return;
+      // What was declared before what create found: a run that stopped after its write finds its own value.
+      if (props.restoreOnDelete === undefined && props.noValueBefore === true) {
+        await unlessGone(() => context.run.deleteEnvValue(props, id));
+        return;
+      }
       // Never lose what was there: a declared restoreOnDelete, else the value create replaced.
       const restore = props.restoreOnDelete ?? props.previousValue;
       if (restore !== undefined) {
@@ -203,11 +231,13 @@ export const EnvVariableValueDefinition = defineResource({
     release: (i, o, t) =>
       i.restoreOnDelete !== undefined
         ? `the value is set to ${t.code("restoreOnDelete")}`
-        : o.previousValue !== undefined
-          ? "the value it replaced is put back"
-          : o.foundExisting === true
-            ? "the value stays on the platform (it replaced an encrypted value that could not be read)"
-            : "the value is deleted from the platform",
+        : i.noValueBefore === true
+          ? `the value is deleted from the platform (${t.code("noValueBefore")})`
+          : o.previousValue !== undefined
+            ? "the value it replaced is put back"
+            : o.foundExisting === true
+              ? "the value stays on the platform (it replaced an encrypted value that could not be read)"
+              : "the value is deleted from the platform",
   },
 });
 

@@ -47,6 +47,12 @@ namespace PulumiIntegrationPlatform.IntegrationPlatform
         public Output<string?> LinkedAccountId { get; private set; } = null!;
 
         /// <summary>
+        /// Declares that the platform held no value at this placement before this resource: delete (destroy, or removing the resource) deletes the value, whatever create found. With createWithoutRead, create is then one write. Not with restoreOnDelete or adoptEncryptedValue. Changing it writes nothing.
+        /// </summary>
+        [Output("noValueBefore")]
+        public Output<bool?> NoValueBefore { get; private set; } = null!;
+
+        /// <summary>
         /// The readable value create found there (secret); delete puts it back. Absent for an encrypted definition.
         /// </summary>
         [Output("previousValue")]
@@ -154,6 +160,12 @@ namespace PulumiIntegrationPlatform.IntegrationPlatform
         /// </summary>
         [Input("linkedAccountId")]
         public Input<string>? LinkedAccountId { get; set; }
+
+        /// <summary>
+        /// Declares that the platform held no value at this placement before this resource: delete (destroy, or removing the resource) deletes the value, whatever create found. With createWithoutRead, create is then one write. Not with restoreOnDelete or adoptEncryptedValue. Changing it writes nothing.
+        /// </summary>
+        [Input("noValueBefore")]
+        public Input<bool>? NoValueBefore { get; set; }
 
         [Input("restoreOnDelete")]
         private Input<string>? _restoreOnDelete;

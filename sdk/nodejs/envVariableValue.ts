@@ -55,6 +55,10 @@ export class EnvVariableValue extends pulumi.CustomResource {
      */
     declare public readonly linkedAccountId: pulumi.Output<string | undefined>;
     /**
+     * Declares that the platform held no value at this placement before this resource: delete (destroy, or removing the resource) deletes the value, whatever create found. With createWithoutRead, create is then one write. Not with restoreOnDelete or adoptEncryptedValue. Changing it writes nothing.
+     */
+    declare public readonly noValueBefore: pulumi.Output<boolean | undefined>;
+    /**
      * The readable value create found there (secret); delete puts it back. Absent for an encrypted definition.
      */
     declare public /*out*/ readonly previousValue: pulumi.Output<string | undefined>;
@@ -95,6 +99,7 @@ export class EnvVariableValue extends pulumi.CustomResource {
             resourceInputs["adoptEncryptedValue"] = args?.adoptEncryptedValue;
             resourceInputs["definitionId"] = args?.definitionId;
             resourceInputs["linkedAccountId"] = args?.linkedAccountId;
+            resourceInputs["noValueBefore"] = args?.noValueBefore;
             resourceInputs["restoreOnDelete"] = args?.restoreOnDelete ? pulumi.secret(args.restoreOnDelete) : undefined;
             resourceInputs["value"] = args?.value ? pulumi.secret(args.value) : undefined;
             resourceInputs["workflowId"] = args?.workflowId;
@@ -108,6 +113,7 @@ export class EnvVariableValue extends pulumi.CustomResource {
             resourceInputs["encrypted"] = undefined /*out*/;
             resourceInputs["foundExisting"] = undefined /*out*/;
             resourceInputs["linkedAccountId"] = undefined /*out*/;
+            resourceInputs["noValueBefore"] = undefined /*out*/;
             resourceInputs["previousValue"] = undefined /*out*/;
             resourceInputs["restoreOnDelete"] = undefined /*out*/;
             resourceInputs["scope"] = undefined /*out*/;
@@ -141,6 +147,10 @@ export interface EnvVariableValueArgs {
      * The linked account, for a `linked_account` definition (or optionally a `workflow` one). Changing it replaces the resource.
      */
     linkedAccountId?: pulumi.Input<string | undefined>;
+    /**
+     * Declares that the platform held no value at this placement before this resource: delete (destroy, or removing the resource) deletes the value, whatever create found. With createWithoutRead, create is then one write. Not with restoreOnDelete or adoptEncryptedValue. Changing it writes nothing.
+     */
+    noValueBefore?: pulumi.Input<boolean | undefined>;
     /**
      * What delete (destroy, or removing the resource) sets the value to, instead of putting back what create replaced or deleting it. Stored as a secret. Changing it writes nothing.
      */

@@ -44,7 +44,7 @@ async function declaredBy(dir: string, config: Record<string, string> = {}): Pro
   // The program runs on every require, as on every `pulumi up`, and reads found.json afresh.
   for (const file of ["index.ts", "found.json"]) delete require.cache[fs.realpathSync(path.join(dir, file))];
   const registered = await registrations(() => require(path.join(dir, "index.ts")), config);
-  return Object.fromEntries(registered.filter((r) => r.type === TYPE("ConfigField") || r.type === TYPE("WorkflowToggle")).map((r) => [r.name, r.inputs]));
+  return Object.fromEntries(registered.filter((r) => [TYPE("ConfigField"), TYPE("WorkflowToggle"), TYPE("EnvVariableValue")].includes(r.type)).map((r) => [r.name, r.inputs]));
 }
 
 /** Every value the emulator stores for an encrypted definition: what must never reach a file or the output. */
@@ -116,9 +116,9 @@ describe("pulumi-integration-platform import", function () {
         files["found.json"],
         [
           "[",
-          '  { "linkedAccountId": "acme", "slug": "hubspot", "workflows": { "wf_hs_contact_sync": true, "wf_hs_deal_alerts": false } },',
-          '  { "linkedAccountId": "globex", "slug": "hubspot", "workflows": { "wf_hs_contact_sync": false, "wf_hs_deal_alerts": true } },',
-          '  { "linkedAccountId": "initech", "slug": "hubspot", "workflows": { "wf_hs_contact_sync": false, "wf_hs_deal_alerts": false } }',
+          '  { "linkedAccountId": "acme", "slug": "hubspot", "workflows": { "wf_hs_contact_sync": true, "wf_hs_deal_alerts": false }, "env": ["64f0000000000000000000d4", "64f0000000000000000000d5", "64f0000000000000000000d8/wf_hs_contact_sync"] },',
+          '  { "linkedAccountId": "globex", "slug": "hubspot", "workflows": { "wf_hs_contact_sync": false, "wf_hs_deal_alerts": true }, "env": ["64f0000000000000000000d5"] },',
+          '  { "linkedAccountId": "initech", "slug": "hubspot", "workflows": { "wf_hs_contact_sync": false, "wf_hs_deal_alerts": false }, "env": ["64f0000000000000000000d5"] }',
           "]",
           "",
         ].join("\n"),
@@ -196,6 +196,7 @@ describe("pulumi-integration-platform import", function () {
         slug: "hubspot",
         fields: [{ fieldId: "hs_pipeline", name: "Deals pipeline" }],
         workflows: { wf_hs_contact_sync: true, wf_hs_deal_alerts: false },
+        env: ["64f0000000000000000000d4", "64f0000000000000000000d5", "64f0000000000000000000d8/wf_hs_contact_sync"],
       });
       const config = { "project:CRM_API_TOKEN-acme": "not the real one" };
       const workflowField = { workflowId: "wf_hs_contact_sync", slug: "hubspot" };
@@ -217,7 +218,7 @@ describe("pulumi-integration-platform import", function () {
           .readFileSync(program, "utf8")
           .replace('name: "Deals pipeline"', 'name: "Edited pipeline"')
           .replace('labels: [{ name: "team", value: "emea" }] }', 'labels: [{ name: "team", value: "apac" }], name: "Owner" }')
-          .replace('{ linkedAccountId: "initech", slug: "hubspot", ', '{ linkedAccountId: "initech", slug: "hubspot", workflows: ["wf_hs_deal_alerts"], '),
+          .replace('{ linkedAccountId: "initech", slug: "hubspot", ', '{ linkedAccountId: "initech", slug: "hubspot", workflows: ["wf_hs_deal_alerts"], workflowEnv: { wf_hs_contact_sync: { BATCH_SIZE: "25" } }, '),
       );
       const edited = await declaredBy(out, config);
       assert.deepEqual(edited["acme-hubspot/field/hs_pipeline"], {
@@ -231,6 +232,12 @@ describe("pulumi-integration-platform import", function () {
         slug: "hubspot", linkedAccountId: "initech", configId: "initech", workflowId: "wf_hs_deal_alerts", enabled: true, restoreOnDelete: false,
       });
       assert.deepEqual(edited["initech-hubspot/field/wf_hs_contact_sync/hs_sync_direction"].restoreOnDelete, { options: [{ name: "One way", value: "one_way" }] });
+      // An env value the import did not find at the account: destroy deletes it (and create needs no read).
+      const { value: added, ...addedInputs } = edited["initech-hubspot/env/64f0000000000000000000d8/wf_hs_contact_sync"];
+      assert.deepEqual(addedInputs, { definitionId: "64f0000000000000000000d8", workflowId: "wf_hs_contact_sync", linkedAccountId: "initech", noValueBefore: true });
+      assert.equal((added as { value: string }).value, "25", "the value, as a secret");
+      // One it found stays on the platform at destroy, as imported.
+      assert.equal(edited["initech-hubspot/env/64f0000000000000000000d5"].noValueBefore, undefined);
       assert.deepEqual(writes(), []);
     });
 
@@ -442,7 +449,7 @@ describe("pulumi-integration-platform import", function () {
       const lines = foundLines();
       assert.deepEqual(lines.slice(0, 2), earlier, "the earlier records, unchanged");
       assert.equal(lines.length, 3);
-      assert.deepEqual(JSON.parse(lines[2]), { linkedAccountId: "initech", slug: "hubspot", workflows: { wf_hs_contact_sync: false, wf_hs_deal_alerts: false } });
+      assert.deepEqual(JSON.parse(lines[2]), { linkedAccountId: "initech", slug: "hubspot", workflows: { wf_hs_contact_sync: false, wf_hs_deal_alerts: false }, env: ["64f0000000000000000000d5"] });
       // The data line has the stack's values now; destroy still puts back the first import's.
       assert.match(dataLines(filesIn(out)["index.ts"])[0], /fields: \[\{ fieldId: "hs_pipeline", name: "Set by the stack" \}\]/);
       assert.deepEqual(JSON.parse(lines[0]).workflows, { wf_hs_contact_sync: true, wf_hs_deal_alerts: false });

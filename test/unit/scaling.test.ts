@@ -176,6 +176,45 @@ describe("createWithoutRead", () => {
     assert.equal(ctx.emulator.store.envValue(v.id)?.value, "100");
   });
 
+  it("creates an env value that declares noValueBefore with one write and no read; delete deletes it", async () => {
+    startRun(ctx.emulator, { "integration-platform:createWithoutRead": "true" });
+    const v = await envValue.create({ ...QUOTA, scope: "linked_account", encrypted: false, value: "777", noValueBefore: true });
+    assert.deepEqual(calls(), ["POST /api/v2/public/env/values"]);
+    assert.equal(v.outs.foundExisting, undefined);
+    assert.equal(ctx.emulator.store.envValue(v.id)?.value, "777");
+
+    startRun(ctx.emulator);
+    ctx.emulator.requests.clear();
+    await envValue.delete(v.id, v.outs);
+    assert.deepEqual(calls(), [`DELETE /api/v2/public/env/values/${v.id}`]);
+    assert.equal(ctx.emulator.store.envValue(v.id), undefined);
+  });
+
+  it("noValueBefore wins over what create found: a value found (e.g. a stopped run's own write) is adopted, and delete still deletes it", async () => {
+    startRun(ctx.emulator); // createWithoutRead off: create lists first
+    // acme holds ACCOUNT_TIER "enterprise" in the fixture (64f…f5).
+    const tier = { definitionId: "64f0000000000000000000d5", linkedAccountId: "acme", scope: "linked_account", encrypted: false };
+    const v = await envValue.create({ ...tier, value: "enterprise", noValueBefore: true });
+    assert.equal(v.id, "64f0000000000000000000f5");
+    assert.equal(writes(ctx.emulator).length, 0, "adopted without a write");
+    startRun(ctx.emulator);
+    await envValue.delete(v.id, v.outs);
+    assert.equal(ctx.emulator.store.envValue(v.id), undefined, "deleted, not put back");
+  });
+
+  it("refuses noValueBefore together with restoreOnDelete or adoptEncryptedValue, naming the property, with no request", async () => {
+    startRun(ctx.emulator);
+    const both = await envValue.check({}, { ...QUOTA, value: "5", noValueBefore: true, restoreOnDelete: "1" });
+    assert.deepEqual(both.failures, [
+      { property: "noValueBefore", reason: "must not be true together with restoreOnDelete: declare one of them, what delete sets the value to or that it deletes it" },
+    ]);
+    const adopt = await envValue.check({}, { ...QUOTA, value: "5", noValueBefore: true, adoptEncryptedValue: true });
+    assert.deepEqual(adopt.failures, [{ property: "noValueBefore", reason: "must not be true together with adoptEncryptedValue: adopting takes over a value that is already there" }]);
+    const wrong = await envValue.check({}, { ...QUOTA, value: "5", noValueBefore: "yes" });
+    assert.deepEqual(wrong.failures, [{ property: "noValueBefore", reason: "must be true or false, not a string" }]);
+    assert.equal(ctx.emulator.requests.list().length, 0);
+  });
+
   it("still reads first where nothing is declared to restore, or an encrypted value is to be adopted", async () => {
     startRun(ctx.emulator, { "integration-platform:createWithoutRead": "true" });
     await field.create({ ...CONFIG, fieldId: "hs_pipeline", name: "Tenant pipeline" });

@@ -26,6 +26,8 @@ type EnvVariableValue struct {
 	FoundExisting pulumi.BoolPtrOutput `pulumi:"foundExisting"`
 	// The linked account, for a `linked_account` definition (or optionally a `workflow` one). Changing it replaces the resource.
 	LinkedAccountId pulumi.StringPtrOutput `pulumi:"linkedAccountId"`
+	// Declares that the platform held no value at this placement before this resource: delete (destroy, or removing the resource) deletes the value, whatever create found. With createWithoutRead, create is then one write. Not with restoreOnDelete or adoptEncryptedValue. Changing it writes nothing.
+	NoValueBefore pulumi.BoolPtrOutput `pulumi:"noValueBefore"`
 	// The readable value create found there (secret); delete puts it back. Absent for an encrypted definition.
 	PreviousValue pulumi.StringPtrOutput `pulumi:"previousValue"`
 	// What delete (destroy, or removing the resource) sets the value to, instead of putting back what create replaced or deleting it. Stored as a secret. Changing it writes nothing.
@@ -114,6 +116,8 @@ type envVariableValueArgs struct {
 	DefinitionId string `pulumi:"definitionId"`
 	// The linked account, for a `linked_account` definition (or optionally a `workflow` one). Changing it replaces the resource.
 	LinkedAccountId *string `pulumi:"linkedAccountId"`
+	// Declares that the platform held no value at this placement before this resource: delete (destroy, or removing the resource) deletes the value, whatever create found. With createWithoutRead, create is then one write. Not with restoreOnDelete or adoptEncryptedValue. Changing it writes nothing.
+	NoValueBefore *bool `pulumi:"noValueBefore"`
 	// What delete (destroy, or removing the resource) sets the value to, instead of putting back what create replaced or deleting it. Stored as a secret. Changing it writes nothing.
 	RestoreOnDelete *string `pulumi:"restoreOnDelete"`
 	// The value, always a string; `number` and `url` definitions check its format. Stored as a secret.
@@ -130,6 +134,8 @@ type EnvVariableValueArgs struct {
 	DefinitionId pulumi.StringInput
 	// The linked account, for a `linked_account` definition (or optionally a `workflow` one). Changing it replaces the resource.
 	LinkedAccountId pulumi.StringPtrInput
+	// Declares that the platform held no value at this placement before this resource: delete (destroy, or removing the resource) deletes the value, whatever create found. With createWithoutRead, create is then one write. Not with restoreOnDelete or adoptEncryptedValue. Changing it writes nothing.
+	NoValueBefore pulumi.BoolPtrInput
 	// What delete (destroy, or removing the resource) sets the value to, instead of putting back what create replaced or deleting it. Stored as a secret. Changing it writes nothing.
 	RestoreOnDelete pulumi.StringPtrInput
 	// The value, always a string; `number` and `url` definitions check its format. Stored as a secret.
@@ -248,6 +254,11 @@ func (o EnvVariableValueOutput) FoundExisting() pulumi.BoolPtrOutput {
 // The linked account, for a `linked_account` definition (or optionally a `workflow` one). Changing it replaces the resource.
 func (o EnvVariableValueOutput) LinkedAccountId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *EnvVariableValue) pulumi.StringPtrOutput { return v.LinkedAccountId }).(pulumi.StringPtrOutput)
+}
+
+// Declares that the platform held no value at this placement before this resource: delete (destroy, or removing the resource) deletes the value, whatever create found. With createWithoutRead, create is then one write. Not with restoreOnDelete or adoptEncryptedValue. Changing it writes nothing.
+func (o EnvVariableValueOutput) NoValueBefore() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v *EnvVariableValue) pulumi.BoolPtrOutput { return v.NoValueBefore }).(pulumi.BoolPtrOutput)
 }
 
 // The readable value create found there (secret); delete puts it back. Absent for an encrypted definition.

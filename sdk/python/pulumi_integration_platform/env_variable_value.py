@@ -23,6 +23,7 @@ class EnvVariableValueArgs:
                  value: pulumi.Input[_builtins.str],
                  adopt_encrypted_value: pulumi.Input[Optional[_builtins.bool]] = None,
                  linked_account_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 no_value_before: pulumi.Input[Optional[_builtins.bool]] = None,
                  restore_on_delete: pulumi.Input[Optional[_builtins.str]] = None,
                  workflow_id: pulumi.Input[Optional[_builtins.str]] = None):
         """
@@ -32,6 +33,7 @@ class EnvVariableValueArgs:
         :param pulumi.Input[_builtins.str] value: The value, always a string; `number` and `url` definitions check its format. Stored as a secret.
         :param pulumi.Input[_builtins.bool] adopt_encrypted_value: For an encrypted definition: when the platform already holds a value at this scope, create takes it over without writing. An encrypted value reads back redacted, so it cannot be compared: `value` is trusted to equal it, and only a later change of `value` is written. `pulumi-integration-platform import` sets it on the values it brings in. A readable value that already equals `value` is never written, with or without this.
         :param pulumi.Input[_builtins.str] linked_account_id: The linked account, for a `linked_account` definition (or optionally a `workflow` one). Changing it replaces the resource.
+        :param pulumi.Input[_builtins.bool] no_value_before: Declares that the platform held no value at this placement before this resource: delete (destroy, or removing the resource) deletes the value, whatever create found. With createWithoutRead, create is then one write. Not with restoreOnDelete or adoptEncryptedValue. Changing it writes nothing.
         :param pulumi.Input[_builtins.str] restore_on_delete: What delete (destroy, or removing the resource) sets the value to, instead of putting back what create replaced or deleting it. Stored as a secret. Changing it writes nothing.
         :param pulumi.Input[_builtins.str] workflow_id: The workflow, for a `workflow` definition. Changing it replaces the resource.
         """
@@ -41,6 +43,8 @@ class EnvVariableValueArgs:
             pulumi.set(__self__, "adopt_encrypted_value", adopt_encrypted_value)
         if linked_account_id is not None:
             pulumi.set(__self__, "linked_account_id", linked_account_id)
+        if no_value_before is not None:
+            pulumi.set(__self__, "no_value_before", no_value_before)
         if restore_on_delete is not None:
             pulumi.set(__self__, "restore_on_delete", restore_on_delete)
         if workflow_id is not None:
@@ -95,6 +99,18 @@ class EnvVariableValueArgs:
         pulumi.set(self, "linked_account_id", value)
 
     @_builtins.property
+    @pulumi.getter(name="noValueBefore")
+    def no_value_before(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Declares that the platform held no value at this placement before this resource: delete (destroy, or removing the resource) deletes the value, whatever create found. With createWithoutRead, create is then one write. Not with restoreOnDelete or adoptEncryptedValue. Changing it writes nothing.
+        """
+        return pulumi.get(self, "no_value_before")
+
+    @no_value_before.setter
+    def no_value_before(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "no_value_before", value)
+
+    @_builtins.property
     @pulumi.getter(name="restoreOnDelete")
     def restore_on_delete(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
@@ -128,6 +144,7 @@ class EnvVariableValue(pulumi.CustomResource):
                  adopt_encrypted_value: pulumi.Input[Optional[_builtins.bool]] = None,
                  definition_id: pulumi.Input[Optional[_builtins.str]] = None,
                  linked_account_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 no_value_before: pulumi.Input[Optional[_builtins.bool]] = None,
                  restore_on_delete: pulumi.Input[Optional[_builtins.str]] = None,
                  value: pulumi.Input[Optional[_builtins.str]] = None,
                  workflow_id: pulumi.Input[Optional[_builtins.str]] = None,
@@ -140,6 +157,7 @@ class EnvVariableValue(pulumi.CustomResource):
         :param pulumi.Input[_builtins.bool] adopt_encrypted_value: For an encrypted definition: when the platform already holds a value at this scope, create takes it over without writing. An encrypted value reads back redacted, so it cannot be compared: `value` is trusted to equal it, and only a later change of `value` is written. `pulumi-integration-platform import` sets it on the values it brings in. A readable value that already equals `value` is never written, with or without this.
         :param pulumi.Input[_builtins.str] definition_id: The env variable definition's id. Changing it replaces the resource.
         :param pulumi.Input[_builtins.str] linked_account_id: The linked account, for a `linked_account` definition (or optionally a `workflow` one). Changing it replaces the resource.
+        :param pulumi.Input[_builtins.bool] no_value_before: Declares that the platform held no value at this placement before this resource: delete (destroy, or removing the resource) deletes the value, whatever create found. With createWithoutRead, create is then one write. Not with restoreOnDelete or adoptEncryptedValue. Changing it writes nothing.
         :param pulumi.Input[_builtins.str] restore_on_delete: What delete (destroy, or removing the resource) sets the value to, instead of putting back what create replaced or deleting it. Stored as a secret. Changing it writes nothing.
         :param pulumi.Input[_builtins.str] value: The value, always a string; `number` and `url` definitions check its format. Stored as a secret.
         :param pulumi.Input[_builtins.str] workflow_id: The workflow, for a `workflow` definition. Changing it replaces the resource.
@@ -171,6 +189,7 @@ class EnvVariableValue(pulumi.CustomResource):
                  adopt_encrypted_value: pulumi.Input[Optional[_builtins.bool]] = None,
                  definition_id: pulumi.Input[Optional[_builtins.str]] = None,
                  linked_account_id: pulumi.Input[Optional[_builtins.str]] = None,
+                 no_value_before: pulumi.Input[Optional[_builtins.bool]] = None,
                  restore_on_delete: pulumi.Input[Optional[_builtins.str]] = None,
                  value: pulumi.Input[Optional[_builtins.str]] = None,
                  workflow_id: pulumi.Input[Optional[_builtins.str]] = None,
@@ -188,6 +207,7 @@ class EnvVariableValue(pulumi.CustomResource):
                 raise TypeError("Missing required property 'definition_id'")
             __props__.__dict__["definition_id"] = definition_id
             __props__.__dict__["linked_account_id"] = linked_account_id
+            __props__.__dict__["no_value_before"] = no_value_before
             __props__.__dict__["restore_on_delete"] = None if restore_on_delete is None else pulumi.Output.secret(restore_on_delete)
             if value is None and not opts.urn:
                 raise TypeError("Missing required property 'value'")
@@ -230,6 +250,7 @@ class EnvVariableValue(pulumi.CustomResource):
         __props__.__dict__["encrypted"] = None
         __props__.__dict__["found_existing"] = None
         __props__.__dict__["linked_account_id"] = None
+        __props__.__dict__["no_value_before"] = None
         __props__.__dict__["previous_value"] = None
         __props__.__dict__["restore_on_delete"] = None
         __props__.__dict__["scope"] = None
@@ -276,6 +297,14 @@ class EnvVariableValue(pulumi.CustomResource):
         The linked account, for a `linked_account` definition (or optionally a `workflow` one). Changing it replaces the resource.
         """
         return pulumi.get(self, "linked_account_id")
+
+    @_builtins.property
+    @pulumi.getter(name="noValueBefore")
+    def no_value_before(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        Declares that the platform held no value at this placement before this resource: delete (destroy, or removing the resource) deletes the value, whatever create found. With createWithoutRead, create is then one write. Not with restoreOnDelete or adoptEncryptedValue. Changing it writes nothing.
+        """
+        return pulumi.get(self, "no_value_before")
 
     @_builtins.property
     @pulumi.getter(name="previousValue")
