@@ -4,7 +4,8 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { PlatformClient } from "./client/http";
 import type { Run } from "./run";
-import { ConfigReader, ConnectionSettings, resolveSettings, validatesAtPreview } from "./settings";
+import { SettingsError } from "./client/errors";
+import { ConfigReader, ConnectionSettings, SETTINGS, resolveSettings, validatesAtPreview } from "./settings";
 
 let stackConfig: ConfigReader | undefined;
 let run: Run | undefined;
@@ -64,7 +65,25 @@ export function openClient(settings: ConnectionSettings): PlatformClient {
   const { PlatformClient: ClientOf } = require("./client/http") as typeof import("./client/http");
   const { pacer } = require("./client/pacing") as typeof import("./client/pacing");
   pacer.configure(settings.requestsPerSecond);
+  pacer.share(sharedPacer(settings));
   return new ClientOf(settings);
+}
+
+let broker: import("./client/rateBroker").RateBrokerClient | undefined;
+
+/**
+ * The pacer `shards` serves for every stack of this machine (rateBroker.ts), when it set one and
+ * this stack's rate is the part it gave (a stack whose config sets its own rate keeps it).
+ */
+function sharedPacer(settings: ConnectionSettings) {
+  const { RATE_BROKER_ENV, RateBrokerClient, brokerUrlProblem } = require("./client/rateBroker") as typeof import("./client/rateBroker");
+  const url = process.env[RATE_BROKER_ENV];
+  const part = Number(process.env[SETTINGS.requestsPerSecond.env]);
+  if (!url || settings.requestsPerSecond <= 0 || settings.requestsPerSecond !== part) return undefined;
+  const problem = brokerUrlProblem(url);
+  if (problem) throw new SettingsError(`${RATE_BROKER_ENV} ${problem}; unset it to pace this stack alone`);
+  if (broker?.url !== url) broker = new RateBrokerClient(url);
+  return broker;
 }
 
 /** Whether checks validate changed resources against the platform (`integration-platform:validateAtPreview`). */

@@ -1,6 +1,7 @@
 // `shards <command>`: the stacks of a sharded program run at once through Pulumi's Automation API,
 // each paced to an equal part of the one API key's limit.
 import type { Stack } from "@pulumi/pulumi/automation";
+import { RATE_BROKER_ENV, startRateBroker } from "../../provider/client/rateBroker";
 import { DEFAULT_REQUESTS_PER_SECOND, SETTINGS } from "../../provider/settings";
 import { checkTemplate, lastLines, shardStack, stackName, type ShardStacks, type ShardsIo } from "./stacks";
 
@@ -53,16 +54,19 @@ const RUN: Record<ShardCommand, (stack: Stack, options: CommandOptions) => Promi
 
 /**
  * Runs `command` on every shard's stack at once and waits for all of them; resolves to the number
- * of stacks whose command failed. Each stack paces itself to an equal part of the key's limit, so
- * together they stay within it without a 429 (a stack whose config sets requestsPerSecond keeps it).
+ * of stacks whose command failed. Every stack takes its requests' turns at one pacer of the key's
+ * whole limit, served here (rateBroker.ts): a stack that is done leaves its part to the others.
+ * Should that pacer be unreachable, each paces itself to an equal part (a stack whose config sets
+ * requestsPerSecond keeps it).
  */
 export async function runShards(options: RunShardsOptions, io: ShardsIo): Promise<number> {
   checkTemplate(options.template);
   const env = io.env ?? process.env;
   const total = options.requestsPerSecond ?? (Number(env[SETTINGS.requestsPerSecond.env]) || DEFAULT_REQUESTS_PER_SECOND);
-  const envVars = { [SETTINGS.requestsPerSecond.env]: String(total / options.shards) };
   const names = Array.from({ length: options.shards }, (_, i) => stackName(options.template, i));
-  io.stderr(`shards: ${options.command} on ${options.shards} stacks (${names[0]} to ${names[names.length - 1]}) at once, ${fmt(total / options.shards)} requests/s each (${fmt(total)} in all)\n`);
+  const broker = await startRateBroker(total);
+  const envVars = { [SETTINGS.requestsPerSecond.env]: String(total / options.shards), [RATE_BROKER_ENV]: broker.url };
+  io.stderr(`shards: ${options.command} on ${options.shards} stacks (${names[0]} to ${names[names.length - 1]}) at once, sharing ${fmt(total)} requests/s\n`);
 
   const results = await Promise.allSettled(
     names.map(async (name, shard) => {
@@ -78,6 +82,7 @@ export async function runShards(options: RunShardsOptions, io: ShardsIo): Promis
       }
     }),
   );
+  await broker.close();
 
   let failed = 0;
   for (const [i, result] of results.entries()) {

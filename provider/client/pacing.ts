@@ -35,6 +35,20 @@ export const DEFAULT_ADAPT: AdaptOptions = {
  */
 const BUCKET_SIZE = 2;
 
+/**
+ * Below this rate a process is one of several sharing the key (a shard's part): its bucket holds
+ * one token, so that several such processes resuming together add up to less of a burst.
+ */
+const SHARE_RATE = 8;
+
+/** A pacer in another process that grants turns (rateBroker.ts): shards on one machine share one. */
+export interface SharedPacer {
+  /** Resolves true when a turn is granted, false once the shared pacer cannot be reached. */
+  turn(): Promise<boolean>;
+  /** Reports a 429, so that every process sharing it slows down. */
+  rateLimited(): void;
+}
+
 /** One limiter for every request of a process: paces to the configured rate, slows down on 429s, recovers. */
 export class Pacer {
   private bucket: TokenBucket | undefined;
@@ -43,6 +57,7 @@ export class Pacer {
   private lastCut = Number.NEGATIVE_INFINITY;
   private recovery: NodeJS.Timeout | undefined;
   private cuts = 0;
+  private shared: SharedPacer | undefined;
 
   /** `adapt` tunes the reaction to 429s (tests shorten the times). */
   constructor(private readonly adapt: AdaptOptions = DEFAULT_ADAPT) {}
@@ -63,19 +78,30 @@ export class Pacer {
       return;
     }
     this.rate = requestsPerSecond;
-    this.bucket = new TokenBucket({ bucketSize: BUCKET_SIZE, tokensPerInterval: requestsPerSecond, interval: "second" });
-    // A new bucket starts empty; a process that has sent nothing yet may send right away.
-    this.bucket.content = 1;
+    this.bucket = new TokenBucket({ bucketSize: requestsPerSecond < SHARE_RATE ? 1 : BUCKET_SIZE, tokensPerInterval: requestsPerSecond, interval: "second" });
+    // A random part of a token: processes started at the same moment (shards in a CI matrix) send
+    // their first requests at different moments instead of all at once.
+    this.bucket.content = Math.random();
+  }
+
+  /**
+   * Takes turns at `shared` instead of this process's own bucket, while it answers (undefined: alone
+   * again). The configured rate stays the fallback.
+   */
+  share(shared: SharedPacer | undefined): void {
+    this.shared = shared;
   }
 
   /** Resolves when this request may go out. Turns are granted in arrival order. */
   async turn(): Promise<void> {
+    if (this.shared && this.bucket && (await this.shared.turn())) return;
     if (this.bucket) await this.bucket.removeTokens(1);
   }
 
   /** Records a 429: the rate is cut, once per overload, and then recovers while no 429 comes. */
   rateLimited(): void {
     if (!this.bucket) return;
+    this.shared?.rateLimited();
     const now = performance.now();
     if (now - this.lastCut < this.adapt.cooldownMs) return;
     this.lastCut = now;
