@@ -13,19 +13,25 @@
 // (default `shards`) chooses how: S stacks (`shards`), or one stack of all K (`single`), each also
 // with PULUMI_SKIP_CHECKPOINTS=true (`shards-skip`, `single-skip`); `--programs` which programs run.
 // `up` runs without validation at check, as the sharded example's up jobs (docs/design/validation.md);
-// `--validate-at-up` keeps it on, to measure what it costs there.
+// `--validate-at-up` keeps it on, to measure what it costs there. `--backends file,s3` keeps the
+// stacks' state in a folder, in a bucket of a real S3-compatible server (test/support/s3.ts), or
+// each in turn; `--peer 1000` also runs the peer (OpenTofu + restapi, ../shared/peer) at those sizes,
+// on its own emulator at the same limit, after ours.
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { startEmulator, type RunningEmulator } from "../emulator";
+import { observableState } from "../test/support/e2e";
 import { REPO, Stack, Workspace } from "../test/support/engine";
 import { NOOP_RESOURCE } from "./lib/floor";
 import { watchProviderHostsTogether } from "./lib/hosts";
-import { COMMANDS, type Command, type Measured, type ProgramRun } from "./lib/scale";
+import { ensurePeer, preparePeer, runPeerPhase, seedPeerTenants, type PeerPhase } from "./lib/peer";
+import { COMMANDS, type Command, type Measured, type PeerMeasured, type ProgramRun } from "./lib/scale";
+import { startS3Backend } from "../test/support/s3";
 import { writeProgram } from "../test/support/program";
-import { ACCOUNT_QUOTA, seedTenants } from "../test/support/tenants";
+import { ACCOUNT_TIER, seedTenants } from "../test/support/tenants";
 
 const CLI = path.join(REPO, "dist/cli/main.js");
 
@@ -37,7 +43,8 @@ for (const id of tenants) {
   const config = { slug: "hubspot", linkedAccountId: id, configId: id };
   new platform.ConfigField(\`\${id}-pipeline\`, { ...config, fieldId: "hs_pipeline", name: \`\${id} pipeline\`, restoreOnDelete: { name: "Pipeline" } });
   new platform.WorkflowToggle(\`\${id}-deal-alerts\`, { ...config, workflowId: "wf_hs_deal_alerts", enabled: true, restoreOnDelete: false });
-  new platform.EnvVariableValue(\`\${id}-quota\`, { definitionId: "${ACCOUNT_QUOTA}", linkedAccountId: id, value: "500", restoreOnDelete: "100" });
+  // As the peer's (../shared/peer/main.tf): a tier the new account did not have, so destroy deletes it.
+  new platform.EnvVariableValue(\`\${id}-tier\`, { definitionId: "${ACCOUNT_TIER}", linkedAccountId: id, value: "tier-bench", noValueBefore: true });
 }
 `;
 
@@ -49,7 +56,7 @@ for (const id of tenants) {
   const config = { slug: "hubspot", linkedAccountId: id, configId: id };
   new Noop(\`\${id}-pipeline\`, { ...config, fieldId: "hs_pipeline", name: \`\${id} pipeline\` });
   new Noop(\`\${id}-deal-alerts\`, { ...config, workflowId: "wf_hs_deal_alerts", enabled: true });
-  new Noop(\`\${id}-quota\`, { definitionId: "${ACCOUNT_QUOTA}", linkedAccountId: id, value: "500" });
+  new Noop(\`\${id}-tier\`, { definitionId: "${ACCOUNT_TIER}", linkedAccountId: id, value: "tier-bench" });
 }
 `;
 
@@ -104,9 +111,24 @@ async function measure(command: Command, layout: Layout, dir: string, workspace:
   return measured;
 }
 
+/** What the tenants hold on the platform, as the API shows it: their configs and env values, one text each. */
+function tenantObjects(emulator: RunningEmulator, tenants: string[]): string[] {
+  const mine = new Set(tenants);
+  const seen = observableState(emulator);
+  return [...seen.configs, ...seen.envValues].filter((o) => mine.has(o.linkedAccountId ?? "")).map((o) => JSON.stringify(o));
+}
+
+/** How many objects one of the two lists holds and the other does not. */
+function differing(before: string[], after: string[]): number {
+  const [a, b] = [new Set(before), new Set(after)];
+  return before.filter((o) => !b.has(o)).length + after.filter((o) => !a.has(o)).length;
+}
+
 /** Writes the program for K tenants, creates its stacks, and runs every command. */
-async function runProgram(program: "ours" | "floor", tenants: string[], layout: Layout, emulator: RunningEmulator): Promise<ProgramRun> {
-  const workspace = new Workspace();
+async function runProgram(program: "ours" | "floor", tenants: string[], layout: Layout, emulator: RunningEmulator, backend: Backend): Promise<ProgramRun> {
+  const s3 = backend === "s3" ? await startS3Backend() : undefined;
+  const workspace = new Workspace(s3);
+  const before = tenantObjects(emulator, tenants);
   try {
     const dir = writeProgram(workspace.root, `scale-${program}`, { "index.ts": program === "ours" ? OURS : FLOOR, "tenants.json": JSON.stringify(tenants) });
     // The connection from the environment, as in CI: the runner's stacks and the single one alike.
@@ -125,9 +147,37 @@ async function runProgram(program: "ours" | "floor", tenants: string[], layout: 
         for (const name of stacks) stateBytes += Buffer.byteLength((await new Stack(workspace, dir, name, env).ok(["stack", "export"])).stdout);
       }
     }
-    return { commands, stateBytes };
+    return { commands, stateBytes, leftBehind: differing(before, tenantObjects(emulator, tenants)) };
   } finally {
     workspace.dispose();
+    await s3?.stop();
+  }
+}
+
+/** Where the stacks' state is kept: a folder, or a bucket of a real S3-compatible server (test/support/s3.ts). */
+type Backend = "file" | "s3";
+
+/** The peer at K tenants, on its own emulator at the documented limit: create, refresh, destroy. */
+async function runPeer(k: number): Promise<Record<PeerPhase, PeerMeasured>> {
+  const home = ensurePeer();
+  const emulator = await startEmulator({ quiet: true });
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pip-bench-peer-"));
+  try {
+    await seedPeerTenants(emulator, k);
+    preparePeer(dir, emulator.url, emulator.apiKey, k);
+    const phases = {} as Record<PeerPhase, PeerMeasured>;
+    for (const phase of ["create", "refresh", "destroy"] as const) {
+      emulator.requests.clear();
+      const run = await runPeerPhase(home, dir, phase);
+      const calls = emulator.requests.list();
+      phases[phase] = { seconds: run.seconds, calls: calls.length, rateLimited: calls.filter((c) => c.status === 429).length, code: run.code };
+      if (run.code !== 0) phases[phase].failed = (run.output.match(/^.*Error.*$/m)?.[0] ?? run.output.trim().split("\n").pop() ?? "").trim().slice(0, 300);
+      process.stderr.write(`bench:   peer ${phase}: ${run.seconds.toFixed(1)} s, ${calls.length} calls, ${phases[phase].rateLimited} × 429${run.code ? `, exit ${run.code}` : ""}\n`);
+    }
+    return phases;
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+    await emulator.close();
   }
 }
 
@@ -145,6 +195,8 @@ async function main(): Promise<void> {
       layouts: { type: "string", default: "shards" },
       programs: { type: "string", default: "floor,ours" },
       out: { type: "string" },
+      backends: { type: "string", default: "file" },
+      peer: { type: "string", default: "" },
       "validate-at-up": { type: "boolean", default: false },
     },
   });
@@ -157,6 +209,9 @@ async function main(): Promise<void> {
   const layoutNames = values.layouts!.split(",").filter(Boolean);
   const unknown = layoutNames.filter((name) => !["shards", "shards-skip", "single", "single-skip"].includes(name));
   if (unknown.length > 0) throw new Error(`--layouts takes shards, shards-skip, single and single-skip; got ${unknown.join(", ")}`);
+  const backends = values.backends!.split(",").filter(Boolean) as Backend[];
+  if (backends.length === 0 || backends.some((b) => b !== "file" && b !== "s3")) throw new Error(`--backends takes file and s3; got ${values.backends}`);
+  const peerSizes = list("--peer", values.peer!);
   const out = values.out ?? fs.mkdtempSync(path.join(os.tmpdir(), "pip-bench-scale-"));
   fs.mkdirSync(out, { recursive: true });
   const results: Record<string, unknown> = { machine: `${os.cpus().length} vCPUs (${os.cpus()[0]?.model.trim()}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`, load: os.loadavg()[0] };
@@ -167,20 +222,28 @@ async function main(): Promise<void> {
         ? [`shards-${shards[i]}${name.endsWith("-skip") ? "-skip" : ""}`, { kind: "shards", shards: shards[i], skipCheckpoints: name.endsWith("-skip") }]
         : [name, { kind: "single", skipCheckpoints: name === "single-skip" }],
     );
-    for (const [name, layout] of layouts) {
-      for (const program of programs) {
-        // No rateLimit option: the emulator's default is the platform's documented limit.
-        const emulator = await startEmulator({ quiet: true });
-        try {
-          const tenants = await seedTenants(emulator, "tenant", k);
-          process.stderr.write(`bench: K=${k} ${name} ${program} ...\n`);
-          const run = await runProgram(program, tenants, layout, emulator);
-          results[`${k}/${name}/${program}`] = run;
-          fs.writeFileSync(path.join(out, "results.json"), JSON.stringify(results, null, 2));
-        } finally {
-          await emulator.close();
+    for (const backend of backends) {
+      for (const [name, layout] of layouts) {
+        for (const program of programs) {
+          // No rateLimit option: the emulator's default is the platform's documented limit.
+          const emulator = await startEmulator({ quiet: true });
+          try {
+            const tenants = await seedTenants(emulator, "tenant", k);
+            process.stderr.write(`bench: K=${k} ${name} ${program} on ${backend} ...\n`);
+            const run = await runProgram(program, tenants, layout, emulator, backend);
+            // The file backend keeps its earlier keys, so that older results files still read alike.
+            results[`${k}/${name}/${program}${backend === "file" ? "" : `/${backend}`}`] = run;
+            fs.writeFileSync(path.join(out, "results.json"), JSON.stringify(results, null, 2));
+          } finally {
+            await emulator.close();
+          }
         }
       }
+    }
+    if (peerSizes.includes(k)) {
+      process.stderr.write(`bench: K=${k} peer (OpenTofu + restapi) ...\n`);
+      results[`${k}/peer`] = await runPeer(k);
+      fs.writeFileSync(path.join(out, "results.json"), JSON.stringify(results, null, 2));
     }
   }
   process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);

@@ -23,4 +23,16 @@ export interface ProgramRun {
   commands: Record<Command, Measured>;
   /** Bytes of every stack's exported state after up, together. */
   stateBytes: number;
+  /** The tenants' configs and env values that differ after destroy from before up (0: the platform as it was). */
+  leftBehind?: number;
+}
+
+/** One phase of the peer (OpenTofu with restapi, scripts/lib/peer.ts). */
+export interface PeerMeasured {
+  seconds: number;
+  calls: number;
+  rateLimited: number;
+  /** Its exit code: the peer fails when its retries run out. */
+  code: number;
+  failed?: string;
 }

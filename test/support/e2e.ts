@@ -5,6 +5,7 @@ import { configView, eventView } from "../../emulator/views";
 import { pacer } from "../../provider/client/pacing";
 import { DEFAULT_REQUESTS_PER_SECOND } from "../../provider/settings";
 import { Stack, Workspace } from "./engine";
+import { startS3Backend, type S3Backend } from "./s3";
 
 /** Marks a suite about volume at the platform's limits: CI runs it on Node 24 only (docs/development.md). */
 export const AT_SCALE = "[at scale]";
@@ -33,6 +34,8 @@ export interface E2EContext {
    * with the suite's.
    */
   addStack(stack: Stack, settings?: StackSettings): Promise<Stack>;
+  /** The S3-compatible server holding the stacks' state, when the suite asked for one. */
+  s3?: S3Backend;
 }
 
 /**
@@ -45,6 +48,8 @@ export function useEmulatorStack(
   options: StackSettings & {
     emulator?: Omit<EmulatorOptions, "rateLimit" | "retryAfter">;
     init?: (stack: Stack) => Promise<void>;
+    /** Keep the state in a bucket of a real S3-compatible server (test/support/s3.ts), not a folder. */
+    s3Backend?: boolean;
   } = {},
 ): E2EContext {
   const ctx: E2EContext = {
@@ -58,12 +63,14 @@ export function useEmulatorStack(
   } as E2EContext;
   before(async () => {
     ctx.emulator = await startEmulator({ quiet: true, ...options.emulator });
-    ctx.workspace = new Workspace();
+    if (options.s3Backend) ctx.s3 = await startS3Backend();
+    ctx.workspace = new Workspace(ctx.s3);
     ctx.stack = makeStack(ctx.workspace, ctx.emulator);
     await (options.init ? options.init(ctx.stack) : ctx.addStack(ctx.stack, options));
   });
   after(async () => {
     ctx.workspace?.dispose();
+    await ctx.s3?.stop();
     await ctx.emulator?.close();
   });
   return ctx;

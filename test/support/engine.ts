@@ -57,7 +57,8 @@ export class Workspace {
   /** The passphrase of the stacks' secrets provider. */
   readonly passphrase = `pass-${randomBytes(8).toString("hex")}`;
 
-  constructor() {
+  /** `backend`: a backend other than a folder of this workspace (an S3 bucket: test/support/s3.ts), with the environment it needs. */
+  constructor(readonly backend?: { url: string; env: Record<string, string> }) {
     fs.mkdirSync(path.join(this.root, "backend"));
   }
 
@@ -69,13 +70,14 @@ export class Workspace {
     Object.assign(env, {
       PATH: `${engineBinDir()}${path.delimiter}${process.env.PATH ?? ""}`,
       PULUMI_HOME: path.join(this.root, "home"),
-      PULUMI_BACKEND_URL: `file://${path.join(this.root, "backend")}`,
+      PULUMI_BACKEND_URL: this.backend?.url ?? `file://${path.join(this.root, "backend")}`,
       PULUMI_CONFIG_PASSPHRASE: this.passphrase,
       PULUMI_SKIP_UPDATE_CHECK: "true",
       PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
       PULUMI_SKIP_CONFIRMATIONS: "true",
       PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK: "true",
       NO_COLOR: "1",
+      ...this.backend?.env,
     });
     for (const [key, value] of Object.entries(extra)) {
       if (value === undefined) delete env[key];

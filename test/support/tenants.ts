@@ -2,6 +2,8 @@
 // and a program that sets each of them up, as a customer with many end users writes it.
 import type { RunningEmulator } from "../../emulator";
 
+/** The fixture's ACCOUNT_TIER definition: a linked_account-scoped string, which seeded tenants do not hold. */
+export const ACCOUNT_TIER = "64f0000000000000000000d5";
 /** The fixture's ACCOUNT_QUOTA definition: a linked_account-scoped number. */
 export const ACCOUNT_QUOTA = "64f0000000000000000000d6";
 /** The fixture's BATCH_SIZE definition: a workflow-scoped number, which a linked account can hold per workflow. */
