@@ -18,7 +18,7 @@ export interface RateBroker {
   pacer: Pacer;
   /** Turns granted so far. */
   readonly turns: number;
-  /** Stops serving; requests still waiting are answered first. */
+  /** Stops serving, and drops every connection: called once every stack has finished. */
   close(): Promise<void>;
 }
 
@@ -61,7 +61,8 @@ export async function startRateBroker(requestsPerSecond: number, pacer: Pacer = 
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
-        server.closeIdleConnections();
+        // A plugin that outlives its stack may keep a connection open: it must not keep `shards` waiting.
+        server.closeAllConnections();
       }),
   };
 }
