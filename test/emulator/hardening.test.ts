@@ -3,6 +3,7 @@
 // web pages (docs/guides/security.md).
 import axios from "axios";
 import { strict as assert } from "node:assert";
+import { Agent } from "node:http";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -29,9 +30,12 @@ describe("emulator: hardening", () => {
   });
 
   it("a flood of 10,000 distinct made-up keys keeps one bucket for them all, and the valid key keeps its burst", async () => {
+    // 64 kept-alive sockets: 10,000 connects at once overflow the listen backlog, and the kernel's
+    // SYN retries (1 s, 3 s, 7 s...) then made this take 30 s idle and past the timeout on a busy CI.
+    const agent = new Agent({ keepAlive: true, maxSockets: 64 });
     const sent = await Promise.all(
-      Array.from({ length: 10_000 }, (_, i) => client(h.emulator, { "x-api-key": `tk_bogus_${i}` }).get("/linked-account")),
-    );
+      Array.from({ length: 10_000 }, (_, i) => client(h.emulator, { "x-api-key": `tk_bogus_${i}` }).get("/linked-account", { httpAgent: agent })),
+    ).finally(() => agent.destroy());
     assert.equal(sent.length, 10_000);
     assert.equal(h.emulator.rateLimit.bucketCount, 1);
     assert.ok(sent.filter((r) => r.status === 429).length > 9_000, "past their shared burst (and what it earns back meanwhile), 429s");
