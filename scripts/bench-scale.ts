@@ -103,11 +103,18 @@ async function measure(command: Command, layout: Layout, dir: string, workspace:
   const memory = stop();
   const calls = emulator.requests.list();
   const measured: Measured = { seconds, calls: calls.length, rateLimited: calls.filter((c) => c.status === 429).length, hostPeakMb: memory.peakMb, hostsTogetherMb: memory.togetherMb };
+  if (calls.length > 0) {
+    // Where the seconds over the rate floor go: before the first call and after the last.
+    const times = calls.map((c) => Date.parse(c.time));
+    measured.beforeFirstCall = (Math.min(...times) - started) / 1000;
+    measured.afterLastCall = (started + seconds * 1000 - Math.max(...calls.map((c) => Date.parse(c.time) + c.durationMs))) / 1000;
+  }
   if (code !== 0) {
     measured.failed = (output.match(/^.*(error|failed).*$/m)?.[0] ?? output.trim().split("\n").pop() ?? "").trim().slice(0, 300);
     process.stderr.write(`bench: ${command} failed: ${measured.failed}\n`);
   }
-  process.stderr.write(`bench:   ${command}: ${seconds.toFixed(1)} s, ${measured.calls} calls, ${measured.rateLimited} × 429\n`);
+  const edges = measured.beforeFirstCall === undefined ? "" : `, first call at ${measured.beforeFirstCall.toFixed(1)} s, ${measured.afterLastCall?.toFixed(1)} s after the last`;
+  process.stderr.write(`bench:   ${command}: ${seconds.toFixed(1)} s, ${measured.calls} calls, ${measured.rateLimited} × 429${edges}\n`);
   return measured;
 }
 

@@ -14,7 +14,8 @@
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-log() { printf 'ensure-languages: %s\n' "$*" >&2; }
+ensure_name=ensure-languages
+. "$repo/scripts/lib/ensure.sh"
 hosts=(python go yaml)
 
 # 1. Installed: all three in one directory on PATH.
@@ -30,7 +31,6 @@ fi
 # 2. The cache. One build at a time: a second caller (CI builds in the background while the tests
 #    may ask) waits for the first, then finds its result.
 key="$(for h in "${hosts[@]}"; do cat "$repo/tools/pulumi/language-$h/go.sum"; done | sha256sum | cut -c1-12)"
-cache_root="${PULUMI_IP_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-integration-platform}"
 bin="$cache_root/language-hosts-$key/bin"
 mkdir -p "$cache_root"
 exec 9>"$cache_root/language-hosts-$key.lock"
@@ -46,7 +46,6 @@ command -v go >/dev/null 2>&1 || { log "no language hosts on PATH and no Go tool
 export GOTOOLCHAIN=local GOFLAGS=-mod=mod CGO_ENABLED=0
 staging="$(mktemp -d "${TMPDIR:-/tmp}/language-hosts.XXXXXX")"
 trap 'rm -rf "$staging"' EXIT
-required_version() { awk -v mod="$2" '{ for (i = 1; i < NF; i++) if ($i == mod) { v = $(i + 1); sub(/^v/, "", v); print v; exit } }' "$1"; }
 build() { # <host> <package> <module whose version is stamped>
   local started=$SECONDS version
   version="$(required_version "$repo/tools/pulumi/language-$1/go.mod" "$3")"

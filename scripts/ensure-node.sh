@@ -13,7 +13,9 @@
 # machine's own, and runs on whichever `node` comes first on PATH.
 set -euo pipefail
 
-log() { printf 'ensure-node: %s\n' "$*" >&2; }
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+ensure_name=ensure-node
+. "$repo/scripts/lib/ensure.sh"
 die() { log "$*"; exit 1; }
 
 # The releases CI tests, and their packages' integrity as the registry published it. To move one:
@@ -47,7 +49,6 @@ case "$(uname -m)" in
 esac
 pkg="node-linux-$arch"
 
-cache_root="${PULUMI_IP_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-integration-platform}"
 bin="$cache_root/node-v$version-linux-$arch/bin"
 if [ -x "$bin/node" ] && [ "$("$bin/node" --version 2>/dev/null)" = "v$version" ]; then
   log "using the cached node v$version in $bin"

@@ -28,10 +28,10 @@ restapi_commit=88f3f9b
 restapi_version=3.0.0 # the version main.tf pins; the mirror's folder and file names carry it
 restapi_module=github.com/Mastercard/terraform-provider-restapi
 
-log() { printf 'ensure-peer: %s\n' "$*" >&2; }
+ensure_name=ensure-peer
+. "$repo/scripts/lib/ensure.sh"
 die() { log "$*"; exit 1; }
 
-cache_root="${PULUMI_IP_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-integration-platform}"
 peer_home="$cache_root/peer-tofu$tofu_version-restapi$restapi_commit"
 provider_dir="mirror/registry.opentofu.org/mastercard/restapi/$restapi_version/linux_amd64"
 provider_bin="$provider_dir/terraform-provider-restapi_v$restapi_version"

@@ -20,7 +20,8 @@ set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 mode="${1:-${PULUMI_IP_ENGINE:-installed}}"
 
-log() { printf 'ensure-pulumi: %s\n' "$*" >&2; }
+ensure_name=ensure-pulumi
+. "$repo/scripts/lib/ensure.sh"
 die() {
   log "$*"
   cat >&2 <<EOF
@@ -33,10 +34,6 @@ EOF
   exit 1
 }
 
-# Prints the version a go.mod requires of a module, for both the one-line and the block form.
-required_version() { # <go.mod> <module path>
-  awk -v mod="$2" '{ for (i = 1; i < NF; i++) if ($i == mod) { v = $(i + 1); sub(/^v/, "", v); print v; exit } }' "$1"
-}
 # True when version $1 is at or above version $2 (both x.y.z).
 at_least() { [ "$(printf '%s\n%s\n' "$1" "$2" | sort -V | head -n 1)" = "$2" ]; }
 
@@ -87,7 +84,6 @@ fi
 # 2. The cache, keyed by version and by the exact module graph (go.sum), so that a change to the
 #    wrapper modules never reuses a stale build.
 key="$(cat "$tools/go.sum" "$repo/tools/pulumi/language-nodejs/go.sum" | sha256sum | cut -c1-12)"
-cache_root="${PULUMI_IP_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-integration-platform}"
 bin="$cache_root/pulumi-v$version-$key/bin"
 if [ -x "$bin/pulumi" ] && [ -x "$bin/pulumi-language-nodejs" ]; then
   # The provider host script is copied each time: it is tiny and must match node_modules.

@@ -22,17 +22,14 @@ set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 tools="$repo/tools/s3"
-log() { printf 'ensure-s3: %s\n' "$*" >&2; }
+ensure_name=ensure-s3
+. "$repo/scripts/lib/ensure.sh"
 die() {
   log "$*"
   log "versitygw v${version:-?} is needed and could not be built: install Go ${go_needed:-1.25} or newer and run this script again (about 2 minutes, once; later runs use the cache)."
   exit 1
 }
 
-# The version a go.mod requires of a module, for both the one-line and the block form.
-required_version() { # <go.mod> <module path>
-  awk -v mod="$2" '{ for (i = 1; i < NF; i++) if ($i == mod) { v = $(i + 1); sub(/^v/, "", v); print v; exit } }' "$1"
-}
 version="$(required_version "$tools/go.mod" github.com/versity/versitygw)"
 go_needed="$(awk '$1 == "go" { print $2; exit }' "$tools/go.mod")"
 [ -n "$version" ] || die "could not read the versitygw version from tools/s3/go.mod"
@@ -40,7 +37,6 @@ go_needed="$(awk '$1 == "go" { print $2; exit }' "$tools/go.mod")"
 # 1. The cache. The lock is taken before looking, so that a caller arriving during a build waits
 #    for it and then finds its result instead of starting a second one.
 key="$(cat "$tools/go.mod" "$tools/go.sum" | sha256sum | cut -c1-12)"
-cache_root="${PULUMI_IP_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-integration-platform}"
 dir="$cache_root/s3-versitygw-v$version-$key"
 mkdir -p "$cache_root"
 exec 9>"$dir.lock"

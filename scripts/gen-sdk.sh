@@ -12,7 +12,8 @@
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-log() { printf 'gen-sdk: %s\n' "$*" >&2; }
+ensure_name=gen-sdk
+. "$repo/scripts/lib/ensure.sh"
 check=false
 case "${1:-}" in
   "") ;;
@@ -20,7 +21,6 @@ case "${1:-}" in
   *) log "unknown argument '$1': use --check, or nothing"; exit 2 ;;
 esac
 
-cache_root="${PULUMI_IP_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-integration-platform}"
 tool() { # <tools/ folder>: builds it once, prints the binary's path
   local dir="$repo/tools/$1" key binary started
   key="$(cat "$dir/go.sum" "$dir/go.mod" "$dir/main.go" | sha256sum | cut -c1-12)"

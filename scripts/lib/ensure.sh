@@ -1,0 +1,15 @@
+# What the scripts/ensure-*.sh and gen-sdk.sh share; sourced, after they set `ensure_name`:
+#   ensure_name=ensure-s3; . "$repo/scripts/lib/ensure.sh"
+# Builds are cached in $PULUMI_IP_CACHE_DIR (default ~/.cache/pulumi-integration-platform);
+# test/support/languages.ts reads the same place.
+
+# Where every build is cached.
+cache_root="${PULUMI_IP_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-integration-platform}"
+
+# Progress and errors go to stderr, prefixed with the script's name: stdout's last line is its answer.
+log() { printf '%s: %s\n' "$ensure_name" "$*" >&2; }
+
+# The version a go.mod requires of a module, without its "v", for both the one-line and the block form.
+required_version() { # <go.mod> <module path>
+  awk -v mod="$2" '{ for (i = 1; i < NF; i++) if ($i == mod) { v = $(i + 1); sub(/^v/, "", v); print v; exit } }' "$1"
+}
