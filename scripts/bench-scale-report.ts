@@ -3,7 +3,7 @@
 // with the number of linked accounts, against the rate floor and the engine floor.
 import * as fs from "node:fs";
 import { parseArgs } from "node:util";
-import { COMMANDS, type Command, type PeerMeasured, type ProgramRun } from "./lib/scale";
+import { COMMANDS, type Command, type Measured, type PeerMeasured, type ProgramRun } from "./lib/scale";
 
 /** One K, layout and backend: our program, the floor's when it ran, and the peer's when it ran at that K. */
 interface Row {
@@ -56,10 +56,15 @@ function peerOf(row: Row, command: Command): string {
   return PEER[row.k]?.[command] ?? (command === "preview" ? "" : "not run");
 }
 
+/** Where a command's seconds over its paced calls went: before the first call, and after the last (older results lack them). */
+function edges(o: Measured): string {
+  return o.beforeFirstCall === undefined ? "" : `${fmt(o.beforeFirstCall)}, ${fmt(o.afterLastCall ?? 0)}`;
+}
+
 function table(all: Row[]): string[] {
   const lines = [
-    "| K (resources) | layout | backend | command | wall (s) | calls | answered 429 | rate floor (s) | wall / rate floor | engine floor (s) | peer (s) | state (MB) | provider hosts' peak, largest / together (MB) |",
-    "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    "| K (resources) | layout | backend | command | wall (s) | calls | answered 429 | rate floor (s) | wall / rate floor | first call at, after the last (s) | engine floor (s) | peer (s) | state (MB) | provider hosts' peak, largest / together (MB) |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
   ];
   for (const row of all) {
     for (const command of COMMANDS) {
@@ -71,7 +76,7 @@ function table(all: Row[]): string[] {
       const engine = row.floor?.commands[command]?.seconds;
       const peer = peerOf(row, command);
       lines.push(
-        `| ${row.k} (${row.k * 3}) | ${row.layout} | ${row.backend} | ${command}${o.failed ? " **failed**" : ""} | ${fmt(o.seconds)} | ${o.calls} | ${o.rateLimited} | ${fmt(floor)} | ${ratio} | ${engine === undefined ? "" : fmt(engine)} | ${peer} | ${command === "up" ? fmt(row.ours.stateBytes / 2 ** 20, 2) : ""} | ${o.hostPeakMb} / ${o.hostsTogetherMb} |`,
+        `| ${row.k} (${row.k * 3}) | ${row.layout} | ${row.backend} | ${command}${o.failed ? " **failed**" : ""} | ${fmt(o.seconds)} | ${o.calls} | ${o.rateLimited} | ${fmt(floor)} | ${ratio} | ${edges(o)} | ${engine === undefined ? "" : fmt(engine)} | ${peer} | ${command === "up" ? fmt(row.ours.stateBytes / 2 ** 20, 2) : ""} | ${o.hostPeakMb} / ${o.hostsTogetherMb} |`,
       );
     }
   }
