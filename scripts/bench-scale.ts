@@ -180,12 +180,30 @@ async function runPeer(k: number): Promise<Record<PeerPhase, PeerMeasured>> {
       phases[phase] = { seconds: run.seconds, calls: calls.length, rateLimited: calls.filter((c) => c.status === 429).length, code: run.code };
       if (run.code !== 0) phases[phase].failed = (run.output.match(/^.*Error.*$/m)?.[0] ?? run.output.trim().split("\n").pop() ?? "").trim().slice(0, 300);
       process.stderr.write(`bench:   peer ${phase}: ${run.seconds.toFixed(1)} s, ${calls.length} calls, ${phases[phase].rateLimited} × 429${run.code ? `, exit ${run.code}` : ""}\n`);
+      // A failed phase is run again, as its user would, so that the next phase starts from a finished one.
+      if (run.code !== 0) phases[phase].untilDone = await peerUntilDone(home, dir, phase, run.seconds, emulator);
     }
     return phases;
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
     await emulator.close();
   }
+}
+
+/** Runs a failed peer phase again, up to 3 more times, until it succeeds; totals over every run, the first included. */
+async function peerUntilDone(home: string, dir: string, phase: PeerPhase, firstSeconds: number, emulator: RunningEmulator): Promise<NonNullable<PeerMeasured["untilDone"]>> {
+  const done = { runs: 1, seconds: firstSeconds, calls: 0, rateLimited: 0, code: 1 };
+  while (done.code !== 0 && done.runs < 4) {
+    const run = await runPeerPhase(home, dir, phase);
+    done.runs++;
+    done.seconds += run.seconds;
+    done.code = run.code;
+  }
+  // The log was cleared before the first run, so it holds every run's calls.
+  const calls = emulator.requests.list();
+  Object.assign(done, { calls: calls.length, rateLimited: calls.filter((c) => c.status === 429).length });
+  process.stderr.write(`bench:   peer ${phase} until done: ${done.runs} runs, ${done.seconds.toFixed(1)} s, ${done.calls} calls, ${done.rateLimited} × 429${done.code ? `, still failing` : ""}\n`);
+  return done;
 }
 
 function list(option: string, text: string): number[] {
