@@ -192,16 +192,14 @@ async function runPeer(k: number): Promise<Record<PeerPhase, PeerMeasured>> {
 
 /** Runs a failed peer phase again, up to 3 more times, until it succeeds; totals over every run, the first included. */
 async function peerUntilDone(home: string, dir: string, phase: PeerPhase, firstSeconds: number, emulator: RunningEmulator): Promise<NonNullable<PeerMeasured["untilDone"]>> {
-  const done = { runs: 1, seconds: firstSeconds, calls: 0, rateLimited: 0, code: 1 };
-  while (done.code !== 0 && done.runs < 4) {
+  let [runs, seconds, code] = [1, firstSeconds, 1];
+  while (code !== 0 && runs < 4) {
     const run = await runPeerPhase(home, dir, phase);
-    done.runs++;
-    done.seconds += run.seconds;
-    done.code = run.code;
+    [runs, seconds, code] = [runs + 1, seconds + run.seconds, run.code];
   }
   // The log was cleared before the first run, so it holds every run's calls.
   const calls = emulator.requests.list();
-  Object.assign(done, { calls: calls.length, rateLimited: calls.filter((c) => c.status === 429).length });
+  const done = { runs, seconds, calls: calls.length, rateLimited: calls.filter((c) => c.status === 429).length, code };
   process.stderr.write(`bench:   peer ${phase} until done: ${done.runs} runs, ${done.seconds.toFixed(1)} s, ${done.calls} calls, ${done.rateLimited} × 429${done.code ? `, still failing` : ""}\n`);
   return done;
 }
