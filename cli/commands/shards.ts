@@ -121,8 +121,8 @@ export function shardsCommand(io: Io, done: (status: number) => void): Command {
       .description(
         "Runs a command on every stack of a sharded program at once (docs/guides/scaling.md), through Pulumi's Automation API and " +
           "the `pulumi` on PATH, each stack's output prefixed with its name. Stack i is named by --stack with {shard} replaced by i " +
-          "(the program reads its shard from the end of the name); `up` and `preview` create missing stacks, and every stack gets " +
-          "integration-platform:shards in its config. The connection comes from each stack's config or the environment, as the " +
+          "(the program reads its shard from the end of the name); `up` and `preview`, which run the program, create missing stacks " +
+          "and set integration-platform:shards in each stack's config. The connection comes from each stack's config or the environment, as the " +
           "provider's does.",
       )
       .argument("[command]", `${SHARD_COMMANDS.join(", ")}; or move, to re-shard (\`${COMMAND} shards move --help\`).`)
@@ -131,8 +131,9 @@ export function shardsCommand(io: Io, done: (status: number) => void): Command {
       .option("--cwd <dir>", "The program's directory (default: the current one).")
       .option(
         "--requests-per-second <n>",
-        "What the API key allows in all (default: INTEGRATION_PLATFORM_REQUESTS_PER_SECOND, else 20): each stack paces itself to an " +
-          "equal part, so that together they stay within the platform's limit. A stack whose config sets requestsPerSecond keeps it.",
+        "What the API key allows in all (default: INTEGRATION_PLATFORM_REQUESTS_PER_SECOND, else 20): every stack takes its turns at " +
+          "one pacer of that rate, so that together they stay within the platform's limit (should the pacer stop answering, each " +
+          "paces itself to an equal part). A stack whose config sets requestsPerSecond keeps it.",
       )
       .option("--expect-no-changes", "Fail a stack whose up, preview or refresh would change anything.")
       // Stray words are refused by runOnEveryStack, in words that name the commands.

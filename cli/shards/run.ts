@@ -9,6 +9,8 @@ import { checkTemplate, lastLines, shardStack, stackName, type ShardStacks, type
 export const SHARD_COMMANDS = ["up", "preview", "refresh", "destroy"] as const;
 /** One of SHARD_COMMANDS. */
 export type ShardCommand = (typeof SHARD_COMMANDS)[number];
+/** The commands that run the program, which reads the shard count from each stack's config (refresh and destroy do not). */
+const RUNS_PROGRAM: ReadonlySet<ShardCommand> = new Set(["up", "preview"]);
 
 /** Calls `write` with each whole line of a stream of chunks; `flush` writes what is left. */
 function lines(write: (line: string) => void) {
@@ -70,7 +72,9 @@ export async function runShards(options: RunShardsOptions, io: ShardsIo): Promis
 
   const results = await Promise.allSettled(
     names.map(async (name, shard) => {
-      const stack = await shardStack(options, shard, options.shards, envVars, options.command !== "destroy");
+      // Setting the count is one `pulumi config set` per stack before its first call: only where the program reads it.
+      const count = RUNS_PROGRAM.has(options.command) ? options.shards : undefined;
+      const stack = await shardStack(options, shard, count, envVars, options.command !== "destroy");
       const out = lines((line) => io.stdout(`[${name}] ${line}\n`));
       const common = { onOutput: (chunk: string) => out.push(chunk), color: "never" as const };
       const started = Date.now();

@@ -146,9 +146,13 @@ describe(`e2e: a workspace in shards on an S3 backend, deployed at once on one A
       console.log(`      shards move: ${expected.length} of ${TENANTS} tenants moved in ${moved.seconds.toFixed(1)} s; preview of 5 shards: ${requests().length} calls (the program's lookups), 0 writes`);
     });
 
-    await step("4. `shards destroy` puts every tenant back as it was", async () => {
+    await step("4. `shards destroy` puts every tenant back as it was, and leaves the stacks' config files as they were", async () => {
+      // Destroy does not run the program, so it has no reason to set the shard count (one `pulumi config set` per stack).
+      const configFiles = () => stacks.map((stack) => fs.statSync(path.join(e2e.stack.dir, `Pulumi.${stack.name}.yaml`)).mtimeMs);
+      const before = configFiles();
       const destroy = await cli(["shards", "destroy", "--shards", "5", "--stack", "shard-{shard}"]);
       assert.equal(destroy.code, 0, destroy.stderr.slice(-4000));
+      assert.deepEqual(configFiles(), before, "no stack's config file written");
       assert.ok(tenants.every((id) => dealAlerts(id) === false));
       for (const stack of stacks) assert.deepEqual(await setupsIn(stack), []);
     });
