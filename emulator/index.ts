@@ -133,6 +133,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     close: () =>
       (closing ??= (async () => {
         runs.close();
+        rateLimit.close();
         await webhooks.close();
         await app.close();
         await store.flush();

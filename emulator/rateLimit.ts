@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders } from "node:http";
 import { TokenBucket } from "limiter";
 import { bearerToken, type AuthKind } from "./auth";
 import { ApiError, defaultErrorCode } from "./errors";
+import { monotonicMs, PauseClock } from "./pauses";
 
 /** A token-bucket limit: sustained requests per second, and how many may come at once (the bucket size). */
 export interface RateLimitSpec {
@@ -68,6 +69,17 @@ export function rateLimitTextProblem(setting: string): string | undefined {
   return checkSetting(setting).ok ? undefined : `must be ${STRING_FORMS}; got ${shown(setting)}`;
 }
 
+/** How long after a pause of the emulator's own process its credit may be spent: the backlog's reading. */
+const PAUSE_CREDIT_MS = 250;
+
+/** What a credential may still send beyond its bucket, for a pause of the emulator's own (pauses.ts). */
+interface PauseCredit {
+  /** The clock's paused total when this credit was given. */
+  seen: number;
+  tokens: number;
+  until: number;
+}
+
 /**
  * The platform's per-credential rate limit: one token bucket per credential, checked before
  * anything else looks at the request, as the platform's gateway does.
@@ -77,6 +89,8 @@ export class RateLimiter {
   private retryAfter: boolean;
   private status: RateLimitAnswerStatus;
   private readonly buckets = new Map<string, TokenBucket>();
+  private readonly credits = new Map<string, PauseCredit>();
+  private readonly pauses = new PauseClock();
 
   /** Starts with `rateLimit` (default "20/5") and without `Retry-After` unless `retryAfter` is set. */
   constructor({ rateLimit = DEFAULT_RATE_LIMIT, retryAfter = false, status = 429 }: RateLimitChange = {}) {
@@ -107,7 +121,7 @@ export class RateLimiter {
     if (limit !== this.limit) {
       if (limit) for (const bucket of this.buckets.values()) retune(bucket, limit);
       // While off no bucket is charged, so the ones kept would be stale: start afresh when it comes back.
-      else this.buckets.clear();
+      else this.reset();
       this.limit = limit;
     }
     return this.get();
@@ -121,6 +135,12 @@ export class RateLimiter {
   /** Refills every credential's bucket by forgetting them all; the configured limit stays. */
   reset(): void {
     this.buckets.clear();
+    this.credits.clear();
+  }
+
+  /** Stops the clock that notices the emulator's own pauses (the emulator is closing). */
+  close(): void {
+    this.pauses.stop();
   }
 
   /**
@@ -139,7 +159,14 @@ export class RateLimiter {
       bucket.content = bucket.bucketSize;
       this.buckets.set(key, bucket);
     }
+    const credit = this.pauseCredit(key, limit);
     if (bucket.tryRemoveTokens(1)) return null;
+    // Requests that came on time while this process was paused are read together: the platform,
+    // which did not pause, would have let them through (pauses.ts).
+    if (credit.tokens >= 1 && monotonicMs() <= credit.until) {
+      credit.tokens--;
+      return null;
+    }
     // Whole seconds, and never 0, which a client would read as "retry at once".
     const retryAfter = this.retryAfter ? { "retry-after": String(Math.max(1, Math.ceil(bucket.getWaitTime(1) / 1000))) } : undefined;
     if (this.status === 403) return new ApiError(403, "RATE_LIMIT_HIT", "Rate Limit Hit", "error", retryAfter);
@@ -150,6 +177,26 @@ export class RateLimiter {
       "error",
       retryAfter,
     );
+  }
+
+  /** The credential's credit for the emulator's pauses since its last request: what the limit allowed in that time. */
+  private pauseCredit(key: string, limit: RateLimitSpec): PauseCredit {
+    const now = monotonicMs();
+    const paused = this.pauses.pausedMs(now);
+    let credit = this.credits.get(key);
+    if (!credit) {
+      credit = { seen: paused, tokens: 0, until: 0 };
+      this.credits.set(key, credit);
+    }
+    if (paused > credit.seen) {
+      // Only the latest pause: in one before it, this credential sent nothing (it would have been credited then).
+      const { ms, end } = this.pauses.latest;
+      if (now > credit.until) credit.tokens = 0;
+      credit.tokens += (limit.requestsPerSecond * Math.min(paused - credit.seen, ms)) / 1000;
+      credit.seen = paused;
+      credit.until = end + PAUSE_CREDIT_MS;
+    }
+    return credit;
   }
 }
 
