@@ -2,7 +2,7 @@
 // collection, a loaded CI machine) can stop its event loop for hundreds of milliseconds; requests
 // that arrived on time meanwhile are then all read at once, and a token bucket capped at the burst
 // would answer them 429 although the platform, which never paused, would not. The rate limiter asks
-// this clock how long the loop was paused, and lets through what the limit allowed in that time
+// this clock for the latest pause, and lets through what the limit allowed in it
 // (docs/emulator.md, "Rate limit").
 
 /** How often the clock notes that the loop runs. */
@@ -12,6 +12,8 @@ const TICK_MS = 20;
  * quarter of a second at 20 per second).
  */
 const PAUSE_MS = 200;
+/** With no request for this long, the clock stops ticking (an idle emulator costs no wake-ups). */
+const IDLE_MS = 2_000;
 
 /**
  * Milliseconds of the process's monotonic clock. Not `performance.now()`, which the token buckets
@@ -20,41 +22,35 @@ const PAUSE_MS = 200;
 export function monotonicMs(): number {
   return Number(process.hrtime.bigint()) / 1e6;
 }
-/** With no request for this long, the clock stops ticking (an idle emulator costs no wake-ups). */
-const IDLE_MS = 2_000;
+
+/** A pause of the event loop: how long it was, and when it was noticed to have ended. */
+export interface Pause {
+  ms: number;
+  end: number;
+}
 
 /** Notices the event loop's pauses from a timer that should fire every TICK_MS. */
 export class PauseClock {
   private timer: NodeJS.Timeout | undefined;
   private lastTick = 0;
   private lastUse = 0;
-  /** Up to when pauses have been counted, so that one pause is counted once. */
+  /** Up to when the loop's time has been looked at, so that one pause is counted once. */
   private countedUntil = 0;
-  private paused = 0;
-  private latestMs = 0;
-  private latestEnd = Number.NEGATIVE_INFINITY;
+  private latest: Pause = { ms: 0, end: Number.NEGATIVE_INFINITY };
 
-  /**
-   * The loop's paused milliseconds so far, a total that only grows: the caller compares it with
-   * what it read before. Starts the clock on first use; a pause before that is not seen.
-   */
-  pausedMs(now = monotonicMs()): number {
+  /** The latest pause, up to `now`. Starts the clock on first use; a pause before that is not seen. */
+  latestPause(now = monotonicMs()): Pause {
     this.lastUse = now;
     if (!this.timer) {
       this.lastTick = this.countedUntil = now;
       this.timer = setInterval(() => this.tick(), TICK_MS);
       // The clock must never keep a finished process alive.
       this.timer.unref();
-      return this.paused;
+    } else {
+      // The tick may not have run yet after a pause (requests are read before timers fire).
+      this.notice(now);
     }
-    // The tick may not have run yet after a pause (requests are read before timers fire).
-    this.notice(now);
-    return this.paused;
-  }
-
-  /** The latest pause: how long it was, and when it was noticed to have ended. */
-  get latest(): { ms: number; end: number } {
-    return { ms: this.latestMs, end: this.latestEnd };
+    return this.latest;
   }
 
   /** Stops the clock (the emulator is closing). */
@@ -71,13 +67,10 @@ export class PauseClock {
   }
 
   private notice(now: number): void {
-    const due = this.lastTick + TICK_MS;
-    if (now - due < PAUSE_MS) return;
-    const from = Math.max(this.countedUntil, due);
-    if (now <= from) return;
-    this.paused += now - from;
-    // Noticed twice (by a request, then by the late tick), it is still one pause.
-    this.latestMs = from - this.latestEnd <= 2 * TICK_MS ? this.latestMs + now - from : now - from;
-    this.latestEnd = this.countedUntil = now;
+    // From when the tick was due, or from where a request already counted this pause up to.
+    const from = Math.max(this.countedUntil, this.lastTick + TICK_MS);
+    if (now - from < PAUSE_MS) return;
+    this.latest = { ms: now - from, end: now };
+    this.countedUntil = now;
   }
 }

@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders } from "node:http";
 import { TokenBucket } from "limiter";
 import { bearerToken, type AuthKind } from "./auth";
 import { ApiError, defaultErrorCode } from "./errors";
-import { monotonicMs, PauseClock } from "./pauses";
+import { monotonicMs, PauseClock, type Pause } from "./pauses";
 
 /** A token-bucket limit: sustained requests per second, and how many may come at once (the bucket size). */
 export interface RateLimitSpec {
@@ -74,8 +74,8 @@ const PAUSE_CREDIT_MS = 250;
 
 /** What a credential may still send beyond its bucket, for a pause of the emulator's own (pauses.ts). */
 interface PauseCredit {
-  /** The clock's paused total when this credit was given. */
-  seen: number;
+  /** The end of the pause this credit is for. */
+  pauseEnd: number;
   tokens: number;
   until: number;
 }
@@ -152,21 +152,20 @@ export class RateLimiter {
     const { limit } = this;
     if (!limit) return null;
     const key = auth === "api_key" || auth === "bearer" ? credentialKey(headers) : "unauthenticated";
+    // Every request keeps the pause clock running and lets it notice a pause that just ended.
+    const pause = this.pauses.latestPause();
     let bucket = this.buckets.get(key);
     if (!bucket) {
       bucket = new TokenBucket({ bucketSize: limit.burst, tokensPerInterval: limit.requestsPerSecond, interval: "second" });
       // A new credential may send its whole burst at once; limiter's buckets start empty.
       bucket.content = bucket.bucketSize;
       this.buckets.set(key, bucket);
+      this.credits.set(key, { pauseEnd: pause.end, tokens: 0, until: 0 });
     }
-    const credit = this.pauseCredit(key, limit);
     if (bucket.tryRemoveTokens(1)) return null;
     // Requests that came on time while this process was paused are read together: the platform,
     // which did not pause, would have let them through (pauses.ts).
-    if (credit.tokens >= 1 && monotonicMs() <= credit.until) {
-      credit.tokens--;
-      return null;
-    }
+    if (this.spendPauseCredit(key, limit, pause)) return null;
     // Whole seconds, and never 0, which a client would read as "retry at once".
     const retryAfter = this.retryAfter ? { "retry-after": String(Math.max(1, Math.ceil(bucket.getWaitTime(1) / 1000))) } : undefined;
     if (this.status === 403) return new ApiError(403, "RATE_LIMIT_HIT", "Rate Limit Hit", "error", retryAfter);
@@ -179,24 +178,17 @@ export class RateLimiter {
     );
   }
 
-  /** The credential's credit for the emulator's pauses since its last request: what the limit allowed in that time. */
-  private pauseCredit(key: string, limit: RateLimitSpec): PauseCredit {
-    const now = monotonicMs();
-    const paused = this.pauses.pausedMs(now);
-    let credit = this.credits.get(key);
-    if (!credit) {
-      credit = { seen: paused, tokens: 0, until: 0 };
-      this.credits.set(key, credit);
+  /** Takes one of the credential's tokens for the latest pause: what the limit allowed during it, spent soon after its end. */
+  private spendPauseCredit(key: string, limit: RateLimitSpec, pause: Pause): boolean {
+    const credit = this.credits.get(key)!;
+    if (pause.end > credit.pauseEnd) {
+      credit.pauseEnd = pause.end;
+      credit.tokens = (limit.requestsPerSecond * pause.ms) / 1000;
+      credit.until = pause.end + PAUSE_CREDIT_MS;
     }
-    if (paused > credit.seen) {
-      // Only the latest pause: in one before it, this credential sent nothing (it would have been credited then).
-      const { ms, end } = this.pauses.latest;
-      if (now > credit.until) credit.tokens = 0;
-      credit.tokens += (limit.requestsPerSecond * Math.min(paused - credit.seen, ms)) / 1000;
-      credit.seen = paused;
-      credit.until = end + PAUSE_CREDIT_MS;
-    }
-    return credit;
+    if (credit.tokens < 1 || monotonicMs() > credit.until) return false;
+    credit.tokens--;
+    return true;
   }
 }
 

@@ -122,8 +122,8 @@ export function shardsCommand(io: Io, done: (status: number) => void): Command {
         "Runs a command on every stack of a sharded program at once (docs/guides/scaling.md), through Pulumi's Automation API and " +
           "the `pulumi` on PATH, each stack's output prefixed with its name. Stack i is named by --stack with {shard} replaced by i " +
           "(the program reads its shard from the end of the name); `up` and `preview`, which run the program, create missing stacks " +
-          "and set integration-platform:shards in each stack's config. The connection comes from each stack's config or the environment, as the " +
-          "provider's does.",
+          "and set integration-platform:shards in each stack's config. The connection comes from each stack's config or the " +
+          "environment, as the provider's does.",
       )
       .argument("[command]", `${SHARD_COMMANDS.join(", ")}; or move, to re-shard (\`${COMMAND} shards move --help\`).`)
       .option("--shards <n>", "How many shards (stacks). Required.")
