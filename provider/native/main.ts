@@ -2,6 +2,14 @@
 // its own address and reads the port it listens on from the first line of stdout.
 import * as grpc from "@grpc/grpc-js";
 
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { version } = require("../../../package.json") as { version: string };
+// `-version`, as Pulumi's own plugins answer it: what a user or a release check asks of an executable.
+if (process.argv.slice(2).some((arg) => arg === "-version" || arg === "--version")) {
+  console.log(version);
+  process.exit(0);
+}
+
 /** The engine's address: the first argument that is not a flag (`--logtostderr`, `-v=9`, `--tracing …`). */
 const engine = process.argv.slice(2).find((arg, i, args) => !arg.startsWith("-") && args[i - 1] !== "--tracing");
 // The SDK's log (a warning at delete, say) reaches the engine, and so the CLI's output, through this address.
@@ -12,8 +20,6 @@ if (engine) process.env.PULUMI_NODEJS_ENGINE = engine;
 const { ResourceProviderService } = require("@pulumi/pulumi/proto/provider_grpc_pb");
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { resourceProviderService } = require("./server") as typeof import("./server");
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { version } = require("../../../package.json") as { version: string };
 
 // A stack's whole state may come in one call (a large refresh): the engine's own limit, not gRPC's 4 MiB.
 const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });

@@ -41,6 +41,7 @@ export interface PackageSchema {
   repository: string;
   license: string;
   publisher: string;
+  pluginDownloadURL: string;
   config: { variables: Record<string, PropertySpec> };
   provider: { description: string; inputProperties: Record<string, PropertySpec>; properties: Record<string, PropertySpec> };
   resources: Record<string, unknown>;
@@ -57,6 +58,13 @@ export const SDK_NAMES = {
   go: "github.com/pulumi-integration-platform/pulumi-integration-platform/sdk/go/integrationplatform",
   dotnet: "PulumiIntegrationPlatform",
 } as const;
+
+/**
+ * Where the CLI downloads the plugin: the project's GitHub releases (repository
+ * `pulumi-integration-platform`, as the CLI derives it from the plugin's name). Every generated SDK
+ * carries it, so a program's first `pulumi up` installs the plugin by itself (docs/installation-configuration.md).
+ */
+export const PLUGIN_DOWNLOAD_URL = "github://api.github.com/pulumi-integration-platform";
 
 /** Builds the package schema; `version` is the package's (package.json). */
 export function packageSchema(version: string): PackageSchema {
@@ -87,6 +95,7 @@ export function packageSchema(version: string): PackageSchema {
     repository: "https://github.com/pulumi-integration-platform/pulumi-integration-platform",
     license: "Apache-2.0",
     publisher: "pulumi-integration-platform",
+    pluginDownloadURL: PLUGIN_DOWNLOAD_URL,
     config: { variables: settings },
     provider: {
       description: "The connection to the integration platform. Without an explicit provider, the stack config `integration-platform:*` (or the environment variables) configures the default one.",

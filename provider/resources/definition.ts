@@ -218,10 +218,28 @@ export function defineResource<T extends string, P extends AnyProperties>(args: 
   return new ResourceDefinition(args);
 }
 
+/**
+ * Each type's forwarder module, named one by one: a bundler (the plugin's single executable,
+ * docs/design/release.md) follows a literal `require`, not one built from a template.
+ */
+const FORWARDERS: Record<string, () => pulumi.dynamic.ResourceProvider> = {
+  ApplicationEvent: () => require("../bridge/providers/ApplicationEvent"),
+  ConfigField: () => require("../bridge/providers/ConfigField"),
+  EnvVariableValue: () => require("../bridge/providers/EnvVariableValue"),
+  WorkflowToggle: () => require("../bridge/providers/WorkflowToggle"),
+};
+
+/** The frozen forwarder of bridge/providers/<type>. */
+function forwarderOf(type: string): pulumi.dynamic.ResourceProvider {
+  const load = FORWARDERS[type];
+  if (!load) throw new Error(`no forwarder module for resource type ${type}: add provider/bridge/providers/${type}.ts and list it in FORWARDERS`);
+  return load();
+}
+
 /** The class users construct, registering its type with the frozen forwarder of bridge/providers/<type>. */
 function resourceClass<P extends AnyProperties>(type: string, properties: P): ResourceClass<P> {
   // A module's export, so that `__provider` is written as a bare `require` of it (bridge/program.ts).
-  const forwarder = require(`../bridge/providers/${type}`) as pulumi.dynamic.ResourceProvider;
+  const forwarder = forwarderOf(type);
   class Resource extends pulumi.dynamic.Resource {
     constructor(name: string, args: ArgsOf<P>, opts?: pulumi.CustomResourceOptions) {
       const props = properties.resourceProps(args);

@@ -75,6 +75,7 @@ namespace PulumiIntegrationPlatform.IntegrationPlatform
             var defaultOptions = new CustomResourceOptions
             {
                 Version = Utilities.Version,
+                PluginDownloadURL = "github://api.github.com/pulumi-integration-platform",
                 Aliases =
                 {
                     new global::Pulumi.Alias { Type = "pulumi-nodejs:dynamic/integration-platform:ApplicationEvent" },

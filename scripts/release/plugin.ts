@@ -1,0 +1,99 @@
+// Builds the native provider's plugin as one executable per platform: the compiled plugin
+// (dist/provider/native/main.js) and everything it requires bundled into one script, joined to a
+// Node.js binary of each target with Node's single executable application support, then packed in
+// the archive layout the Pulumi CLI downloads. docs/design/release.md tells the whole story.
+import { execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import * as esbuild from "esbuild";
+import { inject } from "postject";
+
+/** The platforms a release ships the plugin for, in the Pulumi CLI's own os-arch names. */
+export const TARGETS = ["linux-amd64", "linux-arm64", "darwin-amd64", "darwin-arm64", "windows-amd64"] as const;
+/** One release platform. */
+export type Target = (typeof TARGETS)[number];
+
+/** The plugin's executable name; the CLI looks for exactly this (with `.exe` on Windows). */
+export const PLUGIN = "pulumi-resource-integration-platform";
+
+// Node's own marker that the binary carries an application (docs: "Single executable applications").
+const SEA_FUSE = "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2";
+
+/** The executable's file name on a target. */
+export function executableName(target: Target): string {
+  return target.startsWith("windows-") ? `${PLUGIN}.exe` : PLUGIN;
+}
+
+/** The release archive's name, as the CLI asks for it: pulumi-resource-<name>-v<version>-<os>-<arch>.tar.gz. */
+export function archiveName(version: string, target: Target): string {
+  return `${PLUGIN}-v${version}-${target}.tar.gz`;
+}
+
+/**
+ * Bundles the compiled plugin into one CommonJS script: a single executable runs one script, and
+ * its `require` reaches only Node's built-in modules. Returns the bundle's size in bytes.
+ */
+export async function bundlePlugin(repo: string, outfile: string): Promise<number> {
+  await esbuild.build({
+    entryPoints: [path.join(repo, "dist", "provider", "native", "main.js")],
+    bundle: true,
+    platform: "node",
+    target: "node24",
+    format: "cjs",
+    outfile,
+    // dist/ holds source maps beside each file: they are not code.
+    loader: { ".map": "empty" },
+    // Minified, names kept: error messages name classes (`ApiError`), and the start parses less.
+    minify: true,
+    keepNames: true,
+    legalComments: "none",
+    logLevel: "error",
+  });
+  return fs.statSync(outfile).size;
+}
+
+/** Writes the preparation blob for `script` with `node` (the release's Node.js, run here). */
+export function seaBlob(node: string, script: string, work: string): string {
+  const blob = path.join(work, "plugin.blob");
+  const config = path.join(work, "sea-config.json");
+  // No code cache and no snapshot: both are tied to the platform that builds them, and one blob
+  // serves all five targets.
+  fs.writeFileSync(config, JSON.stringify({ main: script, output: blob, disableExperimentalSEAWarning: true, useSnapshot: false, useCodeCache: false }));
+  execFileSync(node, ["--experimental-sea-config", config], { cwd: work, stdio: ["ignore", "ignore", "inherit"] });
+  return blob;
+}
+
+/** The `rcodesign` that signs the macOS executables, or undefined when the environment names none. */
+function rcodesign(): string | undefined {
+  return process.env.PULUMI_IP_RCODESIGN || undefined;
+}
+
+/**
+ * Joins the blob to a copy of the target's Node.js binary at `out`. A macOS binary is signed again
+ * (ad hoc): the join invalidates Node's signature, and macOS on Apple silicon refuses to start an
+ * executable without a valid one.
+ */
+export async function joinExecutable(target: Target, node: string, blob: string, out: string): Promise<void> {
+  fs.copyFileSync(node, out);
+  fs.chmodSync(out, 0o755);
+  const darwin = target.startsWith("darwin-");
+  const signer = rcodesign();
+  if (darwin && !signer) throw new Error(`a ${target} executable must be signed again after the join: set PULUMI_IP_RCODESIGN to rcodesign (bash scripts/ensure-rcodesign.sh prints it)`);
+  await inject(out, "NODE_SEA_BLOB", fs.readFileSync(blob), { sentinelFuse: SEA_FUSE, ...(darwin ? { machoSegmentName: "NODE_SEA" } : {}) });
+  // `sign` with no certificate signs ad hoc, replacing Node's signature (which the join broke).
+  if (darwin) execFileSync(signer!, ["sign", out], { stdio: ["ignore", "ignore", "inherit"] });
+}
+
+/** Packs the executable (at the archive's root, as the CLI expects) with the license and README. */
+export function packArchive(repo: string, executable: string, archive: string): void {
+  const staging = fs.mkdtempSync(path.join(path.dirname(archive), ".pack-"));
+  try {
+    fs.renameSync(executable, path.join(staging, path.basename(executable)));
+    fs.copyFileSync(path.join(repo, "LICENSE"), path.join(staging, "LICENSE"));
+    fs.copyFileSync(path.join(repo, "README.md"), path.join(staging, "README.md"));
+    // Owner and times fixed: the same inputs give the same archive, and its checksum says so.
+    execFileSync("tar", ["--sort=name", "--owner=0", "--group=0", "--numeric-owner", "--mtime=@0", "--use-compress-program=gzip -n", "-cf", archive, "-C", staging, path.basename(executable), "LICENSE", "README.md"]);
+  } finally {
+    fs.rmSync(staging, { recursive: true, force: true });
+  }
+}
