@@ -30,12 +30,12 @@ fi
 
 # 2. The cache. One build at a time: a second caller (CI builds in the background while the tests
 #    may ask) waits for the first, then finds its result.
-key="$(for h in "${hosts[@]}"; do cat "$repo/tools/pulumi/language-$h/go.sum"; done | sha256sum | cut -c1-12)"
+key="$(for h in "${hosts[@]}"; do cat "$repo/tools/pulumi/language-$h/go.sum"; done | cat - "$repo/tools/pulumi/language-python/shim/main.go" | sha256sum | cut -c1-12)"
 bin="$cache_root/language-hosts-$key/bin"
 mkdir -p "$cache_root"
 exec 9>"$cache_root/language-hosts-$key.lock"
 flock 9
-if [ -x "$bin/pulumi-language-python" ] && [ -x "$bin/pulumi-language-go" ] && [ -x "$bin/pulumi-language-yaml" ] && [ -x "$bin/pulumi-language-python-exec" ]; then
+if [ -x "$bin/pulumi-language-python" ] && [ -x "$bin/pulumi-language-python-host" ] && [ -x "$bin/pulumi-language-go" ] && [ -x "$bin/pulumi-language-yaml" ] && [ -x "$bin/pulumi-language-python-exec" ]; then
   log "using the cached language hosts in $bin"
   echo "$bin"
   exit 0
@@ -56,10 +56,15 @@ build() { # <host> <package> <module whose version is stamped>
 build python github.com/pulumi/pulumi/sdk/v3/python/cmd/pulumi-language-python github.com/pulumi/pulumi/sdk/v3
 build go github.com/pulumi/pulumi/sdk/v3/go/pulumi-language-go github.com/pulumi/pulumi/sdk/v3
 build yaml github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml github.com/pulumi/pulumi-yaml
-# The Python host runs programs through this shim, which ships in the same module as the host.
+# The v3.68 Python host reads Pulumi.yaml's `virtualenv` only as a flag, which today's engines no
+# longer pass: it is installed as pulumi-language-python-host, behind a shim of ours that passes it
+# (tools/pulumi/language-python/shim, docs/design/languages.md).
+mv "$staging/pulumi-language-python" "$staging/pulumi-language-python-host"
+(cd "$repo/tools/pulumi/language-python" && go build -trimpath -ldflags "-s -w" -o "$staging/pulumi-language-python" ./shim) >&2 || { log "building the pulumi-language-python shim failed (above)"; exit 1; }
+# The Python host runs programs through this script, which ships in the same module as the host.
 python_version="$(required_version "$repo/tools/pulumi/language-python/go.mod" github.com/pulumi/pulumi/sdk/v3)"
-shim="$(cd "$repo/tools/pulumi/language-python" && go env GOMODCACHE)/github.com/pulumi/pulumi/sdk/v3@v$python_version/python/cmd/pulumi-language-python-exec"
-install -m 0755 "$shim" "$staging/pulumi-language-python-exec"
+exec_script="$(cd "$repo/tools/pulumi/language-python" && go env GOMODCACHE)/github.com/pulumi/pulumi/sdk/v3@v$python_version/python/cmd/pulumi-language-python-exec"
+install -m 0755 "$exec_script" "$staging/pulumi-language-python-exec"
 
 mkdir -p "$(dirname "$bin")"
 rm -rf "$bin.tmp.$$"

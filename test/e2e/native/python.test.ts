@@ -1,15 +1,25 @@
-// The native provider from Python (the generated SDK from pip): the quickstart's resources through the real CLI, against
-// the emulator at its default rate limit (the walk is test/support/native.ts).
-import { Stack } from "../../support/engine";
+// The native provider from Python, installed as a new Python user does it: the release's wheel in a
+// fresh virtualenv (`virtualenv: venv`, the layout `pulumi new python` writes), the plugin from its
+// release archive with `pulumi plugin install --file`, and no Node.js on the CLI's PATH. The
+// quickstart's resources walk their whole life through the real CLI, against the emulator at its
+// default rate limit (the walk is test/support/native.ts; the emulator runs in the test runner,
+// which nothing on that PATH can reach but by HTTP).
+import { engineBinDir, Stack } from "../../support/engine";
 import { useEmulatorStack } from "../../support/e2e";
-import { copyNativeExample, LANGUAGES, languageHostsDir, pythonBin } from "../../support/languages";
-import { nativePath, nativeSecrets, walkNativeStack } from "../../support/native";
+import { copyNativeExample, LANGUAGES, languageHostsDir } from "../../support/languages";
+import { nativeSecrets, walkNativeStack } from "../../support/native";
+import { freshVirtualenv, installPluginFromArchive, pathWithoutNode } from "../../support/release";
 
-describe(`e2e: the native provider from Python (the generated SDK from pip) ${LANGUAGES}`, function () {
-  this.timeout(20 * 60_000);
+describe(`e2e: the native provider from Python (the release's wheel and plugin archive, no Node.js) ${LANGUAGES}`, function () {
+  this.timeout(40 * 60_000);
   const secrets = nativeSecrets();
   const e2e = useEmulatorStack(
-    (workspace) => new Stack(workspace, copyNativeExample("python", workspace.root), "dev", { PATH: nativePath(pythonBin(), languageHostsDir()) }),
+    (workspace) => {
+      const dir = copyNativeExample("python", workspace.root);
+      freshVirtualenv(dir);
+      installPluginFromArchive(workspace);
+      return new Stack(workspace, dir, "dev", { PATH: pathWithoutNode(engineBinDir(), languageHostsDir()) });
+    },
     { emulator: { apiKey: secrets.apiKey }, secrets: { crmToken: secrets.crmToken, accountQuota: secrets.quota } },
   );
 

@@ -1,15 +1,21 @@
-// The native provider from YAML (no SDK: the schema from the plugin): the quickstart's resources through the real CLI, against
+// The native provider from YAML (no SDK: the schema from the plugin), installed as a new YAML user
+// does it: the plugin from its release archive with `pulumi plugin install --file`, and no Node.js
+// on the CLI's PATH. The quickstart's resources walk their whole life through the real CLI, against
 // the emulator at its default rate limit (the walk is test/support/native.ts).
-import { Stack } from "../../support/engine";
+import { engineBinDir, Stack } from "../../support/engine";
 import { useEmulatorStack } from "../../support/e2e";
 import { copyNativeExample, LANGUAGES, languageHostsDir } from "../../support/languages";
-import { nativePath, nativeSecrets, walkNativeStack } from "../../support/native";
+import { nativeSecrets, walkNativeStack } from "../../support/native";
+import { installPluginFromArchive, pathWithoutNode } from "../../support/release";
 
-describe(`e2e: the native provider from YAML (no SDK: the schema from the plugin) ${LANGUAGES}`, function () {
-  this.timeout(20 * 60_000);
+describe(`e2e: the native provider from YAML (the release's plugin archive, no Node.js) ${LANGUAGES}`, function () {
+  this.timeout(40 * 60_000);
   const secrets = nativeSecrets();
   const e2e = useEmulatorStack(
-    (workspace) => new Stack(workspace, copyNativeExample("yaml", workspace.root), "dev", { PATH: nativePath(languageHostsDir()) }),
+    (workspace) => {
+      installPluginFromArchive(workspace);
+      return new Stack(workspace, copyNativeExample("yaml", workspace.root), "dev", { PATH: pathWithoutNode(engineBinDir(), languageHostsDir()) });
+    },
     { emulator: { apiKey: secrets.apiKey }, secrets: { crmToken: secrets.crmToken, accountQuota: secrets.quota } },
   );
 

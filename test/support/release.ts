@@ -1,0 +1,70 @@
+// A release as users get it (docs/installation-configuration.md): the folder `npm run release`
+// writes, made once per test run, and what a user does with it: install the plugin from its
+// archive, install the Python SDK from its wheel into a fresh virtualenv, run with no Node.js.
+import * as assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { archiveName, type Target } from "../../scripts/release/plugin";
+import { REPO, type Workspace } from "./engine";
+
+/** The package's version, which the release carries. */
+export const VERSION = (JSON.parse(fs.readFileSync(path.join(REPO, "package.json"), "utf8")) as { version: string }).version;
+
+let folder: string | undefined;
+/**
+ * The release folder of this checkout (`npm run release -- --snapshot`), made once per process from
+ * the compiled dist/ (`npm test` builds it first). PULUMI_IP_RELEASE_DIR names one made before instead.
+ */
+export function releaseFolder(): string {
+  if (folder) return folder;
+  if (process.env.PULUMI_IP_RELEASE_DIR) return (folder = process.env.PULUMI_IP_RELEASE_DIR);
+  const out = fs.mkdtempSync(path.join(os.tmpdir(), "pip-e2e-release-"));
+  execFileSync(process.execPath, ["-r", "ts-node/register/transpile-only", path.join(REPO, "scripts", "release.ts"), "--snapshot", "--out", out], {
+    cwd: REPO,
+    stdio: ["ignore", "ignore", "inherit"],
+    // The first run on a machine fetches five Node.js binaries and may build rcodesign (7 minutes).
+    timeout: 30 * 60_000,
+  });
+  process.on("exit", () => fs.rmSync(out, { recursive: true, force: true }));
+  return (folder = out);
+}
+
+/** The release's plugin archive for a target. */
+export function pluginArchive(target: Target): string {
+  return path.join(releaseFolder(), archiveName(VERSION, target));
+}
+
+/** The release's Python wheel. */
+export function pythonWheel(): string {
+  const wheel = fs.readdirSync(releaseFolder()).find((name) => name.endsWith(".whl"));
+  assert.ok(wheel, `the release folder ${releaseFolder()} holds a wheel`);
+  return path.join(releaseFolder(), wheel);
+}
+
+/** `pulumi plugin install resource integration-platform <version> --file <archive>`, into the workspace's PULUMI_HOME. */
+export function installPluginFromArchive(workspace: Workspace): void {
+  execFileSync("pulumi", ["plugin", "install", "resource", "integration-platform", VERSION, "--file", pluginArchive("linux-amd64"), "--non-interactive"], {
+    env: workspace.env(),
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+}
+
+/**
+ * A fresh virtualenv at `<dir>/venv` (the layout `pulumi new python` writes), with only the
+ * release's wheel installed by pip (which brings `pulumi` and the wheel's other requirements from PyPI).
+ */
+export function freshVirtualenv(dir: string): void {
+  const venv = path.join(dir, "venv");
+  execFileSync("python3", ["-m", "venv", venv], { stdio: ["ignore", "ignore", "inherit"] });
+  execFileSync(path.join(venv, "bin", "pip"), ["install", "--quiet", "--disable-pip-version-check", pythonWheel()], { stdio: ["ignore", "ignore", "inherit"], timeout: 10 * 60_000 });
+}
+
+/** A PATH of only `dirs`, checked to hold no `node` and no `npm`: what a machine without Node.js has. */
+export function pathWithoutNode(...dirs: string[]): string {
+  for (const dir of dirs) {
+    for (const name of ["node", "npm", "npx"]) assert.ok(!fs.existsSync(path.join(dir, name)), `${dir} holds ${name}: this PATH must have no Node.js`);
+  }
+  return dirs.join(path.delimiter);
+}
