@@ -38,6 +38,10 @@ targets=(linux-amd64 linux-arm64 darwin-amd64 darwin-arm64 windows-amd64)
 binary() { case "$1" in windows-*) echo node.exe ;; *) echo node ;; esac; }
 
 dir="$cache_root/sea-node-v$version"
+mkdir -p "$cache_root"
+# One fetch at a time: CI fetches in the background while a release may ask.
+exec 9>"$dir.lock"
+flock 9
 complete=true
 for t in "${targets[@]}"; do [ -f "$dir/$t/$(binary "$t")" ] || complete=false; done
 if $complete; then

@@ -31,6 +31,14 @@ export function releaseFolder(): string {
   return (folder = out);
 }
 
+/** The `rcodesign` the release signs with (scripts/ensure-rcodesign.sh), to read the signatures back. */
+export function rcodesign(): string {
+  return execFileSync("bash", [path.join(REPO, "scripts", "ensure-rcodesign.sh")], { cwd: REPO, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], timeout: 30 * 60_000 })
+    .trim()
+    .split("\n")
+    .pop()!;
+}
+
 /** The release's plugin archive for a target. */
 export function pluginArchive(target: Target): string {
   return path.join(releaseFolder(), archiveName(VERSION, target));

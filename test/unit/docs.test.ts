@@ -27,7 +27,8 @@ function markdownFiles(): string[] {
     for (const entry of fs.readdirSync(path.join(REPO, dir), { withFileTypes: true })) {
       const rel = dir ? `${dir}/${entry.name}` : entry.name;
       if (entry.isDirectory()) {
-        if (!["node_modules", "dist", ".git"].includes(entry.name)) walk(rel);
+        // release/ holds what `npm run release` wrote (a copy of the CHANGELOG's section among it).
+        if (!["node_modules", "dist", ".git"].includes(entry.name) && rel !== "release") walk(rel);
       } else if (entry.name.endsWith(".md") && (!rel.startsWith("test/") || entry.name === "README.md")) {
         found.push(rel);
       }

@@ -8,11 +8,13 @@ import { engineBinDir, Stack } from "../../support/engine";
 import { useEmulatorStack } from "../../support/e2e";
 import { copyNativeExample, LANGUAGES, languageHostsDir } from "../../support/languages";
 import { nativeSecrets, walkNativeStack } from "../../support/native";
-import { freshVirtualenv, installPluginFromArchive, pathWithoutNode } from "../../support/release";
+import { freshVirtualenv, installPluginFromArchive, pathWithoutNode, releaseFolder } from "../../support/release";
 
 describe(`e2e: the native provider from Python (the release's wheel and plugin archive, no Node.js) ${LANGUAGES}`, function () {
   this.timeout(40 * 60_000);
   const secrets = nativeSecrets();
+  // Made (or found) before the emulator starts: the first run on a machine takes minutes.
+  before(() => releaseFolder());
   const e2e = useEmulatorStack(
     (workspace) => {
       const dir = copyNativeExample("python", workspace.root);

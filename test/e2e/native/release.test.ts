@@ -10,7 +10,7 @@ import * as path from "node:path";
 import { executableName, TARGETS, type Target } from "../../../scripts/release/plugin";
 import { engineBinDir, REPO, Workspace } from "../../support/engine";
 import { LANGUAGES } from "../../support/languages";
-import { pluginArchive, releaseFolder, VERSION } from "../../support/release";
+import { pluginArchive, rcodesign, releaseFolder, VERSION } from "../../support/release";
 
 /** What each target's executable must be: its container format and machine. */
 const EXPECTED: Record<Target, { format: "ELF" | "Mach-O" | "PE"; machine: number }> = {
@@ -72,9 +72,7 @@ describe(`e2e: the release's plugin archives ${LANGUAGES}`, function () {
       assert.ok(file.includes("NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2:1"), "Node's single-executable fuse is set");
       assert.ok(file.includes("pulumi-resource-integration-platform: cannot listen on 127.0.0.1"), "the plugin's code is joined");
       if (target.startsWith("darwin-")) {
-        const info = execFileSync(process.env.PULUMI_IP_RCODESIGN || path.join(os.homedir(), ".cache", "pulumi-integration-platform", "rcodesign-0.29.0", "bin", "rcodesign"), ["print-signature-info", executable], {
-          encoding: "utf8",
-        });
+        const info = execFileSync(rcodesign(), ["print-signature-info", executable], { encoding: "utf8" });
         assert.match(info, /flags: CodeSignatureFlags\(ADHOC\)/, "signed ad hoc");
         assert.match(info, /identifier: pulumi-resource-integration-platform\n/);
         const start = Number(/macho_signature_start_offset: (\d+)/.exec(info)?.[1]);

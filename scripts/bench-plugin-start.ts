@@ -1,0 +1,84 @@
+// How long the plugin takes from process start to its first answered engine call, and its peak
+// memory by then: the release's single executable (Node.js and the bundled script in one file)
+// against the script the npm package runs (BENCHMARKS.md, "The plugin as one executable").
+//
+//   npx ts-node --transpile-only scripts/bench-plugin-start.ts [--runs N] -- <plugin command> [args...]
+//
+// Each run starts the command with the engine's address (127.0.0.1:1; unused by this call), reads
+// the port from its first line of stdout, calls GetPluginInfo, prints the milliseconds since the
+// start and the peak RSS (Linux's VmHWM), and kills the plugin.
+import { spawn } from "node:child_process";
+import * as fs from "node:fs";
+import { createInterface } from "node:readline";
+import { parseArgs } from "node:util";
+import * as grpc from "@grpc/grpc-js";
+import { Empty } from "google-protobuf/google/protobuf/empty_pb";
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { ResourceProviderClient } = require("@pulumi/pulumi/proto/provider_grpc_pb");
+
+/** One run: milliseconds from spawn to GetPluginInfo's answer, the version it answered, and peak RSS in KiB. */
+export interface StartRun {
+  ms: number;
+  version: string;
+  peakKiB?: number;
+}
+
+/** The process's peak resident set so far (VmHWM, KiB), or undefined where /proc has no such line. */
+function peakKiB(pid: number): number | undefined {
+  try {
+    const line = fs.readFileSync(`/proc/${pid}/status`, "utf8").match(/^VmHWM:\s+(\d+) kB/m);
+    return line ? Number(line[1]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Starts `command` as the engine would, calls GetPluginInfo once, and kills it. */
+export async function startOnce(command: string[]): Promise<StartRun> {
+  const started = process.hrtime.bigint();
+  const child = spawn(command[0], [...command.slice(1), "127.0.0.1:1"], { stdio: ["ignore", "pipe", "inherit"] });
+  try {
+    const port = await new Promise<string>((resolve, reject) => {
+      child.once("error", reject);
+      child.once("exit", (code) => reject(new Error(`the plugin exited (${code}) before printing its port`)));
+      createInterface({ input: child.stdout! }).once("line", (line) => resolve(line.trim()));
+    });
+    const client = new ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+    const version = await new Promise<string>((resolve, reject) =>
+      client.getPluginInfo(new Empty(), (error: Error | null, info: { getVersion(): string }) => (error ? reject(error) : resolve(info.getVersion()))),
+    );
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    client.close();
+    return { ms, version, peakKiB: peakKiB(child.pid!) };
+  } finally {
+    child.kill("SIGKILL");
+  }
+}
+
+/** The smallest, middle and largest of `values` (the lower middle for an even count). */
+export function spread(values: number[]): [number, number, number] {
+  const sorted = [...values].sort((a, b) => a - b);
+  return [sorted[0], sorted[Math.floor((sorted.length - 1) / 2)], sorted[sorted.length - 1]];
+}
+
+async function main(): Promise<void> {
+  const { values, positionals } = parseArgs({ options: { runs: { type: "string", default: "1" } }, allowPositionals: true });
+  if (positionals.length === 0) throw new Error("usage: bench-plugin-start.ts [--runs N] -- <plugin command> [args...]");
+  const runs: StartRun[] = [];
+  for (let i = 0; i < Number(values.runs); i++) {
+    const run = await startOnce(positionals);
+    runs.push(run);
+    console.log(`${run.ms.toFixed(1)} ms  peak RSS ${run.peakKiB ?? "?"} KiB  (version ${run.version})`);
+  }
+  if (runs.length > 1) {
+    const [ms, rss] = [spread(runs.map((r) => r.ms)), spread(runs.map((r) => r.peakKiB ?? NaN))];
+    console.log(`${runs.length} runs, min / median / max: ${ms.map((v) => v.toFixed(1)).join(" / ")} ms; peak RSS ${rss.map((v) => (v / 1024).toFixed(1)).join(" / ")} MiB`);
+  }
+}
+
+if (require.main === module) {
+  main().catch((error) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+}

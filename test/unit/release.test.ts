@@ -1,0 +1,52 @@
+// The release command's pure parts and the workflow that runs it on a tag: the CHANGELOG section a
+// release carries, the archive names the CLI asks for, and a workflow that publishes exactly the
+// files the command writes, each registry with its token or as a dry run.
+import * as assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { parse } from "yaml";
+import { SDK_NAMES } from "../../provider/native/schema";
+import { changelogSection } from "../../scripts/release";
+import { archiveName, executableName } from "../../scripts/release/plugin";
+import { REPO } from "../support/engine";
+
+describe("npm run release", () => {
+  it("names the archives as the CLI downloads them, with the executable the CLI runs", () => {
+    assert.equal(archiveName("0.6.0", "darwin-arm64"), "pulumi-resource-integration-platform-v0.6.0-darwin-arm64.tar.gz");
+    assert.equal(executableName("windows-amd64"), "pulumi-resource-integration-platform.exe");
+    assert.equal(executableName("linux-arm64"), "pulumi-resource-integration-platform");
+  });
+
+  it("takes the version's CHANGELOG section, up to the next release, and none for a version it lacks", () => {
+    const changelog = "# Changelog\n\n## [Unreleased]\n\n- new\n\n## [0.5.0] - 2026-11-20\n\n- old\n";
+    assert.equal(changelogSection(changelog, "Unreleased"), "- new\n");
+    assert.equal(changelogSection(changelog, "0.5.0"), "- old\n");
+    assert.equal(changelogSection(changelog, "0.6.0"), undefined);
+    assert.ok(changelogSection(fs.readFileSync(path.join(REPO, "CHANGELOG.md"), "utf8"), "Unreleased")?.includes("one executable"));
+  });
+});
+
+describe(".github/workflows/release.yml", () => {
+  const text = fs.readFileSync(path.join(REPO, ".github", "workflows", "release.yml"), "utf8");
+  const workflow = parse(text) as { on: { push: { tags: string[] } }; jobs: { release: { steps: { name?: string; run?: string; env?: Record<string, string> }[] } } };
+  const steps = workflow.jobs.release.steps;
+  const step = (name: string) => steps.find((s) => s.name?.startsWith(name))!;
+
+  it("runs on a version tag, checks it against package.json, and runs npm run release", () => {
+    assert.deepEqual(workflow.on.push.tags, ["v*.*.*"]);
+    assert.match(step("The tag is package.json's version").run!, /GITHUB_REF_NAME" != "v\$version"/);
+    assert.match(step("npm run release").run!, /npm run release\b/);
+  });
+
+  it("uploads the whole release folder, and publishes the files the command writes, with a dry run where a token is missing", () => {
+    assert.match(step("GitHub release").run!, /gh release create "v\$VERSION" "\$FOLDER"\/\*/);
+    const npm = step("npm (");
+    assert.match(npm.run!, /pulumi-integration-platform-\$VERSION\.tgz/);
+    assert.match(npm.run!, new RegExp(`${SDK_NAMES.nodejs}-\\$VERSION\\.tgz`));
+    assert.match(npm.run!, /-z "\$NODE_AUTH_TOKEN" \]; then\s+npm publish --dry-run/);
+    const pypi = step("PyPI");
+    assert.match(pypi.run!, new RegExp(`${SDK_NAMES.python}-"\\$VERSION"-py3-none-any\\.whl`));
+    assert.match(pypi.run!, /-z "\$TWINE_PASSWORD" \]; then\s+echo "dry run/);
+    assert.match(step("Go SDK tag").run!, /git tag "sdk\/go\/v\$VERSION"/);
+  });
+});
