@@ -79,12 +79,6 @@ mv "$staging/package/LICENSE" "$staging/out/LICENSE"
 chmod 0755 "$staging/out/bin/node"
 [ "$("$staging/out/bin/node" --version)" = "v$version" ] || die "the node in $pkg@$version does not run here, or is not v$version"
 
-# Move into place in one rename, so an interrupted fetch never leaves a half-filled cache entry.
-dir="$(dirname "$bin")"
-mkdir -p "$cache_root"
-rm -rf "$dir.tmp.$$"
-mv "$staging/out" "$dir.tmp.$$"
-rm -rf "$dir"
-mv "$dir.tmp.$$" "$dir"
+move_into_place "$staging/out" "$(dirname "$bin")"
 log "node v$version is ready in $bin ($((SECONDS - started)) s)"
 echo "$bin"

