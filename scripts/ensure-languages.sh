@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
-# Makes the Python, Go and YAML language hosts available, as ensure-pulumi.sh does the CLI and the
-# Node.js host: `pulumi-language-python` (with its `pulumi-language-python-exec` shim),
-# `pulumi-language-go` and `pulumi-language-yaml`. Prints the directory holding them as the last
-# line of stdout (progress goes to stderr):
+# Makes the Python, Go, YAML and Java language hosts available, as ensure-pulumi.sh does the CLI and
+# the Node.js host: `pulumi-language-python` (a shim of ours in front of the host, and its
+# `pulumi-language-python-exec` script), `pulumi-language-go`, `pulumi-language-yaml` and
+# `pulumi-language-java`. Prints the directory holding them as the last line of stdout (progress
+# goes to stderr):
 #
 #   export PATH="$(bash scripts/ensure-languages.sh):$(bash scripts/ensure-pulumi.sh):$PATH"
 #
-# A user's installed hosts are used: when all three are on PATH, that directory is printed
+# A user's installed hosts are used: when all four are on PATH, that directory is printed
 # (the official CLI ships them beside `pulumi`). Otherwise they are built from the Go modules
-# pinned in tools/pulumi/language-{python,go,yaml} and cached in $PULUMI_IP_CACHE_DIR (default
+# pinned in tools/pulumi/language-{python,go,yaml,java} and cached in $PULUMI_IP_CACHE_DIR (default
 # ~/.cache/pulumi-integration-platform), keyed by their go.sum files. docs/design/languages.md
 # says why these versions.
 set -euo pipefail
@@ -16,12 +17,12 @@ set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 ensure_name=ensure-languages
 . "$repo/scripts/lib/ensure.sh"
-hosts=(python go yaml)
+hosts=(python go yaml java)
 
 # 1. Installed: all three in one directory on PATH.
-if command -v pulumi-language-python >/dev/null 2>&1 && command -v pulumi-language-go >/dev/null 2>&1 && command -v pulumi-language-yaml >/dev/null 2>&1; then
+if command -v pulumi-language-python >/dev/null 2>&1 && command -v pulumi-language-go >/dev/null 2>&1 && command -v pulumi-language-yaml >/dev/null 2>&1 && command -v pulumi-language-java >/dev/null 2>&1; then
   dir="$(dirname "$(command -v pulumi-language-yaml)")"
-  if [ -x "$dir/pulumi-language-python" ] && [ -x "$dir/pulumi-language-go" ]; then
+  if [ -x "$dir/pulumi-language-python" ] && [ -x "$dir/pulumi-language-go" ] && [ -x "$dir/pulumi-language-java" ]; then
     log "using the installed language hosts in $dir"
     echo "$dir"
     exit 0
@@ -35,7 +36,7 @@ bin="$cache_root/language-hosts-$key/bin"
 mkdir -p "$cache_root"
 exec 9>"$cache_root/language-hosts-$key.lock"
 flock 9
-if [ -x "$bin/pulumi-language-python" ] && [ -x "$bin/pulumi-language-python-host" ] && [ -x "$bin/pulumi-language-go" ] && [ -x "$bin/pulumi-language-yaml" ] && [ -x "$bin/pulumi-language-python-exec" ]; then
+if [ -x "$bin/pulumi-language-python" ] && [ -x "$bin/pulumi-language-python-host" ] && [ -x "$bin/pulumi-language-go" ] && [ -x "$bin/pulumi-language-yaml" ] && [ -x "$bin/pulumi-language-java" ] && [ -x "$bin/pulumi-language-python-exec" ]; then
   log "using the cached language hosts in $bin"
   echo "$bin"
   exit 0
@@ -56,6 +57,7 @@ build() { # <host> <package> <module whose version is stamped>
 build python github.com/pulumi/pulumi/sdk/v3/python/cmd/pulumi-language-python github.com/pulumi/pulumi/sdk/v3
 build go github.com/pulumi/pulumi/sdk/v3/go/pulumi-language-go github.com/pulumi/pulumi/sdk/v3
 build yaml github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml github.com/pulumi/pulumi-yaml
+build java github.com/pulumi/pulumi-java/pkg/cmd/pulumi-language-java github.com/pulumi/pulumi-java/pkg
 # The v3.68 Python host reads Pulumi.yaml's `virtualenv` only as a flag, which today's engines no
 # longer pass: it is installed as pulumi-language-python-host, behind a shim of ours that passes it
 # (tools/pulumi/language-python/shim, docs/design/languages.md).

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Generates the SDKs from sdk/schema.json with Pulumi's own code generators: sdk/nodejs, sdk/python
 # and sdk/go with tools/sdkgen (pkg/codegen at the pinned CLI's v3.259.0), sdk/dotnet with
-# tools/sdkgen-dotnet (v3.200.0, the last release that carries the .NET generator). Never edit them by hand: change the definitions,
+# tools/sdkgen-dotnet (v3.200.0, the last release that carries the .NET generator), sdk/java with
+# pulumi-java-gen (pulumi-java v1.22.0, tools/pulumi/language-java) and the pom of tools/sdkgen-java. Never edit them by hand: change the definitions,
 # run `npm run gen:schema`, then this script, and commit all of it.
 #
 #   bash scripts/gen-sdk.sh           regenerate sdk/<language>
@@ -36,11 +37,34 @@ tool() { # <tools/ folder>: builds it once, prints the binary's path
   fi
   echo "$binary"
 }
+java_gen() { # builds Pulumi's Java generator (pinned in tools/pulumi/language-java with the Java host) once, prints its path
+  local dir="$repo/tools/pulumi/language-java" key binary started
+  key="$(cat "$dir/go.sum" "$dir/go.mod" | sha256sum | cut -c1-12)"
+  binary="$cache_root/pulumi-java-gen-$key/pulumi-java-gen"
+  if [ ! -x "$binary" ]; then
+    command -v go >/dev/null 2>&1 || { log "pulumi-java-gen is not built and there is no Go toolchain to build it (Go 1.25.11 or newer)"; exit 1; }
+    started=$SECONDS
+    log "building pulumi-java-gen from Go modules (first time only) ..."
+    mkdir -p "$(dirname "$binary")"
+    (cd "$dir" && GOTOOLCHAIN=local GOFLAGS=-mod=mod CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o "$binary.tmp.$$" github.com/pulumi/pulumi-java/pkg/cmd/pulumi-java-gen) >&2
+    mv "$binary.tmp.$$" "$binary"
+    log "built pulumi-java-gen in $((SECONDS - started)) s"
+  fi
+  echo "$binary"
+}
 sdkgen="$(tool sdkgen)"
 sdkgen_dotnet="$(tool sdkgen-dotnet)"
+pulumi_java_gen="$(java_gen)"
+version="$(sed -n 's/^  "version": "\(.*\)",$/\1/p' "$repo/sdk/schema.json" | head -n 1)"
 generate() { # <output directory>
   "$sdkgen" -schema "$repo/sdk/schema.json" -out "$1" nodejs python go
   "$sdkgen_dotnet" -schema "$repo/sdk/schema.json" -out "$1/dotnet"
+  # Its --out is joined under the working directory, even when absolute. `--sdk`: the Pulumi Java
+  # SDK on Maven Central (1.21 to 1.35 were never published there; the generator's default is 1.22).
+  rm -rf "$1/java"
+  (cd "$1" && "$pulumi_java_gen" generate --schema "$repo/sdk/schema.json" --out java --build none --version "$version" --sdk 1.36.1 2>&1 |
+    grep -v -e 'is deprecated, use' -e 'does not have an Output type' >&2 || true)
+  sed "s/@VERSION@/$version/" "$repo/tools/sdkgen-java/pom.xml.template" >"$1/java/pom.xml"
 }
 
 if ! $check; then
@@ -52,7 +76,7 @@ out="$(mktemp -d "${TMPDIR:-/tmp}/gen-sdk.XXXXXX")"
 trap 'rm -rf "$out"' EXIT
 generate "$out" >/dev/null
 status=0
-for language in nodejs python go dotnet; do
+for language in nodejs python go dotnet java; do
   if ! diff -r "$repo/sdk/$language" "$out/$language" >"$out/$language.diff" 2>&1; then
     log "sdk/$language is not what sdk/schema.json generates:"
     head -n 40 "$out/$language.diff" >&2
@@ -63,4 +87,4 @@ if [ $status -ne 0 ]; then
   log "run 'npm run gen:schema && bash scripts/gen-sdk.sh' and commit sdk/"
   exit 1
 fi
-log "sdk/nodejs, sdk/python, sdk/go and sdk/dotnet match sdk/schema.json"
+log "sdk/nodejs, sdk/python, sdk/go, sdk/dotnet and sdk/java match sdk/schema.json"

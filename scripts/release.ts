@@ -21,7 +21,7 @@ interface ReleaseOptions {
 }
 
 /** The parts a release is made of; `--only` picks some (a test that needs only the plugin, say). */
-const PARTS = ["plugin", "python", "nodejs-sdk", "npm", "schema"] as const;
+const PARTS = ["plugin", "python", "nodejs-sdk", "java", "npm", "schema"] as const;
 type Part = (typeof PARTS)[number];
 
 /** Runs a command, its output on stderr (stdout is this command's own summary). */
@@ -53,7 +53,8 @@ function checkVersions(version: string): void {
   const schema = JSON.parse(fs.readFileSync(path.join(REPO, "sdk", "schema.json"), "utf8")) as { version: string };
   const python = fs.readFileSync(path.join(REPO, "sdk", "python", "pyproject.toml"), "utf8").match(/^\s*version = "([^"]+)"/m)?.[1];
   const nodeSdk = (JSON.parse(fs.readFileSync(path.join(REPO, "sdk", "nodejs", "package.json"), "utf8")) as { version: string }).version;
-  const found = { "sdk/schema.json": schema.version, "sdk/python/pyproject.toml": python, "sdk/nodejs/package.json": nodeSdk };
+  const java = fs.readFileSync(path.join(REPO, "sdk", "java", "pom.xml"), "utf8").match(/<artifactId>integration-platform<\/artifactId>\s*<version>([^<]+)<\/version>/)?.[1];
+  const found = { "sdk/schema.json": schema.version, "sdk/python/pyproject.toml": python, "sdk/nodejs/package.json": nodeSdk, "sdk/java/pom.xml": java };
   const wrong = Object.entries(found).filter(([, v]) => v !== version);
   if (wrong.length > 0) {
     throw new Error(`package.json says ${version}, but ${wrong.map(([file, v]) => `${file} says ${v}`).join(", ")}: run 'npm run gen:schema && bash scripts/gen-sdk.sh' and commit`);
@@ -108,6 +109,16 @@ function nodeSdkPackage(out: string, work: string): void {
   run("npm", ["pack", "--ignore-scripts", "--pack-destination", out, "--loglevel", "error"], path.join(source, "bin"));
 }
 
+/** The Java SDK's jar, sources jar and pom, as Maven Central takes them (built with Maven from a copy of sdk/java). */
+function javaPackages(version: string, out: string, work: string): void {
+  const source = path.join(work, "java");
+  fs.cpSync(path.join(REPO, "sdk", "java"), source, { recursive: true });
+  run("mvn", ["--batch-mode", "--quiet", "--no-transfer-progress", "package"], source);
+  const base = `integration-platform-${version}`;
+  for (const file of [`${base}.jar`, `${base}-sources.jar`]) fs.copyFileSync(path.join(source, "target", file), path.join(out, file));
+  fs.copyFileSync(path.join(source, "pom.xml"), path.join(out, `${base}.pom`));
+}
+
 /** Writes SHA256SUMS over every file of the folder, in `sha256sum`'s format (`sha256sum -c SHA256SUMS` checks it). */
 function writeChecksums(out: string): void {
   const lines = fs
@@ -136,6 +147,7 @@ export async function release(options: ReleaseOptions): Promise<string> {
     if (wanted("plugin")) await pluginArchives(version, options.targets, out, work);
     if (wanted("python")) pythonPackages(out, work);
     if (wanted("nodejs-sdk")) nodeSdkPackage(out, work);
+    if (wanted("java")) javaPackages(version, out, work);
     if (wanted("npm")) run("npm", ["pack", "--ignore-scripts", "--pack-destination", out, "--loglevel", "error"], REPO);
     if (wanted("schema")) fs.copyFileSync(path.join(REPO, "sdk", "schema.json"), path.join(out, "schema.json"));
     fs.writeFileSync(path.join(out, "CHANGELOG.md"), `## ${options.snapshot ? `${version} (snapshot of the unreleased changes)` : version}\n\n${notes}`);

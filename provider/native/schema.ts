@@ -51,13 +51,18 @@ export interface PackageSchema {
   meta: { supportPack: boolean };
 }
 
-/** The npm, PyPI, Go and NuGet names of the generated SDKs (docs/guides/languages.md). */
+/** The npm, PyPI, Go, NuGet and Maven names of the generated SDKs (docs/guides/languages.md). */
 export const SDK_NAMES = {
   nodejs: "pulumi-integration-platform-sdk",
   python: "pulumi_integration_platform",
   go: "github.com/pulumi-integration-platform/pulumi-integration-platform/sdk/go/integrationplatform",
   dotnet: "PulumiIntegrationPlatform",
+  /** Maven coordinates (groupId:artifactId), as Maven Central grants a GitHub organization its namespace. */
+  java: "io.github.pulumi-integration-platform:integration-platform",
 } as const;
+
+/** The Java SDK's package prefix: the Maven groupId as a Java package name (a `-` is not allowed there). */
+export const JAVA_BASE_PACKAGE = "io.github.pulumiintegrationplatform";
 
 /**
  * Where the CLI downloads the plugin: the project's GitHub releases (repository
@@ -119,6 +124,7 @@ export function packageSchema(version: string): PackageSchema {
       python: { packageName: SDK_NAMES.python, requires: { pulumi: ">=3.200.0,<4.0.0" }, respectSchemaVersion: true, pyproject: { enabled: true } },
       go: { importBasePath: SDK_NAMES.go, generateResourceContainerTypes: true, respectSchemaVersion: true },
       csharp: { rootNamespace: SDK_NAMES.dotnet, packageReferences: { Pulumi: "3.*" }, respectSchemaVersion: true },
+      java: { basePackage: JAVA_BASE_PACKAGE },
     },
   };
 }

@@ -92,10 +92,44 @@ export function nodeSdkInstall(): string {
   }
 }
 
+/** The Maven local repository of the tests and the release they build (Maven Central's downloads kept across runs). */
+export const MAVEN_REPOSITORY = path.join(CACHE, "maven");
+
+let mavenRepo: string | undefined;
+/**
+ * A Maven local repository holding the generated Java SDK (sdk/java built and installed, as
+ * `mvn install` of the release's jar gives a user) and, once fetched, the Pulumi Java SDK and its
+ * dependencies from Maven Central. A program's `mvn` reads it through MAVEN_OPTS (`javaEnv`).
+ */
+export function javaSdkRepository(): string {
+  if (mavenRepo) return mavenRepo;
+  const repo = MAVEN_REPOSITORY;
+  const marker = path.join(repo, `.sdk-java-${hashOf(path.join(REPO, "sdk", "java"))}`);
+  if (!fs.existsSync(marker)) {
+    // A copy: Maven builds into target/ beside the sources, and sdk/ stays as generated.
+    const work = fs.mkdtempSync(path.join(os.tmpdir(), "pip-sdk-java-"));
+    try {
+      fs.cpSync(path.join(REPO, "sdk", "java"), work, { recursive: true });
+      run("mvn", ["--batch-mode", "--quiet", "--no-transfer-progress", `-Dmaven.repo.local=${repo}`, "install"], work);
+    } finally {
+      fs.rmSync(work, { recursive: true, force: true });
+    }
+    fs.writeFileSync(marker, new Date().toISOString());
+  }
+  mavenRepo = repo;
+  return repo;
+}
+
+/** The environment a Java program's `mvn` runs with: the local repository that holds the SDK. */
+export function javaEnv(): Record<string, string> {
+  return { MAVEN_OPTS: `-Dmaven.repo.local=${javaSdkRepository()}` };
+}
+
 /** Copies examples/native/<language> into `parent`; a Go program's SDK `replace` points at this repository's sdk/go. */
-export function copyNativeExample(language: "typescript" | "python" | "go" | "yaml", parent: string): string {
+export function copyNativeExample(language: "typescript" | "python" | "go" | "yaml" | "java", parent: string): string {
   const dir = path.join(parent, `native-${language}`);
-  fs.cpSync(path.join(REPO, "examples", "native", language), dir, { recursive: true, filter: (src) => !src.includes(`${path.sep}node_modules`) });
+  const built = [`${path.sep}node_modules`, `${path.sep}venv`, `${path.sep}target`];
+  fs.cpSync(path.join(REPO, "examples", "native", language), dir, { recursive: true, filter: (src) => !built.some((part) => src.includes(part)) });
   if (language === "go") {
     const gomod = path.join(dir, "go.mod");
     fs.writeFileSync(gomod, fs.readFileSync(gomod, "utf8").replace("=> ../../../sdk/go", `=> ${path.join(REPO, "sdk", "go")}`));

@@ -8,6 +8,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { archiveName, type Target } from "../../scripts/release/plugin";
 import { REPO, type Workspace } from "./engine";
+import { MAVEN_REPOSITORY } from "./languages";
 
 /** The package's version, which the release carries. */
 export const VERSION = (JSON.parse(fs.readFileSync(path.join(REPO, "package.json"), "utf8")) as { version: string }).version;
@@ -23,6 +24,8 @@ export function releaseFolder(): string {
   const out = fs.mkdtempSync(path.join(os.tmpdir(), "pip-e2e-release-"));
   execFileSync(process.execPath, ["-r", "ts-node/register/transpile-only", path.join(REPO, "scripts", "release.ts"), "--snapshot", "--out", out], {
     cwd: REPO,
+    // The Java SDK's build fetches from Maven Central into the tests' own local repository.
+    env: { ...process.env, MAVEN_OPTS: `-Dmaven.repo.local=${MAVEN_REPOSITORY}` },
     stdio: ["ignore", "ignore", "inherit"],
     // The first run on a machine fetches five Node.js binaries and may build rcodesign (7 minutes).
     timeout: 30 * 60_000,

@@ -1,5 +1,6 @@
-// The Python, Go and YAML blocks of the user docs, checked against the generated SDKs as users
-// would copy them: each Go block builds as a program (a fragment, as the body of pulumi.Run), each Python block compiles and calls only
+// The Python, Go, Java and YAML blocks of the user docs, checked against the generated SDKs as users
+// would copy them: each Go block builds as a program (a fragment, as the body of pulumi.Run), each Java
+// block compiles (a fragment, as the body of a program's stack(ctx)), each Python block compiles and calls only
 // classes and functions of the SDK with arguments they take, each YAML block uses only the
 // schema's types and their inputs, with every required one. (TypeScript blocks: test/unit/docs.test.ts.)
 import * as assert from "node:assert/strict";
@@ -9,7 +10,11 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { parse } from "yaml";
 import { REPO } from "../../support/engine";
-import { LANGUAGES, pythonBin } from "../../support/languages";
+import { JAVA_BASE_PACKAGE } from "../../../provider/native/schema";
+import { javaEnv, LANGUAGES, pythonBin } from "../../support/languages";
+
+/** The Java SDK's package: the base package and the schema's name, as pulumi-java-gen joins them. */
+const JAVA_PACKAGE = `${JAVA_BASE_PACKAGE}.integrationplatform`;
 
 /** The fenced blocks of one language in the shipped docs, with where they are. */
 function blocks(language: string): { where: string; code: string }[] {
@@ -48,11 +53,11 @@ for node in ast.walk(tree):
 print("\n".join(problems))
 `;
 
-describe(`docs: the Python, Go and YAML blocks against the generated SDKs ${LANGUAGES}`, function () {
+describe(`docs: the Python, Go, Java and YAML blocks against the generated SDKs ${LANGUAGES}`, function () {
   this.timeout(10 * 60_000);
 
   it("has blocks of each language to check", () => {
-    for (const language of ["python", "go", "yaml"]) assert.ok(blocks(language).length > 0, `no ${language} block in the docs`);
+    for (const language of ["python", "go", "java", "yaml"]) assert.ok(blocks(language).length > 0, `no ${language} block in the docs`);
   });
 
   it("every Python block compiles and calls the SDK as it is", () => {
@@ -83,6 +88,38 @@ describe(`docs: the Python, Go and YAML blocks against the generated SDKs ${LANG
       } finally {
         fs.rmSync(dir, { recursive: true, force: true });
       }
+    }
+  });
+
+  it("every Java block compiles against sdk/java (with Maven, as the example program builds)", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pip-java-snippets-"));
+    try {
+      fs.copyFileSync(path.join(REPO, "examples/native/java/pom.xml"), path.join(dir, "pom.xml"));
+      const sources = path.join(dir, "src", "main", "java");
+      const where = new Map<string, string>();
+      blocks("java").forEach(({ where: at, code }, i) => {
+        // A whole file keeps its own package and class; a fragment is the body of a program's stack(ctx).
+        const whole = /^package (\w+);/m.exec(code);
+        const name = whole ? `${whole[1]}/${/public class (\w+)/.exec(code)![1]}.java` : `snippets/Snippet${i}.java`;
+        const text = whole
+          ? code
+          : `package snippets;\n\nimport com.pulumi.Context;\nimport com.pulumi.core.Output;\nimport ${JAVA_PACKAGE}.*;\nimport ${JAVA_PACKAGE}.inputs.*;\nimport java.util.Map;\n\nclass Snippet${i} {\n    static void stack(Context ctx) {\n${code}\n    }\n}\n`;
+        if (whole && where.has(name)) assert.fail(`${at}: a second whole file named ${name} (first at ${where.get(name)})`);
+        fs.mkdirSync(path.dirname(path.join(sources, name)), { recursive: true });
+        fs.writeFileSync(path.join(sources, name), text);
+        where.set(name, at);
+      });
+      assert.ok(where.size > 0, "no Java block in the docs");
+      try {
+        execFileSync("mvn", ["--batch-mode", "--quiet", "--no-transfer-progress", "compile"], { cwd: dir, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...javaEnv() } });
+      } catch (error) {
+        const out = (error as { stdout?: string }).stdout ?? "";
+        // Name each failing block by where it stands in the docs.
+        const named = out.replace(/\/src\/main\/java\/([\w/]+\.java)/g, (match, file: string) => ` ${where.get(file) ?? file} (${file})`);
+        assert.fail(`Java blocks do not compile:\n${named.split("\n").filter((line) => line.includes("ERROR")).slice(0, 40).join("\n")}`);
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 
