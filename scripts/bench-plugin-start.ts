@@ -16,20 +16,23 @@ import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { ResourceProviderClient } = require("@pulumi/pulumi/proto/provider_grpc_pb");
 
-/** One run: milliseconds from spawn to GetPluginInfo's answer, the version it answered, and peak RSS in KiB. */
+/** One run: milliseconds from spawn to GetPluginInfo's answer, the version it answered, and the plugin's peak RSS (KiB) and CPU time (ms) by then. */
 export interface StartRun {
   ms: number;
   version: string;
   peakKiB?: number;
+  cpuMs?: number;
 }
 
-/** The process's peak resident set so far (VmHWM, KiB), or undefined where /proc has no such line. */
-function peakKiB(pid: number): number | undefined {
+/** The process's peak resident set (VmHWM, KiB) and user + system CPU time (ms) so far, from Linux's /proc. */
+function usage(pid: number): { peakKiB?: number; cpuMs?: number } {
   try {
-    const line = fs.readFileSync(`/proc/${pid}/status`, "utf8").match(/^VmHWM:\s+(\d+) kB/m);
-    return line ? Number(line[1]) : undefined;
+    const peak = fs.readFileSync(`/proc/${pid}/status`, "utf8").match(/^VmHWM:\s+(\d+) kB/m);
+    // Fields 14 and 15 of stat (after the name in parentheses), in clock ticks of 10 ms.
+    const [utime, stime] = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ").slice(11, 13).map(Number);
+    return { peakKiB: peak ? Number(peak[1]) : undefined, cpuMs: (utime + stime) * 10 };
   } catch {
-    return undefined;
+    return {};
   }
 }
 
@@ -49,7 +52,7 @@ export async function startOnce(command: string[]): Promise<StartRun> {
     );
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
     client.close();
-    return { ms, version, peakKiB: peakKiB(child.pid!) };
+    return { ms, version, ...usage(child.pid!) };
   } finally {
     child.kill("SIGKILL");
   }
@@ -68,11 +71,11 @@ async function main(): Promise<void> {
   for (let i = 0; i < Number(values.runs); i++) {
     const run = await startOnce(positionals);
     runs.push(run);
-    console.log(`${run.ms.toFixed(1)} ms  peak RSS ${run.peakKiB ?? "?"} KiB  (version ${run.version})`);
+    console.log(`${run.ms.toFixed(1)} ms  CPU ${run.cpuMs ?? "?"} ms  peak RSS ${run.peakKiB ?? "?"} KiB  (version ${run.version})`);
   }
   if (runs.length > 1) {
-    const [ms, rss] = [spread(runs.map((r) => r.ms)), spread(runs.map((r) => r.peakKiB ?? NaN))];
-    console.log(`${runs.length} runs, min / median / max: ${ms.map((v) => v.toFixed(1)).join(" / ")} ms; peak RSS ${rss.map((v) => (v / 1024).toFixed(1)).join(" / ")} MiB`);
+    const [ms, cpu, rss] = [spread(runs.map((r) => r.ms)), spread(runs.map((r) => r.cpuMs ?? NaN)), spread(runs.map((r) => r.peakKiB ?? NaN))];
+    console.log(`${runs.length} runs, min / median / max: ${ms.map((v) => v.toFixed(1)).join(" / ")} ms; CPU ${cpu.join(" / ")} ms; peak RSS ${rss.map((v) => (v / 1024).toFixed(1)).join(" / ")} MiB`);
   }
 }
 

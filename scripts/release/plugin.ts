@@ -52,15 +52,16 @@ export async function bundlePlugin(repo: string, outfile: string): Promise<numbe
   return fs.statSync(outfile).size;
 }
 
-/** Writes the preparation blob for `script` with `node` (the release's Node.js, run here). */
+/** Writes the preparation blob for `script` (a file in `work`) with `node` (the release's Node.js, run here). */
 export function seaBlob(node: string, script: string, work: string): string {
-  const blob = path.join(work, "plugin.blob");
   const config = path.join(work, "sea-config.json");
   // No code cache and no snapshot: both are tied to the platform that builds them, and one blob
-  // serves all five targets.
-  fs.writeFileSync(config, JSON.stringify({ main: script, output: blob, disableExperimentalSEAWarning: true, useSnapshot: false, useCodeCache: false }));
-  execFileSync(node, ["--experimental-sea-config", config], { cwd: work, stdio: ["ignore", "ignore", "inherit"] });
-  return blob;
+  // serves all five targets. Paths relative to `work`: the blob keeps the script's path as given,
+  // and a temporary folder's random name would make each release's archives differ.
+  const settings = { main: path.relative(work, script), output: "plugin.blob", disableExperimentalSEAWarning: true, useSnapshot: false, useCodeCache: false };
+  fs.writeFileSync(config, JSON.stringify(settings));
+  execFileSync(node, ["--experimental-sea-config", "sea-config.json"], { cwd: work, stdio: ["ignore", "ignore", "inherit"] });
+  return path.join(work, settings.output);
 }
 
 /** The `rcodesign` that signs the macOS executables, or undefined when the environment names none. */
