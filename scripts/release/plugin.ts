@@ -80,9 +80,17 @@ export async function joinExecutable(target: Target, node: string, blob: string,
   const darwin = target.startsWith("darwin-");
   const signer = rcodesign();
   if (darwin && !signer) throw new Error(`a ${target} executable must be signed again after the join: set PULUMI_IP_RCODESIGN to rcodesign (bash scripts/ensure-rcodesign.sh prints it)`);
-  await inject(out, "NODE_SEA_BLOB", fs.readFileSync(blob), { sentinelFuse: SEA_FUSE, ...(darwin ? { machoSegmentName: "NODE_SEA" } : {}) });
-  // `sign` with no certificate signs ad hoc, replacing Node's signature (which the join broke).
-  if (darwin) execFileSync(signer!, ["sign", out], { stdio: ["ignore", "ignore", "inherit"] });
+  // postject's ELF parser warns of each note section it cannot name, harmlessly: quiet while it runs.
+  const warn = console.warn;
+  console.warn = () => {};
+  try {
+    await inject(out, "NODE_SEA_BLOB", fs.readFileSync(blob), { sentinelFuse: SEA_FUSE, ...(darwin ? { machoSegmentName: "NODE_SEA" } : {}) });
+  } finally {
+    console.warn = warn;
+  }
+  // `sign` with no certificate signs ad hoc, replacing Node's signature (which the join broke). Its
+  // progress is printed only when it fails.
+  if (darwin) execFileSync(signer!, ["sign", out], { stdio: ["ignore", "pipe", "pipe"] });
 }
 
 /** Packs the executable (at the archive's root, as the CLI expects) with the license and README. */
