@@ -101,7 +101,8 @@ export function packArchive(repo: string, executable: string, archive: string): 
     fs.copyFileSync(path.join(repo, "LICENSE"), path.join(staging, "LICENSE"));
     fs.copyFileSync(path.join(repo, "README.md"), path.join(staging, "README.md"));
     // Owner and times fixed: the same inputs give the same archive, and its checksum says so.
-    execFileSync("tar", ["--sort=name", "--owner=0", "--group=0", "--numeric-owner", "--mtime=@0", "--use-compress-program=gzip -n", "-cf", archive, "-C", staging, path.basename(executable), "LICENSE", "README.md"]);
+    const fixed = ["--sort=name", "--owner=0", "--group=0", "--numeric-owner", "--mtime=@0", "--use-compress-program=gzip -n"];
+    execFileSync("tar", [...fixed, "-cf", archive, "-C", staging, path.basename(executable), "LICENSE", "README.md"]);
   } finally {
     fs.rmSync(staging, { recursive: true, force: true });
   }

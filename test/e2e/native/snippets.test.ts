@@ -101,9 +101,10 @@ describe(`docs: the Python, Go, Java and YAML blocks against the generated SDKs 
         // A whole file keeps its own package and class; a fragment is the body of a program's stack(ctx).
         const whole = /^package (\w+);/m.exec(code);
         const name = whole ? `${whole[1]}/${/public class (\w+)/.exec(code)![1]}.java` : `snippets/Snippet${i}.java`;
+        const imports = ["com.pulumi.Context", "com.pulumi.core.Output", `${JAVA_PACKAGE}.*`, `${JAVA_PACKAGE}.inputs.*`, "java.util.Map"];
         const text = whole
           ? code
-          : `package snippets;\n\nimport com.pulumi.Context;\nimport com.pulumi.core.Output;\nimport ${JAVA_PACKAGE}.*;\nimport ${JAVA_PACKAGE}.inputs.*;\nimport java.util.Map;\n\nclass Snippet${i} {\n    static void stack(Context ctx) {\n${code}\n    }\n}\n`;
+          : `package snippets;\n\n${imports.map((name) => `import ${name};\n`).join("")}\nclass Snippet${i} {\n    static void stack(Context ctx) {\n${code}\n    }\n}\n`;
         if (whole && where.has(name)) assert.fail(`${at}: a second whole file named ${name} (first at ${where.get(name)})`);
         fs.mkdirSync(path.dirname(path.join(sources, name)), { recursive: true });
         fs.writeFileSync(path.join(sources, name), text);
