@@ -7,7 +7,8 @@ import { printable } from "./text";
 export function jsonProblem(text: string, error: unknown): string {
   const trimmed = text.trimStart();
   // Progress text redirected into the file is the usual cause: show how the file starts.
-  if (!/^[[{"\d-]|^(true|false|null)\b/.test(trimmed)) return `it starts with ${JSON.stringify(printable(trimmed.split("\n")[0].slice(0, 40)))}`;
+  if (!/^[[{"\d-]|^(true|false|null)\b/.test(trimmed))
+    return `it starts with ${JSON.stringify(printable(trimmed.split("\n")[0].slice(0, 40)))}`;
   const message = error instanceof Error ? error.message : "";
   if (/end of (JSON )?input|Unterminated/i.test(message)) return "it ends before the JSON does: the file was cut short";
   const at = /position (\d+)/.exec(message);
@@ -33,17 +34,28 @@ function kindOf(value: unknown): string {
 }
 
 /** What a schema's type is, in the same words. */
-const WANTED: Record<string, string> = { array: "a list", string: "text", number: "a number", boolean: "true or false", object: "an object", record: "an object" };
+const WANTED: Record<string, string> = {
+  array: "a list",
+  string: "text",
+  number: "a number",
+  boolean: "true or false",
+  object: "an object",
+  record: "an object",
+};
 
 /** A path into the document as a reader finds it: `steps[0].urn`. */
 function pathText(path: readonly PropertyKey[]): string {
-  return path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("").replace(/^\./, "");
+  return path
+    .map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`))
+    .join("")
+    .replace(/^\./, "");
 }
 
 /** The value at `path` in `data`, or undefined where there is none. */
 function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
   let value = data;
-  for (const key of path) value = typeof value === "object" && value !== null ? (value as Record<PropertyKey, unknown>)[key] : undefined;
+  for (const key of path)
+    value = typeof value === "object" && value !== null ? (value as Record<PropertyKey, unknown>)[key] : undefined;
   return value;
 }
 
@@ -53,11 +65,16 @@ export function shapeProblem(issue: z.core.$ZodIssue, data: unknown): string {
   const value = valueAt(data, issue.path);
   if (issue.code === "invalid_type") {
     const wanted = WANTED[issue.expected] ?? issue.expected;
-    return value === undefined ? `${where} is missing; it should be ${wanted}` : `${where} is ${kindOf(value)}; it should be ${wanted}`;
+    return value === undefined
+      ? `${where} is missing; it should be ${wanted}`
+      : `${where} is ${kindOf(value)}; it should be ${wanted}`;
   }
-  if (issue.code === "invalid_format" && "prefix" in issue) return `${where} should start with ${JSON.stringify(issue.prefix)}`;
-  if (issue.code === "invalid_value") return `${where} should be ${issue.values.map((v) => JSON.stringify(v)).join(" or ")}`;
-  if (issue.code === "unrecognized_keys") return `${where} has properties it should not: ${issue.keys.map((k) => `\`${printable(k)}\``).join(", ")}`;
+  if (issue.code === "invalid_format" && "prefix" in issue)
+    return `${where} should start with ${JSON.stringify(issue.prefix)}`;
+  if (issue.code === "invalid_value")
+    return `${where} should be ${issue.values.map((v) => JSON.stringify(v)).join(" or ")}`;
+  if (issue.code === "unrecognized_keys")
+    return `${where} has properties it should not: ${issue.keys.map((k) => `\`${printable(k)}\``).join(", ")}`;
   return `${where} is ${kindOf(value)} of a form that cannot be read`;
 }
 

@@ -51,7 +51,8 @@ function program(io: Io, outcome: Outcome): Command {
     .action((command: string | undefined) => {
       const commands = `${COMMANDS.slice(0, -1).join(", ")} and ${COMMANDS.at(-1)}`;
       if (command === undefined) throw new UsageError(`missing command: the commands are ${commands}`);
-      if (command === "help") throw new UsageError(`there is no help command: run \`${COMMAND} <command> --help\` for a command's help`);
+      if (command === "help")
+        throw new UsageError(`there is no help command: run \`${COMMAND} <command> --help\` for a command's help`);
       throw new UsageError(`unknown command ${JSON.stringify(command)}: the commands are ${commands}`);
     })
     .addCommand(summarizeCommand(io, done))
@@ -92,7 +93,8 @@ export async function main(args: string[], io: Io = processIo): Promise<number> 
     return outcome.status;
   } catch (error) {
     // --help and --version end the parse with exit code 0; anything else commander refuses is a usage problem.
-    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : usageProblem(io, parseProblem(error), outcome.command);
+    if (error instanceof CommanderError)
+      return error.exitCode === 0 ? 0 : usageProblem(io, parseProblem(error), outcome.command);
     if (error instanceof UsageError) return usageProblem(io, error.message, outcome.command);
     throw error;
   }

@@ -3,6 +3,7 @@
 // or run in a shell: docs/guides/security.md.
 
 /** Control characters (line breaks included) and bidi controls, which a reader cannot see. */
+// eslint-disable-next-line no-control-regex -- control characters are what it looks for
 const HIDDEN = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 /** The text with every control or bidi character shown as a `\u` escape: one visible line. */

@@ -46,7 +46,11 @@ export function usageProblem(io: Io, message: string, command: string): number {
 /** Commander's message for a parse error, in the product's words: its "error: " prefix dropped, and a missing value said plainly. */
 export function parseProblem(error: CommanderError): string {
   // An unknown option is quoted as typed: each line shown without control or bidi characters.
-  const message = error.message.replace(/^error: /, "").split("\n").map(printable).join("\n");
+  const message = error.message
+    .replace(/^error: /, "")
+    .split("\n")
+    .map(printable)
+    .join("\n");
   if (error.code === "commander.optionMissingArgument") {
     // "option '--max-chars <n>' argument missing": name the option and show it with its value.
     const flags = /option '([^']+)'/.exec(message)?.[1];

@@ -61,5 +61,7 @@ export function registerControlPlane(app: FastifyInstance, ctx: EmulatorContext)
 
   app.get(`${CONTROL_PREFIX}/rate-limit`, async () => rateLimit.get());
 
-  app.put(`${CONTROL_PREFIX}/rate-limit`, async (request) => rateLimit.set(parseInput(rateLimitChangeSchema, request.body)));
+  app.put(`${CONTROL_PREFIX}/rate-limit`, async (request) =>
+    rateLimit.set(parseInput(rateLimitChangeSchema, request.body)),
+  );
 }

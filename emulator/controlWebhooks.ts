@@ -11,7 +11,11 @@ import { webhookReceiverBodySchema, WebhookInputError } from "./webhooks";
 const sinceQuerySchema = z.object({ since: z.coerce.number().int().min(0).default(0) });
 
 /** Registers /_emulator/workflow-runs and /_emulator/webhooks under `prefix`. */
-export function registerRunAndWebhookRoutes(app: FastifyInstance, prefix: string, { runs, webhooks }: EmulatorContext): void {
+export function registerRunAndWebhookRoutes(
+  app: FastifyInstance,
+  prefix: string,
+  { runs, webhooks }: EmulatorContext,
+): void {
   app.post(`${prefix}/workflow-runs`, async (request, reply) => {
     const run = await runs.start(request.body as RunRequest);
     return reply.code(201).send({ run });

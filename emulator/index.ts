@@ -1,6 +1,12 @@
 import type { AddressInfo } from "node:net";
 import { FaultRules } from "./faults";
-import { RateLimiter, type RateLimitAnswerStatus, type RateLimitChange, type RateLimitSetting, type RateLimitStatus } from "./rateLimit";
+import {
+  RateLimiter,
+  type RateLimitAnswerStatus,
+  type RateLimitChange,
+  type RateLimitSetting,
+  type RateLimitStatus,
+} from "./rateLimit";
 import { RequestLog } from "./requestLog";
 import { WorkflowRuns } from "./runs";
 import { buildServer } from "./server";
@@ -151,7 +157,11 @@ function newRateLimiter({ rateLimit, retryAfter, rateLimitStatus }: EmulatorOpti
 }
 
 // A bad receiver or timing is a configuration error too.
-function newWebhookDispatcher(signingKey: string, settings: WebhookSettings | undefined, warn: (message: string) => void): WebhookDispatcher {
+function newWebhookDispatcher(
+  signingKey: string,
+  settings: WebhookSettings | undefined,
+  warn: (message: string) => void,
+): WebhookDispatcher {
   try {
     return new WebhookDispatcher(signingKey, settings, warn);
   } catch (err) {

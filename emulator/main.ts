@@ -3,7 +3,13 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import type { RunningEmulator } from "./index";
-import { DEFAULT_RATE_LIMIT, parseRateLimit, parseRateLimitStatus, type RateLimitAnswerStatus, type RateLimitStatus } from "./rateLimit";
+import {
+  DEFAULT_RATE_LIMIT,
+  parseRateLimit,
+  parseRateLimitStatus,
+  type RateLimitAnswerStatus,
+  type RateLimitStatus,
+} from "./rateLimit";
 import { parseReceiverOption, receiverUrlProblem, webhookEventOf } from "./webhookReceivers";
 import type { WebhookSettings } from "./webhooks";
 
@@ -235,7 +241,9 @@ async function main(argv: string[]): Promise<void> {
     stopping = true;
     // Never wedged: a disk that does not answer cannot keep the process past a few seconds.
     setTimeout(() => {
-      process.stderr.write(`emulator: the state could not be written within ${STOP_DEADLINE_MS / 1000} s of ${signal}; exiting without it\n`);
+      process.stderr.write(
+        `emulator: the state could not be written within ${STOP_DEADLINE_MS / 1000} s of ${signal}; exiting without it\n`,
+      );
       process.exit(1);
     }, STOP_DEADLINE_MS);
     emulator.close().then(

@@ -156,7 +156,11 @@ export class RateLimiter {
     const pause = this.pauses.latestPause();
     let bucket = this.buckets.get(key);
     if (!bucket) {
-      bucket = new TokenBucket({ bucketSize: limit.burst, tokensPerInterval: limit.requestsPerSecond, interval: "second" });
+      bucket = new TokenBucket({
+        bucketSize: limit.burst,
+        tokensPerInterval: limit.requestsPerSecond,
+        interval: "second",
+      });
       // A new credential may send its whole burst at once; limiter's buckets start empty.
       bucket.content = bucket.bucketSize;
       this.buckets.set(key, bucket);
@@ -167,7 +171,9 @@ export class RateLimiter {
     // which did not pause, would have let them through (pauses.ts).
     if (this.spendPauseCredit(key, limit, pause)) return null;
     // Whole seconds, and never 0, which a client would read as "retry at once".
-    const retryAfter = this.retryAfter ? { "retry-after": String(Math.max(1, Math.ceil(bucket.getWaitTime(1) / 1000))) } : undefined;
+    const retryAfter = this.retryAfter
+      ? { "retry-after": String(Math.max(1, Math.ceil(bucket.getWaitTime(1) / 1000))) }
+      : undefined;
     if (this.status === 403) return new ApiError(403, "RATE_LIMIT_HIT", "Rate Limit Hit", "error", retryAfter);
     return new ApiError(
       429,
@@ -226,7 +232,8 @@ function checkSetting(setting: unknown): { ok: true; value: RateLimitSpec | null
   if (!spec) return { ok: false };
   const { requestsPerSecond, burst } = spec;
   // limiter refuses token counts above MAX_SAFE_INTEGER; refusing them here gives the clearer message.
-  const rpsOk = Number.isFinite(requestsPerSecond) && requestsPerSecond > 0 && requestsPerSecond <= Number.MAX_SAFE_INTEGER;
+  const rpsOk =
+    Number.isFinite(requestsPerSecond) && requestsPerSecond > 0 && requestsPerSecond <= Number.MAX_SAFE_INTEGER;
   const burstOk = Number.isSafeInteger(burst) && burst >= 1;
   return rpsOk && burstOk ? { ok: true, value: spec } : { ok: false };
 }

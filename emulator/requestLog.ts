@@ -33,7 +33,12 @@ function clip(text: string): string {
 function boundedQuery(query: Record<string, unknown>): Record<string, unknown> {
   const kept: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(query).slice(0, MAX_QUERY_KEYS)) {
-    kept[clip(key)] = typeof value === "string" ? clip(value) : Array.isArray(value) ? value.slice(0, MAX_QUERY_KEYS).map((v) => clip(String(v))) : value;
+    kept[clip(key)] =
+      typeof value === "string"
+        ? clip(value)
+        : Array.isArray(value)
+          ? value.slice(0, MAX_QUERY_KEYS).map((v) => clip(String(v)))
+          : value;
   }
   return kept;
 }

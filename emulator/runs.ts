@@ -43,7 +43,10 @@ export interface WorkflowRun {
 const outcomeSchema = z.string().transform((text, ctx) => {
   const status = runStatusOf(text);
   if (status) return status;
-  ctx.addIssue({ code: "custom", message: `must be one of ${WORKFLOW_RUN_STATUSES.join(", ")} (or an event name), got ${JSON.stringify(text.slice(0, 64))}` });
+  ctx.addIssue({
+    code: "custom",
+    message: `must be one of ${WORKFLOW_RUN_STATUSES.join(", ")} (or an event name), got ${JSON.stringify(text.slice(0, 64))}`,
+  });
   return z.NEVER;
 });
 
@@ -119,7 +122,8 @@ export class WorkflowRuns {
         `Workflow ${workflow_id} is disabled for config ${config_id} of ${linked_account_id}: enable it (a WorkflowToggle with enabled: true) and ask again`,
       );
     }
-    if (this.timers.size >= MAX_RUNNING) throw wontRun("TOO_MANY_RUNS", `${MAX_RUNNING} runs are running; stop some or wait`);
+    if (this.timers.size >= MAX_RUNNING)
+      throw wontRun("TOO_MANY_RUNS", `${MAX_RUNNING} runs are running; stop some or wait`);
 
     const run: WorkflowRun = {
       instance_id: randomUUID(),
@@ -150,7 +154,8 @@ export class WorkflowRuns {
   async stop(instanceId: string): Promise<WorkflowRun> {
     const run = this.runs.get(instanceId);
     if (!run) throw notFound(`Workflow run ${instanceId} not found`);
-    if (run.status !== "RUNNING") throw wontRun("RUN_ENDED", `Workflow run ${instanceId} has already ended: ${run.status}`);
+    if (run.status !== "RUNNING")
+      throw wontRun("RUN_ENDED", `Workflow run ${instanceId} has already ended: ${run.status}`);
     this.end(run, "STOPPED");
     await this.store.commit();
     return run;
@@ -181,7 +186,9 @@ export class WorkflowRuns {
 
   private endAndSave(run: WorkflowRun, status: WorkflowRunStatus): void {
     this.end(run, status);
-    this.store.commit().catch((err: unknown) => this.warn(`run ${run.instance_id}: state not written: ${(err as Error).message}`));
+    this.store
+      .commit()
+      .catch((err: unknown) => this.warn(`run ${run.instance_id}: state not written: ${(err as Error).message}`));
   }
 
   private end(run: WorkflowRun, status: WorkflowRunStatus): void {

@@ -50,10 +50,18 @@ export function buildServer(ctx: EmulatorContext): FastifyInstance {
     const text = body.toString();
     if (text === "") return done(null, undefined);
     // Bounds on what can be stored: a value the state file cannot hold would fail every later write.
-    if (text.length > MAX_BODY_CHARS) return done(badRequest(`The body is over ${MAX_BODY_CHARS / 1024} KiB; no operation of the API takes that much`), undefined);
+    if (text.length > MAX_BODY_CHARS)
+      return done(
+        badRequest(`The body is over ${MAX_BODY_CHARS / 1024} KiB; no operation of the API takes that much`),
+        undefined,
+      );
     defaultJsonParser(request, text, (error, parsed) => {
       if (error) return done(error, undefined);
-      if (depthOf(parsed) > MAX_BODY_DEPTH) return done(badRequest(`The body nests deeper than ${MAX_BODY_DEPTH} levels; no object of the API is that deep`), undefined);
+      if (depthOf(parsed) > MAX_BODY_DEPTH)
+        return done(
+          badRequest(`The body nests deeper than ${MAX_BODY_DEPTH} levels; no object of the API is that deep`),
+          undefined,
+        );
       done(null, parsed);
     });
   });
@@ -67,11 +75,18 @@ export function buildServer(ctx: EmulatorContext): FastifyInstance {
     if (isControlPlane(request.url)) {
       // Against DNS rebinding: a web page's script can reach this port under its own host name, never under a loopback one.
       if (!isLoopbackHost(request.headers.host)) {
-        throw new ApiError(403, "FORBIDDEN", "The control plane answers only requests addressed to this machine: Host localhost, 127.0.0.1 or [::1]");
+        throw new ApiError(
+          403,
+          "FORBIDDEN",
+          "The control plane answers only requests addressed to this machine: Host localhost, 127.0.0.1 or [::1]",
+        );
       }
       return;
     }
-    const call: ApiCall = { startedAt: process.hrtime.bigint(), auth: detectAuthKind(request.headers, ctx.credentials) };
+    const call: ApiCall = {
+      startedAt: process.hrtime.bigint(),
+      auth: detectAuthKind(request.headers, ctx.credentials),
+    };
     request.apiCall = call;
     // The platform's gateway limits before anything else sees the request, so a request over the
     // limit is neither faulted nor authenticated.
@@ -156,7 +171,8 @@ async function applyFault(
     request.raw.socket.destroy();
     return true;
   }
-  const headers: Record<string, string> = action.retryAfter === undefined ? {} : { "retry-after": String(action.retryAfter) };
+  const headers: Record<string, string> =
+    action.retryAfter === undefined ? {} : { "retry-after": String(action.retryAfter) };
   const message = action.message ?? `Fault injected by the emulator (rule ${fault.ruleId})`;
   throw new ApiError(action.status, defaultErrorCode(action.status), message, "error", headers);
 }
@@ -192,7 +208,8 @@ function depthOf(value: unknown): number {
     const [item, depth] = stack.pop()!;
     deepest = Math.max(deepest, depth);
     if (deepest > MAX_BODY_DEPTH) return deepest;
-    if (item !== null && typeof item === "object") for (const child of Object.values(item)) stack.push([child, depth + 1]);
+    if (item !== null && typeof item === "object")
+      for (const child of Object.values(item)) stack.push([child, depth + 1]);
   }
   return deepest;
 }

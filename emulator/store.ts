@@ -38,7 +38,10 @@ export class EmulatorConfigError extends Error {
 export function packageRoot(from = __dirname): string {
   for (let dir = from; ; dir = dirname(dir)) {
     const manifest = join(dir, "package.json");
-    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, "utf8")) as { name?: string }).name === PACKAGE_NAME) {
+    if (
+      existsSync(manifest) &&
+      (JSON.parse(readFileSync(manifest, "utf8")) as { name?: string }).name === PACKAGE_NAME
+    ) {
       return dir;
     }
     if (dirname(dir) === dir) throw new Error(`cannot find the ${PACKAGE_NAME} package root above ${from}`);
@@ -175,7 +178,8 @@ export class EmulatorStore {
   static async open(options: StoreOptions): Promise<EmulatorStore> {
     const fixture = await readStateFile(resolve(options.fixtures), "fixture");
     const dataPath = options.data === undefined ? undefined : resolve(options.data);
-    const state = dataPath && existsSync(dataPath) ? await readStateFile(dataPath, "data file") : structuredClone(fixture);
+    const state =
+      dataPath && existsSync(dataPath) ? await readStateFile(dataPath, "data file") : structuredClone(fixture);
     let writer: StateFileWriter | null = null;
     if (dataPath) {
       await mkdir(dirname(dataPath), { recursive: true });

@@ -14,7 +14,9 @@ export function safeParseState<S extends z.ZodType>(
   input: unknown,
 ): { ok: true; value: z.output<S> } | { ok: false; problem: string } {
   const result = schema.safeParse(input, { error: describeIssue });
-  return result.success ? { ok: true, value: result.data } : { ok: false, problem: formatIssues(result.error.issues, "(root)") };
+  return result.success
+    ? { ok: true, value: result.data }
+    : { ok: false, problem: formatIssues(result.error.issues, "(root)") };
 }
 
 /** `fields[0].options[1].value: expected string, received number; slug: required (expected string)` */
@@ -28,7 +30,9 @@ export function formatIssues(issues: readonly z.core.$ZodIssue[], subject: strin
 export function issuePath(path: readonly PropertyKey[], subject: string): string {
   if (path.length === 0) return subject;
   return path
-    .map((segment, index) => (typeof segment === "number" ? `[${segment}]` : `${index === 0 ? "" : "."}${String(segment)}`))
+    .map((segment, index) =>
+      typeof segment === "number" ? `[${segment}]` : `${index === 0 ? "" : "."}${String(segment)}`,
+    )
     .join("");
 }
 

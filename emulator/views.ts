@@ -114,7 +114,8 @@ export function eventView({ _id, name, response, raw_response }: ApplicationEven
 
 /** An env variable definition. */
 export function envDefinitionView(d: EnvDefinition) {
-  const { _id, org_id, name, description, scope, var_format, encrypted, created_by, updated_by, createdAt, updatedAt } = d;
+  const { _id, org_id, name, description, scope, var_format, encrypted, created_by, updated_by, createdAt, updatedAt } =
+    d;
   return { _id, org_id, name, description, scope, var_format, encrypted, created_by, updated_by, createdAt, updatedAt };
 }
 

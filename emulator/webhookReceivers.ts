@@ -1,6 +1,11 @@
 // How a webhook receiver is named: its URL, its events, and the command line's `[EVENTS@]URL`.
 // Apart from emulator/webhooks.ts so that the command line checks its options without loading axios.
-import { WEBHOOK_EVENTS, WORKFLOW_RUN_STATUSES, type WebhookEvent, type WorkflowRunStatus } from "../provider/webhooks/payload";
+import {
+  WEBHOOK_EVENTS,
+  WORKFLOW_RUN_STATUSES,
+  type WebhookEvent,
+  type WorkflowRunStatus,
+} from "../provider/webhooks/payload";
 
 /** How to register a receiver: its URL and, optionally, the events it wants (all four by default). */
 export interface WebhookReceiverInput {
@@ -13,7 +18,11 @@ export interface WebhookReceiverInput {
 export class WebhookInputError extends Error {}
 
 // "Timed Out", "timed-out" and "TIMED_OUT" are one name.
-const nameKey = (name: string) => name.trim().toLowerCase().replace(/[\s_-]+/g, "_");
+const nameKey = (name: string) =>
+  name
+    .trim()
+    .toLowerCase()
+    .replace(/[\s_-]+/g, "_");
 const STATUS_BY_NAME: Record<string, WorkflowRunStatus> = Object.fromEntries(
   WORKFLOW_RUN_STATUSES.flatMap((status) => [
     [nameKey(status), status],
@@ -45,7 +54,8 @@ export function receiverUrlProblem(url: string): string | null {
   } catch {
     return `receiver URL ${JSON.stringify(url.slice(0, 200))} is not an absolute URL`;
   }
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return `receiver URL must be http or https, got ${parsed.protocol}`;
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:")
+    return `receiver URL must be http or https, got ${parsed.protocol}`;
   if (parsed.username || parsed.password) return "receiver URL must not carry a user name or password";
   return null;
 }
@@ -55,4 +65,3 @@ export function parseReceiverOption(text: string): WebhookReceiverInput {
   const match = /^([A-Za-z_ ,]+)@(https?:\/\/.*)$/.exec(text);
   return match ? { url: match[2], events: match[1].split(",").filter((e) => e.trim() !== "") } : { url: text };
 }
-

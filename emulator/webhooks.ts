@@ -7,7 +7,13 @@ import fastq from "fastq";
 import { z } from "zod";
 import { WEBHOOK_EVENTS, type WebhookEvent, type WebhookPayload } from "../provider/webhooks/payload";
 import { signWebhookBody, WEBHOOK_SIGNATURE_HEADER } from "../provider/webhooks/signature";
-import { parseReceiverOption, receiverUrlProblem, webhookEventOf, WebhookInputError, type WebhookReceiverInput } from "./webhookReceivers";
+import {
+  parseReceiverOption,
+  receiverUrlProblem,
+  webhookEventOf,
+  WebhookInputError,
+  type WebhookReceiverInput,
+} from "./webhookReceivers";
 
 /** Retries after a failed first attempt (platform-facts.md: "retried up to 3 times"). */
 export const WEBHOOK_RETRIES = 3;
@@ -113,7 +119,8 @@ export class WebhookDispatcher {
   ) {
     this.timeoutMs = positive(settings.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS, "webhook timeout");
     this.backoffMs = nonNegative(settings.backoffMs ?? DEFAULT_WEBHOOK_BACKOFF_MS, "webhook backoff");
-    for (const receiver of settings.receivers ?? []) this.addReceiver(typeof receiver === "string" ? parseReceiverOption(receiver) : receiver, "options");
+    for (const receiver of settings.receivers ?? [])
+      this.addReceiver(typeof receiver === "string" ? parseReceiverOption(receiver) : receiver, "options");
     this.http = axios.create({
       timeout: this.timeoutMs,
       // A receiver answers; it does not send the delivery elsewhere.
@@ -158,7 +165,8 @@ export class WebhookDispatcher {
   addReceiver(input: WebhookReceiverInput, source: WebhookReceiver["source"] = "control plane"): WebhookReceiver {
     const problem = receiverUrlProblem(input.url);
     if (problem) throw new WebhookInputError(problem);
-    if (this.receivers.size >= MAX_WEBHOOK_RECEIVERS) throw new WebhookInputError(`at most ${MAX_WEBHOOK_RECEIVERS} receivers may be registered`);
+    if (this.receivers.size >= MAX_WEBHOOK_RECEIVERS)
+      throw new WebhookInputError(`at most ${MAX_WEBHOOK_RECEIVERS} receivers may be registered`);
     const events = input.events ? [...new Set(input.events.map(webhookEventOf))] : Object.values(WEBHOOK_EVENTS);
     const receiver: WebhookReceiver = { id: `rcv_${this.nextReceiver++}`, url: input.url, events, source };
     this.receivers.set(receiver.id, receiver);
@@ -206,7 +214,8 @@ export class WebhookDispatcher {
   /** Cancels what is queued or being sent, forgets the log, and unregisters the control plane's receivers (the options' stay). */
   reset(): void {
     this.cancelAll();
-    for (const receiver of this.receivers.values()) if (receiver.source === "control plane") this.receivers.delete(receiver.id);
+    for (const receiver of this.receivers.values())
+      if (receiver.source === "control plane") this.receivers.delete(receiver.id);
     this.log.clear();
     this.finished.length = 0;
   }
@@ -266,7 +275,10 @@ export class WebhookDispatcher {
     delivery.state = "sending";
     this.sending.set(delivery, new AbortController());
     const body = JSON.stringify(delivery.payload);
-    const config = { headers: { [WEBHOOK_SIGNATURE_HEADER]: signWebhookBody(body, this.signingKey) }, [DELIVERY]: delivery.id };
+    const config = {
+      headers: { [WEBHOOK_SIGNATURE_HEADER]: signWebhookBody(body, this.signingKey) },
+      [DELIVERY]: delivery.id,
+    };
     try {
       const response = await this.http.post(delivery.url, body, config);
       if (delivery.state !== "sending") return;
@@ -285,7 +297,9 @@ export class WebhookDispatcher {
   // One attempt's record; its start is the time axios-retry stamped on the request.
   private recordAttempt(delivery: Delivery | undefined, error?: AxiosError, status?: number, config?: object): void {
     if (!delivery) return;
-    const started = (((config ?? error?.config) as Record<string, { lastRequestTime?: number } | undefined>)?.["axios-retry"]?.lastRequestTime) ?? Date.now();
+    const started =
+      ((config ?? error?.config) as Record<string, { lastRequestTime?: number } | undefined>)?.["axios-retry"]
+        ?.lastRequestTime ?? Date.now();
     delivery.attempts.push({
       number: delivery.attempts.length + 1,
       startedAt: new Date(started).toISOString(),
@@ -312,19 +326,23 @@ function deliveryIdOf(config: object | undefined): string {
 
 function failureText(error: AxiosError, timeoutMs: number): string {
   // ERR_CANCELED: the attempt's timeout signal fired (a cancelled delivery records no attempt).
-  if (error.code === "ECONNABORTED" || error.code === "ETIMEDOUT" || error.code === "ERR_CANCELED") return `no answer within ${timeoutMs} ms`;
+  if (error.code === "ECONNABORTED" || error.code === "ETIMEDOUT" || error.code === "ERR_CANCELED")
+    return `no answer within ${timeoutMs} ms`;
   if (error.code === "ECONNREFUSED") return "connection refused";
   if (error.code === "ECONNRESET") return "connection reset";
-  if (error.code === "ERR_FR_TOO_MANY_REDIRECTS" || error.code === "ERR_FR_MAX_BODY_LENGTH_EXCEEDED") return error.message;
+  if (error.code === "ERR_FR_TOO_MANY_REDIRECTS" || error.code === "ERR_FR_MAX_BODY_LENGTH_EXCEEDED")
+    return error.message;
   return error.code ? `${error.code}: ${error.message}` : error.message;
 }
 
 function positive(value: number, what: string): number {
-  if (!Number.isFinite(value) || value <= 0) throw new WebhookInputError(`${what} must be a positive number of milliseconds, got ${value}`);
+  if (!Number.isFinite(value) || value <= 0)
+    throw new WebhookInputError(`${what} must be a positive number of milliseconds, got ${value}`);
   return value;
 }
 
 function nonNegative(value: number, what: string): number {
-  if (!Number.isFinite(value) || value < 0) throw new WebhookInputError(`${what} must be zero or a positive number of milliseconds, got ${value}`);
+  if (!Number.isFinite(value) || value < 0)
+    throw new WebhookInputError(`${what} must be zero or a positive number of milliseconds, got ${value}`);
   return value;
 }

@@ -76,7 +76,8 @@ let broker: import("./client/rateBroker").RateBrokerClient | undefined;
  * this stack's rate is the part it gave (a stack whose config sets its own rate keeps it).
  */
 function sharedPacer(settings: ConnectionSettings) {
-  const { RATE_BROKER_ENV, RateBrokerClient, brokerUrlProblem } = require("./client/rateBroker") as typeof import("./client/rateBroker");
+  const { RATE_BROKER_ENV, RateBrokerClient, brokerUrlProblem } =
+    require("./client/rateBroker") as typeof import("./client/rateBroker");
   const url = process.env[RATE_BROKER_ENV];
   const part = Number(process.env[SETTINGS.requestsPerSecond.env]);
   if (!url || settings.requestsPerSecond <= 0 || settings.requestsPerSecond !== part) return undefined;

@@ -1,6 +1,12 @@
 // The package's public surface: resources, the component, lookups, their types, and errors.
 export { ConfigField, ConfigFieldArgs, ConfigFieldRecord, NameValueInput } from "./resources/configField";
-export { ApplicationEvent, ApplicationEventArgs, DeclaredKey, EventDefinition, EventResponseSample } from "./resources/applicationEvent";
+export {
+  ApplicationEvent,
+  ApplicationEventArgs,
+  DeclaredKey,
+  EventDefinition,
+  EventResponseSample,
+} from "./resources/applicationEvent";
 export { WorkflowToggle, WorkflowToggleArgs } from "./resources/workflowToggle";
 export { EnvVariableValue, EnvVariableValueArgs } from "./resources/envVariableValue";
 export {
@@ -20,10 +26,29 @@ export {
 } from "./client/errors";
 export { SETTINGS } from "./settings";
 export { InvalidIdError, MAX_ID_LENGTH } from "./client/ids";
-export { LinkedAccountSetup, LinkedAccountSetupArgs, SetupEnvValue, SetupField, SetupWorkflow } from "./components/linkedAccountSetup";
-export { getEnvDefinition, getEnvDefinitionOutput, getEnvDefinitions, getEnvDefinitionsOutput, EnvDefinition, GetEnvDefinitionArgs, GetEnvDefinitionsArgs } from "./functions/envDefinitions";
+export {
+  LinkedAccountSetup,
+  LinkedAccountSetupArgs,
+  SetupEnvValue,
+  SetupField,
+  SetupWorkflow,
+} from "./components/linkedAccountSetup";
+export {
+  getEnvDefinition,
+  getEnvDefinitionOutput,
+  getEnvDefinitions,
+  getEnvDefinitionsOutput,
+  EnvDefinition,
+  GetEnvDefinitionArgs,
+  GetEnvDefinitionsArgs,
+} from "./functions/envDefinitions";
 export { getEnvValues, getEnvValuesOutput, EnvValue, GetEnvValuesArgs } from "./functions/envValues";
-export { getLinkedAccounts, getLinkedAccountsOutput, LinkedAccount, GetLinkedAccountsArgs } from "./functions/linkedAccounts";
+export {
+  getLinkedAccounts,
+  getLinkedAccountsOutput,
+  LinkedAccount,
+  GetLinkedAccountsArgs,
+} from "./functions/linkedAccounts";
 export { getAuditEvents, getAuditEventsOutput, AuditEvent, GetAuditEventsArgs } from "./functions/auditEvents";
 export {
   checkWebhookSignature,

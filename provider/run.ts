@@ -2,7 +2,15 @@
 // learns while it runs. A new connection is a new run: nothing learned leaks into the next command.
 import { NotFoundError } from "./client/errors";
 import type { PlatformClient } from "./client/http";
-import type { ApplicationEventRecord, Config, ConfigFieldRecord, EnvDefinition, EnvScope, EnvValueListItem, EnvValueRecord } from "./client/schemas";
+import type {
+  ApplicationEventRecord,
+  Config,
+  ConfigFieldRecord,
+  EnvDefinition,
+  EnvScope,
+  EnvValueListItem,
+  EnvValueRecord,
+} from "./client/schemas";
 import type { ConnectionSettings } from "./settings";
 
 /** Where a config lives: the key of get config. */
@@ -27,19 +35,36 @@ export interface EnvTarget {
 }
 
 /** The read-only operations lookups and import use; writes go through a Run, which keeps its reads true. */
-export type PlatformReader = Pick<PlatformClient, "settings" | "calls" | "getConfig" | "getEnvDefinition" | "listEnvDefinitions" | "listEnvValues" | "listLinkedAccounts" | "listAuditEvents">;
+export type PlatformReader = Pick<
+  PlatformClient,
+  | "settings"
+  | "calls"
+  | "getConfig"
+  | "getEnvDefinition"
+  | "listEnvDefinitions"
+  | "listEnvValues"
+  | "listLinkedAccounts"
+  | "listAuditEvents"
+>;
 
 const configKey = (a: ConfigAddress) => JSON.stringify([a.linkedAccountId, a.slug, a.configId]);
-const itemKey = (t: ConfigTarget) => (t.fieldId !== undefined ? `field:${t.workflowId ?? ""}:${t.fieldId}` : `workflow:${t.workflowId}`);
-const placementKey = (t: Omit<EnvTarget, "definitionId">) => JSON.stringify([t.scope, t.linkedAccountId ?? null, t.workflowId ?? null]);
+const itemKey = (t: ConfigTarget) =>
+  t.fieldId !== undefined ? `field:${t.workflowId ?? ""}:${t.fieldId}` : `workflow:${t.workflowId}`;
+const placementKey = (t: Omit<EnvTarget, "definitionId">) =>
+  JSON.stringify([t.scope, t.linkedAccountId ?? null, t.workflowId ?? null]);
 
 /**
  * Whether a listed value is exactly the target's: a workflow's listing also holds its per-account
  * values, so all three ids must match. An id the item lacks is the one the listing filtered by.
  */
 function isValueAt(doc: EnvValueListItem, target: EnvTarget): boolean {
-  const same = (listed: string | null | undefined, wanted: string | undefined) => listed === undefined || (listed ?? undefined) === wanted;
-  return doc.variable_definition_id._id === target.definitionId && same(doc.linked_account_id, target.linkedAccountId) && same(doc.workflow_id, target.workflowId);
+  const same = (listed: string | null | undefined, wanted: string | undefined) =>
+    listed === undefined || (listed ?? undefined) === wanted;
+  return (
+    doc.variable_definition_id._id === target.definitionId &&
+    same(doc.linked_account_id, target.linkedAccountId) &&
+    same(doc.workflow_id, target.workflowId)
+  );
 }
 
 /** The read kept under `key`, or a new one; a failed read is not kept, so the next caller tries again. */
@@ -110,7 +135,10 @@ export class Run {
   }
 
   /** Sets `values` on the target's field (spec 4.1). */
-  updateConfigField(target: ConfigTarget & { fieldId: string }, values: Record<string, unknown>): Promise<ConfigFieldRecord> {
+  updateConfigField(
+    target: ConfigTarget & { fieldId: string },
+    values: Record<string, unknown>,
+  ): Promise<ConfigFieldRecord> {
     this.written.add(configKey(target) + itemKey(target));
     return this.client.updateConfigField({ ...target, values });
   }
@@ -122,7 +150,10 @@ export class Run {
   }
 
   /** Sets an application event's name and response (spec 4.2); answers with every event of the org. */
-  updateApplicationEvent(eventId: string, definition: { name: string; response: unknown }): Promise<ApplicationEventRecord[]> {
+  updateApplicationEvent(
+    eventId: string,
+    definition: { name: string; response: unknown },
+  ): Promise<ApplicationEventRecord[]> {
     return this.client.updateApplicationEvent(eventId, definition);
   }
 
@@ -131,11 +162,20 @@ export class Run {
    * token alone, read by id). A failed read is dropped, so it is tried again.
    */
   envDefinition(definitionId: string): Promise<EnvDefinition> {
-    if (!this.client.settings.apiKey) return shared(this.definitions, definitionId, () => this.client.getEnvDefinition(definitionId));
+    if (!this.client.settings.apiKey)
+      return shared(this.definitions, definitionId, () => this.client.getEnvDefinition(definitionId));
     return shared(this.definitions, definitionId, async () => {
-      const listing = await shared(this.definitionListing, "all", async () => new Map((await this.client.listEnvDefinitions().all()).map((d) => [d._id, d])));
+      const listing = await shared(
+        this.definitionListing,
+        "all",
+        async () => new Map((await this.client.listEnvDefinitions().all()).map((d) => [d._id, d])),
+      );
       const definition = listing.get(definitionId);
-      if (!definition) throw new NotFoundError(`GET /env/definitions lists no definition ${definitionId}: check definitionId`, { operation: "GET /env/definitions", status: 404 });
+      if (!definition)
+        throw new NotFoundError(`GET /env/definitions lists no definition ${definitionId}: check definitionId`, {
+          operation: "GET /env/definitions",
+          status: 404,
+        });
       return definition;
     });
   }
@@ -151,7 +191,11 @@ export class Run {
     if (this.envWritten.has(key + target.definitionId)) return this.envList(target, target.definitionId).find(at);
     if (target.scope === "workflow" && target.workflowId !== undefined) {
       const workflowWide = { scope: target.scope, workflowId: target.workflowId };
-      const listing = await shared(this.envListings, JSON.stringify([placementKey(workflowWide), target.definitionId]), () => this.envList(workflowWide, target.definitionId).all());
+      const listing = await shared(
+        this.envListings,
+        JSON.stringify([placementKey(workflowWide), target.definitionId]),
+        () => this.envList(workflowWide, target.definitionId).all(),
+      );
       // Attributing a value to its account needs `linked_account_id` in each item, which the
       // platform's documented shape does not promise; without it, the placement's listing answers.
       if (listing.every((doc) => doc.linked_account_id !== undefined)) return listing.find(at);
@@ -163,7 +207,12 @@ export class Run {
   /** Sets the target's value (the API's upsert). */
   setEnvValue(target: EnvTarget, value: string): Promise<EnvValueRecord> {
     this.envWritten.add(placementKey(target) + target.definitionId);
-    return this.client.setEnvValue({ variable_definition_id: target.definitionId, value, linked_account_id: target.linkedAccountId, workflow_id: target.workflowId });
+    return this.client.setEnvValue({
+      variable_definition_id: target.definitionId,
+      value,
+      linked_account_id: target.linkedAccountId,
+      workflow_id: target.workflowId,
+    });
   }
 
   /** Deletes the target's value, whose id is `valueId`. */

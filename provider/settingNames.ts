@@ -19,14 +19,16 @@ export interface SettingSource {
 /** Every setting the provider reads, for lookups and for documentation tests. */
 export const SETTINGS = {
   baseUrl: {
-    description: "The platform's base address, e.g. `https://api.example.com`, with or without `/api/v2/public`. Plain `http://` is refused unless the host is this machine or `allowPlainHttp` is true.",
+    description:
+      "The platform's base address, e.g. `https://api.example.com`, with or without `/api/v2/public`. Plain `http://` is refused unless the host is this machine or `allowPlainHttp` is true.",
     type: "string",
     config: "integration-platform:baseUrl",
     env: "INTEGRATION_PLATFORM_BASE_URL",
     hint: "pulumi config set integration-platform:baseUrl https://<your platform host>",
   },
   apiKey: {
-    description: "The API key, sent as `x-api-key` to the platform's host and nowhere else. Required unless `token` is set. A secret: set it with `pulumi config set --secret`.",
+    description:
+      "The API key, sent as `x-api-key` to the platform's host and nowhere else. Required unless `token` is set. A secret: set it with `pulumi config set --secret`.",
     type: "string",
     secret: true,
     config: "integration-platform:apiKey",
@@ -49,28 +51,32 @@ export const SETTINGS = {
     hint: "pulumi config set integration-platform:timeoutMs 10000",
   },
   maxRetries: {
-    description: "Retries after the first attempt for 5xx answers, 408, connection resets and timeouts, from 0 to 10 (default 3). 429s have their own budget, `rateLimitBudgetMs`.",
+    description:
+      "Retries after the first attempt for 5xx answers, 408, connection resets and timeouts, from 0 to 10 (default 3). 429s have their own budget, `rateLimitBudgetMs`.",
     type: "integer",
     config: "integration-platform:maxRetries",
     env: "INTEGRATION_PLATFORM_MAX_RETRIES",
     hint: "pulumi config set integration-platform:maxRetries 3",
   },
   requestsPerSecond: {
-    description: "Requests per second this process sends at most, from 0 to 1000 (default 20, the platform's documented limit); 0 turns pacing off.",
+    description:
+      "Requests per second this process sends at most, from 0 to 1000 (default 20, the platform's documented limit); 0 turns pacing off.",
     type: "number",
     config: "integration-platform:requestsPerSecond",
     env: "INTEGRATION_PLATFORM_REQUESTS_PER_SECOND",
     hint: "pulumi config set integration-platform:requestsPerSecond 20",
   },
   rateLimitBudgetMs: {
-    description: "How long one call may keep waiting out 429 answers before it fails, in milliseconds, from 0 to 3600000 (default 120000).",
+    description:
+      "How long one call may keep waiting out 429 answers before it fails, in milliseconds, from 0 to 3600000 (default 120000).",
     type: "integer",
     config: "integration-platform:rateLimitBudgetMs",
     env: "INTEGRATION_PLATFORM_RATE_LIMIT_BUDGET_MS",
     hint: "pulumi config set integration-platform:rateLimitBudgetMs 300000",
   },
   createWithoutRead: {
-    description: "Create a resource that declares `restoreOnDelete` with one write, without first reading what the platform holds (default false).",
+    description:
+      "Create a resource that declares `restoreOnDelete` with one write, without first reading what the platform holds (default false).",
     type: "boolean",
     config: "integration-platform:createWithoutRead",
     env: "INTEGRATION_PLATFORM_CREATE_WITHOUT_READ",
@@ -84,7 +90,8 @@ export const SETTINGS = {
     hint: "pulumi config set integration-platform:allowPlainHttp true",
   },
   validateAtPreview: {
-    description: "Check what a preview would change against the platform: configs, fields and workflows exist, the credentials work (default true).",
+    description:
+      "Check what a preview would change against the platform: configs, fields and workflows exist, the credentials work (default true).",
     type: "boolean",
     config: "integration-platform:validateAtPreview",
     env: "INTEGRATION_PLATFORM_VALIDATE_AT_PREVIEW",
@@ -99,7 +106,11 @@ export type SettingTerms = "stack" | "environment";
  * A setting as a message names it. `key`: the stack config key alone, or the variable alone;
  * `both`: the key, then the variable in parentheses; `code`: as `both`, the name in backticks.
  */
-export function settingName(source: SettingSource, terms: SettingTerms, style: "key" | "both" | "code" = "both"): string {
+export function settingName(
+  source: SettingSource,
+  terms: SettingTerms,
+  style: "key" | "both" | "code" = "both",
+): string {
   if (terms === "environment") return style === "code" ? `\`${source.env}\`` : source.env;
   if (style === "key") return source.config;
   return style === "code" ? `\`${source.config}\` (${source.env})` : `${source.config} (${source.env})`;

@@ -73,7 +73,12 @@ function numberSetting(
   return value;
 }
 
-function booleanSetting(terms: SettingTerms, source: SettingSource, raw: string | undefined, fallback = false): boolean {
+function booleanSetting(
+  terms: SettingTerms,
+  source: SettingSource,
+  raw: string | undefined,
+  fallback = false,
+): boolean {
   const value = raw?.toLowerCase();
   if (value === undefined) return fallback;
   if (value === "false") return false;
@@ -84,7 +89,12 @@ function booleanSetting(terms: SettingTerms, source: SettingSource, raw: string 
 /** Whether a URL's hostname is this machine: localhost, 127.0.0.0/8 or ::1. */
 export function isLoopback(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
-  return host === "localhost" || host.endsWith(".localhost") || host === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+  return (
+    host === "localhost" ||
+    host.endsWith(".localhost") ||
+    host === "::1" ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
+  );
 }
 
 /**
@@ -100,7 +110,11 @@ export function validatesAtPreview(config?: ConfigReader, env: NodeJS.ProcessEnv
  * every missing key. `terms`: how this and every later message names a setting (`environment`
  * for a reader of the environment alone, as `import` is).
  */
-export function resolveSettings(config?: ConfigReader, env: NodeJS.ProcessEnv = process.env, terms: SettingTerms = "stack"): ConnectionSettings {
+export function resolveSettings(
+  config?: ConfigReader,
+  env: NodeJS.ProcessEnv = process.env,
+  terms: SettingTerms = "stack",
+): ConnectionSettings {
   const baseUrl = read(SETTINGS.baseUrl, config, env);
   const apiKey = read(SETTINGS.apiKey, config, env);
   const token = read(SETTINGS.token, config, env);
@@ -110,7 +124,9 @@ export function resolveSettings(config?: ConfigReader, env: NodeJS.ProcessEnv = 
   if (!apiKey && !token) missing.push(SETTINGS.apiKey);
   if (missing.length > 0) {
     const lines = missing.map((s) =>
-      terms === "stack" ? `  ${s.config} (or the environment variable ${s.env}): ${s.hint}` : `  ${s.env}: ${settingHint(s, terms)}`,
+      terms === "stack"
+        ? `  ${s.config} (or the environment variable ${s.env}): ${s.hint}`
+        : `  ${s.env}: ${settingHint(s, terms)}`,
     );
     throw new SettingsError(`The integration platform connection is not configured. Set:\n${lines.join("\n")}`);
   }
@@ -119,15 +135,26 @@ export function resolveSettings(config?: ConfigReader, env: NodeJS.ProcessEnv = 
   try {
     url = new URL(baseUrl!);
   } catch {
-    throw new SettingsError(`${settingName(SETTINGS.baseUrl, terms, "key")} must be an absolute http(s) URL; got ${JSON.stringify(baseUrl)}`);
+    throw new SettingsError(
+      `${settingName(SETTINGS.baseUrl, terms, "key")} must be an absolute http(s) URL; got ${JSON.stringify(baseUrl)}`,
+    );
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new SettingsError(`${settingName(SETTINGS.baseUrl, terms, "key")} must use http or https; got ${JSON.stringify(url.protocol)}`);
+    throw new SettingsError(
+      `${settingName(SETTINGS.baseUrl, terms, "key")} must use http or https; got ${JSON.stringify(url.protocol)}`,
+    );
   }
   // The API lives under /api/v2/public; accept a base URL given with or without it.
-  const normalized = url.toString().replace(/\/+$/, "").replace(/\/api\/v2\/public$/, "");
+  const normalized = url
+    .toString()
+    .replace(/\/+$/, "")
+    .replace(/\/api\/v2\/public$/, "");
 
-  const createWithoutRead = booleanSetting(terms, SETTINGS.createWithoutRead, read(SETTINGS.createWithoutRead, config, env));
+  const createWithoutRead = booleanSetting(
+    terms,
+    SETTINGS.createWithoutRead,
+    read(SETTINGS.createWithoutRead, config, env),
+  );
   const allowPlainHttp = booleanSetting(terms, SETTINGS.allowPlainHttp, read(SETTINGS.allowPlainHttp, config, env));
   // Plain http would carry the API key across the network unencrypted: only to this machine, unless opted in.
   if (url.protocol === "http:" && !isLoopback(url.hostname) && !allowPlainHttp) {
@@ -141,8 +168,18 @@ export function resolveSettings(config?: ConfigReader, env: NodeJS.ProcessEnv = 
     baseUrl: normalized,
     apiKey,
     token,
-    timeoutMs: numberSetting(terms, SETTINGS.timeoutMs, read(SETTINGS.timeoutMs, config, env), { fallback: DEFAULT_TIMEOUT_MS, min: 100, max: 600_000, whole: true }),
-    maxRetries: numberSetting(terms, SETTINGS.maxRetries, read(SETTINGS.maxRetries, config, env), { fallback: DEFAULT_MAX_RETRIES, min: 0, max: 10, whole: true }),
+    timeoutMs: numberSetting(terms, SETTINGS.timeoutMs, read(SETTINGS.timeoutMs, config, env), {
+      fallback: DEFAULT_TIMEOUT_MS,
+      min: 100,
+      max: 600_000,
+      whole: true,
+    }),
+    maxRetries: numberSetting(terms, SETTINGS.maxRetries, read(SETTINGS.maxRetries, config, env), {
+      fallback: DEFAULT_MAX_RETRIES,
+      min: 0,
+      max: 10,
+      whole: true,
+    }),
     requestsPerSecond: numberSetting(terms, SETTINGS.requestsPerSecond, read(SETTINGS.requestsPerSecond, config, env), {
       fallback: DEFAULT_REQUESTS_PER_SECOND,
       min: 0,

@@ -45,7 +45,10 @@ export interface StackShard {
  * ending the stack's name (`prod-3`), so that every shard has the same config (docs/guides/scaling.md).
  * `{shard: 0, shards: 1}` when the key is not set; throws saying what to fix.
  */
-export function stackShard(config: { get(key: string): string | undefined } = { get: (key) => pulumi.runtime.getConfig(key) }, stack: string = pulumi.getStack()): StackShard {
+export function stackShard(
+  config: { get(key: string): string | undefined } = { get: (key) => pulumi.runtime.getConfig(key) },
+  stack: string = pulumi.getStack(),
+): StackShard {
   const text = config.get(SHARDS_SETTING)?.trim();
   if (text === undefined) return { shard: 0, shards: 1 };
   const shards = Number(text);
@@ -55,12 +58,18 @@ export function stackShard(config: { get(key: string): string | undefined } = { 
   const number = /(?:^|\D)(\d+)$/.exec(stack)?.[1];
   const shard = Number(number);
   if (number === undefined || shard >= shards || (number.length > 1 && number.startsWith("0"))) {
-    throw new Error(`stack ${JSON.stringify(stack)} must be named for its shard, from 0 to ${shards - 1} (${SHARDS_SETTING} is ${shards}), at the end of its name: e.g. prod-0`);
+    throw new Error(
+      `stack ${JSON.stringify(stack)} must be named for its shard, from 0 to ${shards - 1} (${SHARDS_SETTING} is ${shards}), at the end of its name: e.g. prod-0`,
+    );
   }
   return { shard, shards };
 }
 
 /** The items whose linked account belongs to this stack's shard (see stackShard), in their order. */
-export function inThisShard<T>(items: T[], linkedAccountIdOf: (item: T) => string, where: StackShard = stackShard()): T[] {
+export function inThisShard<T>(
+  items: T[],
+  linkedAccountIdOf: (item: T) => string,
+  where: StackShard = stackShard(),
+): T[] {
   return items.filter((item) => shardOf(linkedAccountIdOf(item), where.shards) === where.shard);
 }

@@ -53,7 +53,11 @@ async function main(): Promise<void> {
   const maxSeconds = positive(values["max-seconds"], "--max-seconds");
 
   console.log(`machine: ${availableParallelism()} cpus (${cpus()[0]?.model ?? "unknown"}), node ${process.version}`);
-  console.log(`load average before: ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+  console.log(
+    `load average before: ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}`,
+  );
   const where = values["in-process"] ? "in this process" : "child process";
   console.log(`emulator: ${where}; ${total} requests per scenario, concurrency ${concurrency}, cap ${maxSeconds} s\n`);
 
@@ -80,7 +84,11 @@ async function main(): Promise<void> {
     agent.destroy();
     await server.stop();
   }
-  console.log(`load average after: ${loadavg().map((l) => l.toFixed(2)).join(" ")}`);
+  console.log(
+    `load average after: ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}`,
+  );
 }
 
 /** Fires `total` GETs with `concurrency` workers, stopping early after `maxSeconds`. */
@@ -144,10 +152,14 @@ async function startInProcess(): Promise<{ url: string; stop(): Promise<void> }>
 async function startChild(): Promise<{ url: string; stop(): Promise<void> }> {
   const main = resolve(__dirname, "../emulator/main.ts");
   // Rate limit off, as for the in-process emulator above.
-  const child: ChildProcess = spawn(process.execPath, ["-r", "ts-node/register/transpile-only", main, "--port", "0", "--quiet", "--rate-limit", "off"], {
-    cwd: resolve(__dirname, ".."),
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ["-r", "ts-node/register/transpile-only", main, "--port", "0", "--quiet", "--rate-limit", "off"],
+    {
+      cwd: resolve(__dirname, ".."),
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
   const url = await new Promise<string>((resolvePromise, reject) => {
     let out = "";
     const timer = setTimeout(() => reject(new Error(`emulator did not start: ${out}`)), 30_000);

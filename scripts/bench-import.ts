@@ -44,14 +44,22 @@ async function measure(tenants: number, dir: string): Promise<Result> {
       execFile(
         process.execPath,
         [BIN, "import", "--slug", "hubspot", "--out", dir],
-        { env: { ...process.env, INTEGRATION_PLATFORM_BASE_URL: emulator.url, INTEGRATION_PLATFORM_API_KEY: emulator.apiKey }, maxBuffer: 64 * 1024 * 1024 },
+        {
+          env: {
+            ...process.env,
+            INTEGRATION_PLATFORM_BASE_URL: emulator.url,
+            INTEGRATION_PLATFORM_API_KEY: emulator.apiKey,
+          },
+          maxBuffer: 64 * 1024 * 1024,
+        },
         (error, out, err) => (error ? reject(new Error(`import failed: ${err}`)) : resolve(out)),
       ),
     );
     const seconds = (performance.now() - started) / 1000;
     const log = emulator.requests.list();
     const writes = log.filter((r) => r.method !== "GET");
-    if (writes.length > 0) throw new Error(`the import wrote to the platform: ${writes.map((r) => `${r.method} ${r.path}`).join(", ")}`);
+    if (writes.length > 0)
+      throw new Error(`the import wrote to the platform: ${writes.map((r) => `${r.method} ${r.path}`).join(", ")}`);
     const limited = log.filter((r) => r.status === 429).length;
     const program = fs.readFileSync(path.join(dir, "index.ts"), "utf8");
     const accounts = Number(/^Brought in (\d+) linked accounts?/m.exec(stdout)?.[1]);
@@ -71,13 +79,18 @@ async function measure(tenants: number, dir: string): Promise<Result> {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { sizes: { type: "string", default: "200,1000" }, runs: { type: "string", default: "2" } } });
+  const { values } = parseArgs({
+    options: { sizes: { type: "string", default: "200,1000" }, runs: { type: "string", default: "2" } },
+  });
   const sizes = values.sizes.split(",").filter(Boolean).map(Number);
   const runs = Number(values.runs);
   if (sizes.some((n) => !Number.isInteger(n) || n < 0) || !Number.isInteger(runs) || runs < 1) {
-    throw new Error("--sizes takes whole numbers separated by commas (e.g. 200,1000), --runs a whole number of at least 1");
+    throw new Error(
+      "--sizes takes whole numbers separated by commas (e.g. 200,1000), --runs a whole number of at least 1",
+    );
   }
-  if (!fs.existsSync(BIN)) throw new Error(`${BIN} is missing: run \`npm run build\` first (npm run bench:import does)`);
+  if (!fs.existsSync(BIN))
+    throw new Error(`${BIN} is missing: run \`npm run build\` first (npm run bench:import does)`);
 
   const loadBefore = os.loadavg()[0];
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "pip-bench-import-"));

@@ -20,7 +20,11 @@ const PROGRAMS = {
   native: `import * as platform from "pulumi-integration-platform-sdk";`,
 };
 type Program = keyof typeof PROGRAMS;
-const OPS = { up: ["up", "--yes"], "preview (no changes)": ["preview", "--expect-no-changes"], destroy: ["destroy", "--yes"] } as const;
+const OPS = {
+  up: ["up", "--yes"],
+  "preview (no changes)": ["preview", "--expect-no-changes"],
+  destroy: ["destroy", "--yes"],
+} as const;
 type Op = keyof typeof OPS;
 
 interface Result {
@@ -37,7 +41,10 @@ async function runProgram(program: Program, n: number, emulator: RunningEmulator
     const dir = path.join(workspace.root, `bench-${program}-${n}`);
     fs.mkdirSync(dir);
     fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `name: bench-${program}\nruntime: nodejs\n`);
-    fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: `bench-${program}`, private: true, main: "index.ts" }));
+    fs.writeFileSync(
+      path.join(dir, "package.json"),
+      JSON.stringify({ name: `bench-${program}`, private: true, main: "index.ts" }),
+    );
     fs.writeFileSync(path.join(dir, "resources.json"), JSON.stringify(specs(n, false)));
     fs.writeFileSync(
       path.join(dir, "index.ts"),
@@ -46,7 +53,10 @@ async function runProgram(program: Program, n: number, emulator: RunningEmulator
     // Both packages in one install: the dynamic package also brings the native provider's plugin.
     fs.symlinkSync(path.join(nodeSdkInstall(), "node_modules"), path.join(dir, "node_modules"), "dir");
     const stack = new Stack(workspace, dir, "dev", { PATH: nativePath() });
-    await stack.init({ "integration-platform:baseUrl": emulator.url }, { "integration-platform:apiKey": emulator.apiKey });
+    await stack.init(
+      { "integration-platform:baseUrl": emulator.url },
+      { "integration-platform:apiKey": emulator.apiKey },
+    );
     const ops = {} as Record<Op, Measured>;
     ops.up = await measure(stack, emulator, [...OPS.up]);
     const sizes = stateSizes(await stack.exportState(), n);
@@ -84,7 +94,9 @@ function table(n: number, results: Record<Program, Result>): string[] {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { size: { type: "string", default: "1000" }, out: { type: "string", default: "benchmarks/native.json" } } });
+  const { values } = parseArgs({
+    options: { size: { type: "string", default: "1000" }, out: { type: "string", default: "benchmarks/native.json" } },
+  });
   const n = Number(values.size);
   if (!Number.isInteger(n) || n < 4) throw new Error(`--size must be a whole number of at least 4; got ${values.size}`);
   const emulator = await startEmulator({ quiet: true });

@@ -13,7 +13,6 @@ import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 import * as grpc from "@grpc/grpc-js";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { ResourceProviderClient } = require("@pulumi/pulumi/proto/provider_grpc_pb");
 
 /** One run: milliseconds from spawn to GetPluginInfo's answer, the version it answered, and the plugin's peak RSS (KiB) and CPU time (ms) by then. */
@@ -29,7 +28,12 @@ function usage(pid: number): { peakKiB?: number; cpuMs?: number } {
   try {
     const peak = fs.readFileSync(`/proc/${pid}/status`, "utf8").match(/^VmHWM:\s+(\d+) kB/m);
     // Fields 14 and 15 of stat (after the name in parentheses), in clock ticks of 10 ms.
-    const [utime, stime] = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ").slice(11, 13).map(Number);
+    const [utime, stime] = fs
+      .readFileSync(`/proc/${pid}/stat`, "utf8")
+      .split(") ")[1]
+      .split(" ")
+      .slice(11, 13)
+      .map(Number);
     return { peakKiB: peak ? Number(peak[1]) : undefined, cpuMs: (utime + stime) * 10 };
   } catch {
     return {};
@@ -48,7 +52,9 @@ export async function startOnce(command: string[]): Promise<StartRun> {
     });
     const client = new ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
     const version = await new Promise<string>((resolve, reject) =>
-      client.getPluginInfo(new Empty(), (error: Error | null, info: { getVersion(): string }) => (error ? reject(error) : resolve(info.getVersion()))),
+      client.getPluginInfo(new Empty(), (error: Error | null, info: { getVersion(): string }) =>
+        error ? reject(error) : resolve(info.getVersion()),
+      ),
     );
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
     client.close();
@@ -65,17 +71,29 @@ export function spread(values: number[]): [number, number, number] {
 }
 
 async function main(): Promise<void> {
-  const { values, positionals } = parseArgs({ options: { runs: { type: "string", default: "1" } }, allowPositionals: true });
-  if (positionals.length === 0) throw new Error("usage: bench-plugin-start.ts [--runs N] -- <plugin command> [args...]");
+  const { values, positionals } = parseArgs({
+    options: { runs: { type: "string", default: "1" } },
+    allowPositionals: true,
+  });
+  if (positionals.length === 0)
+    throw new Error("usage: bench-plugin-start.ts [--runs N] -- <plugin command> [args...]");
   const runs: StartRun[] = [];
   for (let i = 0; i < Number(values.runs); i++) {
     const run = await startOnce(positionals);
     runs.push(run);
-    console.log(`${run.ms.toFixed(1)} ms  CPU ${run.cpuMs ?? "?"} ms  peak RSS ${run.peakKiB ?? "?"} KiB  (version ${run.version})`);
+    console.log(
+      `${run.ms.toFixed(1)} ms  CPU ${run.cpuMs ?? "?"} ms  peak RSS ${run.peakKiB ?? "?"} KiB  (version ${run.version})`,
+    );
   }
   if (runs.length > 1) {
-    const [ms, cpu, rss] = [spread(runs.map((r) => r.ms)), spread(runs.map((r) => r.cpuMs ?? NaN)), spread(runs.map((r) => r.peakKiB ?? NaN))];
-    console.log(`${runs.length} runs, min / median / max: ${ms.map((v) => v.toFixed(1)).join(" / ")} ms; CPU ${cpu.join(" / ")} ms; peak RSS ${rss.map((v) => (v / 1024).toFixed(1)).join(" / ")} MiB`);
+    const [ms, cpu, rss] = [
+      spread(runs.map((r) => r.ms)),
+      spread(runs.map((r) => r.cpuMs ?? NaN)),
+      spread(runs.map((r) => r.peakKiB ?? NaN)),
+    ];
+    console.log(
+      `${runs.length} runs, min / median / max: ${ms.map((v) => v.toFixed(1)).join(" / ")} ms; CPU ${cpu.join(" / ")} ms; peak RSS ${rss.map((v) => (v / 1024).toFixed(1)).join(" / ")} MiB`,
+    );
   }
 }
 

@@ -41,8 +41,17 @@ async function measure(shape: keyof typeof SHAPES, tenants: number): Promise<Row
   const workspace = new Workspace();
   try {
     const ids = await seedTenants(emulator, "tenant", tenants);
-    const stack = new Stack(workspace, writeProgram(workspace.root, `refresh-${shape}`, { "index.ts": SHAPES[shape], "tenants.json": JSON.stringify(ids) }));
-    await stack.init({ "integration-platform:baseUrl": emulator.url, "integration-platform:requestsPerSecond": "0" }, { "integration-platform:apiKey": emulator.apiKey });
+    const stack = new Stack(
+      workspace,
+      writeProgram(workspace.root, `refresh-${shape}`, {
+        "index.ts": SHAPES[shape],
+        "tenants.json": JSON.stringify(ids),
+      }),
+    );
+    await stack.init(
+      { "integration-platform:baseUrl": emulator.url, "integration-platform:requestsPerSecond": "0" },
+      { "integration-platform:apiKey": emulator.apiKey },
+    );
     // Setup, not measured: without the limit, a 1000-resource stack is created in a minute instead of several.
     emulator.rateLimit.set({ rateLimit: "off" });
     await stack.ok(["up", "--yes", "--skip-preview"]);
@@ -64,7 +73,15 @@ async function measure(shape: keyof typeof SHAPES, tenants: number): Promise<Row
       succeeded(await stack.run(args), `pulumi ${command}`);
       const seconds = (performance.now() - started) / 1000;
       const log = emulator.requests.list();
-      rows.push({ shape, tenants, resources: 3 * tenants, command, seconds, calls: log.length, limited: log.filter((r) => r.status === 429).length });
+      rows.push({
+        shape,
+        tenants,
+        resources: 3 * tenants,
+        command,
+        seconds,
+        calls: log.length,
+        limited: log.filter((r) => r.status === 429).length,
+      });
     }
     return rows;
   } finally {
@@ -74,10 +91,16 @@ async function measure(shape: keyof typeof SHAPES, tenants: number): Promise<Row
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { sizes: { type: "string", default: "300,1000" }, shapes: { type: "string", default: "workflow,linked_account" } } });
+  const { values } = parseArgs({
+    options: {
+      sizes: { type: "string", default: "300,1000" },
+      shapes: { type: "string", default: "workflow,linked_account" },
+    },
+  });
   const sizes = values.sizes.split(",").filter(Boolean).map(Number);
   const shapes = values.shapes.split(",").filter(Boolean);
-  if (sizes.some((n) => !Number.isInteger(n) || n < 3)) throw new Error("--sizes takes resource counts of at least 3, separated by commas (e.g. 300,1000)");
+  if (sizes.some((n) => !Number.isInteger(n) || n < 3))
+    throw new Error("--sizes takes resource counts of at least 3, separated by commas (e.g. 300,1000)");
   const unknown = shapes.filter((s) => !(s in SHAPES));
   if (unknown.length > 0) throw new Error(`--shapes takes workflow and/or linked_account; got ${unknown.join(", ")}`);
 

@@ -25,7 +25,11 @@ const MOST_429_PERCENT = 0.2;
 /** Our time over the peer's at most: create 0.7 (or the peer failing), refresh and destroy 0.5. */
 const PEER_TARGET: Partial<Record<Command, number>> = { up: 0.7, refresh: 0.5, destroy: 0.5 };
 /** The peer's phase for each of our commands. */
-const PEER_PHASE: Partial<Record<Command, "create" | "refresh" | "destroy">> = { up: "create", refresh: "refresh", destroy: "destroy" };
+const PEER_PHASE: Partial<Record<Command, "create" | "refresh" | "destroy">> = {
+  up: "create",
+  refresh: "refresh",
+  destroy: "destroy",
+};
 /** The peer (OpenTofu + restapi, ../shared/peer/README.md), as measured there at the same limit, for results without a peer run: wall seconds. */
 const PEER: Record<number, Partial<Record<Command, string>>> = {
   100: { up: "26-34", refresh: "28-32", destroy: "65-68" },
@@ -41,11 +45,14 @@ function rows(results: Record<string, unknown>): Row[] {
     if (!match) continue;
     const backend = match[4] ?? "file";
     const id = `${match[1]}/${match[2]}/${backend}`;
-    const row = found.get(id) ?? ({ k: Number(match[1]), layout: match[2], backend, peer: results[`${match[1]}/peer`] } as Row);
+    const row =
+      found.get(id) ?? ({ k: Number(match[1]), layout: match[2], backend, peer: results[`${match[1]}/peer`] } as Row);
     row[match[3] as "ours" | "floor"] = value as ProgramRun;
     found.set(id, row);
   }
-  return [...found.values()].filter((r) => r.ours).sort((a, b) => a.k - b.k || a.layout.localeCompare(b.layout) || a.backend.localeCompare(b.backend));
+  return [...found.values()]
+    .filter((r) => r.ours)
+    .sort((a, b) => a.k - b.k || a.layout.localeCompare(b.layout) || a.backend.localeCompare(b.backend));
 }
 
 /** The peer's time for a command at a row's K: measured in the same run, else the README's figure. */
@@ -54,7 +61,11 @@ function peerOf(row: Row, command: Command): string {
   const measured = phase && row.peer?.[phase];
   if (measured) {
     const again = measured.untilDone;
-    const done = !again ? "" : again.code === 0 ? `; done after ${again.runs} runs, ${fmt(again.seconds)} s in all` : `; still failing after ${again.runs} runs, ${fmt(again.seconds)} s`;
+    const done = !again
+      ? ""
+      : again.code === 0
+        ? `; done after ${again.runs} runs, ${fmt(again.seconds)} s in all`
+        : `; still failing after ${again.runs} runs, ${fmt(again.seconds)} s`;
     return `${fmt(measured.seconds)}${measured.code !== 0 ? " **failed**" : ""} (${measured.calls - measured.rateLimited} answered, ${measured.rateLimited} × 429${done})`;
   }
   return PEER[row.k]?.[command] ?? (command === "preview" ? "" : "not run");
@@ -100,14 +111,16 @@ function verdict(all: Row[]): string[] {
       limited += o.rateLimited;
       const floor = (o.calls - o.rateLimited) / RATE;
       if (o.failed) missed.push(`${command} failed`);
-      else if (command === "preview" && (o.calls > 0 || o.seconds > 60)) missed.push(`preview: ${o.calls} calls, ${fmt(o.seconds)} s`);
+      else if (command === "preview" && (o.calls > 0 || o.seconds > 60))
+        missed.push(`preview: ${o.calls} calls, ${fmt(o.seconds)} s`);
       else if (floor > 0 && o.seconds / floor > TARGET) missed.push(`${command} at ${fmt(o.seconds / floor, 2)}`);
     }
     const share = calls > 0 ? (100 * limited) / calls : 0;
     if (share > MOST_429_PERCENT) missed.push(`${fmt(share, 2)}% of calls answered 429`);
     const up = row.ours.commands.up;
     const perAccount = up ? (up.calls - up.rateLimited) / row.k : 0;
-    if (row.ours.leftBehind !== undefined && row.ours.leftBehind > 0) missed.push(`destroy left ${row.ours.leftBehind} objects different`);
+    if (row.ours.leftBehind !== undefined && row.ours.leftBehind > 0)
+      missed.push(`destroy left ${row.ours.leftBehind} objects different`);
     const againstPeer: string[] = [];
     for (const [command, most] of Object.entries(PEER_TARGET) as [Command, number][]) {
       const theirs = row.peer?.[PEER_PHASE[command]!];
@@ -116,12 +129,19 @@ function verdict(all: Row[]): string[] {
       // A phase the peer finished only by running it again is compared with all those runs: what its user waited.
       const finished = theirs.code !== 0 && theirs.untilDone?.code === 0 ? theirs.untilDone : undefined;
       const ratio = ours.seconds / (finished?.seconds ?? theirs.seconds);
-      const how = finished ? ` (the peer's ${finished.runs} runs until done)` : theirs.code !== 0 ? " (the peer failed)" : "";
+      const how = finished
+        ? ` (the peer's ${finished.runs} runs until done)`
+        : theirs.code !== 0
+          ? " (the peer failed)"
+          : "";
       againstPeer.push(`${command} ${fmt(ratio, 2)} × the peer's${how}`);
-      if (ratio > most && !(command === "up" && theirs.code !== 0)) missed.push(`${command} ${fmt(ratio, 2)} × the peer's${how} (at most ${most})`);
+      if (ratio > most && !(command === "up" && theirs.code !== 0))
+        missed.push(`${command} ${fmt(ratio, 2)} × the peer's${how} (at most ${most})`);
     }
     const facts = `${fmt(perAccount, 2)} calls per linked account at up, ${fmt(share, 2)}% of calls answered 429${row.ours.leftBehind === undefined ? "" : `, ${row.ours.leftBehind} objects left different by destroy`}${againstPeer.length ? `; ${againstPeer.join(", ")}` : ""}`;
-    lines.push(`- K = ${row.k}, ${row.layout}, ${row.backend}: ${missed.length === 0 ? `every command within ${TARGET} × its rate floor, preview 0 calls, ${facts}: **met**` : `**missed**: ${missed.join("; ")} (${facts})`}.`);
+    lines.push(
+      `- K = ${row.k}, ${row.layout}, ${row.backend}: ${missed.length === 0 ? `every command within ${TARGET} × its rate floor, preview 0 calls, ${facts}: **met**` : `**missed**: ${missed.join("; ")} (${facts})`}.`,
+    );
   }
   return lines;
 }
@@ -133,49 +153,97 @@ function svg(all: Row[], layoutOf: (row: Row) => boolean, title: string): string
   const height = 400;
   const pad = { left: 60, right: 150, top: 40, bottom: 50 };
   const ks = data.map((r) => r.k);
-  const values = data.flatMap((r) => COMMANDS.flatMap((c) => [r.ours.commands[c]?.seconds ?? 0, ((r.ours.commands[c]?.calls ?? 0) - (r.ours.commands[c]?.rateLimited ?? 0)) / RATE])).filter((v) => v > 0);
+  const values = data
+    .flatMap((r) =>
+      COMMANDS.flatMap((c) => [
+        r.ours.commands[c]?.seconds ?? 0,
+        ((r.ours.commands[c]?.calls ?? 0) - (r.ours.commands[c]?.rateLimited ?? 0)) / RATE,
+      ]),
+    )
+    .filter((v) => v > 0);
   const [xMin, xMax] = [Math.min(...ks), Math.max(...ks)];
   const [yMin, yMax] = [Math.min(...values) / 1.5, Math.max(...values) * 1.5];
-  const x = (k: number) => pad.left + ((Math.log(k) - Math.log(xMin)) / (Math.log(xMax) - Math.log(xMin) || 1)) * (width - pad.left - pad.right);
-  const y = (s: number) => height - pad.bottom - ((Math.log(s) - Math.log(yMin)) / (Math.log(yMax) - Math.log(yMin))) * (height - pad.top - pad.bottom);
+  const x = (k: number) =>
+    pad.left +
+    ((Math.log(k) - Math.log(xMin)) / (Math.log(xMax) - Math.log(xMin) || 1)) * (width - pad.left - pad.right);
+  const y = (s: number) =>
+    height -
+    pad.bottom -
+    ((Math.log(s) - Math.log(yMin)) / (Math.log(yMax) - Math.log(yMin))) * (height - pad.top - pad.bottom);
   const colors: Record<Command, string> = { up: "#1f77b4", preview: "#7f7f7f", refresh: "#2ca02c", destroy: "#d62728" };
   const parts: string[] = [];
-  parts.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif" font-size="12">`);
+  parts.push(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif" font-size="12">`,
+  );
   parts.push(`<rect width="100%" height="100%" fill="white"/>`);
-  parts.push(`<text x="${pad.left}" y="14" font-size="13">${title}: wall time (solid), and the rate floor, calls / 20 per s (dashed)</text>`);
-  parts.push(`<text x="${pad.left}" y="28" font-size="11" fill="#555">both axes logarithmic; one machine, 2 cores, at the platform's documented limit</text>`);
-  for (const k of ks) parts.push(`<line x1="${x(k)}" x2="${x(k)}" y1="${pad.top}" y2="${height - pad.bottom}" stroke="#eee"/><text x="${x(k)}" y="${height - pad.bottom + 16}" text-anchor="middle">${k}</text>`);
+  parts.push(
+    `<text x="${pad.left}" y="14" font-size="13">${title}: wall time (solid), and the rate floor, calls / 20 per s (dashed)</text>`,
+  );
+  parts.push(
+    `<text x="${pad.left}" y="28" font-size="11" fill="#555">both axes logarithmic; one machine, 2 cores, at the platform's documented limit</text>`,
+  );
+  for (const k of ks)
+    parts.push(
+      `<line x1="${x(k)}" x2="${x(k)}" y1="${pad.top}" y2="${height - pad.bottom}" stroke="#eee"/><text x="${x(k)}" y="${height - pad.bottom + 16}" text-anchor="middle">${k}</text>`,
+    );
   for (let tick = 10 ** Math.floor(Math.log10(yMin)); tick <= yMax; tick *= 10) {
     for (const m of [1, 3]) {
       const v = tick * m;
       if (v < yMin || v > yMax) continue;
-      parts.push(`<line x1="${pad.left}" x2="${width - pad.right}" y1="${y(v)}" y2="${y(v)}" stroke="#eee"/><text x="${pad.left - 6}" y="${y(v) + 4}" text-anchor="end">${v} s</text>`);
+      parts.push(
+        `<line x1="${pad.left}" x2="${width - pad.right}" y1="${y(v)}" y2="${y(v)}" stroke="#eee"/><text x="${pad.left - 6}" y="${y(v) + 4}" text-anchor="end">${v} s</text>`,
+      );
     }
   }
-  parts.push(`<text x="${(pad.left + width - pad.right) / 2}" y="${height - 10}" text-anchor="middle">linked accounts (3 resources each)</text>`);
+  parts.push(
+    `<text x="${(pad.left + width - pad.right) / 2}" y="${height - 10}" text-anchor="middle">linked accounts (3 resources each)</text>`,
+  );
   for (const [i, command] of COMMANDS.entries()) {
-    const points = data.filter((r) => r.ours.commands[command]?.seconds > 0).map((r) => `${x(r.k)},${y(r.ours.commands[command].seconds)}`);
+    const points = data
+      .filter((r) => r.ours.commands[command]?.seconds > 0)
+      .map((r) => `${x(r.k)},${y(r.ours.commands[command].seconds)}`);
     parts.push(`<polyline fill="none" stroke="${colors[command]}" stroke-width="2" points="${points.join(" ")}"/>`);
-    for (const point of points) parts.push(`<circle cx="${point.split(",")[0]}" cy="${point.split(",")[1]}" r="3" fill="${colors[command]}"/>`);
-    const floors = data.map((r) => [r.k, ((r.ours.commands[command]?.calls ?? 0) - (r.ours.commands[command]?.rateLimited ?? 0)) / RATE]).filter(([, f]) => f > 0);
-    if (floors.length > 1) parts.push(`<polyline fill="none" stroke="${colors[command]}" stroke-dasharray="4 3" points="${floors.map(([k, f]) => `${x(k)},${y(f)}`).join(" ")}"/>`);
-    parts.push(`<line x1="${width - pad.right + 15}" x2="${width - pad.right + 35}" y1="${pad.top + 10 + i * 18}" y2="${pad.top + 10 + i * 18}" stroke="${colors[command]}" stroke-width="2"/><text x="${width - pad.right + 40}" y="${pad.top + 14 + i * 18}">${command}</text>`);
+    for (const point of points)
+      parts.push(`<circle cx="${point.split(",")[0]}" cy="${point.split(",")[1]}" r="3" fill="${colors[command]}"/>`);
+    const floors = data
+      .map((r) => [r.k, ((r.ours.commands[command]?.calls ?? 0) - (r.ours.commands[command]?.rateLimited ?? 0)) / RATE])
+      .filter(([, f]) => f > 0);
+    if (floors.length > 1)
+      parts.push(
+        `<polyline fill="none" stroke="${colors[command]}" stroke-dasharray="4 3" points="${floors.map(([k, f]) => `${x(k)},${y(f)}`).join(" ")}"/>`,
+      );
+    parts.push(
+      `<line x1="${width - pad.right + 15}" x2="${width - pad.right + 35}" y1="${pad.top + 10 + i * 18}" y2="${pad.top + 10 + i * 18}" stroke="${colors[command]}" stroke-width="2"/><text x="${width - pad.right + 40}" y="${pad.top + 14 + i * 18}">${command}</text>`,
+    );
   }
   parts.push("</svg>");
   return parts.join("\n") + "\n";
 }
 
 function main(): void {
-  const { values, positionals } = parseArgs({ allowPositionals: true, options: { svg: { type: "string" }, plot: { type: "string", default: "shards" }, backend: { type: "string", default: "file" } } });
-  if (positionals.length < 1) throw new Error("usage: bench-scale-report.ts <results.json> ... [--svg <file> --plot shards|shards-skip --backend file|s3]");
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+      svg: { type: "string" },
+      plot: { type: "string", default: "shards" },
+      backend: { type: "string", default: "file" },
+    },
+  });
+  if (positionals.length < 1)
+    throw new Error(
+      "usage: bench-scale-report.ts <results.json> ... [--svg <file> --plot shards|shards-skip --backend file|s3]",
+    );
   // Several runs' results together: later files add to (or replace) the earlier ones' rows.
   const runs = positionals.map((file) => JSON.parse(fs.readFileSync(file, "utf8")) as Record<string, unknown>);
   const all = rows(Object.assign({}, ...runs));
-  const machines = runs.map((run, i) => `${positionals[i]}: ${String(run.machine)}, load average before the run ${fmt(Number(run.load), 2)}.`);
+  const machines = runs.map(
+    (run, i) => `${positionals[i]}: ${String(run.machine)}, load average before the run ${fmt(Number(run.load), 2)}.`,
+  );
   const lines = [...machines, "", ...table(all), "", ...verdict(all)];
   process.stdout.write(lines.join("\n") + "\n");
   const skip = values.plot === "shards-skip";
-  const plotted = (row: Row) => /^shards-\d+(-skip)?$/.test(row.layout) && row.layout.endsWith("-skip") === skip && row.backend === values.backend;
+  const plotted = (row: Row) =>
+    /^shards-\d+(-skip)?$/.test(row.layout) && row.layout.endsWith("-skip") === skip && row.backend === values.backend;
   const title = `Shards${skip ? ", checkpoints skipped" : ""}${values.backend === "s3" ? ", state in S3" : ""}`;
   if (values.svg) fs.writeFileSync(values.svg, svg(all, plotted, title));
 }

@@ -60,9 +60,9 @@ for (const id of tenants) {
 }
 `;
 
-
 /** How a program runs: over S stacks by the `shards` runner, or as one stack through `pulumi`. */
-type Layout = { kind: "shards"; shards: number; skipCheckpoints: boolean } | { kind: "single"; skipCheckpoints: boolean };
+type Layout =
+  { kind: "shards"; shards: number; skipCheckpoints: boolean } | { kind: "single"; skipCheckpoints: boolean };
 
 function runCli(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
@@ -84,8 +84,18 @@ const SINGLE_ARGS: Record<Command, string[]> = {
 /** Whether `up` validates at check too (`--validate-at-up`); the sharded example's up jobs do not. */
 let validateAtUp = false;
 
-async function measure(command: Command, layout: Layout, dir: string, workspace: Workspace, connection: Record<string, string>, emulator: RunningEmulator): Promise<Measured> {
-  const env = command === "up" && !validateAtUp ? { ...connection, INTEGRATION_PLATFORM_VALIDATE_AT_PREVIEW: "false" } : connection;
+async function measure(
+  command: Command,
+  layout: Layout,
+  dir: string,
+  workspace: Workspace,
+  connection: Record<string, string>,
+  emulator: RunningEmulator,
+): Promise<Measured> {
+  const env =
+    command === "up" && !validateAtUp
+      ? { ...connection, INTEGRATION_PLATFORM_VALIDATE_AT_PREVIEW: "false" }
+      : connection;
   emulator.requests.clear();
   const stop = watchProviderHostsTogether();
   const started = Date.now();
@@ -93,28 +103,58 @@ async function measure(command: Command, layout: Layout, dir: string, workspace:
   let output: string;
   if (layout.kind === "shards") {
     const skip = layout.skipCheckpoints ? { PULUMI_SKIP_CHECKPOINTS: "true" } : {};
-    ({ code, output } = await runCli(["shards", command, "--shards", String(layout.shards), "--stack", "bench-{shard}", ...(command === "preview" ? ["--expect-no-changes"] : [])], dir, workspace.env({ ...env, ...skip })));
+    ({ code, output } = await runCli(
+      [
+        "shards",
+        command,
+        "--shards",
+        String(layout.shards),
+        "--stack",
+        "bench-{shard}",
+        ...(command === "preview" ? ["--expect-no-changes"] : []),
+      ],
+      dir,
+      workspace.env({ ...env, ...skip }),
+    ));
   } else {
-    const result = await new Stack(workspace, dir, "bench-0", env).run(SINGLE_ARGS[command], layout.skipCheckpoints ? { PULUMI_SKIP_CHECKPOINTS: "true" } : {}, 3 * 60 * 60_000);
+    const result = await new Stack(workspace, dir, "bench-0", env).run(
+      SINGLE_ARGS[command],
+      layout.skipCheckpoints ? { PULUMI_SKIP_CHECKPOINTS: "true" } : {},
+      3 * 60 * 60_000,
+    );
     ({ code } = result);
     output = `${result.stdout}\n${result.stderr}`;
   }
   const seconds = (Date.now() - started) / 1000;
   const memory = stop();
   const calls = emulator.requests.list();
-  const measured: Measured = { seconds, calls: calls.length, rateLimited: calls.filter((c) => c.status === 429).length, hostPeakMb: memory.peakMb, hostsTogetherMb: memory.togetherMb };
+  const measured: Measured = {
+    seconds,
+    calls: calls.length,
+    rateLimited: calls.filter((c) => c.status === 429).length,
+    hostPeakMb: memory.peakMb,
+    hostsTogetherMb: memory.togetherMb,
+  };
   if (calls.length > 0) {
     // Where the seconds over the rate floor go: before the first call and after the last.
     const times = calls.map((c) => Date.parse(c.time));
     measured.beforeFirstCall = (Math.min(...times) - started) / 1000;
-    measured.afterLastCall = (started + seconds * 1000 - Math.max(...calls.map((c) => Date.parse(c.time) + c.durationMs))) / 1000;
+    measured.afterLastCall =
+      (started + seconds * 1000 - Math.max(...calls.map((c) => Date.parse(c.time) + c.durationMs))) / 1000;
   }
   if (code !== 0) {
-    measured.failed = (output.match(/^.*(error|failed).*$/m)?.[0] ?? output.trim().split("\n").pop() ?? "").trim().slice(0, 300);
+    measured.failed = (output.match(/^.*(error|failed).*$/m)?.[0] ?? output.trim().split("\n").pop() ?? "")
+      .trim()
+      .slice(0, 300);
     process.stderr.write(`bench: ${command} failed: ${measured.failed}\n`);
   }
-  const edges = measured.beforeFirstCall === undefined ? "" : `, first call at ${measured.beforeFirstCall.toFixed(1)} s, ${measured.afterLastCall?.toFixed(1)} s after the last`;
-  process.stderr.write(`bench:   ${command}: ${seconds.toFixed(1)} s, ${measured.calls} calls, ${measured.rateLimited} × 429${edges}\n`);
+  const edges =
+    measured.beforeFirstCall === undefined
+      ? ""
+      : `, first call at ${measured.beforeFirstCall.toFixed(1)} s, ${measured.afterLastCall?.toFixed(1)} s after the last`;
+  process.stderr.write(
+    `bench:   ${command}: ${seconds.toFixed(1)} s, ${measured.calls} calls, ${measured.rateLimited} × 429${edges}\n`,
+  );
   return measured;
 }
 
@@ -122,7 +162,9 @@ async function measure(command: Command, layout: Layout, dir: string, workspace:
 function tenantObjects(emulator: RunningEmulator, tenants: string[]): string[] {
   const mine = new Set(tenants);
   const seen = observableState(emulator);
-  return [...seen.configs, ...seen.envValues].filter((o) => mine.has(o.linkedAccountId ?? "")).map((o) => JSON.stringify(o));
+  return [...seen.configs, ...seen.envValues]
+    .filter((o) => mine.has(o.linkedAccountId ?? ""))
+    .map((o) => JSON.stringify(o));
 }
 
 /** How many objects one of the two lists holds and the other does not. */
@@ -132,12 +174,21 @@ function differing(before: string[], after: string[]): number {
 }
 
 /** Writes the program for K tenants, creates its stacks, and runs every command. */
-async function runProgram(program: "ours" | "floor", tenants: string[], layout: Layout, emulator: RunningEmulator, backend: Backend): Promise<ProgramRun> {
+async function runProgram(
+  program: "ours" | "floor",
+  tenants: string[],
+  layout: Layout,
+  emulator: RunningEmulator,
+  backend: Backend,
+): Promise<ProgramRun> {
   const s3 = backend === "s3" ? await startS3Backend() : undefined;
   const workspace = new Workspace(s3);
   const before = tenantObjects(emulator, tenants);
   try {
-    const dir = writeProgram(workspace.root, `scale-${program}`, { "index.ts": program === "ours" ? OURS : FLOOR, "tenants.json": JSON.stringify(tenants) });
+    const dir = writeProgram(workspace.root, `scale-${program}`, {
+      "index.ts": program === "ours" ? OURS : FLOOR,
+      "tenants.json": JSON.stringify(tenants),
+    });
     // The connection from the environment, as in CI: the runner's stacks and the single one alike.
     const env = {
       INTEGRATION_PLATFORM_BASE_URL: emulator.url,
@@ -150,8 +201,10 @@ async function runProgram(program: "ours" | "floor", tenants: string[], layout: 
     for (const command of COMMANDS) {
       commands[command] = await measure(command, layout, dir, workspace, env, emulator);
       if (command === "up") {
-        const stacks = layout.kind === "shards" ? Array.from({ length: layout.shards }, (_, i) => `bench-${i}`) : ["bench-0"];
-        for (const name of stacks) stateBytes += Buffer.byteLength((await new Stack(workspace, dir, name, env).ok(["stack", "export"])).stdout);
+        const stacks =
+          layout.kind === "shards" ? Array.from({ length: layout.shards }, (_, i) => `bench-${i}`) : ["bench-0"];
+        for (const name of stacks)
+          stateBytes += Buffer.byteLength((await new Stack(workspace, dir, name, env).ok(["stack", "export"])).stdout);
       }
     }
     return { commands, stateBytes, leftBehind: differing(before, tenantObjects(emulator, tenants)) };
@@ -177,9 +230,19 @@ async function runPeer(k: number): Promise<Record<PeerPhase, PeerMeasured>> {
       emulator.requests.clear();
       const run = await runPeerPhase(home, dir, phase);
       const calls = emulator.requests.list();
-      phases[phase] = { seconds: run.seconds, calls: calls.length, rateLimited: calls.filter((c) => c.status === 429).length, code: run.code };
-      if (run.code !== 0) phases[phase].failed = (run.output.match(/^.*Error.*$/m)?.[0] ?? run.output.trim().split("\n").pop() ?? "").trim().slice(0, 300);
-      process.stderr.write(`bench:   peer ${phase}: ${run.seconds.toFixed(1)} s, ${calls.length} calls, ${phases[phase].rateLimited} × 429${run.code ? `, exit ${run.code}` : ""}\n`);
+      phases[phase] = {
+        seconds: run.seconds,
+        calls: calls.length,
+        rateLimited: calls.filter((c) => c.status === 429).length,
+        code: run.code,
+      };
+      if (run.code !== 0)
+        phases[phase].failed = (run.output.match(/^.*Error.*$/m)?.[0] ?? run.output.trim().split("\n").pop() ?? "")
+          .trim()
+          .slice(0, 300);
+      process.stderr.write(
+        `bench:   peer ${phase}: ${run.seconds.toFixed(1)} s, ${calls.length} calls, ${phases[phase].rateLimited} × 429${run.code ? `, exit ${run.code}` : ""}\n`,
+      );
       // A failed phase is run again, as its user would, so that the next phase starts from a finished one.
       if (run.code !== 0) phases[phase].untilDone = await peerUntilDone(home, dir, phase, run.seconds, emulator);
     }
@@ -191,7 +254,13 @@ async function runPeer(k: number): Promise<Record<PeerPhase, PeerMeasured>> {
 }
 
 /** Runs a failed peer phase again, up to 3 more times, until it succeeds; totals over every run, the first included. */
-async function peerUntilDone(home: string, dir: string, phase: PeerPhase, firstSeconds: number, emulator: RunningEmulator): Promise<NonNullable<PeerMeasured["untilDone"]>> {
+async function peerUntilDone(
+  home: string,
+  dir: string,
+  phase: PeerPhase,
+  firstSeconds: number,
+  emulator: RunningEmulator,
+): Promise<NonNullable<PeerMeasured["untilDone"]>> {
   let [runs, seconds, code] = [1, firstSeconds, 1];
   while (code !== 0 && runs < 4) {
     const run = await runPeerPhase(home, dir, phase);
@@ -200,13 +269,19 @@ async function peerUntilDone(home: string, dir: string, phase: PeerPhase, firstS
   // The log was cleared before the first run, so it holds every run's calls.
   const calls = emulator.requests.list();
   const done = { runs, seconds, calls: calls.length, rateLimited: calls.filter((c) => c.status === 429).length, code };
-  process.stderr.write(`bench:   peer ${phase} until done: ${done.runs} runs, ${done.seconds.toFixed(1)} s, ${done.calls} calls, ${done.rateLimited} × 429${done.code ? `, still failing` : ""}\n`);
+  process.stderr.write(
+    `bench:   peer ${phase} until done: ${done.runs} runs, ${done.seconds.toFixed(1)} s, ${done.calls} calls, ${done.rateLimited} × 429${done.code ? `, still failing` : ""}\n`,
+  );
   return done;
 }
 
 function list(option: string, text: string): number[] {
-  const values = text.split(",").filter((part) => part.trim() !== "").map(Number);
-  if (values.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`${option} takes whole numbers, e.g. 1000,3334; got ${text}`);
+  const values = text
+    .split(",")
+    .filter((part) => part.trim() !== "")
+    .map(Number);
+  if (values.some((n) => !Number.isInteger(n) || n < 1))
+    throw new Error(`${option} takes whole numbers, e.g. 1000,3334; got ${text}`);
   return values;
 }
 
@@ -226,23 +301,35 @@ async function main(): Promise<void> {
   validateAtUp = values["validate-at-up"]!;
   const sizes = list("--tenants", values.tenants!);
   const shards = list("--shards", values.shards!);
-  if (shards.length !== sizes.length) throw new Error(`--shards gives one number of shards per --tenants size: ${sizes.length} expected, ${shards.length} given`);
+  if (shards.length !== sizes.length)
+    throw new Error(
+      `--shards gives one number of shards per --tenants size: ${sizes.length} expected, ${shards.length} given`,
+    );
   const programs = values.programs!.split(",").filter(Boolean) as ("floor" | "ours")[];
-  if (programs.length === 0 || programs.some((p) => p !== "floor" && p !== "ours")) throw new Error(`--programs takes floor and ours; got ${values.programs}`);
+  if (programs.length === 0 || programs.some((p) => p !== "floor" && p !== "ours"))
+    throw new Error(`--programs takes floor and ours; got ${values.programs}`);
   const layoutNames = values.layouts!.split(",").filter(Boolean);
   const unknown = layoutNames.filter((name) => !["shards", "shards-skip", "single", "single-skip"].includes(name));
-  if (unknown.length > 0) throw new Error(`--layouts takes shards, shards-skip, single and single-skip; got ${unknown.join(", ")}`);
+  if (unknown.length > 0)
+    throw new Error(`--layouts takes shards, shards-skip, single and single-skip; got ${unknown.join(", ")}`);
   const backends = values.backends!.split(",").filter(Boolean) as Backend[];
-  if (backends.length === 0 || backends.some((b) => b !== "file" && b !== "s3")) throw new Error(`--backends takes file and s3; got ${values.backends}`);
+  if (backends.length === 0 || backends.some((b) => b !== "file" && b !== "s3"))
+    throw new Error(`--backends takes file and s3; got ${values.backends}`);
   const peerSizes = list("--peer", values.peer!);
   const out = values.out ?? fs.mkdtempSync(path.join(os.tmpdir(), "pip-bench-scale-"));
   fs.mkdirSync(out, { recursive: true });
-  const results: Record<string, unknown> = { machine: `${os.cpus().length} vCPUs (${os.cpus()[0]?.model.trim()}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`, load: os.loadavg()[0] };
+  const results: Record<string, unknown> = {
+    machine: `${os.cpus().length} vCPUs (${os.cpus()[0]?.model.trim()}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
+    load: os.loadavg()[0],
+  };
 
   for (const [i, k] of sizes.entries()) {
     const layouts: [string, Layout][] = layoutNames.map((name) =>
       name.startsWith("shards")
-        ? [`shards-${shards[i]}${name.endsWith("-skip") ? "-skip" : ""}`, { kind: "shards", shards: shards[i], skipCheckpoints: name.endsWith("-skip") }]
+        ? [
+            `shards-${shards[i]}${name.endsWith("-skip") ? "-skip" : ""}`,
+            { kind: "shards", shards: shards[i], skipCheckpoints: name.endsWith("-skip") },
+          ]
         : [name, { kind: "single", skipCheckpoints: name === "single-skip" }],
     );
     for (const backend of backends) {
@@ -270,7 +357,9 @@ async function main(): Promise<void> {
     }
   }
   process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
-  process.stderr.write(`bench: raw results in ${path.join(out, "results.json")}; tables: npx ts-node --transpile-only scripts/bench-scale-report.ts ${path.join(out, "results.json")}\n`);
+  process.stderr.write(
+    `bench: raw results in ${path.join(out, "results.json")}; tables: npx ts-node --transpile-only scripts/bench-scale-report.ts ${path.join(out, "results.json")}\n`,
+  );
 }
 
 main().catch((error: Error) => {

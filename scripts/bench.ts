@@ -87,7 +87,10 @@ async function withStack<T>(
       "resources.json": JSON.stringify(specs(n, false)),
     });
     const stack = new Stack(workspace, dir);
-    await stack.init({ "integration-platform:baseUrl": emulator.url, ...config }, { "integration-platform:apiKey": emulator.apiKey });
+    await stack.init(
+      { "integration-platform:baseUrl": emulator.url, ...config },
+      { "integration-platform:apiKey": emulator.apiKey },
+    );
     return await body(stack, dir);
   } finally {
     workspace.dispose();
@@ -118,8 +121,17 @@ async function runProgram(kind: Kind, n: number, emulator: RunningEmulator, root
  * setting), as a user runs it. The floor runs the same commands in the same order, so each of its
  * times is the engine floor of the same operation.
  */
-async function runRateLimited(kind: Kind, n: number, emulator: RunningEmulator, root: string, requestsPerSecond?: string): Promise<Record<RateLimitedOp, Measured>> {
-  const config: Record<string, string> = kind === "ours" && requestsPerSecond !== undefined ? { "integration-platform:requestsPerSecond": requestsPerSecond } : {};
+async function runRateLimited(
+  kind: Kind,
+  n: number,
+  emulator: RunningEmulator,
+  root: string,
+  requestsPerSecond?: string,
+): Promise<Record<RateLimitedOp, Measured>> {
+  const config: Record<string, string> =
+    kind === "ours" && requestsPerSecond !== undefined
+      ? { "integration-platform:requestsPerSecond": requestsPerSecond }
+      : {};
   return withStack(kind, n, emulator, config, async (stack) => {
     const ops = {} as Record<RateLimitedOp, Measured>;
     // A failed command does not stop the run: the next ones still show what the limit does, and
@@ -133,7 +145,11 @@ async function runRateLimited(kind: Kind, n: number, emulator: RunningEmulator, 
 }
 
 /** Starts an emulator seeded for N resources, runs `body` with it, and closes it. */
-async function withEmulator<T>(options: EmulatorOptions, n: number, body: (emulator: RunningEmulator) => Promise<T>): Promise<T> {
+async function withEmulator<T>(
+  options: EmulatorOptions,
+  n: number,
+  body: (emulator: RunningEmulator) => Promise<T>,
+): Promise<T> {
   const emulator = await startEmulator(options);
   try {
     await seed(emulator, n);
@@ -152,14 +168,20 @@ function parseSizes(option: string, text: string): number[] {
     .map((part) => part.trim())
     .filter((part) => part !== "")
     .map(Number);
-  if (sizes.some((n) => !Number.isInteger(n) || n < 4)) throw new Error(`${option} takes whole numbers of at least 4, e.g. 200,1000, or nothing; got ${text}`);
+  if (sizes.some((n) => !Number.isInteger(n) || n < 4))
+    throw new Error(`${option} takes whole numbers of at least 4, e.g. 200,1000, or nothing; got ${text}`);
   return sizes;
 }
 
 /** The first table's lines: the provider against the engine floor, limit and pacing off. */
-function floorTables(sizes: number[], results: Record<number, { ours: ProgramResult; floor: ProgramResult }>): string[] {
+function floorTables(
+  sizes: number[],
+  results: Record<number, { ours: ProgramResult; floor: ProgramResult }>,
+): string[] {
   const lines: string[] = [];
-  lines.push("| N | operation | ours (s) | floor (s) | ratio | reads / resource | writes / resource | writes / changed resource | peak RSS of provider host, ours / floor (MB) |");
+  lines.push(
+    "| N | operation | ours (s) | floor (s) | ratio | reads / resource | writes / resource | writes / changed resource | peak RSS of provider host, ours / floor (MB) |",
+  );
   lines.push("|---|---|---|---|---|---|---|---|---|");
   for (const n of sizes) {
     const { ours, floor } = results[n];
@@ -176,15 +198,23 @@ function floorTables(sizes: number[], results: Record<number, { ours: ProgramRes
     "",
     "The emulator's rate limit and the provider's pacing were off (`integration-platform:requestsPerSecond` = 0): this table measures the provider against the engine floor, not the platform's limit; the rate-limited table below covers the limit.",
   );
-  lines.push("", "| N | state bytes / resource, ours | floor | ratio | `__provider` bytes / resource, ours | floor |", "|---|---|---|---|---|---|");
+  lines.push(
+    "",
+    "| N | state bytes / resource, ours | floor | ratio | `__provider` bytes / resource, ours | floor |",
+    "|---|---|---|---|---|---|",
+  );
   for (const n of sizes) {
     const { ours, floor } = results[n];
-    lines.push(`| ${n} | ${ours.stateBytesPerResource} | ${floor.stateBytesPerResource} | ${fmt(ours.stateBytesPerResource / floor.stateBytesPerResource)} | ${ours.providerBytesPerResource} | ${floor.providerBytesPerResource} |`);
+    lines.push(
+      `| ${n} | ${ours.stateBytesPerResource} | ${floor.stateBytesPerResource} | ${fmt(ours.stateBytesPerResource / floor.stateBytesPerResource)} | ${ours.providerBytesPerResource} | ${floor.providerBytesPerResource} |`,
+    );
   }
   if (results[200] && results[1000]) {
     lines.push("", "| operation | ours: time at N=1000 / N=200 | floor: time at N=1000 / N=200 |", "|---|---|---|");
     for (const op of OPS) {
-      lines.push(`| ${op} | ${fmt(results[1000].ours.ops[op].ms / results[200].ours.ops[op].ms)} | ${fmt(results[1000].floor.ops[op].ms / results[200].floor.ops[op].ms)} |`);
+      lines.push(
+        `| ${op} | ${fmt(results[1000].ours.ops[op].ms / results[200].ours.ops[op].ms)} | ${fmt(results[1000].floor.ops[op].ms / results[200].floor.ops[op].ms)} |`,
+      );
     }
   }
   return lines;
@@ -194,13 +224,30 @@ function floorTables(sizes: number[], results: Record<number, { ours: ProgramRes
 const RATIO_TARGET = 1.15;
 
 /** The rate-limited table's lines, with the command that reproduces it and the verdict against the targets. */
-function rateLimitedTable(sizes: number[], results: Record<number, RateLimitedResult>, status: number, requestsPerSecond?: string): string[] {
-  const limits = [...new Set(sizes.map((n) => `${results[n].limit.requestsPerSecond} requests/s with a burst of ${results[n].limit.burst}`))].join("; ");
+function rateLimitedTable(
+  sizes: number[],
+  results: Record<number, RateLimitedResult>,
+  status: number,
+  requestsPerSecond?: string,
+): string[] {
+  const limits = [
+    ...new Set(
+      sizes.map((n) => `${results[n].limit.requestsPerSecond} requests/s with a burst of ${results[n].limit.burst}`),
+    ),
+  ].join("; ");
   const answer = status === 403 ? `, answered 403 "Rate Limit Hit" instead of 429 (--rate-limit-status 403)` : "";
   const lines: string[] = [];
-  const pacing = requestsPerSecond === undefined ? "at its default pacing" : `pacing to ${requestsPerSecond} requests/s (\`--requests-per-second ${requestsPerSecond}\`), so that the limit answers`;
-  lines.push(`Rate-limited: the emulator at its default limit (${limits}, per credential: the platform's documented limit${answer}), the provider ${pacing}.`, "");
-  lines.push(`| N | operation | wall (s) | API calls (${status}s included) | answered ${status} | rate floor (s) | engine floor (s) | ratio | calls / resource, all / not ${status} | failed |`);
+  const pacing =
+    requestsPerSecond === undefined
+      ? "at its default pacing"
+      : `pacing to ${requestsPerSecond} requests/s (\`--requests-per-second ${requestsPerSecond}\`), so that the limit answers`;
+  lines.push(
+    `Rate-limited: the emulator at its default limit (${limits}, per credential: the platform's documented limit${answer}), the provider ${pacing}.`,
+    "",
+  );
+  lines.push(
+    `| N | operation | wall (s) | API calls (${status}s included) | answered ${status} | rate floor (s) | engine floor (s) | ratio | calls / resource, all / not ${status} | failed |`,
+  );
   lines.push("|---|---|---|---|---|---|---|---|---|---|");
   const missed: string[] = [];
   let failed = 0;
@@ -244,7 +291,8 @@ async function main(): Promise<void> {
   const rateLimitStatus = parseRateLimitStatus(values["rate-limit-status"], "--rate-limit-status");
   const sizes = parseSizes("--sizes", values.sizes!);
   const rateLimitedSizes = parseSizes("--rate-limited-sizes", values["rate-limited-sizes"]!);
-  if (sizes.length === 0 && rateLimitedSizes.length === 0) throw new Error("--sizes and --rate-limited-sizes are both empty: nothing to run");
+  if (sizes.length === 0 && rateLimitedSizes.length === 0)
+    throw new Error("--sizes and --rate-limited-sizes are both empty: nothing to run");
   const out = values.out ?? fs.mkdtempSync(path.join(os.tmpdir(), "pip-bench-"));
   fs.mkdirSync(out, { recursive: true });
   const load = os.loadavg()[0];
@@ -267,7 +315,8 @@ async function main(): Promise<void> {
     // No rateLimit option: the emulator's default is the platform's documented limit.
     rateLimited[n] = await withEmulator({ quiet: true, rateLimitStatus }, n, async (emulator) => {
       const { requestsPerSecond, burst, status } = emulator.rateLimit.get();
-      if (requestsPerSecond === null || burst === null) throw new Error("the emulator's default rate limit is off; the rate-limited table needs it on");
+      if (requestsPerSecond === null || burst === null)
+        throw new Error("the emulator's default rate limit is off; the rate-limited table needs it on");
       // The floor calls no API, so the limit does not touch it: it is the engine's time alone.
       process.stderr.write(`bench: rate-limited N=${n}: floor ...\n`);
       const floor = await runRateLimited("floor", n, emulator, out);
@@ -278,9 +327,12 @@ async function main(): Promise<void> {
   }
 
   const lines: string[] = [];
-  lines.push(`Machine: ${os.cpus().length} vCPUs (${os.cpus()[0]?.model.trim()}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, load average before the run ${load.toFixed(2)}.`);
+  lines.push(
+    `Machine: ${os.cpus().length} vCPUs (${os.cpus()[0]?.model.trim()}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, load average before the run ${load.toFixed(2)}.`,
+  );
   if (sizes.length > 0) lines.push("", ...floorTables(sizes, results));
-  if (rateLimitedSizes.length > 0) lines.push("", ...rateLimitedTable(rateLimitedSizes, rateLimited, rateLimitStatus, values["requests-per-second"]));
+  if (rateLimitedSizes.length > 0)
+    lines.push("", ...rateLimitedTable(rateLimitedSizes, rateLimited, rateLimitStatus, values["requests-per-second"]));
   const report = lines.join("\n");
   fs.writeFileSync(path.join(out, "report.md"), report + "\n");
   console.log(report);

@@ -48,7 +48,10 @@ async function main(): Promise<void> {
   // within it, so it must not be turned off.
   const emulator = await startEmulator({ quiet: true });
   const limit = emulator.rateLimit.get();
-  const limitText = limit.requestsPerSecond === null ? "no rate limit" : `the platform's documented ${limit.requestsPerSecond} requests/s, burst ${limit.burst}`;
+  const limitText =
+    limit.requestsPerSecond === null
+      ? "no rate limit"
+      : `the platform's documented ${limit.requestsPerSecond} requests/s, burst ${limit.burst}`;
   console.log(`   ${emulator.url}  (API key ${emulator.apiKey}; control plane ${emulator.url}/_emulator/)`);
   console.log(`   Rate limit: ${limitText}, per credential`);
   const fixtureName = await fieldName(emulator);
@@ -61,12 +64,17 @@ async function main(): Promise<void> {
   try {
     const dir = copyProgram(path.join(REPO, "examples/quickstart"), workspace.root);
     const stack = new Stack(workspace, dir);
-    await stack.init({ "integration-platform:baseUrl": emulator.url }, { "integration-platform:apiKey": emulator.apiKey });
+    await stack.init(
+      { "integration-platform:baseUrl": emulator.url },
+      { "integration-platform:apiKey": emulator.apiKey },
+    );
 
     heading("pulumi up: examples/quickstart declares every resource");
     const up = await stack.ok(["up", "--yes"]);
     show(up);
-    summary.push(`up created ${/\+ (\d+) created/.exec(up.stdout)?.[1] ?? "?"} resources in ${(up.ms / 1000).toFixed(1)} s`);
+    summary.push(
+      `up created ${/\+ (\d+) created/.exec(up.stdout)?.[1] ?? "?"} resources in ${(up.ms / 1000).toFixed(1)} s`,
+    );
 
     heading("Changing one value (contactSyncEnabled: true -> false), then pulumi preview --diff");
     await stack.ok(["config", "set", "--type", "bool", "contactSyncEnabled", "false"]);
@@ -74,7 +82,9 @@ async function main(): Promise<void> {
     const beforePreview = requestCursor(emulator);
     const preview = await stack.ok(["preview", "--diff"]);
     show(preview);
-    summary.push(`preview --diff showed ${/~ (\d+) to update/.exec(preview.stdout)?.[1] ?? "0"} update, with ${emulator.requests.list(beforePreview).length} API calls`);
+    summary.push(
+      `preview --diff showed ${/~ (\d+) to update/.exec(preview.stdout)?.[1] ?? "0"} update, with ${emulator.requests.list(beforePreview).length} API calls`,
+    );
 
     heading("Renaming a field behind the stack's back, then pulumi refresh");
     const config = emulator.store.config({ linkedAccountId: "globex", slug: "hubspot", configId: "globex" })!;
@@ -88,7 +98,9 @@ async function main(): Promise<void> {
     show(destroy);
     summary.push(`destroy deleted ${/- (\d+) deleted/.exec(destroy.stdout)?.[1] ?? "?"} resources`);
     const restored = (await fieldName(emulator)) === fixtureName;
-    summary.push(`the hs_pipeline field is ${restored ? "back to" : "NOT back to"} its original name ("${fixtureName}")`);
+    summary.push(
+      `the hs_pipeline field is ${restored ? "back to" : "NOT back to"} its original name ("${fixtureName}")`,
+    );
     const calls = emulator.requests.list();
     const rateLimited = calls.filter((c) => c.status === 429).length;
     summary.push(
@@ -102,7 +114,9 @@ async function main(): Promise<void> {
   console.log(`\n${bold("Summary")}`);
   for (const line of summary) console.log(`   - ${line}`);
   console.log(`   - the Pulumi CLI: ${engine}`);
-  console.log(`   - total ${((Date.now() - started) / 1000).toFixed(1)} s; nothing was left running or written outside a temporary directory`);
+  console.log(
+    `   - total ${((Date.now() - started) / 1000).toFixed(1)} s; nothing was left running or written outside a temporary directory`,
+  );
 }
 
 main().catch((error: Error) => {

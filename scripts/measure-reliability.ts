@@ -26,12 +26,16 @@ async function setup(name: string) {
   const emulator = await startEmulator({ quiet: true });
   const workspace = new Workspace();
   const stack = new Stack(workspace, specProgram(workspace, name), name);
-  await stack.init({ "integration-platform:baseUrl": emulator.url }, { "integration-platform:apiKey": emulator.apiKey });
+  await stack.init(
+    { "integration-platform:baseUrl": emulator.url },
+    { "integration-platform:apiKey": emulator.apiKey },
+  );
   return { emulator, workspace, stack };
 }
 
 /** Answered writes in the emulator's log. */
-const answered = (emulator: RunningEmulator) => writesIn(emulator.requests.list()).filter((e) => e.status >= 200 && e.status < 300).length;
+const answered = (emulator: RunningEmulator) =>
+  writesIn(emulator.requests.list()).filter((e) => e.status >= 200 && e.status < 300).length;
 
 const MEASUREMENTS: Record<string, (arg?: string) => Promise<void>> = {
   async sidecars(arg) {
@@ -40,8 +44,16 @@ const MEASUREMENTS: Record<string, (arg?: string) => Promise<void>> = {
       const emulator = await startEmulator({ quiet: true });
       const workspace = new Workspace();
       const backend = path.join(workspace.root, "backend");
-      const probe = new Stack(workspace, specProgram(workspace, "sidecars"), "sidecars", skip ? { PULUMI_BACKEND_URL: `file://${backend}?metadata=skip` } : {});
-      await probe.init({ "integration-platform:baseUrl": emulator.url }, { "integration-platform:apiKey": emulator.apiKey });
+      const probe = new Stack(
+        workspace,
+        specProgram(workspace, "sidecars"),
+        "sidecars",
+        skip ? { PULUMI_BACKEND_URL: `file://${backend}?metadata=skip` } : {},
+      );
+      await probe.init(
+        { "integration-platform:baseUrl": emulator.url },
+        { "integration-platform:apiKey": emulator.apiKey },
+      );
       writeSpec(probe.dir, fullSpec("v0"));
       await probe.ok(["up", "--yes", "--skip-preview"]);
       let unreadable = 0;
@@ -59,7 +71,9 @@ const MEASUREMENTS: Record<string, (arg?: string) => Promise<void>> = {
         // Repair (only ever needed without metadata=skip), then recover for the next round.
         await recoverInterruptedUp(probe, backend);
       }
-      console.log(`${skip ? "file backend with ?metadata=skip" : "default file backend"}: ${unreadable} of ${kills} kills left a stack that could not be read`);
+      console.log(
+        `${skip ? "file backend with ?metadata=skip" : "default file backend"}: ${unreadable} of ${kills} kills left a stack that could not be read`,
+      );
       workspace.dispose();
       await emulator.close();
     }
@@ -77,11 +91,16 @@ const MEASUREMENTS: Record<string, (arg?: string) => Promise<void>> = {
     let last = -1;
     while (Date.now() - killedAt < 120_000 && last !== 0) {
       const alive = up.plugins().length;
-      if (alive !== last) console.log(`${((Date.now() - killedAt) / 1000).toFixed(1)} s after the kill of pulumi: ${alive} processes it started are alive`);
+      if (alive !== last)
+        console.log(
+          `${((Date.now() - killedAt) / 1000).toFixed(1)} s after the kill of pulumi: ${alive} processes it started are alive`,
+        );
       last = alive;
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
-    console.log(`after 120 s: ${up.plugins().length} alive; writes at the kill ${writesAtKill}, now ${writesIn(emulator.requests.list()).length}`);
+    console.log(
+      `after 120 s: ${up.plugins().length} alive; writes at the kill ${writesAtKill}, now ${writesIn(emulator.requests.list()).length}`,
+    );
     up.killAll();
     workspace.dispose();
     await emulator.close();
@@ -96,17 +115,27 @@ const MEASUREMENTS: Record<string, (arg?: string) => Promise<void>> = {
     up.killAll();
     await up.exited;
     const pending = async () =>
-      ((await stack.exportState()).deployment as { pending_operations?: { type: string }[] }).pending_operations?.map((op) => op.type) ?? [];
+      ((await stack.exportState()).deployment as { pending_operations?: { type: string }[] }).pending_operations?.map(
+        (op) => op.type,
+      ) ?? [];
     const locked = await stack.run(["up", "--yes", "--skip-preview"]);
-    console.log(`up before cancel: exit ${locked.code}: ${(locked.stdout + locked.stderr).split("\n").find((l) => l.startsWith("error:"))}`);
+    console.log(
+      `up before cancel: exit ${locked.code}: ${(locked.stdout + locked.stderr).split("\n").find((l) => l.startsWith("error:"))}`,
+    );
     await stack.ok(["cancel", "--yes"]);
     console.log(`after cancel, pending: ${JSON.stringify(await pending())}`);
     const refresh = await stack.run(["refresh", "--yes", "--skip-preview"]);
-    console.log(`refresh (non-interactive, no flag): exit ${refresh.code}, pending after: ${JSON.stringify(await pending())}`);
+    console.log(
+      `refresh (non-interactive, no flag): exit ${refresh.code}, pending after: ${JSON.stringify(await pending())}`,
+    );
     const again = await stack.run(["up", "--yes", "--skip-preview"]);
-    console.log(`up: exit ${again.code}, warns: ${/pending operations from previous deployment/.test(again.stdout + again.stderr)}, pending after: ${JSON.stringify(await pending())}`);
+    console.log(
+      `up: exit ${again.code}, warns: ${/pending operations from previous deployment/.test(again.stdout + again.stderr)}, pending after: ${JSON.stringify(await pending())}`,
+    );
     const cleared = await stack.run(["refresh", "--yes", "--skip-preview", "--clear-pending-creates"]);
-    console.log(`refresh --clear-pending-creates: exit ${cleared.code}, pending after: ${JSON.stringify(await pending())}`);
+    console.log(
+      `refresh --clear-pending-creates: exit ${cleared.code}, pending after: ${JSON.stringify(await pending())}`,
+    );
     workspace.dispose();
     await emulator.close();
   },
@@ -136,7 +165,9 @@ const MEASUREMENTS: Record<string, (arg?: string) => Promise<void>> = {
     await up.exited;
     await recoverInterruptedUp(stack, path.join(workspace.root, "backend"));
     await stack.ok(["destroy", "--yes", "--skip-preview"]);
-    console.log(`before the stack: ${JSON.stringify(before)}; after the interrupted create, the recovery and destroy: ${JSON.stringify(observe())}`);
+    console.log(
+      `before the stack: ${JSON.stringify(before)}; after the interrupted create, the recovery and destroy: ${JSON.stringify(observe())}`,
+    );
     workspace.dispose();
     await emulator.close();
   },
@@ -147,12 +178,19 @@ const MEASUREMENTS: Record<string, (arg?: string) => Promise<void>> = {
       writeSpec(stack.dir, { lookups: [{ fn: "getAuditEvents", args: { maxItems: "ten" }, unawaited }] });
       const preview = await stack.run(["preview"]);
       const reported = preview.stdout.includes("getAuditEvents: invalid arguments: maxItems: must be a number");
-      console.log(`${unawaited ? "started at module load" : "awaited in the exported async function"}: exit ${preview.code} after ${preview.ms} ms, message shown: ${reported}`);
+      console.log(
+        `${unawaited ? "started at module load" : "awaited in the exported async function"}: exit ${preview.code} after ${preview.ms} ms, message shown: ${reported}`,
+      );
     }
     // The same without this package: a plain exception in the exported async function.
-    fs.writeFileSync(path.join(stack.dir, "index.js"), 'module.exports = async () => { throw new Error("plain failure"); };\n');
+    fs.writeFileSync(
+      path.join(stack.dir, "index.js"),
+      'module.exports = async () => { throw new Error("plain failure"); };\n',
+    );
     const plain = await stack.run(["preview"]);
-    console.log(`a plain throw in the exported async function, package not loaded: exit ${plain.code} after ${plain.ms} ms, message shown: ${plain.stdout.includes("plain failure")}`);
+    console.log(
+      `a plain throw in the exported async function, package not loaded: exit ${plain.code} after ${plain.ms} ms, message shown: ${plain.stdout.includes("plain failure")}`,
+    );
     workspace.dispose();
     await emulator.close();
   },
@@ -176,7 +214,9 @@ const MEASUREMENTS: Record<string, (arg?: string) => Promise<void>> = {
     await stack.init({}, { probe: secret });
     await stack.ok(["up", "--yes", "-v=9"]);
     for (const file of fs.readdirSync(tmp).filter((f) => f.startsWith("pulumi."))) {
-      console.log(`${file}: holds the secret input in plaintext: ${fs.readFileSync(path.join(tmp, file), "utf8").includes(secret)}`);
+      console.log(
+        `${file}: holds the secret input in plaintext: ${fs.readFileSync(path.join(tmp, file), "utf8").includes(secret)}`,
+      );
     }
     workspace.dispose();
   },

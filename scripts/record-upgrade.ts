@@ -42,7 +42,8 @@ function run(command: string, args: string[], cwd: string): string {
 function parseFrom(argv: string[]): string {
   const at = argv.indexOf("--from");
   const ref = at >= 0 ? argv[at + 1] : undefined;
-  if (!ref || ref.startsWith("-")) throw new Error("usage: record-upgrade.ts --from <git ref of the earlier release, e.g. v0.1.0>");
+  if (!ref || ref.startsWith("-"))
+    throw new Error("usage: record-upgrade.ts --from <git ref of the earlier release, e.g. v0.1.0>");
   return ref;
 }
 
@@ -53,14 +54,21 @@ function parseFrom(argv: string[]): string {
  * env value the `up` wrote, which the provider keeps secret even when the program has it as a literal.
  */
 function checkRecording(stateText: string, configText: string, envValues: string[]): void {
-  const state = JSON.parse(stateText) as { deployment: { resources?: { type: string; urn: string; inputs?: { __provider?: string } }[] } };
+  const state = JSON.parse(stateText) as {
+    deployment: { resources?: { type: string; urn: string; inputs?: { __provider?: string } }[] };
+  };
   const ours = (state.deployment.resources ?? []).filter((r) => r.type.startsWith(TYPE_PREFIX));
   const missing = TYPES.filter((type) => !ours.some((r) => r.type === TYPE_PREFIX + type));
-  if (missing.length) throw new Error(`the recorded program declares no ${missing.join(", ")}: record a program that declares every type`);
+  if (missing.length)
+    throw new Error(
+      `the recorded program declares no ${missing.join(", ")}: record a program that declares every type`,
+    );
   for (const r of ours) {
     const type = r.type.slice(TYPE_PREFIX.length);
     if (!r.inputs?.__provider?.includes(`require("pulumi-integration-platform/providers/${type}")`)) {
-      throw new Error(`${r.urn}: __provider is not a require of pulumi-integration-platform/providers/${type}; was the package installed?\n${r.inputs?.__provider?.slice(0, 500)}`);
+      throw new Error(
+        `${r.urn}: __provider is not a require of pulumi-integration-platform/providers/${type}; was the package installed?\n${r.inputs?.__provider?.slice(0, 500)}`,
+      );
     }
   }
   const configSecrets = [UPGRADE_API_KEY, ...Object.values(UPGRADE_SECRETS)];
@@ -69,7 +77,8 @@ function checkRecording(stateText: string, configText: string, envValues: string
     [RECORDING.config, configText, configSecrets],
   ] as const) {
     for (const value of values) {
-      if (text.includes(value)) throw new Error(`${file} holds ${JSON.stringify(value)} in plaintext; it must hold it only as ciphertext`);
+      if (text.includes(value))
+        throw new Error(`${file} holds ${JSON.stringify(value)} in plaintext; it must hold it only as ciphertext`);
     }
   }
 }
@@ -121,14 +130,22 @@ async function main(): Promise<void> {
     const { version } = JSON.parse(fs.readFileSync(path.join(source, "package.json"), "utf8")) as { version: string };
     // Install scripts are skipped: the build needs none, and `prepare` would build a second time.
     log(`building ${ref} (${commit.slice(0, 7)}, version ${version})`);
-    run("npm", ["ci", "--ignore-scripts", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel", "error"], source);
+    run(
+      "npm",
+      ["ci", "--ignore-scripts", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel", "error"],
+      source,
+    );
     run("npm", ["run", "build", "--silent"], source);
     log("packing and installing it");
     const install = installTarball(packTarball(source, tmp));
 
     emulator = await startEmulator({ quiet: true, apiKey: UPGRADE_API_KEY });
     workspace = new Workspace();
-    const stack = upgradeStack(workspace, copyProgram(path.join(source, RECORDED_PROGRAM), workspace.root, install), emulator.url);
+    const stack = upgradeStack(
+      workspace,
+      copyProgram(path.join(source, RECORDED_PROGRAM), workspace.root, install),
+      emulator.url,
+    );
     await stack.init({}, { "integration-platform:apiKey": UPGRADE_API_KEY, ...UPGRADE_SECRETS });
     const before = emulator.store.snapshot();
     log("pulumi up");
@@ -136,7 +153,9 @@ async function main(): Promise<void> {
     const after = emulator.store.snapshot();
     const stateText = await stack.exportText();
     const configText = fs.readFileSync(path.join(stack.dir, RECORDING.config), "utf8");
-    const written = after.envValues.map((v) => v.value).filter((value) => !before.envValues.some((v) => v.value === value));
+    const written = after.envValues
+      .map((v) => v.value)
+      .filter((value) => !before.envValues.some((v) => v.value === value));
     checkRecording(stateText, configText, written);
 
     const out = path.join(UPGRADE_DIR, `v${version}`);

@@ -8,7 +8,16 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { Command, Option } from "commander";
-import { archiveName, bundlePlugin, executableName, joinExecutable, packArchive, seaBlob, TARGETS, type Target } from "./release/plugin";
+import {
+  archiveName,
+  bundlePlugin,
+  executableName,
+  joinExecutable,
+  packArchive,
+  seaBlob,
+  TARGETS,
+  type Target,
+} from "./release/plugin";
 
 const REPO = path.resolve(__dirname, "..");
 
@@ -36,7 +45,10 @@ function log(message: string): void {
 
 /** The last line a scripts/ensure-*.sh printed: the path it provides. */
 function ensure(script: string): string {
-  return run("bash", [path.join(REPO, "scripts", script)], REPO).trim().split("\n").pop()!;
+  return run("bash", [path.join(REPO, "scripts", script)], REPO)
+    .trim()
+    .split("\n")
+    .pop()!;
 }
 
 /** The CHANGELOG section of `version` (`[Unreleased]` for a snapshot), without its heading. */
@@ -45,19 +57,37 @@ export function changelogSection(changelog: string, heading: string): string | u
   const start = lines.findIndex((line) => line.startsWith(`## [${heading}]`));
   if (start < 0) return undefined;
   const end = lines.findIndex((line, i) => i > start && line.startsWith("## ["));
-  return lines.slice(start + 1, end < 0 ? undefined : end).join("\n").trim() + "\n";
+  return (
+    lines
+      .slice(start + 1, end < 0 ? undefined : end)
+      .join("\n")
+      .trim() + "\n"
+  );
 }
 
 /** Refuses a release whose version is not the same everywhere a user reads it. */
 function checkVersions(version: string): void {
   const schema = JSON.parse(fs.readFileSync(path.join(REPO, "sdk", "schema.json"), "utf8")) as { version: string };
-  const python = fs.readFileSync(path.join(REPO, "sdk", "python", "pyproject.toml"), "utf8").match(/^\s*version = "([^"]+)"/m)?.[1];
-  const nodeSdk = (JSON.parse(fs.readFileSync(path.join(REPO, "sdk", "nodejs", "package.json"), "utf8")) as { version: string }).version;
-  const java = fs.readFileSync(path.join(REPO, "sdk", "java", "pom.xml"), "utf8").match(/<artifactId>integration-platform<\/artifactId>\s*<version>([^<]+)<\/version>/)?.[1];
-  const found = { "sdk/schema.json": schema.version, "sdk/python/pyproject.toml": python, "sdk/nodejs/package.json": nodeSdk, "sdk/java/pom.xml": java };
+  const python = fs
+    .readFileSync(path.join(REPO, "sdk", "python", "pyproject.toml"), "utf8")
+    .match(/^\s*version = "([^"]+)"/m)?.[1];
+  const nodeSdk = (
+    JSON.parse(fs.readFileSync(path.join(REPO, "sdk", "nodejs", "package.json"), "utf8")) as { version: string }
+  ).version;
+  const java = fs
+    .readFileSync(path.join(REPO, "sdk", "java", "pom.xml"), "utf8")
+    .match(/<artifactId>integration-platform<\/artifactId>\s*<version>([^<]+)<\/version>/)?.[1];
+  const found = {
+    "sdk/schema.json": schema.version,
+    "sdk/python/pyproject.toml": python,
+    "sdk/nodejs/package.json": nodeSdk,
+    "sdk/java/pom.xml": java,
+  };
   const wrong = Object.entries(found).filter(([, v]) => v !== version);
   if (wrong.length > 0) {
-    throw new Error(`package.json says ${version}, but ${wrong.map(([file, v]) => `${file} says ${v}`).join(", ")}: run 'npm run gen:schema && bash scripts/gen-sdk.sh' and commit`);
+    throw new Error(
+      `package.json says ${version}, but ${wrong.map(([file, v]) => `${file} says ${v}`).join(", ")}: run 'npm run gen:schema && bash scripts/gen-sdk.sh' and commit`,
+    );
   }
 }
 
@@ -75,10 +105,17 @@ async function pluginArchives(version: string, targets: Target[], out: string, w
     const started = Date.now();
     const executable = path.join(work, target, executableName(target));
     fs.mkdirSync(path.dirname(executable), { recursive: true });
-    await joinExecutable(target, path.join(nodes, target, target.startsWith("windows-") ? "node.exe" : "node"), blob, executable);
+    await joinExecutable(
+      target,
+      path.join(nodes, target, target.startsWith("windows-") ? "node.exe" : "node"),
+      blob,
+      executable,
+    );
     const archive = path.join(out, archiveName(version, target));
     packArchive(REPO, executable, archive);
-    log(`${path.basename(archive)}: ${(fs.statSync(archive).size / 1e6).toFixed(1)} MB in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    log(
+      `${path.basename(archive)}: ${(fs.statSync(archive).size / 1e6).toFixed(1)} MB in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+    );
     archives.push(archive);
   }
   return archives;
@@ -86,7 +123,10 @@ async function pluginArchives(version: string, targets: Target[], out: string, w
 
 /** The Python SDK's wheel and sdist, built by PyPA's `build` (pinned, in a cached virtualenv). */
 function pythonPackages(out: string, work: string): void {
-  const tools = path.join(process.env.PULUMI_IP_CACHE_DIR ?? path.join(os.homedir(), ".cache", "pulumi-integration-platform"), "release-python-build-1.6.1");
+  const tools = path.join(
+    process.env.PULUMI_IP_CACHE_DIR ?? path.join(os.homedir(), ".cache", "pulumi-integration-platform"),
+    "release-python-build-1.6.1",
+  );
   if (!fs.existsSync(path.join(tools, ".complete"))) {
     fs.rmSync(tools, { recursive: true, force: true });
     run("python3", ["-m", "venv", tools], REPO);
@@ -105,7 +145,8 @@ function nodeSdkPackage(out: string, work: string): void {
   fs.cpSync(path.join(REPO, "sdk", "nodejs"), source, { recursive: true });
   fs.symlinkSync(path.join(REPO, "node_modules"), path.join(source, "node_modules"), "dir");
   run(process.execPath, [path.join(REPO, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.json"], source);
-  for (const file of ["package.json", "README.md"]) fs.copyFileSync(path.join(source, file), path.join(source, "bin", file));
+  for (const file of ["package.json", "README.md"])
+    fs.copyFileSync(path.join(source, file), path.join(source, "bin", file));
   run("npm", ["pack", "--ignore-scripts", "--pack-destination", out, "--loglevel", "error"], path.join(source, "bin"));
 }
 
@@ -115,7 +156,8 @@ function javaPackages(version: string, out: string, work: string): void {
   fs.cpSync(path.join(REPO, "sdk", "java"), source, { recursive: true });
   run("mvn", ["--batch-mode", "--quiet", "--no-transfer-progress", "package"], source);
   const base = `integration-platform-${version}`;
-  for (const file of [`${base}.jar`, `${base}-sources.jar`]) fs.copyFileSync(path.join(source, "target", file), path.join(out, file));
+  for (const file of [`${base}.jar`, `${base}-sources.jar`])
+    fs.copyFileSync(path.join(source, "target", file), path.join(out, file));
   fs.copyFileSync(path.join(source, "pom.xml"), path.join(out, `${base}.pom`));
 }
 
@@ -125,7 +167,12 @@ function writeChecksums(out: string): void {
     .readdirSync(out)
     .filter((name) => name !== "SHA256SUMS" && fs.statSync(path.join(out, name)).isFile())
     .sort()
-    .map((name) => `${createHash("sha256").update(fs.readFileSync(path.join(out, name))).digest("hex")}  ${name}`);
+    .map(
+      (name) =>
+        `${createHash("sha256")
+          .update(fs.readFileSync(path.join(out, name)))
+          .digest("hex")}  ${name}`,
+    );
   fs.writeFileSync(path.join(out, "SHA256SUMS"), lines.join("\n") + "\n");
 }
 
@@ -135,8 +182,12 @@ export async function release(options: ReleaseOptions): Promise<string> {
   checkVersions(version);
   const heading = options.snapshot ? "Unreleased" : version;
   const notes = changelogSection(fs.readFileSync(path.join(REPO, "CHANGELOG.md"), "utf8"), heading);
-  if (notes === undefined) throw new Error(`CHANGELOG.md has no section "## [${heading}]": write it (or pass --snapshot to release what is unreleased, for a test)`);
-  if (!fs.existsSync(path.join(REPO, "dist", "provider", "native", "main.js"))) throw new Error("dist/ is missing: run 'npm run build' first");
+  if (notes === undefined)
+    throw new Error(
+      `CHANGELOG.md has no section "## [${heading}]": write it (or pass --snapshot to release what is unreleased, for a test)`,
+    );
+  if (!fs.existsSync(path.join(REPO, "dist", "provider", "native", "main.js")))
+    throw new Error("dist/ is missing: run 'npm run build' first");
 
   const out = path.resolve(options.out ?? path.join(REPO, "release", `v${version}`));
   fs.rmSync(out, { recursive: true, force: true });
@@ -150,7 +201,10 @@ export async function release(options: ReleaseOptions): Promise<string> {
     if (wanted("java")) javaPackages(version, out, work);
     if (wanted("npm")) run("npm", ["pack", "--ignore-scripts", "--pack-destination", out, "--loglevel", "error"], REPO);
     if (wanted("schema")) fs.copyFileSync(path.join(REPO, "sdk", "schema.json"), path.join(out, "schema.json"));
-    fs.writeFileSync(path.join(out, "CHANGELOG.md"), `## ${options.snapshot ? `${version} (snapshot of the unreleased changes)` : version}\n\n${notes}`);
+    fs.writeFileSync(
+      path.join(out, "CHANGELOG.md"),
+      `## ${options.snapshot ? `${version} (snapshot of the unreleased changes)` : version}\n\n${notes}`,
+    );
     writeChecksums(out);
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
@@ -163,15 +217,24 @@ if (require.main === module) {
     .name("npm run release --")
     .description("Writes every artifact of the version in package.json into one folder (docs/design/release.md).")
     .option("--out <dir>", "the folder to write (emptied first)", "release/v<version>")
-    .option("--snapshot", "release the CHANGELOG's [Unreleased] section instead of the version's own (for tests and dry runs)", false)
-    .addOption(new Option("--targets <targets...>", "the plugin's platforms").choices([...TARGETS]).default([...TARGETS]))
-    .addOption(new Option("--only <parts...>", "make only these parts (and CHANGELOG.md, SHA256SUMS)").choices([...PARTS]))
+    .option(
+      "--snapshot",
+      "release the CHANGELOG's [Unreleased] section instead of the version's own (for tests and dry runs)",
+      false,
+    )
+    .addOption(
+      new Option("--targets <targets...>", "the plugin's platforms").choices([...TARGETS]).default([...TARGETS]),
+    )
+    .addOption(
+      new Option("--only <parts...>", "make only these parts (and CHANGELOG.md, SHA256SUMS)").choices([...PARTS]),
+    )
     .parse();
   const options = program.opts<ReleaseOptions>();
   if (options.out === "release/v<version>") delete options.out;
   release(options).then(
     (out) => {
-      for (const name of fs.readdirSync(out).sort()) console.log(`${String(fs.statSync(path.join(out, name)).size).padStart(11)}  ${name}`);
+      for (const name of fs.readdirSync(out).sort())
+        console.log(`${String(fs.statSync(path.join(out, name)).size).padStart(11)}  ${name}`);
       console.log(`release: ${out}`);
     },
     (error: Error) => {

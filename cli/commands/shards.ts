@@ -27,7 +27,8 @@ const DEFAULT_STACK = "shard-{shard}";
 
 /** A count of shards that must be given: its absence said as such, not as a bad number. */
 function requiredCount(option: string, text: string | undefined, example: string): number {
-  if (text === undefined) throw new UsageError(`${option} is required: the number of shards (stacks), e.g. ${option} ${example}`);
+  if (text === undefined)
+    throw new UsageError(`${option} is required: the number of shards (stacks), e.g. ${option} ${example}`);
   return shardCount(option, text);
 }
 
@@ -42,15 +43,30 @@ async function shardsProblem<T>(body: () => Promise<T>): Promise<T> {
 }
 
 /** Runs a command on every stack; resolves to the exit status: 1 when any stack failed. */
-async function runOnEveryStack(command: string | undefined, extra: string[], values: RunOptions, io: Io): Promise<number> {
-  if (extra.length > 0) throw new UsageError(`shards takes one command; got ${[command, ...extra].map((p) => JSON.stringify(p)).join(", ")}`);
+async function runOnEveryStack(
+  command: string | undefined,
+  extra: string[],
+  values: RunOptions,
+  io: Io,
+): Promise<number> {
+  if (extra.length > 0)
+    throw new UsageError(
+      `shards takes one command; got ${[command, ...extra].map((p) => JSON.stringify(p)).join(", ")}`,
+    );
   if (!SHARD_COMMANDS.includes(command as ShardCommand)) {
-    throw new UsageError(`shards needs a command: ${SHARD_COMMANDS.join(", ")} or move; got ${command === undefined ? "none" : JSON.stringify(command)}`);
+    throw new UsageError(
+      `shards needs a command: ${SHARD_COMMANDS.join(", ")} or move; got ${command === undefined ? "none" : JSON.stringify(command)}`,
+    );
   }
   const rate = values.requestsPerSecond;
   const requestsPerSecond = rate === undefined ? undefined : Number(rate);
-  if (requestsPerSecond !== undefined && !(Number.isFinite(requestsPerSecond) && requestsPerSecond > 0 && requestsPerSecond <= 1000)) {
-    throw new UsageError(`--requests-per-second must be a number above 0, at most 1000 (the API key's limit in all); got ${JSON.stringify(rate)}`);
+  if (
+    requestsPerSecond !== undefined &&
+    !(Number.isFinite(requestsPerSecond) && requestsPerSecond > 0 && requestsPerSecond <= 1000)
+  ) {
+    throw new UsageError(
+      `--requests-per-second must be a number above 0, at most 1000 (the API key's limit in all); got ${JSON.stringify(rate)}`,
+    );
   }
   return shardsProblem(async () => {
     const options = {
@@ -68,11 +84,17 @@ async function runOnEveryStack(command: string | undefined, extra: string[], val
 /** Re-shards; resolves to the exit status. */
 async function move(values: MoveOptions, before: string[], io: Io): Promise<number> {
   // `shards --stack x move` would parse --stack as shards's own option, and move would not see it.
-  if (before.length > 0) throw new UsageError(`give ${before.join(", ")} after \`move\`: e.g. shards move --from 4 --to 5 --stack prod-{shard}`);
+  if (before.length > 0)
+    throw new UsageError(
+      `give ${before.join(", ")} after \`move\`: e.g. shards move --from 4 --to 5 --stack prod-{shard}`,
+    );
   return shardsProblem(async () => {
     const from = requiredCount("--from", values.from, "4");
     const to = requiredCount("--to", values.to, "5");
-    await moveShards({ dir: values.cwd ?? ".", template: values.stack ?? DEFAULT_STACK, from, to, dryRun: values.dryRun ?? false }, { stdout: io.stdout, stderr: io.stderr, env: io.env });
+    await moveShards(
+      { dir: values.cwd ?? ".", template: values.stack ?? DEFAULT_STACK, from, to, dryRun: values.dryRun ?? false },
+      { stdout: io.stdout, stderr: io.stderr, env: io.env },
+    );
     return 0;
   });
 }
@@ -107,7 +129,9 @@ again); 3 for an unexpected failure.
     )
     .action(async (values: MoveOptions, command: Command) => {
       const parent = command.parent!;
-      const before = parent.options.filter((o) => parent.getOptionValueSource(o.attributeName()) === "cli").map((o) => o.long!);
+      const before = parent.options
+        .filter((o) => parent.getOptionValueSource(o.attributeName()) === "cli")
+        .map((o) => o.long!);
       done(await move(values, before, io));
     });
 }
@@ -116,8 +140,12 @@ again); 3 for an unexpected failure.
 export function shardsCommand(io: Io, done: (status: number) => void): Command {
   return (
     new Command("shards")
-      .summary("Run up, preview, refresh or destroy on every stack of a sharded program at once; `shards move` re-shards.")
-      .usage("<up | preview | refresh | destroy> --shards <n>\n         [--stack <name>] [--cwd <dir>] [--requests-per-second <n>]\n         [--expect-no-changes]")
+      .summary(
+        "Run up, preview, refresh or destroy on every stack of a sharded program at once; `shards move` re-shards.",
+      )
+      .usage(
+        "<up | preview | refresh | destroy> --shards <n>\n         [--stack <name>] [--cwd <dir>] [--requests-per-second <n>]\n         [--expect-no-changes]",
+      )
       .description(
         "Runs a command on every stack of a sharded program at once (docs/guides/scaling.md), through Pulumi's Automation API and " +
           "the `pulumi` on PATH, each stack's output prefixed with its name. Stack i is named by --stack with {shard} replaced by i " +
@@ -153,7 +181,9 @@ Exit status: 0 when every stack succeeded; 1 when any failed (each one's error
 is shown); 2 for bad usage; 3 for an unexpected failure.
 `,
       )
-      .action(async (command: string | undefined, values: RunOptions, self: Command) => done(await runOnEveryStack(command, self.args.slice(1), values, io)))
+      .action(async (command: string | undefined, values: RunOptions, self: Command) =>
+        done(await runOnEveryStack(command, self.args.slice(1), values, io)),
+      )
       .addCommand(moveCommand(io, done))
   );
 }

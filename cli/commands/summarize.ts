@@ -5,14 +5,30 @@ import { readFile, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import { jsonProblem } from "../input";
 import type { Io } from "../io";
-import { DEFAULT_MAX_CHARS, fullSummaryLink, mergePreviews, MIN_MAX_CHARS, parsePreview, PreviewJsonError, summarizeBounded, type PreviewJson, type ReportMode, type Summaries } from "../summary";
+import {
+  DEFAULT_MAX_CHARS,
+  fullSummaryLink,
+  mergePreviews,
+  MIN_MAX_CHARS,
+  parsePreview,
+  PreviewJsonError,
+  summarizeBounded,
+  type PreviewJson,
+  type ReportMode,
+  type Summaries,
+} from "../summary";
 import { engineEventsOf, previewOfEvents } from "../summary/refresh";
 import { plural } from "../text";
 import { COMMAND, UsageError } from "../usage";
 
 /** What each report reads, and the command that prints it: what a message about a wrong input tells the user to run. */
 const INPUT: Record<ReportMode, { output: string; command: string; file: string; run: string }> = {
-  changes: { output: "the output of `pulumi preview --json`", command: "pulumi preview --json", file: "preview.json", run: "preview" },
+  changes: {
+    output: "the output of `pulumi preview --json`",
+    command: "pulumi preview --json",
+    file: "preview.json",
+    run: "preview",
+  },
   drift: {
     output: "the output of `pulumi refresh --preview-only --json`",
     command: "PULUMI_ENABLE_STREAMING_JSON_PREVIEW=true pulumi refresh --preview-only --json",
@@ -47,20 +63,31 @@ interface SummarizeOptions {
 
 /** Checks `summarize`'s arguments; every problem becomes a UsageError naming what to fix. */
 function summarizeOptions(positionals: string[], values: GivenOptions): SummarizeOptions {
-  if (positionals.length === 0) throw new UsageError("summarize needs the preview JSON file (or - for standard input), or several files, one per stack: e.g. `pulumi preview --json > preview.json`, then `summarize preview.json`");
-  if (positionals.includes("-") && positionals.length > 1) throw new UsageError("summarize reads standard input (-) only as its one input; pass several previews as files");
+  if (positionals.length === 0)
+    throw new UsageError(
+      "summarize needs the preview JSON file (or - for standard input), or several files, one per stack: e.g. `pulumi preview --json > preview.json`, then `summarize preview.json`",
+    );
+  if (positionals.includes("-") && positionals.length > 1)
+    throw new UsageError("summarize reads standard input (-) only as its one input; pass several previews as files");
   const sources = positionals;
   const given = values.maxChars;
   const maxChars = given === undefined ? DEFAULT_MAX_CHARS : /^\d+$/.test(given.trim()) ? Number(given.trim()) : NaN;
   if (!Number.isSafeInteger(maxChars) || maxChars < MIN_MAX_CHARS) {
-    throw new UsageError(`--max-chars must be a whole number of characters, at least ${MIN_MAX_CHARS} (default ${DEFAULT_MAX_CHARS}); got ${JSON.stringify(given)}`);
+    throw new UsageError(
+      `--max-chars must be a whole number of characters, at least ${MIN_MAX_CHARS} (default ${DEFAULT_MAX_CHARS}); got ${JSON.stringify(given)}`,
+    );
   }
   const full = values.full;
-  if (full !== undefined && !full.trim()) throw new UsageError("--full must name a file to write the full summary to, e.g. --full summary-full.md");
+  if (full !== undefined && !full.trim())
+    throw new UsageError("--full must name a file to write the full summary to, e.g. --full summary-full.md");
   // Writing the full summary over the preview would destroy the input of any later run.
-  const input = sources.find((source) => source !== "-" && full !== undefined && path.resolve(full) === path.resolve(source));
+  const input = sources.find(
+    (source) => source !== "-" && full !== undefined && path.resolve(full) === path.resolve(source),
+  );
   if (input !== undefined) {
-    throw new UsageError(`--full names the preview file ${input} itself; give another file, e.g. --full summary-full.md`);
+    throw new UsageError(
+      `--full names the preview file ${input} itself; give another file, e.g. --full summary-full.md`,
+    );
   }
   const fullLink = values.fullLink;
   if (fullLink !== undefined) {
@@ -70,12 +97,22 @@ function summarizeOptions(positionals: string[], values: GivenOptions): Summariz
       throw new UsageError(`--full-link ${(error as Error).message}`);
     }
   }
-  if (values.drift && values.driftAgainstProgram) throw new UsageError("--drift and --drift-against-program are two reports of different commands' output; give one");
-  return { sources, mode: values.drift ? "drift" : values.driftAgainstProgram ? "programDrift" : "changes", maxChars, full, fullLink };
+  if (values.drift && values.driftAgainstProgram)
+    throw new UsageError("--drift and --drift-against-program are two reports of different commands' output; give one");
+  return {
+    sources,
+    mode: values.drift ? "drift" : values.driftAgainstProgram ? "programDrift" : "changes",
+    maxChars,
+    full,
+    fullLink,
+  };
 }
 
 /** Reads and summarizes the previews (several: one summary of them all); every problem with an input becomes a UsageError naming it. */
-async function summarizeSources({ sources, mode, maxChars, full, fullLink }: SummarizeOptions, io: Io): Promise<Summaries> {
+async function summarizeSources(
+  { sources, mode, maxChars, full, fullLink }: SummarizeOptions,
+  io: Io,
+): Promise<Summaries> {
   const previews: PreviewJson[] = [];
   for (const source of sources) previews.push(await readPreview(source, mode, io));
   try {
@@ -100,18 +137,33 @@ async function readPreview(source: string, mode: ReportMode, io: Io): Promise<Pr
     text = source === "-" ? await io.readStdin() : await readFile(source, "utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const why = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "it is a directory" : code === "EACCES" ? "permission denied" : (error as Error).message;
-    throw new UsageError(`cannot read ${name}: ${why}; pass the file \`${input.command} > ${input.file}\` wrote, or - for standard input`);
+    const why =
+      code === "ENOENT"
+        ? "no such file"
+        : code === "EISDIR"
+          ? "it is a directory"
+          : code === "EACCES"
+            ? "permission denied"
+            : (error as Error).message;
+    throw new UsageError(
+      `cannot read ${name}: ${why}; pass the file \`${input.command} > ${input.file}\` wrote, or - for standard input`,
+    );
   }
   // With --expect-no-changes, a preview that fails early (no stack, no login) prints nothing.
-  if (text.trim() === "") throw new UsageError(`${name} is empty; pass what \`${input.command}\` printed on standard output (when it printed nothing, the ${input.run} failed: its log says why)`);
+  if (text.trim() === "")
+    throw new UsageError(
+      `${name} is empty; pass what \`${input.command}\` printed on standard output (when it printed nothing, the ${input.run} failed: its log says why)`,
+    );
   // A refresh streams engine events, one JSON object a line (PULUMI_ENABLE_STREAMING_JSON_PREVIEW).
   const events = engineEventsOf(text);
   if (events) {
     try {
       return previewOfEvents(events);
     } catch (error) {
-      if (error instanceof PreviewJsonError) throw new UsageError(`${name} is ${error.message}; run \`${INPUT.drift.command} > ${INPUT.drift.file}\` and pass that file`);
+      if (error instanceof PreviewJsonError)
+        throw new UsageError(
+          `${name} is ${error.message}; run \`${INPUT.drift.command} > ${INPUT.drift.file}\` and pass that file`,
+        );
       throw error;
     }
   }
@@ -120,7 +172,9 @@ async function readPreview(source: string, mode: ReportMode, io: Io): Promise<Pr
     data = JSON.parse(text);
   } catch (error) {
     // Mixed-in progress text is the usual cause: stderr or a non-JSON preview redirected into the file.
-    throw new UsageError(`${name} is not JSON (${jsonProblem(text, error)}); pass what \`${input.command}\` printed on standard output, without stderr: \`${input.command} > ${input.file}\``);
+    throw new UsageError(
+      `${name} is not JSON (${jsonProblem(text, error)}); pass what \`${input.command}\` printed on standard output, without stderr: \`${input.command} > ${input.file}\``,
+    );
   }
   try {
     return parsePreview(data);
@@ -145,14 +199,25 @@ async function runSummarize(options: SummarizeOptions, io: Io): Promise<number> 
       await writeFile(options.full, full);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      const why = code === "ENOENT" ? "its directory does not exist" : code === "EISDIR" ? "it is a directory" : code === "EACCES" ? "permission denied" : (error as Error).message;
-      throw new UsageError(`cannot write the full summary to ${options.full}: ${why}; give a file in a directory that exists and can be written`);
+      const why =
+        code === "ENOENT"
+          ? "its directory does not exist"
+          : code === "EISDIR"
+            ? "it is a directory"
+            : code === "EACCES"
+              ? "permission denied"
+              : (error as Error).message;
+      throw new UsageError(
+        `cannot write the full summary to ${options.full}: ${why}; give a file in a directory that exists and can be written`,
+      );
     }
   }
   io.stdout(bounded);
   if (options.mode === "changes") return 0;
   if (errors > 0) {
-    io.stderr(`${COMMAND}: the preview failed with ${plural(errors, "error")}, so drift could not be checked in full; its log has the messages.\n`);
+    io.stderr(
+      `${COMMAND}: the preview failed with ${plural(errors, "error")}, so drift could not be checked in full; its log has the messages.\n`,
+    );
     return 2;
   }
   return changes > 0 ? 1 : 0;
@@ -162,7 +227,9 @@ async function runSummarize(options: SummarizeOptions, io: Io): Promise<number> 
 export function summarizeCommand(io: Io, done: (status: number) => void): Command {
   return new Command("summarize")
     .summary("Print a pull request's summary of `pulumi preview --json`, or a drift report.")
-    .usage("<preview.json ... | ->\n         [--drift | --drift-against-program] [--max-chars <n>]\n         [--full <file>] [--full-link <url>]")
+    .usage(
+      "<preview.json ... | ->\n         [--drift | --drift-against-program] [--max-chars <n>]\n         [--full <file>] [--full-link <url>]",
+    )
     .description(
       "Reads the output of `pulumi preview --json` from a file, or from standard input when the file is -, and prints a Markdown " +
         "summary of the integration platform changes: one folded block per linked account, its changes listed by app. Secret values " +
@@ -170,7 +237,10 @@ export function summarizeCommand(io: Io, done: (status: number) => void): Comman
         "The summary fits a pull request comment: when the full one is longer than --max-chars, whole linked accounts are left out " +
         "from the end of the list, and the last line says how many accounts and changes that is, and where the full summary is.",
     )
-    .argument("[preview.json...]", "The output of `pulumi preview --json` (or of the command --drift or --drift-against-program names), or - for standard input.")
+    .argument(
+      "[preview.json...]",
+      "The output of `pulumi preview --json` (or of the command --drift or --drift-against-program names), or - for standard input.",
+    )
     .option(
       "--drift",
       "Report drift instead, as Pulumi defines it: what the platform holds against what was last deployed. Reads the output of " +
@@ -184,9 +254,18 @@ export function summarizeCommand(io: Io, done: (status: number) => void): Comman
       "Report what the platform holds against what the program declares instead: reads `pulumi preview --refresh --expect-no-changes --json`. " +
         "A program change not deployed yet shows as drift too. Exit status as --drift's, 2 also for a preview that was not refreshed.",
     )
-    .option("--max-chars <n>", `The most characters to print: default ${DEFAULT_MAX_CHARS}, at least ${MIN_MAX_CHARS}. GitHub refuses a comment over 65536.`)
-    .option("--full <file>", "Also write the full summary, with every change, to <file> (e.g. for the CI job's step summary). The last line names the file.")
-    .option("--full-link <url>", "Where readers find the full summary (e.g. the CI run's page): the last line links it instead of naming the file.")
+    .option(
+      "--max-chars <n>",
+      `The most characters to print: default ${DEFAULT_MAX_CHARS}, at least ${MIN_MAX_CHARS}. GitHub refuses a comment over 65536.`,
+    )
+    .option(
+      "--full <file>",
+      "Also write the full summary, with every change, to <file> (e.g. for the CI job's step summary). The last line names the file.",
+    )
+    .option(
+      "--full-link <url>",
+      "Where readers find the full summary (e.g. the CI run's page): the last line links it instead of naming the file.",
+    )
     .addHelpText(
       "after",
       `
@@ -205,5 +284,7 @@ that cannot be written (then nothing is printed), or a drift check whose preview
 failed (the report says so); 3 for an unexpected failure.
 `,
     )
-    .action(async (sources: string[], values: GivenOptions) => done(await runSummarize(summarizeOptions(sources, values), io)));
+    .action(async (sources: string[], values: GivenOptions) =>
+      done(await runSummarize(summarizeOptions(sources, values), io)),
+    );
 }

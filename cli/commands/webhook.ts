@@ -29,8 +29,12 @@ interface GivenOptions {
 
 /** The payload and where to send it, from checked options. */
 function sendOptions(positionals: string[], values: GivenOptions, env: NodeJS.ProcessEnv) {
-  if (positionals.length > 0) throw new UsageError(`webhook send takes no arguments besides its options; got ${positionals.map((p) => JSON.stringify(p)).join(", ")}`);
-  if (!values.url) throw new UsageError("webhook send needs --url: the receiver's address, e.g. --url http://127.0.0.1:3000/webhooks");
+  if (positionals.length > 0)
+    throw new UsageError(
+      `webhook send takes no arguments besides its options; got ${positionals.map((p) => JSON.stringify(p)).join(", ")}`,
+    );
+  if (!values.url)
+    throw new UsageError("webhook send needs --url: the receiver's address, e.g. --url http://127.0.0.1:3000/webhooks");
   const problem = receiverUrlProblem(values.url);
   if (problem) throw new UsageError(`--url: ${problem}`);
   try {
@@ -41,11 +45,19 @@ function sendOptions(positionals: string[], values: GivenOptions, env: NodeJS.Pr
   const status = runStatusOf(values.event)!;
   const key = env[values.keyEnv];
   if (!key) {
-    throw new UsageError(`the signing key is read from ${values.keyEnv}, which is not set: export ${values.keyEnv} with the API key your receiver checks with`);
+    throw new UsageError(
+      `the signing key is read from ${values.keyEnv}, which is not set: export ${values.keyEnv} with the API key your receiver checks with`,
+    );
   }
   const timeoutMs = Number(values.timeout);
-  if (!/^\d+$/.test(values.timeout) || timeoutMs < 1) throw new UsageError(`--timeout must be a whole number of milliseconds, at least 1, got "${values.timeout}"`);
-  for (const [option, value] of [["--linked-account-id", values.linkedAccountId], ["--workflow-id", values.workflowId], ["--config-id", values.configId], ["--instance-id", values.instanceId]] as const) {
+  if (!/^\d+$/.test(values.timeout) || timeoutMs < 1)
+    throw new UsageError(`--timeout must be a whole number of milliseconds, at least 1, got "${values.timeout}"`);
+  for (const [option, value] of [
+    ["--linked-account-id", values.linkedAccountId],
+    ["--workflow-id", values.workflowId],
+    ["--config-id", values.configId],
+    ["--instance-id", values.instanceId],
+  ] as const) {
     if (value !== undefined && value.trim() === "") throw new UsageError(`${option} must not be empty`);
   }
   const payload: WebhookPayload = {
@@ -67,7 +79,11 @@ async function send({ url, payload, key, timeoutMs }: ReturnType<typeof sendOpti
   const started = performance.now();
   try {
     const response = await axios.post(url, body, {
-      headers: { "content-type": "application/json", [WEBHOOK_SIGNATURE_HEADER]: signWebhookBody(body, key), "user-agent": COMMAND },
+      headers: {
+        "content-type": "application/json",
+        [WEBHOOK_SIGNATURE_HEADER]: signWebhookBody(body, key),
+        "user-agent": COMMAND,
+      },
       transformRequest: [(data: unknown) => data],
       timeout: timeoutMs,
       maxRedirects: 0,
@@ -80,7 +96,12 @@ async function send({ url, payload, key, timeoutMs }: ReturnType<typeof sendOpti
     return accepted ? 0 : 1;
   } catch (err) {
     const error = err as { code?: string; message: string };
-    const reason = error.code === "ECONNABORTED" ? `no answer within ${timeoutMs} ms` : error.code === "ECONNREFUSED" ? "connection refused: is the receiver running?" : error.message;
+    const reason =
+      error.code === "ECONNABORTED"
+        ? `no answer within ${timeoutMs} ms`
+        : error.code === "ECONNREFUSED"
+          ? "connection refused: is the receiver running?"
+          : error.message;
     io.stderr(`${COMMAND} webhook send: ${reason}\n`);
     return 1;
   }
@@ -90,7 +111,9 @@ async function send({ url, payload, key, timeoutMs }: ReturnType<typeof sendOpti
 export function webhookCommand(io: Io, done: (status: number) => void): Command {
   const sendCommand = new Command("send")
     .summary("Send one signed workflow event to a webhook receiver, as the platform would.")
-    .usage("--url <url> [--event <event>] [--linked-account-id <id>] [--config-id <id>]\n         [--workflow-id <id>] [--workflow-name <name>] [--instance-id <id>] [--key-env <name>] [--timeout <ms>]")
+    .usage(
+      "--url <url> [--event <event>] [--linked-account-id <id>] [--config-id <id>]\n         [--workflow-id <id>] [--workflow-name <name>] [--instance-id <id>] [--key-env <name>] [--timeout <ms>]",
+    )
     .description(
       "Posts one workflow lifecycle event, {linked_account_id, instance_id, workflow_id, config_id, event, workflow_name, status}, " +
         `to <url>, signed with ${WEBHOOK_SIGNATURE_HEADER} (the hex HMAC-SHA256 of the body, keyed with the API key read from ` +
@@ -98,9 +121,16 @@ export function webhookCommand(io: Io, done: (status: number) => void): Command 
         "Prints the request as sent, then the answer. Sends once: the platform's retries are the emulator's to try.",
     )
     .option("--url <url>", "The receiver's address (http or https). Required.")
-    .option("--event <event>", "completed, errored, stopped or timed_out (or the event's name, \"Workflow Completed\").", "completed")
+    .option(
+      "--event <event>",
+      'completed, errored, stopped or timed_out (or the event\'s name, "Workflow Completed").',
+      "completed",
+    )
     .option("--linked-account-id <id>", "The payload's linked_account_id.", "test-linked-account")
-    .option("--config-id <id>", "The payload's config_id (default: the linked account's id, as the platform's configs).")
+    .option(
+      "--config-id <id>",
+      "The payload's config_id (default: the linked account's id, as the platform's configs).",
+    )
     .option("--workflow-id <id>", "The payload's workflow_id.", "test-workflow")
     .option("--workflow-name <name>", "The payload's workflow_name.", "Test workflow")
     .option("--instance-id <id>", "The payload's instance_id (default: a new UUID).")
@@ -118,7 +148,9 @@ Exit status: 0 when the receiver answered 2xx; 1 when it answered anything
 else or not at all; 2 for bad usage or no signing key; 3 for an unexpected failure.
 `,
     )
-    .action(async (values: GivenOptions, command: Command) => done(await send(sendOptions(command.args, values, io.env ?? process.env), io)));
+    .action(async (values: GivenOptions, command: Command) =>
+      done(await send(sendOptions(command.args, values, io.env ?? process.env), io)),
+    );
   return new Command("webhook")
     .summary("Send a signed workflow event to a webhook receiver (`webhook send`).")
     .description("Tools for the authors of webhook receivers. `webhook send` posts one signed workflow event.")

@@ -9,13 +9,16 @@ export const CONFIGS_TO_TELL_DEFAULTS = 3;
 export type NameValues = NameValue[];
 
 /** A field's key in fieldDefaults' map: its workflow (none for a global field) and its id. */
-export const fieldKey = (workflowId: string | undefined, fieldId: string) => JSON.stringify([workflowId ?? null, fieldId]);
+export const fieldKey = (workflowId: string | undefined, fieldId: string) =>
+  JSON.stringify([workflowId ?? null, fieldId]);
 
 /** Every field of a config, global first, with its workflow. */
 export function fieldsOf(config: Config) {
   return [
     ...config.fields.map((field) => ({ field, workflowId: undefined as string | undefined })),
-    ...config.workflows.flatMap((w) => (w.fields ?? []).map((field) => ({ field, workflowId: w.id as string | undefined }))),
+    ...config.workflows.flatMap((w) =>
+      (w.fields ?? []).map((field) => ({ field, workflowId: w.id as string | undefined })),
+    ),
   ];
 }
 
@@ -54,6 +57,9 @@ export function fieldDefaults(configs: Config[]): Map<string, { name?: string; o
   const majority = (counts: Map<string, number>, total: number) =>
     total >= CONFIGS_TO_TELL_DEFAULTS ? [...counts].find(([, n]) => n * 2 > total)?.[0] : undefined;
   return new Map(
-    [...seen].map(([key, { total, names, options }]) => [key, { name: majority(names, total), options: majority(options, total) }]),
+    [...seen].map(([key, { total, names, options }]) => [
+      key,
+      { name: majority(names, total), options: majority(options, total) },
+    ]),
   );
 }

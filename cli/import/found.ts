@@ -10,7 +10,15 @@ export const FoundRecord = z.looseObject({
   linkedAccountId: z.string(),
   slug: z.string(),
   fields: z
-    .array(z.looseObject({ fieldId: z.string(), workflowId: z.string().optional(), name: z.string().optional(), options: z.array(NameValue).optional(), labels: z.array(NameValue).optional() }))
+    .array(
+      z.looseObject({
+        fieldId: z.string(),
+        workflowId: z.string().optional(),
+        name: z.string().optional(),
+        options: z.array(NameValue).optional(),
+        labels: z.array(NameValue).optional(),
+      }),
+    )
     .optional(),
   workflows: z.record(z.string(), z.boolean()),
   env: z.array(z.string()).optional(),
@@ -28,7 +36,12 @@ export function foundRecords(plan: ImportPlan): FoundRecord[] {
       fields: setup.fields.length > 0 ? setup.fields.map((field) => ({ ...field })) : undefined,
       workflows: setup.workflowStates!,
       // Which env values were there: one added to the data later declares noValueBefore (program.ts).
-      env: [...setup.env.keys(), ...[...setup.workflowEnv].flatMap(([workflowId, values]) => [...values.keys()].map((definitionId) => `${definitionId}/${workflowId}`))],
+      env: [
+        ...setup.env.keys(),
+        ...[...setup.workflowEnv].flatMap(([workflowId, values]) =>
+          [...values.keys()].map((definitionId) => `${definitionId}/${workflowId}`),
+        ),
+      ],
     }));
 }
 
@@ -36,7 +49,10 @@ export function foundRecords(plan: ImportPlan): FoundRecord[] {
  * The earlier found.json's records, whole, and records only for the data lines it lacks: the
  * platform may hold the stack's own writes by now (docs/design/cli.md).
  */
-export function keepEarlierFound(earlier: FoundRecord[], now: FoundRecord[]): { records: FoundRecord[]; kept: number; added: number } {
+export function keepEarlierFound(
+  earlier: FoundRecord[],
+  now: FoundRecord[],
+): { records: FoundRecord[]; kept: number; added: number } {
   const line = (r: FoundRecord) => JSON.stringify([r.linkedAccountId, r.slug]);
   const known = new Set(earlier.map(line));
   const added = now.filter((record) => !known.has(line(record)));

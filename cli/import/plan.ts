@@ -2,7 +2,14 @@
 // declares, which secrets the user sets, and what could not be brought in.
 import type { EnvDefinition, EnvValueListItem } from "../../provider/client/schemas";
 import { listed, plural } from "../text";
-import { CONFIGS_TO_TELL_DEFAULTS, fieldDefaults, fieldKey, fieldsOf, strictNameValues, type NameValues } from "./fields";
+import {
+  CONFIGS_TO_TELL_DEFAULTS,
+  fieldDefaults,
+  fieldKey,
+  fieldsOf,
+  strictNameValues,
+  type NameValues,
+} from "./fields";
 import type { WorkspaceRead } from "./read";
 
 /** How many examples a sentence of what was not brought in names before "and N more". */
@@ -117,14 +124,18 @@ export function planImport(read: WorkspaceRead): ImportPlan {
   const counts = { fields: 0, workflows: 0, envValues: 0, encrypted: 0 };
 
   /** The value to declare: the text, or a secret key when the platform redacts it. */
-  const plannedValue = (item: EnvValueListItem, where: { linkedAccountId?: string; workflowId?: string }): PlannedValue => {
+  const plannedValue = (
+    item: EnvValueListItem,
+    where: { linkedAccountId?: string; workflowId?: string },
+  ): PlannedValue => {
     const definitionId = item.variable_definition_id._id;
     usedDefinitions.add(definitionId);
     counts.envValues++;
     const definition = definitionsById.get(definitionId);
     const name = definition?.name ?? item.variable_definition_id.name ?? definitionId;
     // Whatever the definition says, a redacted value is never declared as its text.
-    if (!(definition?.encrypted ?? item.variable_definition_id.encrypted) && item.value !== REDACTED) return { text: item.value };
+    if (!(definition?.encrypted ?? item.variable_definition_id.encrypted) && item.value !== REDACTED)
+      return { text: item.value };
     counts.encrypted++;
     const key = secretKeyFor([name, where.linkedAccountId, where.workflowId], takenKeys);
     secrets.push({ key, definition: name, ...where });
@@ -137,7 +148,10 @@ export function planImport(read: WorkspaceRead): ImportPlan {
   const configLabels: string[] = [];
   const unmanagedShapes: string[] = [];
   for (const slug of read.slugs) {
-    const configs = [...read.accounts.flatMap((a) => a.configs.get(slug) ?? []), ...(read.referenceConfigs.get(slug) ?? [])];
+    const configs = [
+      ...read.accounts.flatMap((a) => a.configs.get(slug) ?? []),
+      ...(read.referenceConfigs.get(slug) ?? []),
+    ];
     const defaults = fieldDefaults(configs);
     defaultsBySlug.set(slug, defaults);
     const told = [...defaults.values()];
@@ -161,7 +175,14 @@ export function planImport(read: WorkspaceRead): ImportPlan {
     const linkedAccountId = account.account_id;
     let declared = false;
     for (const slug of read.slugs) {
-      const setup: PlannedSetup = { linkedAccountId, slug, fields: [], workflows: [], env: new Map(), workflowEnv: new Map() };
+      const setup: PlannedSetup = {
+        linkedAccountId,
+        slug,
+        fields: [],
+        workflows: [],
+        env: new Map(),
+        workflowEnv: new Map(),
+      };
       const config = configs.get(slug);
       if (config) {
         const defaults = defaultsBySlug.get(slug)!;
@@ -173,7 +194,8 @@ export function planImport(read: WorkspaceRead): ImportPlan {
           if (field.name && JSON.stringify(field.name) !== own.name) planned.name = field.name;
           const options = strictNameValues(field.options);
           if (options === undefined) unmanagedShapes.push(`options of ${where}`);
-          else if (own.options === undefined ? options.length > 0 : JSON.stringify(options) !== own.options) planned.options = options;
+          else if (own.options === undefined ? options.length > 0 : JSON.stringify(options) !== own.options)
+            planned.options = options;
           const labels = strictNameValues(field.labels);
           if (labels === undefined) unmanagedShapes.push(`labels of ${where}`);
           else if (labels.length > 0) planned.labels = labels;
@@ -186,7 +208,8 @@ export function planImport(read: WorkspaceRead): ImportPlan {
       }
       // The account's own values go with its setup of the first app asked for, whatever configs it has.
       if (slug === primarySlug) {
-        for (const item of envValues) setup.env.set(item.variable_definition_id._id, plannedValue(item, { linkedAccountId }));
+        for (const item of envValues)
+          setup.env.set(item.variable_definition_id._id, plannedValue(item, { linkedAccountId }));
       }
       for (const item of workflowEnvValues) {
         const workflowId = item.workflow_id!;
@@ -214,11 +237,17 @@ export function planImport(read: WorkspaceRead): ImportPlan {
   // Names the program calls definitions by: the platform's, unless two share one.
   const used = [
     ...read.definitions.filter((d) => usedDefinitions.has(d._id)),
-    ...[...usedDefinitions].filter((id) => !definitionsById.has(id)).map((id) => ({ _id: id, name: id, encrypted: true }) as EnvDefinition),
+    ...[...usedDefinitions]
+      .filter((id) => !definitionsById.has(id))
+      .map((id) => ({ _id: id, name: id, encrypted: true }) as EnvDefinition),
   ];
   const nameCount = new Map<string, number>();
   for (const d of used) nameCount.set(d.name, (nameCount.get(d.name) ?? 0) + 1);
-  const definitions = used.map((d) => ({ id: d._id, key: nameCount.get(d.name)! > 1 ? `${d.name}_${d._id}` : d.name, encrypted: d.encrypted }));
+  const definitions = used.map((d) => ({
+    id: d._id,
+    key: nameCount.get(d.name)! > 1 ? `${d.name}_${d._id}` : d.name,
+    encrypted: d.encrypted,
+  }));
 
   notBroughtIn.push(
     "Application events: the API has no operation that reads an event, so none was brought in. To manage one, declare an ApplicationEvent with the event's id and its current name and response (from the platform's UI), and the same name and response in `restoreOnDelete`, so that `pulumi destroy` puts it back; its first `up` writes the event, since there is nothing to compare it with.",
@@ -227,25 +256,49 @@ export function planImport(read: WorkspaceRead): ImportPlan {
   for (const slug of read.slugs) {
     const without = read.accounts.filter((a) => !a.configs.has(slug)).map((a) => a.account.account_id);
     if (without.length > 0) {
-      notBroughtIn.push(`${slug}: ${plural(without.length, "linked account has", "linked accounts have")} no config of this app named after them (404): ${listed(without, EXAMPLES)}.`);
+      notBroughtIn.push(
+        `${slug}: ${plural(without.length, "linked account has", "linked accounts have")} no config of this app named after them (404): ${listed(without, EXAMPLES)}.`,
+      );
     }
   }
   if (fieldValues.length > 0) {
-    notBroughtIn.push(`Field values, the end users' own input (${plural(fieldValues.length, "field")}, e.g. ${listed(fieldValues, EXAMPLES)}): no resource of this package manages a field's value.`);
+    notBroughtIn.push(
+      `Field values, the end users' own input (${plural(fieldValues.length, "field")}, e.g. ${listed(fieldValues, EXAMPLES)}): no resource of this package manages a field's value.`,
+    );
   }
   if (configLabels.length > 0) {
-    notBroughtIn.push(`Config labels (${listed(configLabels, EXAMPLES)}): no resource of this package manages a config's own labels.`);
+    notBroughtIn.push(
+      `Config labels (${listed(configLabels, EXAMPLES)}): no resource of this package manages a config's own labels.`,
+    );
   }
   if (unmanagedShapes.length > 0) {
-    notBroughtIn.push(`Options or labels that are not {name, value} lists (${listed(unmanagedShapes, EXAMPLES)}): declaring them would change them, so they were left out.`);
+    notBroughtIn.push(
+      `Options or labels that are not {name, value} lists (${listed(unmanagedShapes, EXAMPLES)}): declaring them would change them, so they were left out.`,
+    );
   }
   if (read.unselectedWorkflowEnvValues > 0) {
-    notBroughtIn.push(`${plural(read.unselectedWorkflowEnvValues, "workflow env value")} of linked accounts not selected with --linked-account.`);
+    notBroughtIn.push(
+      `${plural(read.unselectedWorkflowEnvValues, "workflow env value")} of linked accounts not selected with --linked-account.`,
+    );
   }
-  notBroughtIn.push("Env values of workflows of other apps: only the workflows of the apps asked for (--slug) were read.");
+  notBroughtIn.push(
+    "Env values of workflows of other apps: only the workflows of the apps asked for (--slug) were read.",
+  );
   if (nothingToDeclare.length > 0) {
-    notBroughtIn.push(`Nothing is set for ${plural(nothingToDeclare.length, "linked account")} (no field of its own, no enabled workflow, no env value), so none is declared: ${listed(nothingToDeclare, EXAMPLES)}.`);
+    notBroughtIn.push(
+      `Nothing is set for ${plural(nothingToDeclare.length, "linked account")} (no field of its own, no enabled workflow, no env value), so none is declared: ${listed(nothingToDeclare, EXAMPLES)}.`,
+    );
   }
 
-  return { slugs: read.slugs, accountsRead: read.accounts.length, setups, shared, definitions, secrets, notBroughtIn, fieldNotes, counts };
+  return {
+    slugs: read.slugs,
+    accountsRead: read.accounts.length,
+    setups,
+    shared,
+    definitions,
+    secrets,
+    notBroughtIn,
+    fieldNotes,
+    counts,
+  };
 }

@@ -10,7 +10,8 @@ const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
  * A TypeScript object key: bare when it can be, quoted otherwise. `__proto__`, bare or quoted,
  * would set the object's prototype instead of a key, so it is a computed key.
  */
-const key = (name: string) => (name === "__proto__" ? `[${JSON.stringify(name)}]` : IDENTIFIER.test(name) ? name : JSON.stringify(name));
+const key = (name: string) =>
+  name === "__proto__" ? `[${JSON.stringify(name)}]` : IDENTIFIER.test(name) ? name : JSON.stringify(name);
 
 /**
  * A value as TypeScript source on one line, or as JSON with `JSON.stringify` for `name`; strings
@@ -18,14 +19,16 @@ const key = (name: string) => (name === "__proto__" ? `[${JSON.stringify(name)}]
  */
 export function literal(value: unknown, name: (key: string) => string = key): string {
   if (value === undefined) return "undefined";
-  if (typeof value === "string" || typeof value === "number" || typeof value === "boolean" || value === null) return JSON.stringify(value);
+  if (typeof value === "string" || typeof value === "number" || typeof value === "boolean" || value === null)
+    return JSON.stringify(value);
   if (Array.isArray(value)) return `[${value.map((item) => literal(item, name)).join(", ")}]`;
   const entries = Object.entries(value as object).filter(([, v]) => v !== undefined);
   return entries.length === 0 ? "{}" : `{ ${entries.map(([k, v]) => `${name(k)}: ${literal(v, name)}`).join(", ")} }`;
 }
 
 /** An env value as TypeScript source: its text, or the secret read from the stack's config. */
-const valueSource = (value: PlannedValue) => ("text" in value ? JSON.stringify(value.text) : `secret(${JSON.stringify(value.secretKey)})`);
+const valueSource = (value: PlannedValue) =>
+  "text" in value ? JSON.stringify(value.text) : `secret(${JSON.stringify(value.secretKey)})`;
 
 /** Env values by definition, as a TypeScript object literal keyed by the definitions' names. */
 function envSource(values: Map<string, PlannedValue>, names: Map<string, string>): string {
@@ -39,7 +42,9 @@ function setupLine(setup: PlannedSetup, names: Map<string, string>): string {
   if (setup.workflows.length > 0) parts.push(`workflows: ${literal(setup.workflows)}`);
   if (setup.env.size > 0) parts.push(`env: ${envSource(setup.env, names)}`);
   if (setup.workflowEnv.size > 0) {
-    parts.push(`workflowEnv: { ${[...setup.workflowEnv].map(([workflowId, values]) => `${key(workflowId)}: ${envSource(values, names)}`).join(", ")} }`);
+    parts.push(
+      `workflowEnv: { ${[...setup.workflowEnv].map(([workflowId, values]) => `${key(workflowId)}: ${envSource(values, names)}`).join(", ")} }`,
+    );
   }
   return `  { ${parts.join(", ")} },`;
 }
@@ -142,7 +147,10 @@ export function renderProgram(plan: ImportPlan): string {
     out.push(
       "/** Env values of the org, the workspace, and workflows for every linked account: [definition, value, workflow id]. */",
       "const sharedEnvValues: [DefinitionName, string | pulumi.Output<string>, string?][] = [",
-      ...plan.shared.map((v) => `  [${[JSON.stringify(names.get(v.definitionId)), valueSource(v.value), ...(v.workflowId ? [JSON.stringify(v.workflowId)] : [])].join(", ")}],`),
+      ...plan.shared.map(
+        (v) =>
+          `  [${[JSON.stringify(names.get(v.definitionId)), valueSource(v.value), ...(v.workflowId ? [JSON.stringify(v.workflowId)] : [])].join(", ")}],`,
+      ),
       "];",
       "",
       "/**",

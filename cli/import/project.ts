@@ -36,7 +36,17 @@ export function renderProject(plan: ImportPlan, meta: ProjectMeta): ProjectFiles
       2,
     )}\n`,
     "tsconfig.json": `${JSON.stringify(
-      { compilerOptions: { strict: true, target: "ES2022", module: "commonjs", moduleResolution: "node", esModuleInterop: true, skipLibCheck: true }, files: ["index.ts"] },
+      {
+        compilerOptions: {
+          strict: true,
+          target: "ES2022",
+          module: "commonjs",
+          moduleResolution: "node",
+          esModuleInterop: true,
+          skipLibCheck: true,
+        },
+        files: ["index.ts"],
+      },
       null,
       2,
     )}\n`,

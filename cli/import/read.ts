@@ -81,7 +81,11 @@ const ACCOUNTS_IN_FLIGHT = 8;
 export const REFERENCE_CONFIGS = 5;
 
 /** Runs `work` over `items`, at most `limit` at a time; after a failure no new item starts, and the first failure is thrown once the others settle. */
-async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T, index: number) => Promise<void>): Promise<void> {
+async function eachLimited<T>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T, index: number) => Promise<void>,
+): Promise<void> {
   let next = 0;
   let failed = false;
   const worker = async () => {
@@ -101,13 +105,20 @@ async function eachLimited<T>(items: readonly T[], limit: number, work: (item: T
 }
 
 /** Reads the selected part of the workspace; throws ImportInputError for an unknown slug or linked account. */
-export async function readWorkspace(client: PlatformReader, selection: ImportSelection, progress: ReadProgress): Promise<WorkspaceRead> {
+export async function readWorkspace(
+  client: PlatformReader,
+  selection: ImportSelection,
+  progress: ReadProgress,
+): Promise<WorkspaceRead> {
   const callsBefore = client.calls;
 
   // Linked accounts first: a refused API key fails here, on the first call.
   progress.phase("Listing linked accounts");
   const all = await client.listLinkedAccounts().all();
-  if (all.length === 0) throw new ImportInputError("the workspace has no linked accounts, so there is nothing to import: check INTEGRATION_PLATFORM_BASE_URL and the API key's environment");
+  if (all.length === 0)
+    throw new ImportInputError(
+      "the workspace has no linked accounts, so there is nothing to import: check INTEGRATION_PLATFORM_BASE_URL and the API key's environment",
+    );
   const selected = selectAccounts(all, selection.linkedAccountIds);
 
   progress.phase("Reading env variable definitions");
@@ -129,7 +140,12 @@ export async function readWorkspace(client: PlatformReader, selection: ImportSel
     }
   };
 
-  const accounts: AccountRead[] = selected.map((account) => ({ account, configs: new Map(), envValues: [], workflowEnvValues: [] }));
+  const accounts: AccountRead[] = selected.map((account) => ({
+    account,
+    configs: new Map(),
+    envValues: [],
+    workflowEnvValues: [],
+  }));
   let done = 0;
   progress.accounts(0, accounts.length);
   await eachLimited(accounts, ACCOUNTS_IN_FLIGHT, async (read) => {
@@ -167,8 +183,12 @@ export async function readWorkspace(client: PlatformReader, selection: ImportSel
 
   // Workflow values: one list per published workflow of the apps read.
   const workflowSlugs = new Map<string, string>();
-  for (const config of [...accounts.flatMap((a) => [...a.configs.values()]), ...[...referenceConfigs.values()].flat()]) {
-    for (const workflow of config.workflows) if (!workflowSlugs.has(workflow.id)) workflowSlugs.set(workflow.id, config.slug);
+  for (const config of [
+    ...accounts.flatMap((a) => [...a.configs.values()]),
+    ...[...referenceConfigs.values()].flat(),
+  ]) {
+    for (const workflow of config.workflows)
+      if (!workflowSlugs.has(workflow.id)) workflowSlugs.set(workflow.id, config.slug);
   }
   const byAccount = new Map(accounts.map((a) => [a.account.account_id, a]));
   let unselectedWorkflowEnvValues = 0;
@@ -177,13 +197,23 @@ export async function readWorkspace(client: PlatformReader, selection: ImportSel
     for (const workflowId of workflowSlugs.keys()) {
       for (const value of await listValues("workflow", { workflow_id: workflowId })) {
         if (!value.linked_account_id) sharedEnvValues.push(value);
-        else if (byAccount.has(value.linked_account_id)) byAccount.get(value.linked_account_id)!.workflowEnvValues.push(value);
+        else if (byAccount.has(value.linked_account_id))
+          byAccount.get(value.linked_account_id)!.workflowEnvValues.push(value);
         else unselectedWorkflowEnvValues++;
       }
     }
   }
 
-  return { slugs: selection.slugs, accounts, definitions, sharedEnvValues, referenceConfigs, unselectedWorkflowEnvValues, workflowSlugs, calls: client.calls - callsBefore };
+  return {
+    slugs: selection.slugs,
+    accounts,
+    definitions,
+    sharedEnvValues,
+    referenceConfigs,
+    unselectedWorkflowEnvValues,
+    workflowSlugs,
+    calls: client.calls - callsBefore,
+  };
 }
 
 /** The accounts asked for, in the platform's order; every id asked for must exist. */

@@ -8,7 +8,12 @@ import type { ProjectMeta } from "./project";
 export function secretCommands(plan: ImportPlan): string[] {
   const width = Math.max(0, ...plan.secrets.map((s) => s.key.length));
   return plan.secrets.map((s) => {
-    const where = [s.linkedAccountId && `linked account ${s.linkedAccountId}`, s.workflowId && `workflow ${s.workflowId}`].filter(Boolean).join(", ");
+    const where = [
+      s.linkedAccountId && `linked account ${s.linkedAccountId}`,
+      s.workflowId && `workflow ${s.workflowId}`,
+    ]
+      .filter(Boolean)
+      .join(", ");
     return `pulumi config set --secret ${s.key.padEnd(width)}   # ${printable(`${s.definition}${where ? `, ${where}` : ""}`)}`;
   });
 }
@@ -35,7 +40,9 @@ export function renderReadme(plan: ImportPlan, meta: ProjectMeta): string {
     "pulumi stack init <stack>",
     "pulumi config set integration-platform:baseUrl https://<your platform host>",
     "pulumi config set --secret integration-platform:apiKey        # prompts for the key (or export INTEGRATION_PLATFORM_API_KEY)",
-    ...(secrets.length > 0 ? ["# Encrypted env values: each command prompts for its value (or pipe it in)", ...secrets] : []),
+    ...(secrets.length > 0
+      ? ["# Encrypted env values: each command prompts for its value (or pipe it in)", ...secrets]
+      : []),
     "pulumi up                            # takes every object over: no write to the platform",
     "pulumi preview --expect-no-changes   # the program and the platform agree",
     "```",

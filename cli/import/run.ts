@@ -39,7 +39,10 @@ export interface ImportIo {
 
 /** The Pulumi project's name: the directory's, with what Pulumi refuses in a name replaced. */
 export function projectName(dir: string): string {
-  const name = path.basename(path.resolve(dir)).replace(/[^A-Za-z0-9_.-]/g, "-").replace(/^[-.]+/, "");
+  const name = path
+    .basename(path.resolve(dir))
+    .replace(/[^A-Za-z0-9_.-]/g, "-")
+    .replace(/^[-.]+/, "");
   return name || "platform-setup";
 }
 
@@ -94,7 +97,11 @@ export async function runImport(options: ImportOptions, io: ImportIo): Promise<v
   const manifest = ownManifest();
 
   const started = performance.now();
-  const read = await readWorkspace(openClient(settings), { slugs: options.slugs, linkedAccountIds: options.linkedAccountIds }, progressOn(io));
+  const read = await readWorkspace(
+    openClient(settings),
+    { slugs: options.slugs, linkedAccountIds: options.linkedAccountIds },
+    progressOn(io),
+  );
   const seconds = (performance.now() - started) / 1000;
 
   const plan = planImport(read);

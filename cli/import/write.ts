@@ -85,7 +85,11 @@ export async function earlierFound(dir: string, out: string): Promise<FoundRecor
 
 /** Opens a file to write without following a symbolic link at its place (O_NOFOLLOW): --force writes only real files. */
 async function writeNoFollow(file: string, data: string | Buffer): Promise<void> {
-  const handle = await fs.open(file, fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_TRUNC | fsConstants.O_NOFOLLOW, 0o644);
+  const handle = await fs.open(
+    file,
+    fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_TRUNC | fsConstants.O_NOFOLLOW,
+    0o644,
+  );
   try {
     await handle.writeFile(data);
   } finally {
@@ -101,9 +105,15 @@ export async function writeProject(dir: string, existed: boolean, files: Project
   const before = new Map<string, Buffer | undefined>();
   for (const name of Object.keys(files)) {
     const file = path.join(dir, name);
-    const stat = existed ? await fs.lstat(file).catch((error: NodeJS.ErrnoException) => (error.code === "ENOENT" ? undefined : Promise.reject(error))) : undefined;
+    const stat = existed
+      ? await fs
+          .lstat(file)
+          .catch((error: NodeJS.ErrnoException) => (error.code === "ENOENT" ? undefined : Promise.reject(error)))
+      : undefined;
     if (stat && !stat.isFile()) {
-      throw new ImportInputError(`${path.join(out, name)} is ${stat.isSymbolicLink() ? "a symbolic link" : "not a regular file"}: import never writes through one. Remove it, then run the import again`);
+      throw new ImportInputError(
+        `${path.join(out, name)} is ${stat.isSymbolicLink() ? "a symbolic link" : "not a regular file"}: import never writes through one. Remove it, then run the import again`,
+      );
     }
     before.set(file, stat ? await fs.readFile(file) : undefined);
   }
@@ -122,9 +132,14 @@ export async function writeProject(dir: string, existed: boolean, files: Project
     else {
       for (const file of touched) {
         const was = before.get(file);
-        await (was === undefined ? fs.rm(file, { force: true }) : writeNoFollow(file, was)).catch(() => leftChanged.push(file));
+        await (was === undefined ? fs.rm(file, { force: true }) : writeNoFollow(file, was)).catch(() =>
+          leftChanged.push(file),
+        );
       }
     }
-    throw new ImportInputError(`cannot write the project to --out ${out}: ${(error as Error).message}. Choose a directory you can write to`, leftChanged);
+    throw new ImportInputError(
+      `cannot write the project to --out ${out}: ${(error as Error).message}. Choose a directory you can write to`,
+      leftChanged,
+    );
   }
 }

@@ -5,7 +5,16 @@ import * as path from "node:path";
 import { promisify } from "node:util";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { shardOf } from "../../provider/sharding";
-import { checkTemplate, lastLines, placeStack, shardStack, ShardsError, stackName, type ShardStacks, type ShardsIo } from "./stacks";
+import {
+  checkTemplate,
+  lastLines,
+  placeStack,
+  shardStack,
+  ShardsError,
+  stackName,
+  type ShardStacks,
+  type ShardsIo,
+} from "./stacks";
 
 /** The parts of an exported state that re-sharding reads. */
 interface StateResource {
@@ -29,12 +38,21 @@ export interface PlannedMove {
  * account its tree names in `linkedAccountId` inputs; one without any stays; one naming two
  * accounts cannot be placed and is an error.
  */
-export function planMoves(from: number, resources: StateResource[], shards: number): { moves: PlannedMove[]; unplaced: string[] } {
+export function planMoves(
+  from: number,
+  resources: StateResource[],
+  shards: number,
+): { moves: PlannedMove[]; unplaced: string[] } {
   const byUrn = new Map(resources.map((r) => [r.urn, r]));
   const isStack = (r: StateResource | undefined) => r?.type === "pulumi:pulumi:Stack";
   const topOf = (r: StateResource): StateResource => {
     let current = r;
-    for (let parent = byUrn.get(current.parent ?? ""); parent && !isStack(parent); parent = byUrn.get(current.parent ?? "")) current = parent;
+    for (
+      let parent = byUrn.get(current.parent ?? "");
+      parent && !isStack(parent);
+      parent = byUrn.get(current.parent ?? "")
+    )
+      current = parent;
     return current;
   };
   const accounts = new Map<string, Set<string>>();
@@ -49,7 +67,10 @@ export function planMoves(from: number, resources: StateResource[], shards: numb
   const moves = new Map<string, PlannedMove>();
   const unplaced: string[] = [];
   for (const [urn, ids] of accounts) {
-    if (ids.size > 1) throw new ShardsError(`${urn} holds resources of ${ids.size} linked accounts (${[...ids].slice(0, 3).join(", ")}…), so it cannot follow one to its shard: give each linked account a top-level resource of its own`);
+    if (ids.size > 1)
+      throw new ShardsError(
+        `${urn} holds resources of ${ids.size} linked accounts (${[...ids].slice(0, 3).join(", ")}…), so it cannot follow one to its shard: give each linked account a top-level resource of its own`,
+      );
     const [id] = [...ids];
     if (id === undefined) {
       unplaced.push(urn);
@@ -85,9 +106,14 @@ export async function moveShards(options: MoveShardsOptions, io: ShardsIo): Prom
   const { from, to } = options;
   const envVars: Record<string, string> = {};
   const source: Stack[] = [];
-  for (let i = 0; i < from; i++) source.push(await shardStack(options, i, undefined, envVars, false).catch((error: Error) => {
-    throw new ShardsError(`cannot select stack ${stackName(options.template, i)}, shard ${i} of ${from}: ${lastLines(error.message)}`);
-  }));
+  for (let i = 0; i < from; i++)
+    source.push(
+      await shardStack(options, i, undefined, envVars, false).catch((error: Error) => {
+        throw new ShardsError(
+          `cannot select stack ${stackName(options.template, i)}, shard ${i} of ${from}: ${lastLines(error.message)}`,
+        );
+      }),
+    );
 
   const plans: PlannedMove[] = [];
   const unplaced: string[] = [];
@@ -98,13 +124,24 @@ export async function moveShards(options: MoveShardsOptions, io: ShardsIo): Prom
     if (i >= to) unplaced.push(...planned.unplaced);
   }
   const pairs = new Map<string, PlannedMove[]>();
-  for (const move of plans) pairs.set(`${move.from}>${move.to}`, [...(pairs.get(`${move.from}>${move.to}`) ?? []), move]);
+  for (const move of plans)
+    pairs.set(`${move.from}>${move.to}`, [...(pairs.get(`${move.from}>${move.to}`) ?? []), move]);
   io.stderr(`shards: ${from} to ${to} shards: ${plans.length} linked accounts move\n`);
   for (const group of pairs.values()) {
-    io.stderr(`  ${stackName(options.template, group[0].from)} -> ${stackName(options.template, group[0].to)}: ${group.length} (${group.slice(0, 5).map((m) => m.linkedAccountId).join(", ")}${group.length > 5 ? ", …" : ""})\n`);
+    io.stderr(
+      `  ${stackName(options.template, group[0].from)} -> ${stackName(options.template, group[0].to)}: ${group.length} (${group
+        .slice(0, 5)
+        .map((m) => m.linkedAccountId)
+        .join(", ")}${group.length > 5 ? ", …" : ""})\n`,
+    );
   }
   if (unplaced.length > 0) {
-    io.stderr(`shards: ${unplaced.length} resources without a linked account stay in stacks that ${to} shards no longer use; move them with \`pulumi state move\` or destroy them:\n${unplaced.slice(0, 10).map((u) => `  ${u}\n`).join("")}`);
+    io.stderr(
+      `shards: ${unplaced.length} resources without a linked account stay in stacks that ${to} shards no longer use; move them with \`pulumi state move\` or destroy them:\n${unplaced
+        .slice(0, 10)
+        .map((u) => `  ${u}\n`)
+        .join("")}`,
+    );
   }
   if (options.dryRun) return plans.length;
 
@@ -112,7 +149,9 @@ export async function moveShards(options: MoveShardsOptions, io: ShardsIo): Prom
   const stacks = new Map<number, Stack>(source.entries());
   for (let i = from; i < to; i++) {
     stacks.set(i, await shardStack(options, i, to, envVars, true));
-    io.stderr(`shards: created stack ${stackName(options.template, i)}; it takes its connection from the environment, or give it the others' stack config\n`);
+    io.stderr(
+      `shards: created stack ${stackName(options.template, i)}; it takes its connection from the environment, or give it the others' stack config\n`,
+    );
   }
   // `pulumi state move` has no Automation API call: run the CLI that the Automation API uses.
   const pulumi = source[0].workspace.pulumiCommand.command;
@@ -120,9 +159,25 @@ export async function moveShards(options: MoveShardsOptions, io: ShardsIo): Prom
   for (const group of pairs.values()) {
     const urns = group.flatMap((m) => m.urns);
     for (let at = 0; at < urns.length; at += URNS_PER_MOVE) {
-      const args = ["state", "move", "--source", stackName(options.template, group[0].from), "--dest", stackName(options.template, group[0].to), "--yes", "--non-interactive", "--color", "never", ...urns.slice(at, at + URNS_PER_MOVE)];
+      const args = [
+        "state",
+        "move",
+        "--source",
+        stackName(options.template, group[0].from),
+        "--dest",
+        stackName(options.template, group[0].to),
+        "--yes",
+        "--non-interactive",
+        "--color",
+        "never",
+        ...urns.slice(at, at + URNS_PER_MOVE),
+      ];
       try {
-        await run(pulumi, args, { cwd: path.resolve(options.dir), env: io.env ?? process.env, maxBuffer: 64 * 1024 * 1024 });
+        await run(pulumi, args, {
+          cwd: path.resolve(options.dir),
+          env: io.env ?? process.env,
+          maxBuffer: 64 * 1024 * 1024,
+        });
       } catch (error) {
         const { stderr, stdout } = error as { stderr?: string; stdout?: string };
         const output = `${stdout ?? ""}\n${stderr ?? ""}`;
@@ -130,11 +185,15 @@ export async function moveShards(options: MoveShardsOptions, io: ShardsIo): Prom
         const why = /provider \S+ already exists in destination stack/.test(output)
           ? `\nThe two stacks' states hold different config. Give every shard's stack the same config, run \`shards up --shards ${from}\` so that their states hold it, then move again.`
           : "";
-        throw new ShardsError(`pulumi state move from ${args[3]} to ${args[5]} failed after ${at} of ${urns.length} resources moved: ${lastLines(output)}${why}\nRun the same \`shards move\` again: resources already moved are planned from their new stack.`);
+        throw new ShardsError(
+          `pulumi state move from ${args[3]} to ${args[5]} failed after ${at} of ${urns.length} resources moved: ${lastLines(output)}${why}\nRun the same \`shards move\` again: resources already moved are planned from their new stack.`,
+        );
       }
     }
   }
   for (let i = 0; i < to; i++) await placeStack(stacks.get(i)!, to);
-  io.stderr(`shards: moved ${plans.length} linked accounts; every stack now says ${to} shards. \`shards preview --shards ${to}\` should show no changes.\n`);
+  io.stderr(
+    `shards: moved ${plans.length} linked accounts; every stack now says ${to} shards. \`shards preview --shards ${to}\` should show no changes.\n`,
+  );
   return plans.length;
 }

@@ -47,7 +47,10 @@ interface CommandOptions {
 }
 
 /** Each command through the Automation API; resolves to its counts of changes by kind. */
-const RUN: Record<ShardCommand, (stack: Stack, options: CommandOptions) => Promise<Record<string, number> | undefined>> = {
+const RUN: Record<
+  ShardCommand,
+  (stack: Stack, options: CommandOptions) => Promise<Record<string, number> | undefined>
+> = {
   up: async (stack, options) => (await stack.up(options)).summary.resourceChanges,
   preview: async (stack, options) => (await stack.preview(options)).changeSummary,
   refresh: async (stack, options) => (await stack.refresh(options)).summary.resourceChanges,
@@ -64,11 +67,14 @@ const RUN: Record<ShardCommand, (stack: Stack, options: CommandOptions) => Promi
 export async function runShards(options: RunShardsOptions, io: ShardsIo): Promise<number> {
   checkTemplate(options.template);
   const env = io.env ?? process.env;
-  const total = options.requestsPerSecond ?? (Number(env[SETTINGS.requestsPerSecond.env]) || DEFAULT_REQUESTS_PER_SECOND);
+  const total =
+    options.requestsPerSecond ?? (Number(env[SETTINGS.requestsPerSecond.env]) || DEFAULT_REQUESTS_PER_SECOND);
   const names = Array.from({ length: options.shards }, (_, i) => stackName(options.template, i));
   const broker = await startRateBroker(total);
   const envVars = { [SETTINGS.requestsPerSecond.env]: String(total / options.shards), [RATE_BROKER_ENV]: broker.url };
-  io.stderr(`shards: ${options.command} on ${options.shards} stacks (${names[0]} to ${names[names.length - 1]}) at once, sharing ${fmt(total)} requests/s\n`);
+  io.stderr(
+    `shards: ${options.command} on ${options.shards} stacks (${names[0]} to ${names[names.length - 1]}) at once, sharing ${fmt(total)} requests/s\n`,
+  );
 
   const results = await Promise.allSettled(
     names.map(async (name, shard) => {
@@ -91,11 +97,17 @@ export async function runShards(options: RunShardsOptions, io: ShardsIo): Promis
   let failed = 0;
   for (const [i, result] of results.entries()) {
     if (result.status === "fulfilled") {
-      const changes = Object.entries(result.value.changes ?? {}).map(([op, n]) => `${n} ${op}`).join(", ");
-      io.stderr(`shards: ${names[i]}: ${options.command} succeeded in ${result.value.seconds.toFixed(1)} s (${changes || "no changes"})\n`);
+      const changes = Object.entries(result.value.changes ?? {})
+        .map(([op, n]) => `${n} ${op}`)
+        .join(", ");
+      io.stderr(
+        `shards: ${names[i]}: ${options.command} succeeded in ${result.value.seconds.toFixed(1)} s (${changes || "no changes"})\n`,
+      );
     } else {
       failed++;
-      io.stderr(`shards: ${names[i]}: ${options.command} failed: ${lastLines(String((result.reason as Error)?.message ?? result.reason))}\n`);
+      io.stderr(
+        `shards: ${names[i]}: ${options.command} failed: ${lastLines(String((result.reason as Error)?.message ?? result.reason))}\n`,
+      );
     }
   }
   io.stderr(`shards: ${options.shards - failed} of ${options.shards} stacks succeeded\n`);

@@ -31,7 +31,9 @@ export function stackName(template: string, shard: number): string {
 /** Checks a `--stack` template: the shard's number ends each name, where the program reads it (stackShard). */
 export function checkTemplate(template: string): void {
   if (!/(^|[^0-9{])\{shard\}$/.test(template) || template.indexOf("{shard}") !== template.length - "{shard}".length) {
-    throw new ShardsError(`--stack must end with {shard}, which becomes each shard's number (the program reads it from the end of the stack's name), e.g. --stack prod-{shard}; got ${JSON.stringify(template)}`);
+    throw new ShardsError(
+      `--stack must end with {shard}, which becomes each shard's number (the program reads it from the end of the stack's name), e.g. --stack prod-{shard}; got ${JSON.stringify(template)}`,
+    );
   }
 }
 
@@ -39,7 +41,9 @@ export function checkTemplate(template: string): void {
 export function shardCount(option: string, text: string | undefined): number {
   const value = Number(text?.trim());
   if (text === undefined || !/^\d+$/.test(text.trim()) || value < 1 || value > MAX_SHARDS) {
-    throw new ShardsError(`${option} must be a whole number of shards from 1 to ${MAX_SHARDS}; got ${JSON.stringify(text)}`);
+    throw new ShardsError(
+      `${option} must be a whole number of shards from 1 to ${MAX_SHARDS}; got ${JSON.stringify(text)}`,
+    );
   }
   return value;
 }
@@ -50,10 +54,18 @@ async function automation() {
 }
 
 /** Selects shard i's stack (creating it when `create`); with `shards`, sets their count in its config. */
-export async function shardStack(stacks: ShardStacks, shard: number, shards: number | undefined, envVars: Record<string, string>, create: boolean): Promise<Stack> {
+export async function shardStack(
+  stacks: ShardStacks,
+  shard: number,
+  shards: number | undefined,
+  envVars: Record<string, string>,
+  create: boolean,
+): Promise<Stack> {
   const { LocalWorkspace } = await automation();
   const args = { stackName: stackName(stacks.template, shard), workDir: path.resolve(stacks.dir) };
-  const stack = create ? await LocalWorkspace.createOrSelectStack(args, { envVars }) : await LocalWorkspace.selectStack(args, { envVars });
+  const stack = create
+    ? await LocalWorkspace.createOrSelectStack(args, { envVars })
+    : await LocalWorkspace.selectStack(args, { envVars });
   if (shards !== undefined) await placeStack(stack, shards);
   return stack;
 }
@@ -65,6 +77,9 @@ export function placeStack(stack: Stack, shards: number): Promise<void> {
 
 /** The last lines of an error that quotes a whole command's output: the part that says why. */
 export function lastLines(text: string): string {
-  const kept = text.trim().split("\n").filter((line) => line.trim() !== "");
+  const kept = text
+    .trim()
+    .split("\n")
+    .filter((line) => line.trim() !== "");
   return kept.slice(-12).join("\n  ");
 }

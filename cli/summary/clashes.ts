@@ -9,12 +9,18 @@ import { containsSecret, type Props } from "./values";
 export function clashes(changes: Change[]): string[] {
   const objectKey = (change: Change, inputs: Props | null | undefined) => {
     const identity = objectKindOf(change).identity;
-    if (!inputs || identity.length === 0 || identity.some((p) => containsUnknown(inputs[p]) || containsSecret(inputs[p]))) return undefined;
+    if (
+      !inputs ||
+      identity.length === 0 ||
+      identity.some((p) => containsUnknown(inputs[p]) || containsSecret(inputs[p]))
+    )
+      return undefined;
     return JSON.stringify([change.type, ...identity.map((p) => inputs[p] ?? null)]);
   };
   const released = new Map<string, Change>();
   for (const change of changes) {
-    const key = change.kind === "delete" || change.kind === "replace" ? objectKey(change, change.old?.inputs) : undefined;
+    const key =
+      change.kind === "delete" || change.kind === "replace" ? objectKey(change, change.old?.inputs) : undefined;
     if (key) released.set(key, change);
   }
   const found: string[] = [];
@@ -23,7 +29,9 @@ export function clashes(changes: Change[]): string[] {
     const releaser = released.get(objectKey(taker, inputs) ?? "");
     if (!releaser || releaser === taker) continue;
     const account = inputs.linkedAccountId !== undefined ? `, linked account ${showId(inputs.linkedAccountId)}` : "";
-    found.push(`${objectKindOf(taker).title(inputs, {})}${account}: ${code(releaser.name)} releases it, ${code(taker.name)} takes it over`);
+    found.push(
+      `${objectKindOf(taker).title(inputs, {})}${account}: ${code(releaser.name)} releases it, ${code(taker.name)} takes it over`,
+    );
   }
   return found;
 }
@@ -38,7 +46,9 @@ export function clashWarning(shown: string[], total: number): string[] {
           "what to restore on delete, so the original values are forgotten:",
         ">",
         ...shown.map((line) => `> - ${line}`),
-        ...(shown.length < total ? [`> - … and ${total - shown.length} more, left out here to keep this summary short`] : []),
+        ...(shown.length < total
+          ? [`> - … and ${total - shown.length} more, left out here to keep this summary short`]
+          : []),
         ">",
         "> A rename is the usual cause: give the new resource `aliases` naming its old name (it then stays the same resource), and preview again.",
         "",

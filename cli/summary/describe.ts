@@ -12,7 +12,11 @@ export function describeChange(change: Change): string[] {
   const oldInputs = change.old?.inputs ?? {};
   const newInputs = change.new?.inputs ?? {};
   const oldOutputs = change.old?.outputs ?? {};
-  const secret = new Set([...kind.secret, ...(change.old?.additionalSecretOutputs ?? []), ...(change.new?.additionalSecretOutputs ?? [])]);
+  const secret = new Set([
+    ...kind.secret,
+    ...(change.old?.additionalSecretOutputs ?? []),
+    ...(change.new?.additionalSecretOutputs ?? []),
+  ]);
   const hidden = new Set(["__provider", ...kind.derived]);
   // The old outputs describe the new object only when it is the same one: an update.
   const head =
@@ -22,8 +26,13 @@ export function describeChange(change: Change): string[] {
   const details: string[] = [];
 
   if (change.kind === "create") {
-    const listed = Object.keys(newInputs).filter((key) => !hidden.has(key) && !kind.identity.includes(key) && !kind.titled?.includes(key)).sort();
-    for (const key of listed) details.push(`${code(key)}: ${secret.has(key) || containsSecret(newInputs[key]) ? "set (secret, not shown)" : show(newInputs[key])}`);
+    const listed = Object.keys(newInputs)
+      .filter((key) => !hidden.has(key) && !kind.identity.includes(key) && !kind.titled?.includes(key))
+      .sort();
+    for (const key of listed)
+      details.push(
+        `${code(key)}: ${secret.has(key) || containsSecret(newInputs[key]) ? "set (secret, not shown)" : show(newInputs[key])}`,
+      );
   } else if (change.kind === "update" || change.kind === "replace") {
     const found = propertyChanges(oldInputs, newInputs, hidden, secret);
     for (const { path, text } of found.visible) {
@@ -33,7 +42,8 @@ export function describeChange(change: Change): string[] {
     if (change.kind === "update" && found.visible.length === 0) {
       for (const key of found.masked) details.push(`${code(key)}: changes (secret, not shown)`);
     }
-    if (change.kind === "replace" && change.old) details.push(`the old ${kind.title(oldInputs, oldOutputs)} is released: ${kind.release(oldInputs, oldOutputs)}`);
+    if (change.kind === "replace" && change.old)
+      details.push(`the old ${kind.title(oldInputs, oldOutputs)} is released: ${kind.release(oldInputs, oldOutputs)}`);
   } else if (change.kind === "delete") {
     details.push(kind.release(oldInputs, oldOutputs));
   }
@@ -41,7 +51,13 @@ export function describeChange(change: Change): string[] {
 }
 
 /** Changed properties by dot path, as `old → new` with lists by added and removed entries, or in the words `changed` gives (lists whole). */
-export function propertyChanges(olds: Props, news: Props, hidden: Set<string>, secret: Set<string>, changed?: (before: unknown, after: unknown) => string) {
+export function propertyChanges(
+  olds: Props,
+  news: Props,
+  hidden: Set<string>,
+  secret: Set<string>,
+  changed?: (before: unknown, after: unknown) => string,
+) {
   const visible: { path: string; text: string }[] = [];
   const masked: string[] = [];
   const walk = (a: Props, b: Props, prefix: string) => {
@@ -56,7 +72,8 @@ export function propertyChanges(olds: Props, news: Props, hidden: Set<string>, s
       } else if (isRecord(before) && isRecord(after) && !containsUnknown(after)) {
         walk(before, after, `${path}.`);
       } else if (Array.isArray(before) && Array.isArray(after) && !containsUnknown(after)) {
-        if (!isDeepStrictEqual(before, after)) visible.push({ path, text: changed ? changed(before, after) : listChange(before, after) });
+        if (!isDeepStrictEqual(before, after))
+          visible.push({ path, text: changed ? changed(before, after) : listChange(before, after) });
       } else if (!isDeepStrictEqual(before, after)) {
         visible.push({ path, text: changed ? changed(before, after) : `${show(before)} → ${show(after)}` });
       }

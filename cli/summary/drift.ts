@@ -20,20 +20,42 @@ export function describeDeployedDrift(change: Change, words: Words): string[] {
   const head = `- **${words.label(change.kind)}** ${kind.title(deployed, change.new?.outputs ?? change.old?.outputs ?? {})}: resource ${code(change.name)}`;
   const details: string[] = [];
   if (change.kind === "update") {
-    details.push(...propertyLines(change, deployed, change.new?.inputs ?? {}, (before, after) => `the platform holds ${show(after)}, the last deployment set ${show(before)}`));
+    details.push(
+      ...propertyLines(
+        change,
+        deployed,
+        change.new?.inputs ?? {},
+        (before, after) => `the platform holds ${show(after)}, the last deployment set ${show(before)}`,
+      ),
+    );
   } else if (change.kind === "delete") {
-    details.push("gone from the platform: `pulumi refresh` drops it from the state, and the next `up` creates it again");
+    details.push(
+      "gone from the platform: `pulumi refresh` drops it from the state, and the next `up` creates it again",
+    );
   }
   return [head, ...details.map((d) => `  - ${d}`)];
 }
 
 /** A drifted object's changed properties, secrets as "[secret] changed" (both their sides are masked). */
-function propertyLines(change: Change, before: Record<string, unknown>, after: Record<string, unknown>, says: (before: unknown, after: unknown) => string): string[] {
+function propertyLines(
+  change: Change,
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+  says: (before: unknown, after: unknown) => string,
+): string[] {
   const kind = objectKindOf(change);
-  const secret = new Set([...kind.secret, ...(change.old?.additionalSecretOutputs ?? []), ...(change.new?.additionalSecretOutputs ?? [])]);
+  const secret = new Set([
+    ...kind.secret,
+    ...(change.old?.additionalSecretOutputs ?? []),
+    ...(change.new?.additionalSecretOutputs ?? []),
+  ]);
   const found = propertyChanges(before, after, new Set(["__provider", ...kind.derived]), secret, says);
-  const lines = found.visible.map(({ path, text }) => `${code(path)}: ${text.replace(/^changes \(secret, not shown\)$/, "[secret] changed")}${change.replaceReasons.includes(path) ? " (replaces)" : ""}`);
-  if (change.kind === "update" && found.visible.length === 0) for (const key of found.masked) lines.push(`${code(key)}: [secret] changed`);
+  const lines = found.visible.map(
+    ({ path, text }) =>
+      `${code(path)}: ${text.replace(/^changes \(secret, not shown\)$/, "[secret] changed")}${change.replaceReasons.includes(path) ? " (replaces)" : ""}`,
+  );
+  if (change.kind === "update" && found.visible.length === 0)
+    for (const key of found.masked) lines.push(`${code(key)}: [secret] changed`);
   return lines;
 }
 
@@ -53,9 +75,18 @@ export function describeDrift(change: Change, words: Words): string[] {
   if (change.kind === "create") {
     details.push("not on the platform: `up` creates it as declared");
   } else if (change.kind === "update" || change.kind === "replace") {
-    details.push(...propertyLines(change, platform, declared, (before, after) => `the platform holds ${show(before)}, the program declares ${show(after)}`));
+    details.push(
+      ...propertyLines(
+        change,
+        platform,
+        declared,
+        (before, after) => `the platform holds ${show(before)}, the program declares ${show(after)}`,
+      ),
+    );
   } else if (change.kind === "delete") {
-    details.push(`in the stack but no longer in the program: \`up\` releases it (${kind.release(platform, change.old?.outputs ?? {})})`);
+    details.push(
+      `in the stack but no longer in the program: \`up\` releases it (${kind.release(platform, change.old?.outputs ?? {})})`,
+    );
   }
   return [head, ...details.map((d) => `  - ${d}`)];
 }
@@ -73,7 +104,9 @@ export function requireRefreshOnly(preview: PreviewJson): void {
 export function requireRefresh(steps: PreviewStep[]): void {
   const ours = steps.filter((s) => resourceTypeOf(typeOf(s)));
   if (ours.length > 0 && !steps.some((s) => s.op === "refresh")) {
-    throw new PreviewJsonError("a preview without --refresh, which cannot show drift: run `pulumi preview --refresh --expect-no-changes --json`");
+    throw new PreviewJsonError(
+      "a preview without --refresh, which cannot show drift: run `pulumi preview --refresh --expect-no-changes --json`",
+    );
   }
 }
 
@@ -87,9 +120,14 @@ export function notChecked(steps: PreviewStep[]): string[] {
   for (const step of steps) if (step.op === "refresh" && resourceTypeOf(typeOf(step))) byUrn.set(step.urn, step);
   const type = (s: PreviewStep) => resourceTypeOf(typeOf(s));
   const events = [...byUrn.values()].filter((s) => type(s) === "ApplicationEvent").length;
-  const encrypted = [...byUrn.values()].filter((s) => type(s) === "EnvVariableValue" && (s.oldState?.inputs ?? s.newState?.inputs)?.encrypted === true).length;
+  const encrypted = [...byUrn.values()].filter(
+    (s) => type(s) === "EnvVariableValue" && (s.oldState?.inputs ?? s.newState?.inputs)?.encrypted === true,
+  ).length;
   const parts: string[] = [];
   if (events > 0) parts.push(`${plural(events, "application event")} (the API has no read operation for events)`);
-  if (encrypted > 0) parts.push(`the values of ${plural(encrypted, "encrypted env value")} (the platform reads them back redacted; only whether they exist is checked)`);
+  if (encrypted > 0)
+    parts.push(
+      `the values of ${plural(encrypted, "encrypted env value")} (the platform reads them back redacted; only whether they exist is checked)`,
+    );
   return parts.length > 0 ? [`Not checked: ${parts.join("; and ")}.`, ""] : [];
 }

@@ -51,7 +51,8 @@ export function layout(preview: PreviewJson, mode: ReportMode): Layout {
   if (mode === "programDrift") requireRefresh(preview.steps);
   const drift = mode !== "changes";
   // A refresh's single JSON document counts drift without saying where (refresh.ts).
-  const unnamed = mode === "drift" && preview.refreshOnly !== "events" && ours.length + others.length === 0 ? driftCount(preview) : 0;
+  const unnamed =
+    mode === "drift" && preview.refreshOnly !== "events" && ours.length + others.length === 0 ? driftCount(preview) : 0;
 
   const title = titleOf(preview.steps, words);
   const top = [title, ""];
@@ -59,7 +60,10 @@ export function layout(preview: PreviewJson, mode: ReportMode): Layout {
   const refused = refusalsOf(preview.diagnostics);
   if (errors.length > 0) {
     const names = [...new Set(errors.map((d) => (d.urn ? resourceName(d.urn) : "")).filter(Boolean))].sort();
-    const where = refused.length > 0 ? ` ${plural(refused.length, "resource")} refused at preview ${refused.length === 1 ? "is" : "are"} listed below with the reason, under ${refused.length === 1 ? "its" : "their"} linked account and app.` : "";
+    const where =
+      refused.length > 0
+        ? ` ${plural(refused.length, "resource")} refused at preview ${refused.length === 1 ? "is" : "are"} listed below with the reason, under ${refused.length === 1 ? "its" : "their"} linked account and app.`
+        : "";
     top.push(
       `> **The preview failed** with ${plural(errors.length, "error")}${names.length ? ` (${listed(names.map(code), NAMES_LISTED)})` : ""}. ` +
         `The ${drift ? "drift" : "changes"} below ${drift ? "is" : "are"} incomplete; the preview's log has the messages.${where}`,
@@ -71,7 +75,10 @@ export function layout(preview: PreviewJson, mode: ReportMode): Layout {
   // A takeover is a pull request's concern, not a drift report's.
   const clashing = drift ? [] : clashes(ours);
 
-  const groups = new Map<string, { account: unknown; sections: Map<string, { changes: Change[]; refused: Refusal[] }> }>();
+  const groups = new Map<
+    string,
+    { account: unknown; sections: Map<string, { changes: Change[]; refused: Refusal[] }> }
+  >();
   const sectionOf = (group: string, section: string, account: unknown) => {
     if (!groups.has(group)) groups.set(group, { account, sections: new Map() });
     const { sections } = groups.get(group)!;
@@ -95,17 +102,29 @@ export function layout(preview: PreviewJson, mode: ReportMode): Layout {
       lines.push(`#### ${section}`, "");
       const { changes, refused: refusedHere } = sections.get(section)!;
       // What blocks the change comes first.
-      for (const refusal of refusedHere.sort((a, b) => naturalOrder(a.name, b.name))) lines.push(describeRefusal(refusal));
-      const describe = mode === "drift" ? describeDeployedDrift : mode === "programDrift" ? describeDrift : describeChange;
+      for (const refusal of refusedHere.sort((a, b) => naturalOrder(a.name, b.name)))
+        lines.push(describeRefusal(refusal));
+      const describe =
+        mode === "drift" ? describeDeployedDrift : mode === "programDrift" ? describeDrift : describeChange;
       for (const change of changes.sort(compareChanges)) lines.push(...describe(change, words));
       lines.push("");
     }
     const label = group === SHARED ? SHARED : `Linked account ${htmlId(account)}`;
-    blocks.push({ kind: group === SHARED ? "shared" : "account", text: details(label, all, open, lines, words, refusals.length), changes: all.length });
+    blocks.push({
+      kind: group === SHARED ? "shared" : "account",
+      text: details(label, all, open, lines, words, refusals.length),
+      changes: all.length,
+    });
   }
   if (others.length > 0) {
-    const lines = others.sort(compareChanges).map((change) => `- **${words.label(change.kind)}** ${code(change.type)} ${code(change.name)}`);
-    blocks.push({ kind: "other", text: details("Other resources", others, open, [...lines, ""], words), changes: others.length });
+    const lines = others
+      .sort(compareChanges)
+      .map((change) => `- **${words.label(change.kind)}** ${code(change.type)} ${code(change.name)}`);
+    blocks.push({
+      kind: "other",
+      text: details("Other resources", others, open, [...lines, ""], words),
+      changes: others.length,
+    });
   }
   return {
     head: [...top, ...clashWarning(clashing, clashing.length)].join("\n"),
@@ -129,7 +148,8 @@ function titleOf(steps: PreviewStep[], words: Words): string {
   const [project] = projects;
   if (projects.size !== 1 || !project || stacks.some((s) => !s)) return `## ${words.title}`;
   // The shards of one program (several previews summarized together) name their stacks.
-  if (stacks.length > 1) return `## ${words.title} in ${stacks.length} stacks (${stacks.map((s) => code(s!)).join(", ")}) of project ${code(project)}`;
+  if (stacks.length > 1)
+    return `## ${words.title} in ${stacks.length} stacks (${stacks.map((s) => code(s!)).join(", ")}) of project ${code(project)}`;
   return `## ${words.title} in stack ${code(stacks[0]!)} of project ${code(project)}`;
 }
 
@@ -140,7 +160,9 @@ function titleOf(steps: PreviewStep[], words: Words): string {
 function details(label: string, changes: Change[], open: boolean, body: string[], words: Words, refused = 0): string {
   const counts = [
     ...(refused > 0 ? [`${refused} refused at preview`] : []),
-    ...(changes.length > 0 || refused === 0 ? [`${plural(changes.length, words.noun)} (${kindCounts(changes, words)})`] : []),
+    ...(changes.length > 0 || refused === 0
+      ? [`${plural(changes.length, words.noun)} (${kindCounts(changes, words)})`]
+      : []),
   ];
   const summary = `<summary><b>${label}</b>: ${counts.join(", ")}</summary>`;
   return [open ? "<details open>" : "<details>", summary, "", ...body, "</details>"].join("\n") + "\n";
@@ -167,10 +189,17 @@ function unnamedDrift(count: number): string {
 /** The count line; `withNames` lists the first linked accounts (their blocks below list all of them). */
 function countLine(changes: Change[], withNames: boolean, words: Words): string {
   if (changes.length === 0) return words.none;
-  const accounts = new Set(changes.map((c) => (c.new ?? c.old)?.inputs?.linkedAccountId).filter((a) => a !== undefined).map(showId));
+  const accounts = new Set(
+    changes
+      .map((c) => (c.new ?? c.old)?.inputs?.linkedAccountId)
+      .filter((a) => a !== undefined)
+      .map(showId),
+  );
   const names = withNames ? `: ${listed([...accounts].sort(naturalOrder), NAMES_LISTED)}` : "";
   const who = accounts.size > 0 ? ` for ${plural(accounts.size, "linked account")}${names}` : "";
-  if (words === WORDS.drift) return `${plural(changes.length, "object")} on the platform ${changes.length === 1 ? "differs" : "differ"} from the last deployment (${kindCounts(changes, words)})${who}.`;
-  if (words === WORDS.programDrift) return `${plural(changes.length, "object")} on the platform ${changes.length === 1 ? "differs" : "differ"} from what the program declares (${kindCounts(changes, words)})${who}.`;
+  if (words === WORDS.drift)
+    return `${plural(changes.length, "object")} on the platform ${changes.length === 1 ? "differs" : "differ"} from the last deployment (${kindCounts(changes, words)})${who}.`;
+  if (words === WORDS.programDrift)
+    return `${plural(changes.length, "object")} on the platform ${changes.length === 1 ? "differs" : "differ"} from what the program declares (${kindCounts(changes, words)})${who}.`;
   return `${plural(changes.length, words.noun)} to integration platform objects (${kindCounts(changes, words)})${who}.`;
 }

@@ -23,13 +23,13 @@ export function showId(value: unknown): string {
 export function htmlId(value: unknown): string {
   if (containsSecret(value)) return "(secret)";
   if (containsUnknown(value)) return "(known after <code>up</code>)";
-  const text = printable((typeof value === "string" ? value : JSON.stringify(value) ?? "").replace(/\s*\n\s*/g, " "));
+  const text = printable((typeof value === "string" ? value : (JSON.stringify(value) ?? "")).replace(/\s*\n\s*/g, " "));
   return `<code>${text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)}</code>`;
 }
 
 /** A Markdown code span that holds any text, backticks included (CommonMark 6.1). */
 export function code(value: unknown): string {
-  const text = printable((typeof value === "string" ? value : JSON.stringify(value) ?? "").replace(/\s*\n\s*/g, " "));
+  const text = printable((typeof value === "string" ? value : (JSON.stringify(value) ?? "")).replace(/\s*\n\s*/g, " "));
   const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
   const fence = "`".repeat(longest + 1);
   const pad = text.startsWith("`") || text.endsWith("`") ? " " : "";

@@ -24,7 +24,9 @@ export const PreviewStep = z.looseObject({
 export const PreviewJson = z.looseObject({
   steps: z.array(PreviewStep),
   changeSummary: z.record(z.string(), z.number()).nullish(),
-  diagnostics: z.array(z.looseObject({ urn: z.string().nullish(), severity: z.string().nullish(), message: z.unknown() })).nullish(),
+  diagnostics: z
+    .array(z.looseObject({ urn: z.string().nullish(), severity: z.string().nullish(), message: z.unknown() }))
+    .nullish(),
   /** Set when read from a refresh's streamed engine events (refresh.ts). */
   refreshOnly: z.literal("events").optional(),
 });
@@ -62,7 +64,8 @@ export function parsePreview(data: unknown): PreviewJson {
 export function mergePreviews(previews: PreviewJson[]): PreviewJson {
   if (previews.length === 1) return previews[0];
   const changeSummary: Record<string, number> = {};
-  for (const preview of previews) for (const [op, n] of Object.entries(preview.changeSummary ?? {})) changeSummary[op] = (changeSummary[op] ?? 0) + n;
+  for (const preview of previews)
+    for (const [op, n] of Object.entries(preview.changeSummary ?? {})) changeSummary[op] = (changeSummary[op] ?? 0) + n;
   const merged: PreviewJson = {
     steps: previews.flatMap((preview) => preview.steps),
     changeSummary,

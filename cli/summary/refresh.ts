@@ -10,9 +10,29 @@ import { PreviewJsonError, type PreviewJson } from "./preview";
 /** The parts of an engine event the report reads. */
 const EngineEvent = z.looseObject({
   sequence: z.number(),
-  resourcePreEvent: z.looseObject({ metadata: z.looseObject({ op: z.string(), urn: z.string(), old: z.unknown().optional(), new: z.unknown().optional() }) }).optional(),
-  resOutputsEvent: z.looseObject({ metadata: z.looseObject({ op: z.string(), urn: z.string(), old: z.unknown().optional(), new: z.unknown().optional() }) }).optional(),
-  diagnosticEvent: z.looseObject({ urn: z.string().nullish(), message: z.string().nullish(), severity: z.string().nullish() }).optional(),
+  resourcePreEvent: z
+    .looseObject({
+      metadata: z.looseObject({
+        op: z.string(),
+        urn: z.string(),
+        old: z.unknown().optional(),
+        new: z.unknown().optional(),
+      }),
+    })
+    .optional(),
+  resOutputsEvent: z
+    .looseObject({
+      metadata: z.looseObject({
+        op: z.string(),
+        urn: z.string(),
+        old: z.unknown().optional(),
+        new: z.unknown().optional(),
+      }),
+    })
+    .optional(),
+  diagnosticEvent: z
+    .looseObject({ urn: z.string().nullish(), message: z.string().nullish(), severity: z.string().nullish() })
+    .optional(),
   summaryEvent: z.looseObject({ resourceChanges: z.record(z.string(), z.number()).nullish() }).optional(),
 });
 
@@ -38,15 +58,19 @@ export function previewOfEvents(events: unknown[]): PreviewJson {
     const parsed = EngineEvent.safeParse(raw);
     if (!parsed.success) {
       const sequence = JSON.stringify((raw as { sequence?: unknown })?.sequence ?? null);
-      throw new PreviewJsonError(`not a stream of Pulumi engine events: in event ${sequence}, ${shapeProblem(parsed.error.issues[0], raw).replace("the document", "the event")}`);
+      throw new PreviewJsonError(
+        `not a stream of Pulumi engine events: in event ${sequence}, ${shapeProblem(parsed.error.issues[0], raw).replace("the document", "the event")}`,
+      );
     }
     const event = parsed.data;
     const pre = event.resourcePreEvent?.metadata;
     if (pre?.op === "refresh") preview.steps.push({ op: "refresh", urn: pre.urn, oldState: stateOf(pre.old) });
     const done = event.resOutputsEvent?.metadata;
-    if (done && done.op !== "same" && done.op !== "refresh") preview.steps.push({ op: done.op, urn: done.urn, oldState: stateOf(done.old), newState: stateOf(done.new) });
+    if (done && done.op !== "same" && done.op !== "refresh")
+      preview.steps.push({ op: done.op, urn: done.urn, oldState: stateOf(done.old), newState: stateOf(done.new) });
     const diagnostic = event.diagnosticEvent;
-    if (diagnostic) preview.diagnostics!.push({ urn: diagnostic.urn, message: diagnostic.message, severity: diagnostic.severity });
+    if (diagnostic)
+      preview.diagnostics!.push({ urn: diagnostic.urn, message: diagnostic.message, severity: diagnostic.severity });
     if (event.summaryEvent?.resourceChanges) preview.changeSummary = event.summaryEvent.resourceChanges;
   }
   return preview;
@@ -63,6 +87,7 @@ export function driftCount(preview: PreviewJson): number {
 }
 
 function stateOf(value: unknown): PreviewJson["steps"][number]["oldState"] {
-  if (typeof value !== "object" || value === null || typeof (value as { type?: unknown }).type !== "string") return undefined;
+  if (typeof value !== "object" || value === null || typeof (value as { type?: unknown }).type !== "string")
+    return undefined;
   return value as PreviewJson["steps"][number]["oldState"];
 }

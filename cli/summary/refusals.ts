@@ -30,7 +30,10 @@ const MAX_REASON = 500;
 export function refusalsOf(diagnostics: PreviewJson["diagnostics"]): Refusal[] {
   const refusals: Refusal[] = [];
   for (const diagnostic of diagnostics ?? []) {
-    const match = diagnostic.severity === "error" && typeof diagnostic.message === "string" ? CHECK_FAILURE.exec(diagnostic.message) : null;
+    const match =
+      diagnostic.severity === "error" && typeof diagnostic.message === "string"
+        ? CHECK_FAILURE.exec(diagnostic.message)
+        : null;
     const type = match ? resourceTypeOf(match[1]) : undefined;
     if (!match || !type) continue;
     const [, , name, reason] = match;

@@ -55,7 +55,12 @@ export function summarize(data: unknown, mode: ReportMode = "changes"): string {
  * Renders preview JSON as a summary of at most `maxChars` UTF-16 code units, and the full one;
  * pure. Whole blocks are left out, accounts from the end first (docs/design/cli.md).
  */
-export function summarizeBounded(data: unknown, maxChars: number = DEFAULT_MAX_CHARS, fullAt: FullSummaryAt = {}, mode: ReportMode = "changes"): Summaries {
+export function summarizeBounded(
+  data: unknown,
+  maxChars: number = DEFAULT_MAX_CHARS,
+  fullAt: FullSummaryAt = {},
+  mode: ReportMode = "changes",
+): Summaries {
   if (!Number.isSafeInteger(maxChars) || maxChars < MIN_MAX_CHARS) {
     throw new RangeError(`maxChars must be a whole number of at least ${MIN_MAX_CHARS}; got ${maxChars}`);
   }
@@ -82,7 +87,12 @@ export function summarizeBounded(data: unknown, maxChars: number = DEFAULT_MAX_C
   // Accounts in list order, stopping at the first that does not fit, so "N more" are the last N.
   for (const block of parts.blocks) if (block.kind === "account" && !keep(block)) break;
   const leftOut = leftOutOf(parts.blocks.filter((b) => !kept.has(b)));
-  const bounded = join([parts.shortHead, ...parts.blocks.filter((b) => kept.has(b)).map((b) => b.text), footer + "\n", closingLine(leftOut, maxChars, fullAt, words) + "\n"]);
+  const bounded = join([
+    parts.shortHead,
+    ...parts.blocks.filter((b) => kept.has(b)).map((b) => b.text),
+    footer + "\n",
+    closingLine(leftOut, maxChars, fullAt, words) + "\n",
+  ]);
   if (bounded.length <= maxChars) return { bounded, full, leftOut, changes, errors };
 
   // A head too long for the bound (many long names): the title, the counts and the closing line alone.
@@ -102,7 +112,9 @@ export function fullSummaryLink(address: string): string {
     // Reported below, with the same advice as a scheme that is not http(s).
   }
   if (!url || (url.protocol !== "https:" && url.protocol !== "http:")) {
-    throw new RangeError(`${JSON.stringify(address)} is not an http(s) address: give an absolute URL, e.g. the CI run's page`);
+    throw new RangeError(
+      `${JSON.stringify(address)} is not an http(s) address: give an absolute URL, e.g. the CI run's page`,
+    );
   }
   // A parenthesis would end the Markdown link target early; the URL parser already encoded spaces and angle brackets.
   return url.href.replace(/[()]/g, (c) => (c === "(" ? "%28" : "%29"));
@@ -116,13 +128,19 @@ function join(pieces: string[]): string {
 /** What leaving out `blocks` leaves out, counted. */
 function leftOutOf(blocks: Block[]): LeftOut {
   const sum = (kind: Block["kind"]) => blocks.filter((b) => b.kind === kind).reduce((n, b) => n + b.changes, 0);
-  return { linkedAccounts: blocks.filter((b) => b.kind === "account").length, accountChanges: sum("account"), sharedChanges: sum("shared"), otherChanges: sum("other") };
+  return {
+    linkedAccounts: blocks.filter((b) => b.kind === "account").length,
+    accountChanges: sum("account"),
+    sharedChanges: sum("shared"),
+    otherChanges: sum("other"),
+  };
 }
 
 /** "… and N more linked accounts (M changes)": what a bounded summary leaves out, and where to read it. */
 function closingLine(left: LeftOut, maxChars: number, fullAt: FullSummaryAt | undefined, words: Words): string {
   const parts: string[] = [];
-  if (left.linkedAccounts > 0) parts.push(`${plural(left.linkedAccounts, "more linked account")} (${plural(left.accountChanges, words.noun)})`);
+  if (left.linkedAccounts > 0)
+    parts.push(`${plural(left.linkedAccounts, "more linked account")} (${plural(left.accountChanges, words.noun)})`);
   if (left.sharedChanges > 0) parts.push(`${plural(left.sharedChanges, words.noun)} not tied to a linked account`);
   if (left.otherChanges > 0) parts.push(`${plural(left.otherChanges, words.noun)} of other resources`);
   const where = !fullAt

@@ -10,7 +10,6 @@ const SECRET_SIGNATURE = "4dabf18193072939515e22adb298388d";
 /** How `pulumi preview --json` shows a secret value. */
 const MASKED_SECRET = "[secret]";
 
-
 /** Whether a value is a masked secret: "[secret]" or a state file's secret object. */
 export function isMasked(value: unknown): boolean {
   return value === MASKED_SECRET || (isRecord(value) && SECRET_SIGNATURE in value);

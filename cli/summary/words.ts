@@ -20,7 +20,12 @@ export interface Words {
 }
 
 /** Drift from the program, in the words of what the platform holds: `up` would make each of these a change. */
-const DRIFT_LABELS: Record<string, string> = { update: "changed", create: "missing", replace: "changed (replaces)", delete: "not declared" };
+const DRIFT_LABELS: Record<string, string> = {
+  update: "changed",
+  create: "missing",
+  replace: "changed (replaces)",
+  delete: "not declared",
+};
 /** Drift from the last deployment: what a refresh would write into the state. */
 const DEPLOYED_DRIFT_LABELS: Record<string, string> = { update: "changed", delete: "gone" };
 
@@ -32,7 +37,8 @@ export const WORDS: Record<ReportMode, Words> = {
     label: (kind) => kind,
     count: (n, kind) => `${n} to ${kind}`,
     none: "No changes to integration platform objects.",
-    footer: "Secret values are never shown. Made by `pulumi-integration-platform summarize` from `pulumi preview --json`.",
+    footer:
+      "Secret values are never shown. Made by `pulumi-integration-platform summarize` from `pulumi preview --json`.",
   },
   drift: {
     title: "Integration platform drift",

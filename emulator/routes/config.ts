@@ -39,7 +39,10 @@ const valueFieldBodySchema = z.object({
   config_id: z.string().optional(),
 });
 
-const fieldQuerySchema = z.object({ workflow_id: z.string().min(1).optional(), config_id: z.string().min(1).optional() });
+const fieldQuerySchema = z.object({
+  workflow_id: z.string().min(1).optional(),
+  config_id: z.string().min(1).optional(),
+});
 const upsertConfigBodySchema = z.object({
   slug: z.string().min(1),
   config_id: z.string().min(1).optional(),
@@ -95,12 +98,16 @@ export function registerConfigRoutes(app: FastifyInstance, { store }: EmulatorCo
     return configFieldView(definition, state, disableFieldOptions);
   });
 
-  app.get<{ Params: ConfigParams }>(`${API_PREFIX}/slug/:slug/config/:config_id`, accepts("api_key"), async (request) => {
-    const { slug, config_id: configId } = request.params;
-    const linkedAccountId = requireLinkedAccountId(request);
-    const { app: application, config } = requireConfig(store, { linkedAccountId, slug, configId });
-    return configView(application, config);
-  });
+  app.get<{ Params: ConfigParams }>(
+    `${API_PREFIX}/slug/:slug/config/:config_id`,
+    accepts("api_key"),
+    async (request) => {
+      const { slug, config_id: configId } = request.params;
+      const linkedAccountId = requireLinkedAccountId(request);
+      const { app: application, config } = requireConfig(store, { linkedAccountId, slug, configId });
+      return configView(application, config);
+    },
+  );
 
   app.post(`${API_PREFIX}/config`, accepts("api_key"), async (request) => {
     const linkedAccountId = requireLinkedAccountId(request);
@@ -166,8 +173,12 @@ function resolveField(
 }
 
 /** The body's entry for the field: in `fields` for a global field, in its workflow's `fields` otherwise. */
-function bodyEntryFor(body: z.output<typeof specFieldBodySchema>, fieldId: string, workflowId: string | null): FieldInput {
-  const entries = workflowId === null ? body.fields : body.workflows.find((w) => w.id === workflowId)?.fields ?? [];
+function bodyEntryFor(
+  body: z.output<typeof specFieldBodySchema>,
+  fieldId: string,
+  workflowId: string | null,
+): FieldInput {
+  const entries = workflowId === null ? body.fields : (body.workflows.find((w) => w.id === workflowId)?.fields ?? []);
   const entry = entries.find((f) => f.id === fieldId);
   if (!entry) {
     const where = workflowId === null ? "fields" : `the fields of workflows entry ${workflowId}`;

@@ -66,14 +66,18 @@ export function registerEnvRoutes(app: FastifyInstance, { store }: EmulatorConte
     return { status: "success", ...page };
   });
 
-  app.get<{ Params: { definition_id: string } }>(`${env}/value/:definition_id`, accepts("api_key_or_bearer"), async (request) => {
-    const query = parseInput(placementQuerySchema, request.query, "query");
-    const definition = requireDefinition(store, request.params.definition_id);
-    requireFittingIds(definition.scope, query);
-    const value = store.envValueFor(definition._id, query.linked_account_id ?? null, query.workflow_id ?? null);
-    if (!value) throw notFound("Variable value not found");
-    return envValueLookupView(definition, value);
-  });
+  app.get<{ Params: { definition_id: string } }>(
+    `${env}/value/:definition_id`,
+    accepts("api_key_or_bearer"),
+    async (request) => {
+      const query = parseInput(placementQuerySchema, request.query, "query");
+      const definition = requireDefinition(store, request.params.definition_id);
+      requireFittingIds(definition.scope, query);
+      const value = store.envValueFor(definition._id, query.linked_account_id ?? null, query.workflow_id ?? null);
+      if (!value) throw notFound("Variable value not found");
+      return envValueLookupView(definition, value);
+    },
+  );
 
   app.post(`${env}/values`, accepts("api_key_or_bearer"), async (request) => {
     const body = parseInput(setValueBodySchema, request.body);
@@ -86,7 +90,13 @@ export function registerEnvRoutes(app: FastifyInstance, { store }: EmulatorConte
     const formatProblem = varFormatProblem(definition.var_format, body.value);
     if (formatProblem) throw badRequest(formatProblem);
 
-    const value = store.setEnvValue({ definition, value: body.value, linkedAccountId, workflowId, actor: actorOf(request) });
+    const value = store.setEnvValue({
+      definition,
+      value: body.value,
+      linkedAccountId,
+      workflowId,
+      actor: actorOf(request),
+    });
     // Audit entries never carry the value: it may be a secret.
     await commitChange(store, request, "ENV_VALUE_SET", {
       linked_account_id: linkedAccountId,
@@ -96,16 +106,20 @@ export function registerEnvRoutes(app: FastifyInstance, { store }: EmulatorConte
     return envValueView(definition, value);
   });
 
-  app.delete<{ Params: { value_id: string } }>(`${env}/values/:value_id`, accepts("api_key_or_bearer"), async (request) => {
-    const deleted = store.deleteEnvValue(request.params.value_id);
-    if (!deleted) throw notFound("Variable value not found");
-    await commitChange(store, request, "ENV_VALUE_DELETED", {
-      linked_account_id: deleted.linked_account_id,
-      workflow_id: deleted.workflow_id,
-      resource_id: deleted._id,
-    });
-    return { status: "success", message: "Variable value deleted" };
-  });
+  app.delete<{ Params: { value_id: string } }>(
+    `${env}/values/:value_id`,
+    accepts("api_key_or_bearer"),
+    async (request) => {
+      const deleted = store.deleteEnvValue(request.params.value_id);
+      if (!deleted) throw notFound("Variable value not found");
+      await commitChange(store, request, "ENV_VALUE_DELETED", {
+        linked_account_id: deleted.linked_account_id,
+        workflow_id: deleted.workflow_id,
+        resource_id: deleted._id,
+      });
+      return { status: "success", message: "Variable value deleted" };
+    },
+  );
 }
 
 function requireDefinition(store: EmulatorStore, definitionId: string) {

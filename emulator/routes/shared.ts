@@ -51,7 +51,10 @@ export function configNotFound(configId: string) {
 }
 
 /** The workflow found for `workflowId`, or 404 when none was; a draft gives 400 WORKFLOW_NOT_PUBLISHED. */
-export function requirePublishedWorkflow(workflow: WorkflowDefinition | undefined, workflowId: string): WorkflowDefinition {
+export function requirePublishedWorkflow(
+  workflow: WorkflowDefinition | undefined,
+  workflowId: string,
+): WorkflowDefinition {
   if (!workflow) throw notFound(`Workflow ${workflowId} not found`);
   if (!workflow.published) throw workflowNotPublished(workflowId);
   return workflow;
@@ -65,7 +68,9 @@ export function requireLinkedAccount(store: EmulatorStore, accountId: string) {
 }
 
 /** What an audit entry points at; anything omitted is recorded as null. */
-export type AuditRefs = Partial<Pick<AuditEntry, "linked_account_id" | "slug" | "config_id" | "workflow_id" | "resource_id">>;
+export type AuditRefs = Partial<
+  Pick<AuditEntry, "linked_account_id" | "slug" | "config_id" | "workflow_id" | "resource_id">
+>;
 
 /** Audits a change and persists it; a route sends its response only after this resolves. */
 export async function commitChange(

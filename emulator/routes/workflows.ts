@@ -29,7 +29,10 @@ export function registerWorkflowRoutes(app: FastifyInstance, { store }: Emulator
       const { enabled } = parseInput(toggleBodySchema, request.body);
       const linkedAccountId = optionalHeader(request, "linked_account_id") ?? soleLinkedAccountOf(slug, configId);
       const { app: application, config } = requireConfig(store, { linkedAccountId, slug, configId });
-      requirePublishedWorkflow(application.workflows.find((w) => w.id === workflowId), workflowId);
+      requirePublishedWorkflow(
+        application.workflows.find((w) => w.id === workflowId),
+        workflowId,
+      );
 
       store.configWorkflowState(config, workflowId).enabled = enabled;
       config.updatedAt = now();

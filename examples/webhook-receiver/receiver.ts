@@ -2,7 +2,12 @@
 // package's signature check. docs/guides/webhook-receivers.md walks through it; the e2e suite
 // (test/e2e/webhooks.test.ts) runs it against the emulator.
 import { createServer, type Server } from "node:http";
-import { parseWebhookPayload, verifyWebhookSignature, WEBHOOK_SIGNATURE_HEADER, type WebhookPayload } from "pulumi-integration-platform/webhooks";
+import {
+  parseWebhookPayload,
+  verifyWebhookSignature,
+  WEBHOOK_SIGNATURE_HEADER,
+  type WebhookPayload,
+} from "pulumi-integration-platform/webhooks";
 
 /** What the receiver needs: the API key deliveries are signed with, and what to do with each event. */
 export interface ReceiverOptions {
@@ -60,6 +65,9 @@ if (require.main === module) {
   const port = Number(process.env.PORT ?? 3000);
   createWebhookReceiver({
     apiKey,
-    onEvent: (event) => console.log(`${event.event}: workflow ${event.workflow_id} for ${event.linked_account_id} (run ${event.instance_id})`),
+    onEvent: (event) =>
+      console.log(
+        `${event.event}: workflow ${event.workflow_id} for ${event.linked_account_id} (run ${event.instance_id})`,
+      ),
   }).listen(port, "127.0.0.1", () => console.log(`webhook receiver listening on http://127.0.0.1:${port}/`));
 }

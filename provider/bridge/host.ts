@@ -9,10 +9,9 @@ import type { ServedProvider } from "../resources/definition";
 const HOST = { run: currentRun, validates: validatesChanges, stopValidation };
 
 /** Each resource type's provider, handed this process's run; its check reports failures per property (unit tests use these). */
-export const resourceProviders = Object.fromEntries(RESOURCES.map((definition) => [definition.type, definition.provider(HOST)])) as Record<
-  ResourceType,
-  ServedProvider
->;
+export const resourceProviders = Object.fromEntries(
+  RESOURCES.map((definition) => [definition.type, definition.provider(HOST)]),
+) as Record<ResourceType, ServedProvider>;
 
 /**
  * Hands check failures to the engine without a `property`, naming it in the reason instead: for a
@@ -24,17 +23,19 @@ export function withoutEchoedValues<P extends pulumi.dynamic.ResourceProvider>(p
     ...provider,
     async check(olds, news) {
       const result = await check(olds, news);
-      const failures = result.failures?.map((f) => ({ property: "", reason: f.property ? `${f.property}: ${f.reason}` : f.reason }));
+      const failures = result.failures?.map((f) => ({
+        property: "",
+        reason: f.property ? `${f.property}: ${f.reason}` : f.reason,
+      }));
       return failures ? { ...result, failures } : result;
     },
   };
 }
 
 /** Each resource type's provider as the engine is served it, under the frozen name every forwarding provider calls. */
-export const providers = Object.fromEntries(Object.entries(resourceProviders).map(([type, provider]) => [type, withoutEchoedValues(provider)])) as Record<
-  ResourceType,
-  ServedProvider
->;
+export const providers = Object.fromEntries(
+  Object.entries(resourceProviders).map(([type, provider]) => [type, withoutEchoedValues(provider)]),
+) as Record<ResourceType, ServedProvider>;
 
 /** Receives the stack config once per resource type's provider; settings are resolved on first use. */
 export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {

@@ -140,7 +140,9 @@ export function apiErrorFrom(failure: FailedExchange): ApiError {
 
   if (status === undefined) {
     const why =
-      failure.transportCode === "ECONNABORTED" || failure.transportCode === "ETIMEDOUT" || failure.transportCode === "ERR_CANCELED"
+      failure.transportCode === "ECONNABORTED" ||
+      failure.transportCode === "ETIMEDOUT" ||
+      failure.transportCode === "ERR_CANCELED"
         ? "the platform did not answer in time"
         : failure.transportCode === "ERR_RESPONSE_TOO_LARGE"
           ? "the answer was larger than 16 MiB, which no operation of the API sends"
@@ -170,13 +172,28 @@ export function apiErrorFrom(failure: FailedExchange): ApiError {
     );
   }
   if (status === 401 || status === 403) {
-    return new AuthenticationError(`${status} from ${operation}${said}: ${credential}`, { operation, status, code, detail: message });
+    return new AuthenticationError(`${status} from ${operation}${said}: ${credential}`, {
+      operation,
+      status,
+      code,
+      detail: message,
+    });
   }
   if (status === 404) {
-    return new NotFoundError(`404 from ${operation}${said}: check the ids you gave`, { operation, status, code, detail: message });
+    return new NotFoundError(`404 from ${operation}${said}: check the ids you gave`, {
+      operation,
+      status,
+      code,
+      detail: message,
+    });
   }
   if (status === 410) {
-    return new GoneError(`410 from ${operation}${said}: the platform removed this operation`, { operation, status, code, detail: message });
+    return new GoneError(`410 from ${operation}${said}: the platform removed this operation`, {
+      operation,
+      status,
+      code,
+      detail: message,
+    });
   }
   if (status >= 500) {
     return new ServerError(
@@ -186,13 +203,28 @@ export function apiErrorFrom(failure: FailedExchange): ApiError {
   }
   // The platform's quirks are recognised here, once, so that callers test a class, not a message.
   if (/^Field with id .* not found$/i.test(message ?? "")) {
-    return new FieldNotFoundError(`${status} from ${operation}${said}: check fieldId and workflowId`, { operation, status, code, detail: message });
+    return new FieldNotFoundError(`${status} from ${operation}${said}: check fieldId and workflowId`, {
+      operation,
+      status,
+      code,
+      detail: message,
+    });
   }
   // The spec does not show how a draft is refused; the code, or a message about drafts, tells.
   if (code === "WORKFLOW_NOT_PUBLISHED" || /\bdraft\b|not published|unpublished/i.test(message ?? "")) {
-    return new WorkflowNotPublishedError(`${status} from ${operation}${said}: publish the workflow, then run again`, { operation, status, code, detail: message });
+    return new WorkflowNotPublishedError(`${status} from ${operation}${said}: publish the workflow, then run again`, {
+      operation,
+      status,
+      code,
+      detail: message,
+    });
   }
-  return new BadRequestError(`${status} from ${operation}${said}: fix the input named in the message`, { operation, status, code, detail: message });
+  return new BadRequestError(`${status} from ${operation}${said}: fix the input named in the message`, {
+    operation,
+    status,
+    code,
+    detail: message,
+  });
 }
 
 /** Runs a platform call whose 404 means "already gone"; returns undefined then. */

@@ -50,7 +50,8 @@ function isRateLimited(error: AxiosError): boolean {
 /** Retries the rate limit, 5xx, 408 and every failure without an answer (reset, refused, timeout). */
 function isRetryable(error: AxiosError): boolean {
   // ERR_CANCELED: the attempt's whole-answer timeout (the request interceptor's signal) fired.
-  if (!error.response) return isNetworkError(error) || ["ECONNABORTED", "ETIMEDOUT", "ERR_CANCELED"].includes(error.code ?? "");
+  if (!error.response)
+    return isNetworkError(error) || ["ECONNABORTED", "ETIMEDOUT", "ERR_CANCELED"].includes(error.code ?? "");
   const status = error.response.status;
   return status === 408 || isRateLimited(error) || status >= 500;
 }
@@ -75,7 +76,11 @@ interface RetryState {
 
 function retryState(config: InternalAxiosRequestConfig | undefined): RetryState {
   const holder = (config ?? {}) as Record<string, unknown>;
-  const state = (holder[RETRY_STATE] as RetryState | undefined) ?? { rateLimited: 0, otherRetries: 0, pacedSinceRateLimited: 0 };
+  const state = (holder[RETRY_STATE] as RetryState | undefined) ?? {
+    rateLimited: 0,
+    otherRetries: 0,
+    pacedSinceRateLimited: 0,
+  };
   holder[RETRY_STATE] = state;
   return state;
 }
@@ -88,8 +93,12 @@ function retryState(config: InternalAxiosRequestConfig | undefined): RetryState 
  */
 export function retryDelayMs(error: AxiosError, rateLimitBudgetMs: number): number {
   const state = retryState(error.config);
-  if (!isRateLimited(error)) return Math.min(exponentialDelay(state.otherRetries, error, RETRY_BASE_DELAY_MS), MAX_RETRY_DELAY_MS);
-  const backoff = Math.min(exponentialDelay(state.rateLimited, error, RATE_LIMIT_BASE_DELAY_MS), Math.max(RATE_LIMIT_MAX_DELAY_MS, retryAfter(error)));
+  if (!isRateLimited(error))
+    return Math.min(exponentialDelay(state.otherRetries, error, RETRY_BASE_DELAY_MS), MAX_RETRY_DELAY_MS);
+  const backoff = Math.min(
+    exponentialDelay(state.rateLimited, error, RATE_LIMIT_BASE_DELAY_MS),
+    Math.max(RATE_LIMIT_MAX_DELAY_MS, retryAfter(error)),
+  );
   return Math.max(0, Math.min(backoff, MAX_RETRY_DELAY_MS, rateLimitBudgetMs - rateLimitedFor(state)));
 }
 
@@ -100,7 +109,9 @@ function segment(name: string, id: string): string {
 
 /** Milliseconds the platform's rate limit has held this call so far. */
 function rateLimitedFor(state: RetryState): number {
-  return state.firstRateLimitedAt === undefined ? 0 : performance.now() - state.firstRateLimitedAt - state.pacedSinceRateLimited;
+  return state.firstRateLimitedAt === undefined
+    ? 0
+    : performance.now() - state.firstRateLimitedAt - state.pacedSinceRateLimited;
 }
 
 /** Typed access to every operation of the public API that the provider and the lookups use. */
@@ -203,13 +214,20 @@ export class PlatformClient {
     const auth = this.headersFor(call.auth, operation);
     const headers: Record<string, string> = { ...auth.headers };
     // Header-bound ids are checked like path ones: a client strips what a header cannot carry.
-    for (const [name, value] of Object.entries(call.headers ?? {})) if (value !== undefined) headers[name] = sendableId(name, value);
+    for (const [name, value] of Object.entries(call.headers ?? {}))
+      if (value !== undefined) headers[name] = sendableId(name, value);
     const params = Object.fromEntries(Object.entries(call.query ?? {}).filter(([, v]) => v !== undefined));
 
     let body: unknown;
     let status: number;
     try {
-      const response = await this.http.request({ method: call.method, url: call.path, params, headers, data: call.body });
+      const response = await this.http.request({
+        method: call.method,
+        url: call.path,
+        params,
+        headers,
+        data: call.body,
+      });
       status = response.status;
       body = response.data;
     } catch (e) {
@@ -280,7 +298,10 @@ export class PlatformClient {
   }
 
   /** `PUT /application/event/:eventId` (spec 4.2); returns every event of the org. */
-  async updateApplicationEvent(eventId: string, body: { name: string; response: unknown }): Promise<s.ApplicationEventRecord[]> {
+  async updateApplicationEvent(
+    eventId: string,
+    body: { name: string; response: unknown },
+  ): Promise<s.ApplicationEventRecord[]> {
     return this.call({
       method: "PUT",
       path: `/application/event/${segment("eventId", eventId)}`,
@@ -309,8 +330,12 @@ export class PlatformClient {
   }
 
   /** `GET /env/definitions` (org-admin: API key only). */
-  listEnvDefinitions(query: PageQuery & { scope?: string; var_format?: string; name?: string } = {}): PageList<s.EnvDefinition> {
-    return this.list(query, (q) => this.call({ method: "GET", path: "/env/definitions", auth: "apiKey", query: q, response: s.EnvDefinitionPage }));
+  listEnvDefinitions(
+    query: PageQuery & { scope?: string; var_format?: string; name?: string } = {},
+  ): PageList<s.EnvDefinition> {
+    return this.list(query, (q) =>
+      this.call({ method: "GET", path: "/env/definitions", auth: "apiKey", query: q, response: s.EnvDefinitionPage }),
+    );
   }
 
   /** `GET /env/definitions/:id`. */
@@ -330,7 +355,13 @@ export class PlatformClient {
     query: PageQuery & { variable_definition_id?: string; linked_account_id?: string; workflow_id?: string } = {},
   ): PageList<s.EnvValueListItem> {
     return this.list(query, (q) =>
-      this.call({ method: "GET", path: `/env/values/${segment("scope", scope)}`, auth: "tokenOrApiKey", query: q, response: s.EnvValuePage }),
+      this.call({
+        method: "GET",
+        path: `/env/values/${segment("scope", scope)}`,
+        auth: "tokenOrApiKey",
+        query: q,
+        response: s.EnvValuePage,
+      }),
     );
   }
 
@@ -355,18 +386,38 @@ export class PlatformClient {
   }
 
   /** `GET /linked-account` (org-admin: API key only). */
-  listLinkedAccounts(query: PageQuery & { search?: string; env_variable_name?: string; env_variable_value?: string } = {}): PageList<s.LinkedAccount> {
-    return this.list(query, (q) => this.call({ method: "GET", path: "/linked-account", auth: "apiKey", query: q, response: s.LinkedAccountPage }));
+  listLinkedAccounts(
+    query: PageQuery & { search?: string; env_variable_name?: string; env_variable_value?: string } = {},
+  ): PageList<s.LinkedAccount> {
+    return this.list(query, (q) =>
+      this.call({ method: "GET", path: "/linked-account", auth: "apiKey", query: q, response: s.LinkedAccountPage }),
+    );
   }
 
   /** `GET /audit/event-received`. */
   listAuditEvents(query: PageQuery = {}): PageList<s.AuditEvent> {
-    return this.list(query, (q) => this.call({ method: "GET", path: "/audit/event-received", auth: "tokenOrApiKey", query: q, response: s.AuditEventPage }));
+    return this.list(query, (q) =>
+      this.call({
+        method: "GET",
+        path: "/audit/event-received",
+        auth: "tokenOrApiKey",
+        query: q,
+        response: s.AuditEventPage,
+      }),
+    );
   }
 
   /** A list operation's pages: the filters stay, `page` and `limit` vary (client/pagination.ts). */
-  private list<T, F extends object>(query: PageQuery & F, fetch: (query: Record<string, string | number | undefined>) => Promise<{ docs: T[]; totalDocs: number; page: number }>): PageList<T> {
+  private list<T, F extends object>(
+    query: PageQuery & F,
+    fetch: (
+      query: Record<string, string | number | undefined>,
+    ) => Promise<{ docs: T[]; totalDocs: number; page: number }>,
+  ): PageList<T> {
     const { page, limit, ...filter } = query;
-    return new PageList<T>((p, l) => fetch({ ...(filter as Record<string, string | undefined>), page: p, limit: l }), { page, limit });
+    return new PageList<T>((p, l) => fetch({ ...(filter as Record<string, string | undefined>), page: p, limit: l }), {
+      page,
+      limit,
+    });
   }
 }

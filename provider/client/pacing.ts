@@ -78,7 +78,11 @@ export class Pacer {
       return;
     }
     this.rate = requestsPerSecond;
-    this.bucket = new TokenBucket({ bucketSize: requestsPerSecond < SHARE_RATE ? 1 : BUCKET_SIZE, tokensPerInterval: requestsPerSecond, interval: "second" });
+    this.bucket = new TokenBucket({
+      bucketSize: requestsPerSecond < SHARE_RATE ? 1 : BUCKET_SIZE,
+      tokensPerInterval: requestsPerSecond,
+      interval: "second",
+    });
     // A random part of a token: processes started at the same moment (shards in a CI matrix) send
     // their first requests at different moments instead of all at once.
     this.bucket.content = Math.random();

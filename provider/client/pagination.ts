@@ -36,7 +36,10 @@ export class PageList<T> implements PromiseLike<PageResult<T>>, AsyncIterable<T>
   ) {}
 
   /** The page asked for (the platform's defaults when none was), fetched once. */
-  then<A = PageResult<T>, B = never>(onFulfilled?: ((page: PageResult<T>) => A | PromiseLike<A>) | null, onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null): Promise<A | B> {
+  then<A = PageResult<T>, B = never>(
+    onFulfilled?: ((page: PageResult<T>) => A | PromiseLike<A>) | null,
+    onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
+  ): Promise<A | B> {
     this.firstPage ??= this.fetch(this.query.page as number, this.query.limit as number);
     return this.firstPage.then(onFulfilled, onRejected);
   }
@@ -68,7 +71,9 @@ export class PageList<T> implements PromiseLike<PageResult<T>>, AsyncIterable<T>
     for (let page = 1; ; page += 1) {
       const result = await this.fetch(page, pageSize);
       yield* result.docs;
-      const more = result.hasNextPage ?? (result.totalPages != null ? page < result.totalPages : page * pageSize < result.totalDocs);
+      const more =
+        result.hasNextPage ??
+        (result.totalPages != null ? page < result.totalPages : page * pageSize < result.totalDocs);
       if (!more || result.docs.length === 0) return;
     }
   }

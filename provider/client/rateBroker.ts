@@ -78,7 +78,14 @@ export function brokerUrlProblem(url: string): string | undefined {
   } catch {
     return "is not a URL";
   }
-  if (parsed.protocol !== "http:" || parsed.hostname !== "127.0.0.1" || parsed.username || parsed.password || parsed.search || parsed.hash) {
+  if (
+    parsed.protocol !== "http:" ||
+    parsed.hostname !== "127.0.0.1" ||
+    parsed.username ||
+    parsed.password ||
+    parsed.search ||
+    parsed.hash
+  ) {
     return "must be http://127.0.0.1:<port>/<path>, as `shards` sets it";
   }
   return undefined;

@@ -21,7 +21,10 @@ export interface ScopeViolation {
 }
 
 /** The ids that break the scope's rules: a required one missing, or a refused one present. */
-export function scopeViolations(scope: EnvScope, ids: { linkedAccountId?: string; workflowId?: string }): ScopeViolation[] {
+export function scopeViolations(
+  scope: EnvScope,
+  ids: { linkedAccountId?: string; workflowId?: string },
+): ScopeViolation[] {
   return (["linkedAccountId", "workflowId"] as const).flatMap((property): ScopeViolation[] => {
     const rule = SCOPE_RULES[scope][property];
     if (rule === "required" && ids[property] === undefined) return [{ property, broken: "required" }];

@@ -66,7 +66,11 @@ export class LinkedAccountSetup extends pulumi.ComponentResource {
   constructor(name: string, args: LinkedAccountSetupArgs, opts?: pulumi.ComponentResourceOptions) {
     super("integration-platform:index:LinkedAccountSetup", name, {}, opts);
     const parent = { parent: this };
-    const config = { slug: args.slug, linkedAccountId: args.linkedAccountId, configId: args.configId ?? args.linkedAccountId };
+    const config = {
+      slug: args.slug,
+      linkedAccountId: args.linkedAccountId,
+      configId: args.configId ?? args.linkedAccountId,
+    };
 
     for (const field of args.fields ?? []) {
       const key = field.workflowId ? `${field.workflowId}/${field.fieldId}` : field.fieldId;
@@ -75,13 +79,21 @@ export class LinkedAccountSetup extends pulumi.ComponentResource {
     }
     for (const [workflowId, toggle] of Object.entries(args.workflows ?? {})) {
       const settings = isSetupWorkflow(toggle) ? toggle : { enabled: toggle };
-      this.workflows[workflowId] = new WorkflowToggle(`${name}/workflow/${workflowId}`, { ...config, ...settings, workflowId }, parent);
+      this.workflows[workflowId] = new WorkflowToggle(
+        `${name}/workflow/${workflowId}`,
+        { ...config, ...settings, workflowId },
+        parent,
+      );
     }
     for (const { retainOnDelete, ...env } of args.envValues ?? []) {
       const key = env.workflowId ? `${env.definitionId}/${env.workflowId}` : env.definitionId;
       if (this.envValues[key]) throw new Error(`LinkedAccountSetup ${name}: env value ${key} is listed twice`);
       // retainOnDelete is a resource option, not an input: it must not reach the provider.
-      this.envValues[key] = new EnvVariableValue(`${name}/env/${key}`, { ...env, linkedAccountId: args.linkedAccountId }, { ...parent, retainOnDelete });
+      this.envValues[key] = new EnvVariableValue(
+        `${name}/env/${key}`,
+        { ...env, linkedAccountId: args.linkedAccountId },
+        { ...parent, retainOnDelete },
+      );
     }
     this.registerOutputs({});
   }

@@ -12,8 +12,10 @@ export type GetAuditEventsArgs = ListArgs;
 const schema = z.object({ maxItems }).strict();
 
 /** Lists audit log entries, every page (newest first on the emulator), up to `maxItems`. */
-export const getAuditEvents: (args?: GetAuditEventsArgs) => Promise<AuditEvent[]> = lookup("getAuditEvents", schema, (reader, a) =>
-  reader.listAuditEvents().all(a.maxItems),
+export const getAuditEvents: (args?: GetAuditEventsArgs) => Promise<AuditEvent[]> = lookup(
+  "getAuditEvents",
+  schema,
+  (reader, a) => reader.listAuditEvents().all(a.maxItems),
 );
 
 /** getAuditEvents, taking Inputs and returning an Output. */

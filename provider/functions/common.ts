@@ -12,7 +12,11 @@ export interface ListArgs {
 }
 
 /** A zod shape for `maxItems`. */
-export const maxItems = z.number({ error: "must be a number" }).int("must be a whole number").positive("must be at least 1").optional();
+export const maxItems = z
+  .number({ error: "must be a number" })
+  .int("must be a whole number")
+  .positive("must be at least 1")
+  .optional();
 
 /** Validates a lookup's arguments; the error names the lookup, the property and the reason. */
 export function parseArgs<T extends z.ZodType>(lookup: string, schema: T, args: unknown): z.infer<T> {
@@ -27,7 +31,11 @@ export function parseArgs<T extends z.ZodType>(lookup: string, schema: T, args: 
 }
 
 /** A lookup: its arguments checked before any request (the error names `name`), then `body` run with the platform's reads. */
-export function lookup<T extends z.ZodType, R>(name: string, schema: T, body: (reader: PlatformReader, args: z.infer<T>) => Promise<R>): (args?: unknown) => Promise<R> {
+export function lookup<T extends z.ZodType, R>(
+  name: string,
+  schema: T,
+  body: (reader: PlatformReader, args: z.infer<T>) => Promise<R>,
+): (args?: unknown) => Promise<R> {
   return async (args) => {
     const parsed = parseArgs(name, schema, args);
     return body(currentRun().reader, parsed);
@@ -38,7 +46,10 @@ export function lookup<T extends z.ZodType, R>(name: string, schema: T, body: (r
 export type InputArgs<A> = { [K in keyof A]: pulumi.Input<A[K]> };
 
 /** Makes the `...Output` twin of a lookup: takes Inputs, returns an Output (a secret one if asked). */
-export function outputVersion<A, R>(lookup: (args: A) => Promise<R>, secret = false): (args: InputArgs<NonNullable<A>>) => pulumi.Output<R> {
+export function outputVersion<A, R>(
+  lookup: (args: A) => Promise<R>,
+  secret = false,
+): (args: InputArgs<NonNullable<A>>) => pulumi.Output<R> {
   return (args) => {
     // Results are plain data (no Outputs inside), so Unwrap<R> is R.
     const result = pulumi.output(args).apply((plain) => lookup(plain as A)) as pulumi.Output<R>;

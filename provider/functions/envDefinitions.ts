@@ -42,7 +42,12 @@ export interface GetEnvDefinitionArgs {
 }
 
 const listSchema = z
-  .object({ scope: api.EnvScope.optional(), name: z.string().min(1).optional(), format: api.EnvFormat.optional(), maxItems })
+  .object({
+    scope: api.EnvScope.optional(),
+    name: z.string().min(1).optional(),
+    format: api.EnvFormat.optional(),
+    maxItems,
+  })
   .strict();
 const getSchema = z.object({ definitionId: z.string().trim().min(1, "must not be empty") }).strict();
 
@@ -62,14 +67,22 @@ export function toEnvDefinition(d: api.EnvDefinition): EnvDefinition {
 }
 
 /** Lists env variable definitions, every page, optionally filtered. Uses the API key (the platform refuses bearer tokens here). */
-export const getEnvDefinitions: (args?: GetEnvDefinitionsArgs) => Promise<EnvDefinition[]> = lookup("getEnvDefinitions", listSchema, async (reader, a) => {
-  const docs = await reader.listEnvDefinitions({ scope: a.scope, name: a.name, var_format: a.format }).all(a.maxItems);
-  return docs.map(toEnvDefinition);
-});
+export const getEnvDefinitions: (args?: GetEnvDefinitionsArgs) => Promise<EnvDefinition[]> = lookup(
+  "getEnvDefinitions",
+  listSchema,
+  async (reader, a) => {
+    const docs = await reader
+      .listEnvDefinitions({ scope: a.scope, name: a.name, var_format: a.format })
+      .all(a.maxItems);
+    return docs.map(toEnvDefinition);
+  },
+);
 
 /** Returns one env variable definition by id. */
-export const getEnvDefinition: (args: GetEnvDefinitionArgs) => Promise<EnvDefinition> = lookup("getEnvDefinition", getSchema, async (reader, a) =>
-  toEnvDefinition(await reader.getEnvDefinition(a.definitionId)),
+export const getEnvDefinition: (args: GetEnvDefinitionArgs) => Promise<EnvDefinition> = lookup(
+  "getEnvDefinition",
+  getSchema,
+  async (reader, a) => toEnvDefinition(await reader.getEnvDefinition(a.definitionId)),
 );
 
 /** getEnvDefinitions, taking Inputs and returning an Output. */

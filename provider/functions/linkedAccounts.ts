@@ -34,11 +34,20 @@ export interface GetLinkedAccountsArgs extends ListArgs {
 
 const text = z.string().min(1, "must not be empty");
 const schema = z
-  .object({ search: text.optional(), envVariableName: text.optional(), envVariableValue: z.string().optional(), maxItems })
+  .object({
+    search: text.optional(),
+    envVariableName: text.optional(),
+    envVariableValue: z.string().optional(),
+    maxItems,
+  })
   .strict()
   .superRefine((args, ctx) => {
     if (args.envVariableValue !== undefined && args.envVariableName === undefined) {
-      ctx.addIssue({ code: "custom", path: ["envVariableName"], message: "is required when envVariableValue is given" });
+      ctx.addIssue({
+        code: "custom",
+        path: ["envVariableName"],
+        message: "is required when envVariableValue is given",
+      });
     }
   });
 
@@ -55,10 +64,20 @@ function toLinkedAccount(a: api.LinkedAccount): LinkedAccount {
 }
 
 /** Lists linked accounts, every page, optionally filtered. Uses the API key (the platform refuses bearer tokens here). */
-export const getLinkedAccounts: (args?: GetLinkedAccountsArgs) => Promise<LinkedAccount[]> = lookup("getLinkedAccounts", schema, async (reader, a) => {
-  const docs = await reader.listLinkedAccounts({ search: a.search, env_variable_name: a.envVariableName, env_variable_value: a.envVariableValue }).all(a.maxItems);
-  return docs.map(toLinkedAccount);
-});
+export const getLinkedAccounts: (args?: GetLinkedAccountsArgs) => Promise<LinkedAccount[]> = lookup(
+  "getLinkedAccounts",
+  schema,
+  async (reader, a) => {
+    const docs = await reader
+      .listLinkedAccounts({
+        search: a.search,
+        env_variable_name: a.envVariableName,
+        env_variable_value: a.envVariableValue,
+      })
+      .all(a.maxItems);
+    return docs.map(toLinkedAccount);
+  },
+);
 
 /** getLinkedAccounts, taking Inputs and returning an Output. */
 export const getLinkedAccountsOutput = outputVersion(getLinkedAccounts);

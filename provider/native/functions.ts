@@ -20,7 +20,17 @@ const LinkedAccount = objectType(
     accountId: z.string().describe("Your identifier of the account: what resources take as `linkedAccountId`."),
     name: z.string().optional().describe("Display name."),
     environment: z.string().optional().describe("The environment the account lives in."),
-    udf: z.array(objectType("UserDefinedField", z.object({ keyName: z.string().describe("The field's name."), keyValue: z.unknown().describe("The field's value.") }))).describe("User-defined fields."),
+    udf: z
+      .array(
+        objectType(
+          "UserDefinedField",
+          z.object({
+            keyName: z.string().describe("The field's name."),
+            keyValue: z.unknown().describe("The field's value."),
+          }),
+        ),
+      )
+      .describe("User-defined fields."),
     createdAt: isoTime("Creation"),
     updatedAt: isoTime("Last update"),
   }),
@@ -46,7 +56,10 @@ const EnvValue = objectType(
     definitionId: z.string().describe("The definition's id."),
     definitionName: z.string().optional().describe("The definition's name."),
     scope: EnvScope.optional().describe("The definition's scope."),
-    encrypted: z.boolean().optional().describe('Whether the definition is encrypted; then `value` is "[REDACTED]", as the platform returns it.'),
+    encrypted: z
+      .boolean()
+      .optional()
+      .describe('Whether the definition is encrypted; then `value` is "[REDACTED]", as the platform returns it.'),
     value: z.string().describe("The value, as the platform returns it (never guessed for encrypted definitions)."),
     linkedAccountId: z.string().optional().describe("The linked account, for linked_account and workflow values."),
     workflowId: z.string().optional().describe("The workflow, for workflow values."),
@@ -69,7 +82,15 @@ export interface NativeFunction {
 }
 
 /** A function whose result is a list, returned under `key`. */
-function listing(name: string, description: string, args: z.ZodRawShape, key: string, item: z.ZodType, lookup: (args: never) => Promise<unknown[]>, secret = false): NativeFunction {
+function listing(
+  name: string,
+  description: string,
+  args: z.ZodRawShape,
+  key: string,
+  item: z.ZodType,
+  lookup: (args: never) => Promise<unknown[]>,
+  secret = false,
+): NativeFunction {
   return {
     name,
     description,
@@ -124,7 +145,12 @@ export const FUNCTIONS: NativeFunction[] = [
     {
       scope: EnvScope.describe("The scope to list: org, workspace, linked_account or workflow."),
       definitionId: z.string().optional().describe("Only values of this definition."),
-      linkedAccountId: z.string().optional().describe("The linked account: required for linked_account, optional for workflow, refused for org and workspace."),
+      linkedAccountId: z
+        .string()
+        .optional()
+        .describe(
+          "The linked account: required for linked_account, optional for workflow, refused for org and workspace.",
+        ),
       workflowId: z.string().optional().describe("The workflow: required for workflow, refused otherwise."),
       maxItems,
     },
@@ -147,4 +173,3 @@ export const FUNCTIONS: NativeFunction[] = [
 export function functionNamed(name: string): NativeFunction | undefined {
   return FUNCTIONS.find((fn) => fn.name === name);
 }
-

@@ -2,7 +2,6 @@
 // its own address and reads the port it listens on from the first line of stdout.
 import * as grpc from "@grpc/grpc-js";
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { version } = require("../../../package.json") as { version: string };
 // `-version`, as Pulumi's own plugins answer it: what a user or a release check asks of an executable.
 if (process.argv.slice(2).some((arg) => arg === "-version" || arg === "--version")) {
@@ -16,9 +15,7 @@ const engine = process.argv.slice(2).find((arg, i, args) => !arg.startsWith("-")
 if (engine) process.env.PULUMI_NODEJS_ENGINE = engine;
 
 // Loaded after the address is set: the SDK reads it when first asked to log.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { ResourceProviderService } = require("@pulumi/pulumi/proto/provider_grpc_pb");
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { resourceProviderService } = require("./server") as typeof import("./server");
 
 // A stack's whole state may come in one call (a large refresh): the engine's own limit, not gRPC's 4 MiB.

@@ -43,7 +43,11 @@ export interface PackageSchema {
   publisher: string;
   pluginDownloadURL: string;
   config: { variables: Record<string, PropertySpec> };
-  provider: { description: string; inputProperties: Record<string, PropertySpec>; properties: Record<string, PropertySpec> };
+  provider: {
+    description: string;
+    inputProperties: Record<string, PropertySpec>;
+    properties: Record<string, PropertySpec>;
+  };
   resources: Record<string, unknown>;
   functions: Record<string, unknown>;
   types: Record<string, ObjectSpec>;
@@ -77,7 +81,12 @@ export function packageSchema(version: string): PackageSchema {
   const settings = Object.fromEntries(
     (Object.entries(SETTINGS) as [string, SettingSource][]).map(([name, s]) => [
       name,
-      { type: s.type, description: s.description, ...(s.secret ? { secret: true } : {}), defaultInfo: { environment: [s.env] } } as PropertySpec,
+      {
+        type: s.type,
+        description: s.description,
+        ...(s.secret ? { secret: true } : {}),
+        defaultInfo: { environment: [s.env] },
+      } as PropertySpec,
     ]),
   );
   const resources: Record<string, unknown> = {};
@@ -94,7 +103,8 @@ export function packageSchema(version: string): PackageSchema {
     name: PACKAGE,
     displayName: "Integration Platform",
     version,
-    description: "Config fields, application events, workflow toggles and env variable values of the integration platform, as code.",
+    description:
+      "Config fields, application events, workflow toggles and env variable values of the integration platform, as code.",
     keywords: ["pulumi", "integration-platform", "category/utility", "kind/native"],
     homepage: "https://github.com/pulumi-integration-platform/pulumi-integration-platform",
     repository: "https://github.com/pulumi-integration-platform/pulumi-integration-platform",
@@ -103,7 +113,8 @@ export function packageSchema(version: string): PackageSchema {
     pluginDownloadURL: PLUGIN_DOWNLOAD_URL,
     config: { variables: settings },
     provider: {
-      description: "The connection to the integration platform. Without an explicit provider, the stack config `integration-platform:*` (or the environment variables) configures the default one.",
+      description:
+        "The connection to the integration platform. Without an explicit provider, the stack config `integration-platform:*` (or the environment variables) configures the default one.",
       inputProperties: settings,
       // The provider's state repeats its inputs; the secret ones stay secret.
       properties: Object.fromEntries(Object.entries(settings).filter(([name]) => name === "baseUrl")),
@@ -121,7 +132,12 @@ export function packageSchema(version: string): PackageSchema {
         devDependencies: { typescript: "^5.9.3", "@types/node": "^22.20.5" },
         respectSchemaVersion: true,
       },
-      python: { packageName: SDK_NAMES.python, requires: { pulumi: ">=3.200.0,<4.0.0" }, respectSchemaVersion: true, pyproject: { enabled: true } },
+      python: {
+        packageName: SDK_NAMES.python,
+        requires: { pulumi: ">=3.200.0,<4.0.0" },
+        respectSchemaVersion: true,
+        pyproject: { enabled: true },
+      },
       go: { importBasePath: SDK_NAMES.go, generateResourceContainerTypes: true, respectSchemaVersion: true },
       csharp: { rootNamespace: SDK_NAMES.dotnet, packageReferences: { Pulumi: "3.*" }, respectSchemaVersion: true },
       java: { basePackage: JAVA_BASE_PACKAGE },
@@ -145,10 +161,14 @@ function resourceSpec(definition: (typeof RESOURCES)[number], types: Record<stri
   const identity = new Set(props.identity);
   return {
     description: definition.description,
-    properties: Object.fromEntries(Object.entries(state).map(([name, schema]) => [name, spec(name, schema, identity.has(name))])),
+    properties: Object.fromEntries(
+      Object.entries(state).map(([name, schema]) => [name, spec(name, schema, identity.has(name))]),
+    ),
     // Derived properties are learned from the platform at check, so a state may lack them.
     required: Object.keys(state).filter((name) => !(name in shapes.derived) && !isOptional(state[name])),
-    inputProperties: Object.fromEntries(Object.entries(inputs).map(([name, schema]) => [name, spec(name, schema, identity.has(name))])),
+    inputProperties: Object.fromEntries(
+      Object.entries(inputs).map(([name, schema]) => [name, spec(name, schema, identity.has(name))]),
+    ),
     requiredInputs: Object.keys(inputs).filter((name) => !isOptional(inputs[name])),
     // A TypeScript stack moves to the native resources without a replacement (docs/guides/moving-to-native.md).
     aliases: [{ type: `${DYNAMIC_TYPE_PREFIX}${definition.type}` }],
@@ -161,7 +181,10 @@ export function objectOf(shape: z.ZodRawShape, types: Record<string, ObjectSpec>
   return {
     type: "object",
     properties: Object.fromEntries(
-      entries.map(([name, schema]) => [name, { ...typeOf(schema, types), ...(description(schema) ? { description: description(schema) } : {}) }]),
+      entries.map(([name, schema]) => [
+        name,
+        { ...typeOf(schema, types), ...(description(schema) ? { description: description(schema) } : {}) },
+      ]),
     ),
     required: entries.filter(([, schema]) => !isOptional(schema)).map(([name]) => name),
   };
@@ -189,7 +212,13 @@ function inner(schema: z.ZodType): z.ZodType | undefined {
 export function typeOf(schema: z.ZodType, types: Record<string, ObjectSpec>): TypeSpec {
   const registered = schemaTypeOf(schema);
   if (registered?.type) return registered.type;
-  const def = schema._zod.def as { type: string; element?: z.ZodType; shape?: z.ZodRawShape; valueType?: z.ZodType; checks?: { _zod: { def: { check: string; format?: string } } }[] };
+  const def = schema._zod.def as {
+    type: string;
+    element?: z.ZodType;
+    shape?: z.ZodRawShape;
+    valueType?: z.ZodType;
+    checks?: { _zod: { def: { check: string; format?: string } } }[];
+  };
   switch (def.type) {
     case "string":
     case "enum":
@@ -205,7 +234,10 @@ export function typeOf(schema: z.ZodType, types: Record<string, ObjectSpec>): Ty
       return { type: "object", additionalProperties: typeOf(def.valueType!, types) };
     case "object": {
       const name = registered?.name;
-      if (!name) throw new Error(`an object schema without a name for the native schema: register it with objectType() (${Object.keys(def.shape ?? {}).join(", ")})`);
+      if (!name)
+        throw new Error(
+          `an object schema without a name for the native schema: register it with objectType() (${Object.keys(def.shape ?? {}).join(", ")})`,
+        );
       const token = nativeToken(name);
       if (!types[token]) {
         types[token] = { type: "object", properties: {} }; // placeholder first: a type may refer to itself

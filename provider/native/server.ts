@@ -19,9 +19,7 @@ import { PACKAGE, NATIVE_TYPE_PREFIX } from "../typeTokens";
 import { functionNamed } from "./functions";
 import { packageSchema, typeOf } from "./schema";
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const provproto = require("@pulumi/pulumi/proto/provider_pb");
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const pluginproto = require("@pulumi/pulumi/proto/plugin_pb");
 
 /** The key and value that mark a secret in the engine's property values. */
@@ -41,7 +39,8 @@ function isSecret(value: unknown): value is { value: unknown } {
 export function reveal(value: unknown): unknown {
   if (isSecret(value)) return reveal(value.value);
   if (Array.isArray(value)) return value.map(reveal);
-  if (typeof value === "object" && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, reveal(v)]));
+  if (typeof value === "object" && value !== null)
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, reveal(v)]));
   return value;
 }
 
@@ -84,7 +83,10 @@ function typeOfUrn(urn: string): string {
 function served(urn: string) {
   const type = typeOfUrn(urn);
   const definition = RESOURCES.find((d) => d.type === type);
-  if (!definition) throw new Error(`${PACKAGE}: unknown resource type ${JSON.stringify(type)}; this provider serves ${RESOURCES.map((d) => d.type).join(", ")}`);
+  if (!definition)
+    throw new Error(
+      `${PACKAGE}: unknown resource type ${JSON.stringify(type)}; this provider serves ${RESOURCES.map((d) => d.type).join(", ")}`,
+    );
   // The same providers the dynamic host serves (bridge/host.ts), failures named in the reason.
   const provider = providers[definition.type];
   return { definition, provider, secrets: definition.properties.secret as string[], strings: stringInputs(definition) };
@@ -96,7 +98,11 @@ function stringInputs(definition: (typeof RESOURCES)[number]): Set<string> {
   let names = STRING_INPUTS.get(definition.type);
   if (!names) {
     const { identity, settings } = definition.properties.groups as unknown as Record<string, Record<string, z.ZodType>>;
-    names = new Set(Object.entries({ ...identity, ...settings }).filter(([, schema]) => typeOf(schema, {}).type === "string").map(([name]) => name));
+    names = new Set(
+      Object.entries({ ...identity, ...settings })
+        .filter(([, schema]) => typeOf(schema, {}).type === "string")
+        .map(([name]) => name),
+    );
     STRING_INPUTS.set(definition.type, names);
   }
   return names;
@@ -121,7 +127,8 @@ function method<Req>(body: (req: Req) => Promise<unknown>) {
   return (call: Call<Req>, callback: Callback) => {
     body(call.request).then(
       (response) => callback(null, response),
-      (error: Error) => callback({ code: grpc.status.UNKNOWN, details: error?.message ?? String(error) } as grpc.ServiceError, null),
+      (error: Error) =>
+        callback({ code: grpc.status.UNKNOWN, details: error?.message ?? String(error) } as grpc.ServiceError, null),
     );
   };
 }
@@ -142,7 +149,9 @@ function settingsFailures(news: Props): { property: string; reason: string }[] {
   const reader = readerOf(news);
   // Stand-ins for the two required settings, so that what remains to fail is a value given.
   const complete: ConfigReader = {
-    get: (key) => reader.get(key) ?? (key === SETTINGS.baseUrl.config ? "http://localhost" : key === SETTINGS.apiKey.config ? "set" : undefined),
+    get: (key) =>
+      reader.get(key) ??
+      (key === SETTINGS.baseUrl.config ? "http://localhost" : key === SETTINGS.apiKey.config ? "set" : undefined),
   };
   try {
     resolveSettings(complete, {});
@@ -155,7 +164,9 @@ function settingsFailures(news: Props): { property: string; reason: string }[] {
 }
 
 /** The settings that are secrets: always kept secret in the provider's state, however they were given. */
-const SECRET_SETTINGS = (Object.entries(SETTINGS) as [string, SettingSource][]).filter(([, s]) => s.secret).map(([name]) => name);
+const SECRET_SETTINGS = (Object.entries(SETTINGS) as [string, SettingSource][])
+  .filter(([, s]) => s.secret)
+  .map(([name]) => name);
 
 /** The service the engine calls; `version` is the package's. */
 export function resourceProviderService(version: string) {
@@ -186,59 +197,95 @@ export function resourceProviderService(version: string) {
       const changed = keys.filter((key) => !isDeepStrictEqual(olds[key], news[key]));
       // A new address or credential reaches the same platform objects: the resources stay, none is replaced.
       const response = new provproto.DiffResponse();
-      response.setChanges(changed.length > 0 ? provproto.DiffResponse.DiffChanges.DIFF_SOME : provproto.DiffResponse.DiffChanges.DIFF_NONE);
+      response.setChanges(
+        changed.length > 0
+          ? provproto.DiffResponse.DiffChanges.DIFF_SOME
+          : provproto.DiffResponse.DiffChanges.DIFF_NONE,
+      );
       response.setDiffsList(changed);
       return response;
     }),
-    configure: method(async (req: { getVariablesMap(): { toObject(): [string, string][] }; hasArgs(): boolean; getArgs(): { toJavaScript(): Props } }) => {
-      // Typed arguments where the engine sends them; else its variables, `integration-platform:config:<name>`.
-      const settings: Props = req.hasArgs() ? propsOf(req.getArgs()) : {};
-      for (const [key, value] of req.getVariablesMap().toObject()) {
-        const name = key.replace(`${PACKAGE}:config:`, "").replace(`${PACKAGE}:`, "");
-        if (!(name in settings)) settings[name] = value;
-      }
-      useStackConfig(readerOf(settings));
-      const response = new provproto.ConfigureResponse();
-      response.setAcceptsecrets(true);
-      response.setSupportspreview(false);
-      response.setAcceptresources(false);
-      response.setAcceptoutputs(false);
-      return response;
-    }),
-    check: method(async (req: { getUrn(): string; getOlds(): { toJavaScript(): Props }; getNews(): { toJavaScript(): Props } }) => {
-      const { provider, secrets, strings } = served(req.getUrn());
-      const [olds, news] = [propsOf(req.getOlds()), propsOf(req.getNews())];
-      const result = await provider.check!(reveal(olds) as Props, asDeclared(reveal(news) as Props, strings));
-      const response = new provproto.CheckResponse();
-      // Whatever the user made secret stays secret, and the type's secrets always are.
-      response.setInputs(toStruct(conceal((result.inputs ?? {}) as Props, [...secrets, ...secretKeys(news)])));
-      response.setFailuresList((result.failures ?? []).map(checkFailure));
-      return response;
-    }),
-    diff: method(async (req: { getId(): string; getUrn(): string; getOlds(): { toJavaScript(): Props }; getNews(): { toJavaScript(): Props } }) => {
-      const { provider, definition } = served(req.getUrn());
-      const [olds, news] = [reveal(propsOf(req.getOlds())) as Props, reveal(propsOf(req.getNews())) as Props];
-      const result = await provider.diff!(req.getId(), olds, news);
-      const { identity, settings } = definition.properties as { identity: string[]; settings: string[] };
-      const changed = [...identity, ...settings].filter((key) => containsUnknown(news[key]) || !isDeepStrictEqual(olds[key], news[key]));
-      const response = new provproto.DiffResponse();
-      response.setChanges(result.changes ? provproto.DiffResponse.DiffChanges.DIFF_SOME : provproto.DiffResponse.DiffChanges.DIFF_NONE);
-      response.setReplacesList(result.replaces ?? []);
-      response.setDiffsList(changed);
-      // The detailed diff names each changed property and whether it replaces, so previews show exactly those.
-      const detailed = response.getDetaileddiffMap();
-      for (const key of changed) {
-        const kind = new provproto.PropertyDiff();
-        const replaces = (result.replaces ?? []).includes(key);
-        const was = olds[key] === undefined, gone = news[key] === undefined;
-        const K = provproto.PropertyDiff.Kind;
-        kind.setKind(was ? (replaces ? K.ADD_REPLACE : K.ADD) : gone ? (replaces ? K.DELETE_REPLACE : K.DELETE) : replaces ? K.UPDATE_REPLACE : K.UPDATE);
-        kind.setInputdiff(true);
-        detailed.set(key, kind);
-      }
-      response.setHasdetaileddiff(true);
-      return response;
-    }),
+    configure: method(
+      async (req: {
+        getVariablesMap(): { toObject(): [string, string][] };
+        hasArgs(): boolean;
+        getArgs(): { toJavaScript(): Props };
+      }) => {
+        // Typed arguments where the engine sends them; else its variables, `integration-platform:config:<name>`.
+        const settings: Props = req.hasArgs() ? propsOf(req.getArgs()) : {};
+        for (const [key, value] of req.getVariablesMap().toObject()) {
+          const name = key.replace(`${PACKAGE}:config:`, "").replace(`${PACKAGE}:`, "");
+          if (!(name in settings)) settings[name] = value;
+        }
+        useStackConfig(readerOf(settings));
+        const response = new provproto.ConfigureResponse();
+        response.setAcceptsecrets(true);
+        response.setSupportspreview(false);
+        response.setAcceptresources(false);
+        response.setAcceptoutputs(false);
+        return response;
+      },
+    ),
+    check: method(
+      async (req: { getUrn(): string; getOlds(): { toJavaScript(): Props }; getNews(): { toJavaScript(): Props } }) => {
+        const { provider, secrets, strings } = served(req.getUrn());
+        const [olds, news] = [propsOf(req.getOlds()), propsOf(req.getNews())];
+        const result = await provider.check!(reveal(olds) as Props, asDeclared(reveal(news) as Props, strings));
+        const response = new provproto.CheckResponse();
+        // Whatever the user made secret stays secret, and the type's secrets always are.
+        response.setInputs(toStruct(conceal((result.inputs ?? {}) as Props, [...secrets, ...secretKeys(news)])));
+        response.setFailuresList((result.failures ?? []).map(checkFailure));
+        return response;
+      },
+    ),
+    diff: method(
+      async (req: {
+        getId(): string;
+        getUrn(): string;
+        getOlds(): { toJavaScript(): Props };
+        getNews(): { toJavaScript(): Props };
+      }) => {
+        const { provider, definition } = served(req.getUrn());
+        const [olds, news] = [reveal(propsOf(req.getOlds())) as Props, reveal(propsOf(req.getNews())) as Props];
+        const result = await provider.diff!(req.getId(), olds, news);
+        const { identity, settings } = definition.properties as { identity: string[]; settings: string[] };
+        const changed = [...identity, ...settings].filter(
+          (key) => containsUnknown(news[key]) || !isDeepStrictEqual(olds[key], news[key]),
+        );
+        const response = new provproto.DiffResponse();
+        response.setChanges(
+          result.changes ? provproto.DiffResponse.DiffChanges.DIFF_SOME : provproto.DiffResponse.DiffChanges.DIFF_NONE,
+        );
+        response.setReplacesList(result.replaces ?? []);
+        response.setDiffsList(changed);
+        // The detailed diff names each changed property and whether it replaces, so previews show exactly those.
+        const detailed = response.getDetaileddiffMap();
+        for (const key of changed) {
+          const kind = new provproto.PropertyDiff();
+          const replaces = (result.replaces ?? []).includes(key);
+          const was = olds[key] === undefined,
+            gone = news[key] === undefined;
+          const K = provproto.PropertyDiff.Kind;
+          kind.setKind(
+            was
+              ? replaces
+                ? K.ADD_REPLACE
+                : K.ADD
+              : gone
+                ? replaces
+                  ? K.DELETE_REPLACE
+                  : K.DELETE
+                : replaces
+                  ? K.UPDATE_REPLACE
+                  : K.UPDATE,
+          );
+          kind.setInputdiff(true);
+          detailed.set(key, kind);
+        }
+        response.setHasdetaileddiff(true);
+        return response;
+      },
+    ),
     create: method(async (req: { getUrn(): string; getProperties(): { toJavaScript(): Props } }) => {
       const { provider, secrets } = served(req.getUrn());
       const inputs = propsOf(req.getProperties());
@@ -248,28 +295,42 @@ export function resourceProviderService(version: string) {
       response.setProperties(toStruct(conceal(result.outs as Props, [...secrets, ...secretKeys(inputs)])));
       return response;
     }),
-    read: method(async (req: { getId(): string; getUrn(): string; getProperties(): { toJavaScript(): Props }; getInputs(): { toJavaScript(): Props } }) => {
-      const { provider, secrets } = served(req.getUrn());
-      const props = propsOf(req.getProperties());
-      const id = req.getId();
-      // `pulumi import` (or the `import` option) reads with the id alone: the definition finds the object from it.
-      const importing = Object.keys(props).length === 0;
-      const result = importing ? await provider.importById(id) : await provider.read!(id, reveal(props) as Props);
-      const response = new provproto.ReadResponse();
-      response.setId(result.id ?? "");
-      const keep = [...secrets, ...secretKeys(props)];
-      response.setProperties(toStruct(conceal((result.props ?? {}) as Props, keep)));
-      if (result.inputs) response.setInputs(toStruct(conceal(result.inputs as Props, keep)));
-      return response;
-    }),
-    update: method(async (req: { getId(): string; getUrn(): string; getOlds(): { toJavaScript(): Props }; getNews(): { toJavaScript(): Props } }) => {
-      const { provider, secrets } = served(req.getUrn());
-      const [olds, news] = [propsOf(req.getOlds()), propsOf(req.getNews())];
-      const result = await provider.update!(req.getId(), reveal(olds) as Props, reveal(news) as Props);
-      const response = new provproto.UpdateResponse();
-      response.setProperties(toStruct(conceal((result.outs ?? {}) as Props, [...secrets, ...secretKeys(news)])));
-      return response;
-    }),
+    read: method(
+      async (req: {
+        getId(): string;
+        getUrn(): string;
+        getProperties(): { toJavaScript(): Props };
+        getInputs(): { toJavaScript(): Props };
+      }) => {
+        const { provider, secrets } = served(req.getUrn());
+        const props = propsOf(req.getProperties());
+        const id = req.getId();
+        // `pulumi import` (or the `import` option) reads with the id alone: the definition finds the object from it.
+        const importing = Object.keys(props).length === 0;
+        const result = importing ? await provider.importById(id) : await provider.read!(id, reveal(props) as Props);
+        const response = new provproto.ReadResponse();
+        response.setId(result.id ?? "");
+        const keep = [...secrets, ...secretKeys(props)];
+        response.setProperties(toStruct(conceal((result.props ?? {}) as Props, keep)));
+        if (result.inputs) response.setInputs(toStruct(conceal(result.inputs as Props, keep)));
+        return response;
+      },
+    ),
+    update: method(
+      async (req: {
+        getId(): string;
+        getUrn(): string;
+        getOlds(): { toJavaScript(): Props };
+        getNews(): { toJavaScript(): Props };
+      }) => {
+        const { provider, secrets } = served(req.getUrn());
+        const [olds, news] = [propsOf(req.getOlds()), propsOf(req.getNews())];
+        const result = await provider.update!(req.getId(), reveal(olds) as Props, reveal(news) as Props);
+        const response = new provproto.UpdateResponse();
+        response.setProperties(toStruct(conceal((result.outs ?? {}) as Props, [...secrets, ...secretKeys(news)])));
+        return response;
+      },
+    ),
     delete: method(async (req: { getId(): string; getUrn(): string; getProperties(): { toJavaScript(): Props } }) => {
       const { provider } = served(req.getUrn());
       await provider.delete!(req.getId(), reveal(propsOf(req.getProperties())) as Props);
@@ -277,12 +338,18 @@ export function resourceProviderService(version: string) {
     }),
     invoke: method(async (req: { getTok(): string; getArgs(): { toJavaScript(): Props } }) => {
       const token = req.getTok();
-      const fn = token.startsWith(NATIVE_TYPE_PREFIX) ? functionNamed(token.slice(NATIVE_TYPE_PREFIX.length)) : undefined;
+      const fn = token.startsWith(NATIVE_TYPE_PREFIX)
+        ? functionNamed(token.slice(NATIVE_TYPE_PREFIX.length))
+        : undefined;
       if (!fn) throw new Error(`${PACKAGE}: unknown function ${JSON.stringify(token)}`);
       const outputs = await fn.run(reveal(propsOf(req.getArgs())) as Props);
       const response = new provproto.InvokeResponse();
       // getEnvValues' list may hold readable values: it stays a secret, as getEnvValuesOutput's does.
-      response.setReturn(toStruct(conceal(JSON.parse(JSON.stringify(outputs)) as Props, fn.name === "getEnvValues" ? Object.keys(outputs) : [])));
+      response.setReturn(
+        toStruct(
+          conceal(JSON.parse(JSON.stringify(outputs)) as Props, fn.name === "getEnvValues" ? Object.keys(outputs) : []),
+        ),
+      );
       return response;
     }),
     cancel: method(async () => new emptyproto.Empty()),

@@ -12,7 +12,9 @@ const text = `${JSON.stringify(packageSchema(version), null, 2)}\n`;
 if (process.argv.includes("--check")) {
   const current = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "";
   if (current !== text) {
-    console.error("sdk/schema.json does not match the definitions: run `npm run gen:schema`, then `bash scripts/gen-sdk.sh`, and commit both");
+    console.error(
+      "sdk/schema.json does not match the definitions: run `npm run gen:schema`, then `bash scripts/gen-sdk.sh`, and commit both",
+    );
     process.exit(1);
   }
   console.log("sdk/schema.json matches the definitions");

@@ -30,16 +30,27 @@ export interface DeclaredKey {
 }
 
 /** A JSON object: what the platform accepts as a response sample. */
-const Sample = typedAs({ type: "object", additionalProperties: { $ref: "pulumi.json#/Any" } }, z.custom<EventResponseSample>(
-  (value) => value !== null && typeof value === "object" && !Array.isArray(value),
-  // A missing sample is its own case: "not a undefined" would not tell the user to add it.
-  { error: (issue) => (issue.input === undefined ? "is required" : `must be an object (a sample of the event's response), not ${describe(issue.input)}`) },
-));
+const Sample = typedAs(
+  { type: "object", additionalProperties: { $ref: "pulumi.json#/Any" } },
+  z.custom<EventResponseSample>(
+    (value) => value !== null && typeof value === "object" && !Array.isArray(value),
+    // A missing sample is its own case: "not a undefined" would not tell the user to add it.
+    {
+      error: (issue) =>
+        issue.input === undefined
+          ? "is required"
+          : `must be an object (a sample of the event's response), not ${describe(issue.input)}`,
+    },
+  ),
+);
 
 /** A declared response key, as the platform returns it. */
 const DeclaredKeySchema = objectType(
   "DeclaredKey",
-  z.object({ key: z.string().describe("Dot path of the property."), type: z.string().describe("The platform's type: `text` or `object`.") }),
+  z.object({
+    key: z.string().describe("Dot path of the property."),
+    type: z.string().describe("The platform's type: `text` or `object`."),
+  }),
 );
 
 /** ApplicationEvent's properties, each declared once (see properties.ts). */
@@ -50,12 +61,21 @@ export const ApplicationEventProperties = declareProperties({
   },
   settings: {
     /** The event's name. */
-    name: z.string({ error: (issue) => (issue.input === undefined ? "is required" : `must be a string, not ${describe(issue.input)}`) }).trim().min(1, "must not be empty").describe("The event's name."),
+    name: z
+      .string({
+        error: (issue) =>
+          issue.input === undefined ? "is required" : `must be a string, not ${describe(issue.input)}`,
+      })
+      .trim()
+      .min(1, "must not be empty")
+      .describe("The event's name."),
     /**
      * A sample of the event's response, as a readable object. The platform declares one key per
      * property, with dot paths for nested properties (`user.id`), and keeps the sample itself.
      */
-    response: Sample.describe("A sample of the event's response, as a readable object. The platform declares one key per property, with dot paths for nested properties (`user.id`), and keeps the sample itself."),
+    response: Sample.describe(
+      "A sample of the event's response, as a readable object. The platform declares one key per property, with dot paths for nested properties (`user.id`), and keeps the sample itself.",
+    ),
     /** What the event is set back to on delete. The API cannot read an event, so this must be declared to be restored. */
     restoreOnDelete: objectType(
       "EventDefinition",
@@ -68,11 +88,17 @@ export const ApplicationEventProperties = declareProperties({
           { error: (issue) => `must be {name, response}, not ${describe(issue.input)}` },
         )
         .strict(),
-    ).optional().describe("What the event is set back to on delete. The API cannot read an event, so this must be declared to be restored."),
+    )
+      .optional()
+      .describe(
+        "What the event is set back to on delete. The API cannot read an event, so this must be declared to be restored.",
+      ),
   },
   outputs: {
     /** The keys the platform declared from the sample, with dot paths for nested properties. */
-    declaredKeys: z.array(DeclaredKeySchema).describe("The keys the platform declared from the sample, with dot paths for nested properties."),
+    declaredKeys: z
+      .array(DeclaredKeySchema)
+      .describe("The keys the platform declared from the sample, with dot paths for nested properties."),
     /** The sample as the platform stores it, serialized as a string. */
     rawResponse: z.string().optional().describe("The sample as the platform stores it, serialized as a string."),
   },
@@ -88,7 +114,9 @@ async function putEvent(run: Run, eventId: string, definition: EventDefinition):
   const events = await run.updateApplicationEvent(eventId, definition);
   const record = events.find((e) => e._id === eventId);
   if (!record) {
-    throw new Error(`PUT /application/event/${eventId} succeeded, but the returned list has no event ${eventId}; run again, and report it if it persists`);
+    throw new Error(
+      `PUT /application/event/${eventId} succeeded, but the returned list has no event ${eventId}; run again, and report it if it persists`,
+    );
   }
   return record;
 }
@@ -128,7 +156,9 @@ export const ApplicationEventDefinition = defineResource({
       await unlessGone(() => putEvent(context.run, props.eventId, props.restoreOnDelete!));
     },
   },
-  importable: { why: "the API has no read of an event. Declare it in the program with restoreOnDelete: create writes the declared name and response" },
+  importable: {
+    why: "the API has no read of an event. Declare it in the program with restoreOnDelete: create writes the declared name and response",
+  },
   summary: {
     titled: ["name"],
     section: () => "Application events",

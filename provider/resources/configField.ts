@@ -42,11 +42,20 @@ export type ConfigFieldRecord = z.output<typeof ConfigFieldRecordSchema>;
 /** The properties a ConfigField sets on the field, and so puts back on delete. */
 const managed = {
   /** The field's display name in this config. Omit it to leave the name alone. */
-  name: z.string({ error: "must be a string" }).trim().min(1, "must not be empty").optional().describe("The field's display name in this config. Omit it to leave the name alone."),
+  name: z
+    .string({ error: "must be a string" })
+    .trim()
+    .min(1, "must not be empty")
+    .optional()
+    .describe("The field's display name in this config. Omit it to leave the name alone."),
   /** The options of a select or map field. Omit them to leave the options alone; `[]` clears them. */
-  options: NameValueList.optional().describe("The options of a select or map field. Omit them to leave the options alone; `[]` clears them."),
+  options: NameValueList.optional().describe(
+    "The options of a select or map field. Omit them to leave the options alone; `[]` clears them.",
+  ),
   /** Labels of the field. Omit them to leave the labels alone; `[]` clears them. */
-  labels: NameValueList.optional().describe("Labels of the field. Omit them to leave the labels alone; `[]` clears them."),
+  labels: NameValueList.optional().describe(
+    "Labels of the field. Omit them to leave the labels alone; `[]` clears them.",
+  ),
 };
 /** Values of the managed properties: what is set, found, or put back. */
 const ManagedValues = objectType(
@@ -61,13 +70,19 @@ export const ConfigFieldProperties = declareProperties({
     /** The application's slug, e.g. `hubspot`. Changing it replaces the resource. */
     slug: Id.describe("The application's slug, e.g. `hubspot`. Changing it replaces the resource."),
     /** The customer's identifier of the linked account (end user). Changing it replaces the resource. */
-    linkedAccountId: Id.describe("The customer's identifier of the linked account (end user). Changing it replaces the resource."),
+    linkedAccountId: Id.describe(
+      "The customer's identifier of the linked account (end user). Changing it replaces the resource.",
+    ),
     /** The config to update; by default the platform names a config after its linked account. Changing it replaces the resource. */
-    configId: Id.describe("The config to update; by default the platform names a config after its linked account. Changing it replaces the resource."),
+    configId: Id.describe(
+      "The config to update; by default the platform names a config after its linked account. Changing it replaces the resource.",
+    ),
     /** The field's id. Changing it replaces the resource. */
     fieldId: Id.describe("The field's id. Changing it replaces the resource."),
     /** The published workflow the field belongs to; omit it for a field global to the app. Changing it replaces the resource. */
-    workflowId: Id.optional().describe("The published workflow the field belongs to; omit it for a field global to the app. Changing it replaces the resource."),
+    workflowId: Id.optional().describe(
+      "The published workflow the field belongs to; omit it for a field global to the app. Changing it replaces the resource.",
+    ),
   },
   settings: {
     ...managed,
@@ -76,13 +91,19 @@ export const ConfigFieldProperties = declareProperties({
      * exactly these properties, whatever create recorded. Declare it when what create found is
      * not the state to go back to, e.g. after an interrupted create. Changing it writes nothing.
      */
-    restoreOnDelete: ManagedValues.optional().describe("What delete (destroy, or removing the resource) puts back, instead of what create found: exactly these properties, whatever create recorded. Declare it when what create found is not the state to go back to, e.g. after an interrupted create. Changing it writes nothing."),
+    restoreOnDelete: ManagedValues.optional().describe(
+      "What delete (destroy, or removing the resource) puts back, instead of what create found: exactly these properties, whatever create recorded. Declare it when what create found is not the state to go back to, e.g. after an interrupted create. Changing it writes nothing.",
+    ),
   },
   outputs: {
     /** The field as the platform returned it: required, fieldType, hidden, options and the rest. */
-    field: ConfigFieldRecordSchema.describe("The field as the platform returned it: required, fieldType, hidden, options and the rest."),
+    field: ConfigFieldRecordSchema.describe(
+      "The field as the platform returned it: required, fieldType, hidden, options and the rest.",
+    ),
     /** What the managed properties held before this resource took the field over; delete puts it back. */
-    previous: ManagedValues.describe("What the managed properties held before this resource took the field over; delete puts it back."),
+    previous: ManagedValues.describe(
+      "What the managed properties held before this resource took the field over; delete puts it back.",
+    ),
   },
 });
 
@@ -180,11 +201,17 @@ export const ConfigFieldDefinition = defineResource({
       const config = await configOrFailure(run, inputs);
       if (isFailure(config)) return { failures: [config] };
       const { workflowId } = inputs;
-      if (workflowId !== undefined && !config.workflows.some((w) => w.id === workflowId)) return { failures: [unpublishedWorkflow({ ...inputs, workflowId })] };
+      if (workflowId !== undefined && !config.workflows.some((w) => w.id === workflowId))
+        return { failures: [unpublishedWorkflow({ ...inputs, workflowId })] };
       if (findField(config, inputs.fieldId, workflowId)) return { failures: [] };
       const place = workflowId === undefined ? "global to the app" : `of workflow ${quoted(workflowId)}`;
       return {
-        failures: [{ property: "fieldId", reason: `config ${quoted(inputs.configId)} (app ${quoted(inputs.slug)}, linked account ${quoted(inputs.linkedAccountId)}) has no field ${quoted(inputs.fieldId)} ${place}: check fieldId and workflowId` }],
+        failures: [
+          {
+            property: "fieldId",
+            reason: `config ${quoted(inputs.configId)} (app ${quoted(inputs.slug)}, linked account ${quoted(inputs.linkedAccountId)}) has no field ${quoted(inputs.fieldId)} ${place}: check fieldId and workflowId`,
+          },
+        ],
       };
     },
 
@@ -193,7 +220,10 @@ export const ConfigFieldDefinition = defineResource({
         // What delete puts back is declared, so a read would record nothing: one write instead (docs/guides/scaling.md).
         const field = await putField(run, inputs, desiredValues(inputs));
         claim(idOf(inputs));
-        return { id: idOf(inputs), outs: { ...ConfigFieldProperties.inputsOf(inputs), field, previous: defined({ ...inputs.restoreOnDelete }) } };
+        return {
+          id: idOf(inputs),
+          outs: { ...ConfigFieldProperties.inputsOf(inputs), field, previous: defined({ ...inputs.restoreOnDelete }) },
+        };
       }
       // One read, shared with the config's other resources: what to restore, and is a write needed?
       const before = findField(await run.readConfig(inputs), inputs.fieldId, inputs.workflowId);
@@ -203,7 +233,9 @@ export const ConfigFieldDefinition = defineResource({
           : "the app has no global field with that id";
         throw new Error(`Cannot manage ${where(inputs)}: ${hint}. Check fieldId and workflowId.`);
       }
-      const previous = defined(Object.fromEntries(MANAGED.map((key) => [key, inputs[key] !== undefined ? liveValue(before, key) : undefined]))) as ManagedValues;
+      const previous = defined(
+        Object.fromEntries(MANAGED.map((key) => [key, inputs[key] !== undefined ? liveValue(before, key) : undefined])),
+      ) as ManagedValues;
       const desired = desiredValues(inputs);
       // Already as declared (an adopted setup, or a run that stopped after this write): no write.
       const field = holds(before, desired) ? toRecord(before) : await putField(run, inputs, desired);
@@ -221,15 +253,19 @@ export const ConfigFieldDefinition = defineResource({
       // Drift shows in inputs and outputs; what the platform may change without a change is not
       // drift: whitespace around a name, the order of options and labels, null for an empty list.
       if (props.name !== undefined && (live.name ?? "").trim() !== props.name) outs.name = live.name ?? "";
-      if (props.options !== undefined && !sameItems(nameValues(live.options), props.options)) outs.options = nameValues(live.options);
-      if (props.labels !== undefined && !sameItems(nameValues(live.labels), props.labels)) outs.labels = nameValues(live.labels);
+      if (props.options !== undefined && !sameItems(nameValues(live.options), props.options))
+        outs.options = nameValues(live.options);
+      if (props.labels !== undefined && !sameItems(nameValues(live.labels), props.labels))
+        outs.labels = nameValues(live.labels);
       return { id, props: outs, inputs: ConfigFieldProperties.inputsOf(outs) };
     },
 
     async update(context, _id, olds, news) {
       // Pre-takeover values of newly managed properties were not recorded at create: take what the field holds now.
       const previous: Record<string, unknown> = { ...olds.previous };
-      const newlyManaged = MANAGED.filter((key) => news[key] !== undefined && olds[key] === undefined && previous[key] === undefined);
+      const newlyManaged = MANAGED.filter(
+        (key) => news[key] !== undefined && olds[key] === undefined && previous[key] === undefined,
+      );
       const desired = desiredValues(news, olds);
       let live: api.ConfigFieldState | undefined;
       if (newlyManaged.length > 0) {
@@ -239,7 +275,11 @@ export const ConfigFieldDefinition = defineResource({
       // Only restoreOnDelete changed: it acts at delete, so there is nothing to write now.
       const unchanged = MANAGED.every((key) => isDeepStrictEqual(olds[key], news[key]));
       // When the read was needed anyway and shows the declared values in place, no write either.
-      const field = unchanged ? olds.field : live && holds(live, desired) ? toRecord(live) : await putField(context.run, news, desired);
+      const field = unchanged
+        ? olds.field
+        : live && holds(live, desired)
+          ? toRecord(live)
+          : await putField(context.run, news, desired);
       return { outs: { ...ConfigFieldProperties.inputsOf(news), field, previous: defined(previous) as ManagedValues } };
     },
 
@@ -256,7 +296,10 @@ export const ConfigFieldDefinition = defineResource({
     },
   },
   // Adopted as found: nothing is managed yet, so nothing is recorded to put back, and destroy writes nothing.
-  importable: { parts: ["linkedAccountId", "slug", "configId", "workflowId", "fieldId"], adopt: (state) => ({ ...state, previous: {} }) },
+  importable: {
+    parts: ["linkedAccountId", "slug", "configId", "workflowId", "fieldId"],
+    adopt: (state) => ({ ...state, previous: {} }),
+  },
   summary: {
     title: (i, _o, t) =>
       `field ${t.id(i.fieldId)}${i.workflowId !== undefined ? ` of workflow ${t.id(i.workflowId)}` : ""}` +
@@ -264,14 +307,16 @@ export const ConfigFieldDefinition = defineResource({
     release: (i, o, t) => {
       // A declared restoreOnDelete is put back as declared.
       if (isRecord(i.restoreOnDelete)) {
-        const declared = Object.entries(i.restoreOnDelete).map(([key, value]) => `${t.code(key)} goes back to ${t.value(value)} (${t.code("restoreOnDelete")})`);
+        const declared = Object.entries(i.restoreOnDelete).map(
+          ([key, value]) => `${t.code(key)} goes back to ${t.value(value)} (${t.code("restoreOnDelete")})`,
+        );
         return declared.length > 0 ? declared.join(", ") : "the field keeps its current values";
       }
       // Otherwise what each managed property held before; options and labels with nothing recorded go back to empty.
       const previous = isRecord(o.previous) ? o.previous : {};
-      const restored = MANAGED.filter((key) => i[key] !== undefined && (key !== "name" || previous.name !== undefined)).map(
-        (key) => `${t.code(key)} goes back to ${t.value(previous[key] ?? [])}`,
-      );
+      const restored = MANAGED.filter(
+        (key) => i[key] !== undefined && (key !== "name" || previous.name !== undefined),
+      ).map((key) => `${t.code(key)} goes back to ${t.value(previous[key] ?? [])}`);
       return restored.length > 0 ? restored.join(", ") : "the field keeps its current values";
     },
   },

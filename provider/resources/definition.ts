@@ -104,7 +104,11 @@ export interface ResourceDefinitionArgs<T extends string, P extends AnyPropertie
 }
 
 /** The constructor of a resource class: the user's name, args and options. */
-export type ResourceClass<P extends AnyProperties> = new (name: string, args: ArgsOf<P>, opts?: pulumi.CustomResourceOptions) => pulumi.dynamic.Resource & OutputsOf<P>;
+export type ResourceClass<P extends AnyProperties> = new (
+  name: string,
+  args: ArgsOf<P>,
+  opts?: pulumi.CustomResourceOptions,
+) => pulumi.dynamic.Resource & OutputsOf<P>;
 
 /** A resource type, defined once. */
 export class ResourceDefinition<T extends string, P extends AnyProperties> {
@@ -150,10 +154,13 @@ export class ResourceDefinition<T extends string, P extends AnyProperties> {
         const checked = ops.check ? await ops.check(context, olds, news) : { ...properties.check(news) };
         const inputs = checked.inputs as StateOf<P>;
         const failures = checked.failures ?? [];
-        const identityKnown = properties.identity.every((key) => !containsUnknown((inputs as Record<string, unknown>)[key]));
+        const identityKnown = properties.identity.every(
+          (key) => !containsUnknown((inputs as Record<string, unknown>)[key]),
+        );
         // Unchanged resources were proven when applied: a preview without changes makes no call.
         const changed = Object.keys(olds).length === 0 || properties.diff(olds, inputs).changes;
-        if (!ops.validate || failures.length > 0 || !identityKnown || !changed || !context.validates) return { inputs, failures };
+        if (!ops.validate || failures.length > 0 || !identityKnown || !changed || !context.validates)
+          return { inputs, failures };
         const found = await validating(host, () => ops.validate!(context, inputs));
         return { inputs: { ...inputs, ...found.inputs }, failures: found.failures };
       },
@@ -163,10 +170,14 @@ export class ResourceDefinition<T extends string, P extends AnyProperties> {
       update: (id, olds, news) => ops.update(context, id, olds, news),
       delete: (id, props) => ops.delete(context, id, props),
       importById: async (id) => {
-        if (!importable || "why" in importable) throw new Error(`${type} cannot be imported: ${importable?.why ?? "it has no import"}`);
+        if (!importable || "why" in importable)
+          throw new Error(`${type} cannot be imported: ${importable?.why ?? "it has no import"}`);
         const identity = identityOf(type, importable.parts, id);
         const found = await ops.read(context, id, identity as StateOf<P>);
-        if (!found.id) throw new Error(`${type} ${JSON.stringify(id)} was not found on the platform: check each part of the id (${importable.parts.join("/")})`);
+        if (!found.id)
+          throw new Error(
+            `${type} ${JSON.stringify(id)} was not found on the platform: check each part of the id (${importable.parts.join("/")})`,
+          );
         return { ...found, props: importable.adopt(found.props as Record<string, unknown>) };
       },
     };
@@ -214,7 +225,9 @@ async function validating(host: Host, validate: () => Promise<Validation>): Prom
 }
 
 /** Defines a resource type; see ResourceDefinitionArgs. */
-export function defineResource<T extends string, P extends AnyProperties>(args: ResourceDefinitionArgs<T, P>): ResourceDefinition<T, P> {
+export function defineResource<T extends string, P extends AnyProperties>(
+  args: ResourceDefinitionArgs<T, P>,
+): ResourceDefinition<T, P> {
   return new ResourceDefinition(args);
 }
 
@@ -232,7 +245,10 @@ const FORWARDERS: Record<string, () => pulumi.dynamic.ResourceProvider> = {
 /** The frozen forwarder of bridge/providers/<type>. */
 function forwarderOf(type: string): pulumi.dynamic.ResourceProvider {
   const load = FORWARDERS[type];
-  if (!load) throw new Error(`no forwarder module for resource type ${type}: add provider/bridge/providers/${type}.ts and list it in FORWARDERS`);
+  if (!load)
+    throw new Error(
+      `no forwarder module for resource type ${type}: add provider/bridge/providers/${type}.ts and list it in FORWARDERS`,
+    );
   return load();
 }
 

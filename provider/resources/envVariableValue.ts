@@ -20,7 +20,9 @@ export const EnvVariableValueProperties = declareProperties({
     /** The env variable definition's id. Changing it replaces the resource. */
     definitionId: Id.describe("The env variable definition's id. Changing it replaces the resource."),
     /** The linked account, for a `linked_account` definition (or optionally a `workflow` one). Changing it replaces the resource. */
-    linkedAccountId: Id.optional().describe("The linked account, for a `linked_account` definition (or optionally a `workflow` one). Changing it replaces the resource."),
+    linkedAccountId: Id.optional().describe(
+      "The linked account, for a `linked_account` definition (or optionally a `workflow` one). Changing it replaces the resource.",
+    ),
     /** The workflow, for a `workflow` definition. Changing it replaces the resource. */
     workflowId: Id.optional().describe("The workflow, for a `workflow` definition. Changing it replaces the resource."),
   },
@@ -28,7 +30,11 @@ export const EnvVariableValueProperties = declareProperties({
     // The value itself never goes into a reason: it is a secret. The class wraps it in
     // pulumi.secret(), so a missing value arrives as null.
     /** The value, always a string; `number` and `url` definitions check its format. Stored as a secret. */
-    value: z.string({ error: (issue) => (issue.input == null ? "is required" : `must be a string, not ${describe(issue.input)}`) }).describe("The value, always a string; `number` and `url` definitions check its format. Stored as a secret."),
+    value: z
+      .string({
+        error: (issue) => (issue.input == null ? "is required" : `must be a string, not ${describe(issue.input)}`),
+      })
+      .describe("The value, always a string; `number` and `url` definitions check its format. Stored as a secret."),
     /**
      * For an encrypted definition: when the platform already holds a value at this scope, create
      * takes it over without writing. An encrypted value reads back redacted, so it cannot be
@@ -36,31 +42,60 @@ export const EnvVariableValueProperties = declareProperties({
      * `pulumi-integration-platform import` sets it on the values it brings in. A readable value
      * that already equals `value` is never written, with or without this.
      */
-    adoptEncryptedValue: z.boolean({ error: (issue) => `must be true or false, not ${describe(issue.input)}` }).optional().describe("For an encrypted definition: when the platform already holds a value at this scope, create takes it over without writing. An encrypted value reads back redacted, so it cannot be compared: `value` is trusted to equal it, and only a later change of `value` is written. `pulumi-integration-platform import` sets it on the values it brings in. A readable value that already equals `value` is never written, with or without this."),
+    adoptEncryptedValue: z
+      .boolean({ error: (issue) => `must be true or false, not ${describe(issue.input)}` })
+      .optional()
+      .describe(
+        "For an encrypted definition: when the platform already holds a value at this scope, create takes it over without writing. An encrypted value reads back redacted, so it cannot be compared: `value` is trusted to equal it, and only a later change of `value` is written. `pulumi-integration-platform import` sets it on the values it brings in. A readable value that already equals `value` is never written, with or without this.",
+      ),
     /**
      * What delete (destroy, or removing the resource) sets the value to, instead of putting back
      * what create replaced or deleting it. Stored as a secret. Changing it writes nothing.
      */
-    restoreOnDelete: z.string({ error: (issue) => `must be a string, not ${describe(issue.input)}` }).optional().describe("What delete (destroy, or removing the resource) sets the value to, instead of putting back what create replaced or deleting it. Stored as a secret. Changing it writes nothing."),
+    restoreOnDelete: z
+      .string({ error: (issue) => `must be a string, not ${describe(issue.input)}` })
+      .optional()
+      .describe(
+        "What delete (destroy, or removing the resource) sets the value to, instead of putting back what create replaced or deleting it. Stored as a secret. Changing it writes nothing.",
+      ),
     /**
      * Declares that the platform held no value at this placement before this resource: delete
      * (destroy, or removing the resource) deletes the value, whatever create found. With
      * createWithoutRead, create is then one write. Not with restoreOnDelete or adoptEncryptedValue.
      * Changing it writes nothing.
      */
-    noValueBefore: z.boolean({ error: (issue) => `must be true or false, not ${describe(issue.input)}` }).optional().describe("Declares that the platform held no value at this placement before this resource: delete (destroy, or removing the resource) deletes the value, whatever create found. With createWithoutRead, create is then one write. Not with restoreOnDelete or adoptEncryptedValue. Changing it writes nothing."),
+    noValueBefore: z
+      .boolean({ error: (issue) => `must be true or false, not ${describe(issue.input)}` })
+      .optional()
+      .describe(
+        "Declares that the platform held no value at this placement before this resource: delete (destroy, or removing the resource) deletes the value, whatever create found. With createWithoutRead, create is then one write. Not with restoreOnDelete or adoptEncryptedValue. Changing it writes nothing.",
+      ),
   },
   derived: {
     /** The definition's scope (org, workspace, linked_account or workflow), learned at check so that read knows which list to look in. */
-    scope: EnvScope.describe("The definition's scope (org, workspace, linked_account or workflow), learned at check so that read knows which list to look in."),
+    scope: EnvScope.describe(
+      "The definition's scope (org, workspace, linked_account or workflow), learned at check so that read knows which list to look in.",
+    ),
     /** Whether the platform encrypts the value, and so redacts it on read: drift in it cannot be seen. */
-    encrypted: z.boolean().describe("Whether the platform encrypts the value, and so redacts it on read: drift in it cannot be seen."),
+    encrypted: z
+      .boolean()
+      .describe("Whether the platform encrypts the value, and so redacts it on read: drift in it cannot be seen."),
   },
   outputs: {
     /** Whether the platform held a value at this placement before create took it over; delete then never deletes it. */
-    foundExisting: z.boolean().optional().describe("Whether the platform held a value at this placement before create took it over; delete then never deletes it."),
+    foundExisting: z
+      .boolean()
+      .optional()
+      .describe(
+        "Whether the platform held a value at this placement before create took it over; delete then never deletes it.",
+      ),
     /** The readable value create found there (secret); delete puts it back. Absent for an encrypted definition. */
-    previousValue: z.string().optional().describe("The readable value create found there (secret); delete puts it back. Absent for an encrypted definition."),
+    previousValue: z
+      .string()
+      .optional()
+      .describe(
+        "The readable value create found there (secret); delete puts it back. Absent for an encrypted definition.",
+      ),
   },
   secret: ["value", "restoreOnDelete", "previousValue"],
 });
@@ -73,35 +108,63 @@ function declarationFailures(inputs: Record<string, unknown>): pulumi.dynamic.Ch
   if (inputs.noValueBefore !== true) return [];
   const failures: pulumi.dynamic.CheckFailure[] = [];
   if (inputs.restoreOnDelete !== undefined) {
-    failures.push({ property: "noValueBefore", reason: "must not be true together with restoreOnDelete: declare one of them, what delete sets the value to or that it deletes it" });
+    failures.push({
+      property: "noValueBefore",
+      reason:
+        "must not be true together with restoreOnDelete: declare one of them, what delete sets the value to or that it deletes it",
+    });
   }
   if (inputs.adoptEncryptedValue === true) {
-    failures.push({ property: "noValueBefore", reason: "must not be true together with adoptEncryptedValue: adopting takes over a value that is already there" });
+    failures.push({
+      property: "noValueBefore",
+      reason: "must not be true together with adoptEncryptedValue: adopting takes over a value that is already there",
+    });
   }
   return failures;
 }
 
 /** Checks the ids present against a scope; one failure per property. */
-function scopeFailures(scope: EnvScope, ids: { linkedAccountId?: string; workflowId?: string }, subject: string): pulumi.dynamic.CheckFailure[] {
+function scopeFailures(
+  scope: EnvScope,
+  ids: { linkedAccountId?: string; workflowId?: string },
+  subject: string,
+): pulumi.dynamic.CheckFailure[] {
   return scopeViolations(scope, ids).map(({ property, broken }) => ({
     property,
-    reason: broken === "required" ? `is required: ${subject} has scope ${scope}` : `must not be set: ${subject} has scope ${scope}`,
+    reason:
+      broken === "required"
+        ? `is required: ${subject} has scope ${scope}`
+        : `must not be set: ${subject} has scope ${scope}`,
   }));
 }
 
 /** The definition, or the failure that says it does not exist. */
-async function definitionOrFailure(run: Run, definitionId: string): Promise<{ found: EnvDefinition; failure?: undefined } | { found?: undefined; failure: pulumi.dynamic.CheckFailure }> {
+async function definitionOrFailure(
+  run: Run,
+  definitionId: string,
+): Promise<
+  { found: EnvDefinition; failure?: undefined } | { found?: undefined; failure: pulumi.dynamic.CheckFailure }
+> {
   try {
     return { found: await run.envDefinition(definitionId) };
   } catch (error) {
     if (!(error instanceof NotFoundError)) throw error;
-    return { failure: { property: "definitionId", reason: `no env variable definition has the id ${JSON.stringify(definitionId)}` } };
+    return {
+      failure: {
+        property: "definitionId",
+        reason: `no env variable definition has the id ${JSON.stringify(definitionId)}`,
+      },
+    };
   }
 }
 
 /** How a value's ids and format misfit its definition, one failure per property. */
 function definitionFailures(definition: EnvDefinition, inputs: Record<string, unknown>): pulumi.dynamic.CheckFailure[] {
-  const failures = scopeFailures(definition.scope, inputs as { linkedAccountId?: string; workflowId?: string }, `definition ${definition.name}`);
+  const failures = scopeFailures(
+    definition.scope,
+    inputs as { linkedAccountId?: string; workflowId?: string },
+    `definition ${definition.name}`,
+  );
   for (const property of ["value", "restoreOnDelete"] as const) {
     if (typeof inputs[property] !== "string" || containsUnknown(inputs[property])) continue;
     const reason = formatFailure(definition.var_format, inputs[property] as string);
@@ -111,10 +174,14 @@ function definitionFailures(definition: EnvDefinition, inputs: Record<string, un
 }
 
 /** Inputs that check could not complete (validation off): their definition's scope and encryption, or an error naming each misfit. */
-async function withDefinition<T extends { definitionId: string }>(run: Run, inputs: T): Promise<T & { scope: EnvScope; encrypted: boolean }> {
+async function withDefinition<T extends { definitionId: string }>(
+  run: Run,
+  inputs: T,
+): Promise<T & { scope: EnvScope; encrypted: boolean }> {
   const definition = await definitionOrFailure(run, inputs.definitionId);
   const failures = definition.found ? definitionFailures(definition.found, inputs) : [definition.failure];
-  if (failures.length > 0 || !definition.found) throw new AdviceError(`EnvVariableValue: ${failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`);
+  if (failures.length > 0 || !definition.found)
+    throw new AdviceError(`EnvVariableValue: ${failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`);
   return { ...inputs, scope: definition.found.scope, encrypted: definition.found.encrypted };
 }
 
@@ -129,7 +196,7 @@ export function formatFailure(format: EnvFormat, value: string): string | undefi
       const url = new URL(value);
       ok = url.protocol === "http:" || url.protocol === "https:";
     } catch {
-      ok = false;
+      // not a URL at all: ok stays false
     }
     if (!ok) return "must be an absolute http(s) URL, because the definition's var_format is url";
   }
@@ -146,15 +213,22 @@ export const EnvVariableValueDefinition = defineResource({
       const { inputs, failures: propertyFailures } = EnvVariableValueProperties.check(news);
       const failures = [...propertyFailures, ...declarationFailures(inputs)];
       // The scope and encryption are the definition's: known from the last check while it is the same.
-      const sameDefinition = olds.definitionId === inputs.definitionId && olds.scope !== undefined && olds.encrypted !== undefined;
-      return { inputs: sameDefinition ? { ...inputs, scope: olds.scope, encrypted: olds.encrypted } : inputs, failures };
+      const sameDefinition =
+        olds.definitionId === inputs.definitionId && olds.scope !== undefined && olds.encrypted !== undefined;
+      return {
+        inputs: sameDefinition ? { ...inputs, scope: olds.scope, encrypted: olds.encrypted } : inputs,
+        failures,
+      };
     },
 
     // The definition's scope and format are the platform's data: read once per command for all values.
     async validate({ run }, inputs) {
       const definition = await definitionOrFailure(run, inputs.definitionId);
       if (!definition.found) return { failures: [definition.failure] };
-      return { failures: definitionFailures(definition.found, inputs), inputs: { scope: definition.found.scope, encrypted: definition.found.encrypted } };
+      return {
+        failures: definitionFailures(definition.found, inputs),
+        inputs: { scope: definition.found.scope, encrypted: definition.found.encrypted },
+      };
     },
 
     async create({ run, claim }, checked) {
@@ -170,11 +244,16 @@ export const EnvVariableValueDefinition = defineResource({
       // One listing per placement, shared with the run's other values there: what is there already?
       const existing = await run.findEnvValue(inputs);
       // Already as declared (an adopted setup, or a run that stopped after this write): no write.
-      const adopted = existing !== undefined && (inputs.encrypted ? inputs.adoptEncryptedValue === true : existing.value === inputs.value);
+      const adopted =
+        existing !== undefined &&
+        (inputs.encrypted ? inputs.adoptEncryptedValue === true : existing.value === inputs.value);
       const id = adopted ? existing._id : (await run.setEnvValue(inputs, inputs.value))._id;
       claim(id);
       // What delete puts back: the value found, when it can be read (an encrypted one reads redacted).
-      const found = existing === undefined ? {} : { foundExisting: true, ...(inputs.encrypted ? {} : { previousValue: existing.value }) };
+      const found =
+        existing === undefined
+          ? {}
+          : { foundExisting: true, ...(inputs.encrypted ? {} : { previousValue: existing.value }) };
       return { id, outs: { ...EnvVariableValueProperties.inputsOf(inputs), ...found } };
     },
 
@@ -190,7 +269,12 @@ export const EnvVariableValueDefinition = defineResource({
     async update(context, _id, olds, news) {
       // Only adoptEncryptedValue, restoreOnDelete or noValueBefore changed: they act at create and delete.
       if (olds.value !== news.value) await context.run.setEnvValue(news, news.value);
-      return { outs: { ...EnvVariableValueProperties.inputsOf(news), ...defined({ foundExisting: olds.foundExisting, previousValue: olds.previousValue }) } };
+      return {
+        outs: {
+          ...EnvVariableValueProperties.inputsOf(news),
+          ...defined({ foundExisting: olds.foundExisting, previousValue: olds.previousValue }),
+        },
+      };
     },
 
     async delete(context, id, props) {
@@ -204,7 +288,8 @@ export const EnvVariableValueDefinition = defineResource({
       // Never lose what was there: a declared restoreOnDelete, else the value create replaced.
       const restore = props.restoreOnDelete ?? props.previousValue;
       if (restore !== undefined) {
-        if (restore !== props.value || props.restoreOnDelete !== undefined) await unlessGone(() => context.run.setEnvValue(props, restore));
+        if (restore !== props.value || props.restoreOnDelete !== undefined)
+          await unlessGone(() => context.run.setEnvValue(props, restore));
         return;
       }
       if (props.foundExisting) {

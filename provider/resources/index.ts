@@ -7,7 +7,12 @@ import { WorkflowToggleDefinition } from "./workflowToggle";
 import { typeNameOf } from "../typeTokens";
 
 /** Each resource type's one definition. */
-export const RESOURCES = [ConfigFieldDefinition, WorkflowToggleDefinition, EnvVariableValueDefinition, ApplicationEventDefinition] as const;
+export const RESOURCES = [
+  ConfigFieldDefinition,
+  WorkflowToggleDefinition,
+  EnvVariableValueDefinition,
+  ApplicationEventDefinition,
+] as const;
 
 /** A resource type's name, as its tokens end: `pulumi-nodejs:dynamic/integration-platform:<ResourceType>` and `integration-platform:index:<ResourceType>`. */
 export type ResourceType = (typeof RESOURCES)[number]["type"];

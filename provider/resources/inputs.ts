@@ -18,14 +18,19 @@ export function containsUnknown(value: unknown): boolean {
 
 /** An id the platform issues or the user chose, that reaches the platform unchanged in a path or header (client/ids.ts). */
 export const Id = z
-  .string({ error: (issue) => (issue.input === undefined ? "is required" : `must be a string, not ${describe(issue.input)}`) })
+  .string({
+    error: (issue) => (issue.input === undefined ? "is required" : `must be a string, not ${describe(issue.input)}`),
+  })
   .superRefine((value, ctx) => {
     const problem = idProblem(value);
     if (problem) ctx.addIssue({ code: "custom", message: problem });
   });
 
 /** A string that says what else it got, without echoing it. */
-const text = () => z.string({ error: (issue) => (issue.input === undefined ? "is required" : `must be a string, not ${describe(issue.input)}`) });
+const text = () =>
+  z.string({
+    error: (issue) => (issue.input === undefined ? "is required" : `must be a string, not ${describe(issue.input)}`),
+  });
 
 /** One `{name, value}` pair of a field's options or labels (spec 2.2). */
 export const NameValue = objectType(
@@ -39,7 +44,9 @@ export const NameValue = objectType(
 );
 
 /** A `{name, value}` list, as field options and labels take (spec 2.2). */
-export const NameValueList = z.array(NameValue, { error: (issue) => `must be a list of {name, value} objects, not ${describe(issue.input)}` });
+export const NameValueList = z.array(NameValue, {
+  error: (issue) => `must be a list of {name, value} objects, not ${describe(issue.input)}`,
+});
 
 /** Whether a value is a plain object: not null, not an array. */
 export function isRecord(value: unknown): value is Record<string, unknown> {
@@ -54,7 +61,14 @@ export function describe(value: unknown): string {
 }
 
 /** A zod type's name as messages say it. */
-const KINDS: Record<string, string> = { string: "a string", number: "a number", boolean: "true or false", object: "an object", array: "a list", record: "an object" };
+const KINDS: Record<string, string> = {
+  string: "a string",
+  number: "a number",
+  boolean: "true or false",
+  object: "an object",
+  array: "a list",
+  record: "an object",
+};
 
 /** Turns a zod issue into a reason; the path inside the property leads, e.g. `[0].value: ...`. */
 function reasonOf(issue: z.core.$ZodIssue): string {
@@ -62,10 +76,14 @@ function reasonOf(issue: z.core.$ZodIssue): string {
     .map((part) => (typeof part === "number" ? `[${part}]` : `.${String(part)}`))
     .join("")
     .replace(/^\./, "");
-  let message = issue.code === "unrecognized_keys" ? `unknown ${issue.keys.length > 1 ? "keys" : "key"} ${issue.keys.join(", ")}` : issue.message;
+  let message =
+    issue.code === "unrecognized_keys"
+      ? `unknown ${issue.keys.length > 1 ? "keys" : "key"} ${issue.keys.join(", ")}`
+      : issue.message;
   // A schema without its own words falls back to zod's ("Invalid input: expected string, received
   // number"): say it as the rest of the provider does.
-  if (issue.code === "invalid_type" && message.startsWith("Invalid input")) message = `must be ${KINDS[issue.expected] ?? issue.expected}`;
+  if (issue.code === "invalid_type" && message.startsWith("Invalid input"))
+    message = `must be ${KINDS[issue.expected] ?? issue.expected}`;
   return inner ? `${inner}: ${message}` : message;
 }
 
@@ -96,7 +114,10 @@ export function checkProperties<Shape extends z.ZodRawShape>(
   }
   for (const property of Object.keys(news)) {
     if (!(property in shape) && property !== "__provider") {
-      failures.push({ property, reason: `is not a property of this resource (expected one of ${Object.keys(shape).join(", ")})` });
+      failures.push({
+        property,
+        reason: `is not a property of this resource (expected one of ${Object.keys(shape).join(", ")})`,
+      });
     }
   }
   return { inputs, failures, known };

@@ -42,12 +42,15 @@ export type ArgsOf<P extends AnyProperties> = {
 type InputsOf<P extends AnyProperties> = z.input<z.ZodObject<P["groups"]["identity"] & P["groups"]["settings"]>>;
 
 /** What a resource keeps in state: every group's values, as the provider's methods see them. */
-export type StateOf<P extends AnyProperties> = z.output<z.ZodObject<P["groups"]["identity"] & P["groups"]["settings"] & P["groups"]["derived"] & P["groups"]["outputs"]>>;
+export type StateOf<P extends AnyProperties> = z.output<
+  z.ZodObject<P["groups"]["identity"] & P["groups"]["settings"] & P["groups"]["derived"] & P["groups"]["outputs"]>
+>;
 
 /** The output properties of a resource class, one per state property. */
 export type OutputsOf<P extends AnyProperties> = { readonly [K in keyof StateOf<P>]-?: pulumi.Output<StateOf<P>[K]> };
 
 /** Any resource's properties. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each group is its own resource's shape
 export type AnyProperties = ResourceProperties<any, any, any, any>;
 
 /** One resource's declared properties, and what follows from them. */
@@ -102,7 +105,8 @@ export class ResourceProperties<I extends Shape, S extends Shape, D extends Shap
    */
   resourceProps(args: object): Record<string, unknown> {
     const props: Record<string, unknown> = {};
-    for (const key of [...this.identity, ...this.settings, ...this.derived, ...this.outputs] as string[]) props[key] = undefined;
+    for (const key of [...this.identity, ...this.settings, ...this.derived, ...this.outputs] as string[])
+      props[key] = undefined;
     Object.assign(props, args);
     for (const key of this.secret as string[]) if (props[key] !== undefined) props[key] = pulumi.secret(props[key]);
     return props;
@@ -110,12 +114,19 @@ export class ResourceProperties<I extends Shape, S extends Shape, D extends Shap
 
   /** The resource options a class registers with: the user's, plus its secret properties as secret outputs. */
   resourceOptions(opts: pulumi.CustomResourceOptions | undefined): pulumi.CustomResourceOptions {
-    return this.secret.length === 0 ? (opts ?? {}) : pulumi.mergeOptions(opts, { additionalSecretOutputs: this.secret as string[] });
+    return this.secret.length === 0
+      ? (opts ?? {})
+      : pulumi.mergeOptions(opts, { additionalSecretOutputs: this.secret as string[] });
   }
 }
 
 /** Declares a resource's properties; `derived`, `outputs` and `secret` may be left out. */
-export function declareProperties<I extends Shape, S extends Shape, D extends Shape = {}, O extends Shape = {}>(
+export function declareProperties<
+  I extends Shape,
+  S extends Shape,
+  D extends Shape = Record<never, never>,
+  O extends Shape = Record<never, never>,
+>(
   groups: Pick<PropertyGroups<I, S, D, O>, "identity" | "settings"> & Partial<PropertyGroups<I, S, D, O>>,
 ): ResourceProperties<I, S, D, O> {
   return new ResourceProperties<I, S, D, O>({ derived: {} as D, outputs: {} as O, secret: [], ...groups });

@@ -23,9 +23,16 @@ export async function configOrFailure(run: Run, target: ConfigTarget): Promise<C
       if (error instanceof NotFoundError) return undefined;
       throw error;
     });
-    if (own) return { property: "configId", reason: `the platform has no config ${quoted(target.configId)} of ${where}: check configId` };
+    if (own)
+      return {
+        property: "configId",
+        reason: `the platform has no config ${quoted(target.configId)} of ${where}: check configId`,
+      };
   }
-  return { property: "linkedAccountId", reason: `the platform has no config of ${where}: check linkedAccountId and slug` };
+  return {
+    property: "linkedAccountId",
+    reason: `the platform has no config of ${where}: check linkedAccountId and slug`,
+  };
 }
 
 /** The failure for a workflow the config does not list: a draft, or an id it does not have. */

@@ -15,7 +15,9 @@ export const WorkflowToggleProperties = declareProperties({
     /** The application's slug. Changing it replaces the resource. */
     slug: Id.describe("The application's slug. Changing it replaces the resource."),
     /** The linked account (end user) whose config holds the workflow. Changing it replaces the resource. */
-    linkedAccountId: Id.describe("The linked account (end user) whose config holds the workflow. Changing it replaces the resource."),
+    linkedAccountId: Id.describe(
+      "The linked account (end user) whose config holds the workflow. Changing it replaces the resource.",
+    ),
     /** The config's id. Changing it replaces the resource. */
     configId: Id.describe("The config's id. Changing it replaces the resource."),
     /** The published workflow's id. Changing it replaces the resource. */
@@ -24,18 +26,30 @@ export const WorkflowToggleProperties = declareProperties({
   settings: {
     // A missing `enabled` is its own case: "not a undefined" would not tell the user to add it.
     /** Whether the workflow runs for this config. */
-    enabled: z.boolean({ error: (issue) => (issue.input === undefined ? "is required" : `must be true or false, not ${describe(issue.input)}`) }).describe("Whether the workflow runs for this config."),
+    enabled: z
+      .boolean({
+        error: (issue) =>
+          issue.input === undefined ? "is required" : `must be true or false, not ${describe(issue.input)}`,
+      })
+      .describe("Whether the workflow runs for this config."),
     /**
      * What delete (destroy, or removing the resource) sets `enabled` back to, instead of what
      * create found (`previousEnabled`). Changing it writes nothing.
      */
-    restoreOnDelete: z.boolean({ error: (issue) => `must be true or false, not ${describe(issue.input)}` }).optional().describe("What delete (destroy, or removing the resource) sets `enabled` back to, instead of what create found (`previousEnabled`). Changing it writes nothing."),
+    restoreOnDelete: z
+      .boolean({ error: (issue) => `must be true or false, not ${describe(issue.input)}` })
+      .optional()
+      .describe(
+        "What delete (destroy, or removing the resource) sets `enabled` back to, instead of what create found (`previousEnabled`). Changing it writes nothing.",
+      ),
   },
   outputs: {
     /** The workflow's name, as the platform reports it. */
     workflowName: z.string().optional().describe("The workflow's name, as the platform reports it."),
     /** Whether the workflow was enabled before this resource took it over; delete puts it back. */
-    previousEnabled: z.boolean().describe("Whether the workflow was enabled before this resource took it over; delete puts it back."),
+    previousEnabled: z
+      .boolean()
+      .describe("Whether the workflow was enabled before this resource took it over; delete puts it back."),
   },
 });
 
@@ -107,7 +121,13 @@ export const WorkflowToggleDefinition = defineResource({
       // Only restoreOnDelete changed: it acts at delete, so there is nothing to write now.
       const after = olds.enabled === news.enabled ? undefined : await setEnabled(context.run, news, news.enabled);
       const workflowName = after?.name || olds.workflowName;
-      return { outs: { ...WorkflowToggleProperties.inputsOf(news), previousEnabled: olds.previousEnabled, ...(workflowName ? { workflowName } : {}) } };
+      return {
+        outs: {
+          ...WorkflowToggleProperties.inputsOf(news),
+          previousEnabled: olds.previousEnabled,
+          ...(workflowName ? { workflowName } : {}),
+        },
+      };
     },
 
     async delete(context, id, props) {
@@ -118,9 +138,13 @@ export const WorkflowToggleDefinition = defineResource({
     },
   },
   // Adopted as found: destroy leaves `enabled` as it was at import.
-  importable: { parts: ["linkedAccountId", "slug", "configId", "workflowId"], adopt: (state) => ({ ...state, previousEnabled: state.enabled }) },
+  importable: {
+    parts: ["linkedAccountId", "slug", "configId", "workflowId"],
+    adopt: (state) => ({ ...state, previousEnabled: state.enabled }),
+  },
   summary: {
-    title: (i, o, t) => `workflow ${t.id(i.workflowId)}${typeof o.workflowName === "string" && o.workflowName ? ` (${t.text(o.workflowName)})` : ""}`,
+    title: (i, o, t) =>
+      `workflow ${t.id(i.workflowId)}${typeof o.workflowName === "string" && o.workflowName ? ` (${t.text(o.workflowName)})` : ""}`,
     release: (i, o, t) => {
       const declared = typeof i.restoreOnDelete === "boolean";
       const restore = declared ? i.restoreOnDelete : o.previousEnabled;

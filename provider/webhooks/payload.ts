@@ -40,7 +40,7 @@ export function parseWebhookPayload(rawBody: Buffer | Uint8Array | string): Webh
   try {
     parsed = JSON.parse(text);
   } catch (err) {
-    throw new Error(`webhook body is not JSON: ${(err as Error).message}`);
+    throw new Error(`webhook body is not JSON: ${(err as Error).message}`, { cause: err });
   }
   const result = webhookPayloadSchema.safeParse(parsed);
   if (!result.success) {

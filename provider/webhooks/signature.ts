@@ -47,9 +47,16 @@ export function checkWebhookSignature(
   signature: string | string[] | undefined | null,
   apiKey: string,
 ): WebhookSignatureCheck {
-  const refuse = (code: WebhookSignatureProblem["code"], reason: string): WebhookSignatureCheck => ({ valid: false, code, reason });
+  const refuse = (code: WebhookSignatureProblem["code"], reason: string): WebhookSignatureCheck => ({
+    valid: false,
+    code,
+    reason,
+  });
   if (typeof apiKey !== "string" || apiKey === "") {
-    return refuse("missing_key", "no API key to check with: pass the key the platform signs with (INTEGRATION_PLATFORM_API_KEY)");
+    return refuse(
+      "missing_key",
+      "no API key to check with: pass the key the platform signs with (INTEGRATION_PLATFORM_API_KEY)",
+    );
   }
   if (!isRawBody(rawBody)) {
     return refuse(
@@ -67,7 +74,10 @@ export function checkWebhookSignature(
   }
   const received = header.trim().toLowerCase();
   if (!/^[0-9a-f]{64}$/.test(received)) {
-    return refuse("malformed_signature", `${WEBHOOK_SIGNATURE_HEADER} must be 64 hex digits (HMAC-SHA256), got ${header.length} characters`);
+    return refuse(
+      "malformed_signature",
+      `${WEBHOOK_SIGNATURE_HEADER} must be 64 hex digits (HMAC-SHA256), got ${header.length} characters`,
+    );
   }
   const expected = Buffer.from(signWebhookBody(rawBody, apiKey), "hex");
   if (!timingSafeEqual(expected, Buffer.from(received, "hex"))) {
@@ -80,7 +90,11 @@ export function checkWebhookSignature(
 }
 
 /** Like `checkWebhookSignature`, but throws a `WebhookSignatureError` with the reason when the signature does not hold. */
-export function verifyWebhookSignature(rawBody: unknown, signature: string | string[] | undefined | null, apiKey: string): void {
+export function verifyWebhookSignature(
+  rawBody: unknown,
+  signature: string | string[] | undefined | null,
+  apiKey: string,
+): void {
   const check = checkWebhookSignature(rawBody, signature, apiKey);
   if (!check.valid) throw new WebhookSignatureError(check);
 }

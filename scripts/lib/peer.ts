@@ -34,9 +34,13 @@ const apiKeys = new Map<string, string>();
 
 /** Builds the peer if needed (scripts/ensure-peer.sh, progress on our stderr) and returns its PEER_HOME. */
 export function ensurePeer(): string {
-  const stdout = execFileSync("bash", [path.join(REPO, "scripts", "ensure-peer.sh")], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
+  const stdout = execFileSync("bash", [path.join(REPO, "scripts", "ensure-peer.sh")], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   const home = stdout.trim().split("\n").pop() ?? "";
-  if (!home || !fs.existsSync(path.join(home, "bin", "tofu"))) throw new Error(`scripts/ensure-peer.sh printed no usable PEER_HOME (got "${home}")`);
+  if (!home || !fs.existsSync(path.join(home, "bin", "tofu")))
+    throw new Error(`scripts/ensure-peer.sh printed no usable PEER_HOME (got "${home}")`);
   return home;
 }
 
@@ -71,7 +75,10 @@ export function preparePeer(dir: string, emulatorUrl: string, apiKey: string, te
 /** Runs `tofu init` in a prepared folder (no API calls: the provider comes from PEER_HOME's mirror); throws when it fails. */
 export async function initPeer(peerHome: string, dir: string, env?: NodeJS.ProcessEnv): Promise<PeerRun> {
   const run = await tofu(peerHome, dir, ["init", "-input=false", "-no-color"], env);
-  if (run.code !== 0) throw new Error(`tofu init failed in ${dir} (exit ${run.code}):\n${run.output.trim().split("\n").slice(-20).join("\n")}`);
+  if (run.code !== 0)
+    throw new Error(
+      `tofu init failed in ${dir} (exit ${run.code}):\n${run.output.trim().split("\n").slice(-20).join("\n")}`,
+    );
   return run;
 }
 
@@ -80,14 +87,20 @@ export async function initPeer(peerHome: string, dir: string, env?: NodeJS.Proce
  * first, outside the timing). A failed phase resolves with its exit code rather than throwing: the
  * benchmark records the peer's failures as results, as the README's table does.
  */
-export async function runPeerPhase(peerHome: string, dir: string, phase: PeerPhase, env?: NodeJS.ProcessEnv): Promise<PeerRun> {
+export async function runPeerPhase(
+  peerHome: string,
+  dir: string,
+  phase: PeerPhase,
+  env?: NodeJS.ProcessEnv,
+): Promise<PeerRun> {
   if (!fs.existsSync(path.join(dir, ".terraform.lock.hcl"))) await initPeer(peerHome, dir, env);
   return tofu(peerHome, dir, PHASE_ARGS[phase], env);
 }
 
 function tofu(peerHome: string, dir: string, args: string[], env?: NodeJS.ProcessEnv): Promise<PeerRun> {
   const apiKey = apiKeys.get(path.resolve(dir));
-  if (apiKey === undefined && !env?.TF_VAR_api_key) throw new Error(`${dir} was not prepared (preparePeer) in this process and no TF_VAR_api_key was given`);
+  if (apiKey === undefined && !env?.TF_VAR_api_key)
+    throw new Error(`${dir} was not prepared (preparePeer) in this process and no TF_VAR_api_key was given`);
   const fullEnv: NodeJS.ProcessEnv = {
     ...process.env,
     TF_IN_AUTOMATION: "1",
@@ -100,11 +113,17 @@ function tofu(peerHome: string, dir: string, args: string[], env?: NodeJS.Proces
   const started = Date.now();
   return new Promise((resolve) => {
     // A big buffer: at K = 1,000 the peer prints several lines per object, retries included.
-    execFile(path.join(peerHome, "bin", "tofu"), args, { cwd: dir, env: fullEnv, maxBuffer: 512 * 1024 * 1024 }, (error, stdout, stderr) => {
-      // error.code is the exit code, or a string when tofu could not run or its output overflowed.
-      const code = !error ? 0 : typeof error.code === "number" ? error.code : 1;
-      const output = error && typeof error.code !== "number" ? `${stdout}\n${stderr}\n${error.message}` : `${stdout}\n${stderr}`;
-      resolve({ seconds: (Date.now() - started) / 1000, code, output });
-    });
+    execFile(
+      path.join(peerHome, "bin", "tofu"),
+      args,
+      { cwd: dir, env: fullEnv, maxBuffer: 512 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        // error.code is the exit code, or a string when tofu could not run or its output overflowed.
+        const code = !error ? 0 : typeof error.code === "number" ? error.code : 1;
+        const output =
+          error && typeof error.code !== "number" ? `${stdout}\n${stderr}\n${error.message}` : `${stdout}\n${stderr}`;
+        resolve({ seconds: (Date.now() - started) / 1000, code, output });
+      },
+    );
   });
 }

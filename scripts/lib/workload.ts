@@ -37,10 +37,30 @@ export function specs(n: number, changed: boolean): Spec[] {
     const account = `bench-${i}`;
     const bump = changed && i % 10 === 0; // every tenth unit changes: 10% of the resources
     const config = { slug: "hubspot", linkedAccountId: account, configId: account };
-    all.push({ kind: "ConfigField", name: `field-${i}`, args: { ...config, fieldId: "hs_pipeline", name: `Pipeline ${i}${bump ? " v2" : ""}` } });
-    all.push({ kind: "WorkflowToggle", name: `toggle-${i}`, args: { ...config, workflowId: "wf_hs_deal_alerts", enabled: !bump } });
-    all.push({ kind: "EnvVariableValue", name: `env-${i}`, args: { definitionId: "64f0000000000000000000d6", linkedAccountId: account, value: String(100 + i + (bump ? 1 : 0)) } });
-    all.push({ kind: "ApplicationEvent", name: `event-${i}`, args: { eventId: eventId(i), name: `bench.event.${i}${bump ? ".v2" : ""}`, response: { id: "e_1", n: i } } });
+    all.push({
+      kind: "ConfigField",
+      name: `field-${i}`,
+      args: { ...config, fieldId: "hs_pipeline", name: `Pipeline ${i}${bump ? " v2" : ""}` },
+    });
+    all.push({
+      kind: "WorkflowToggle",
+      name: `toggle-${i}`,
+      args: { ...config, workflowId: "wf_hs_deal_alerts", enabled: !bump },
+    });
+    all.push({
+      kind: "EnvVariableValue",
+      name: `env-${i}`,
+      args: {
+        definitionId: "64f0000000000000000000d6",
+        linkedAccountId: account,
+        value: String(100 + i + (bump ? 1 : 0)),
+      },
+    });
+    all.push({
+      kind: "ApplicationEvent",
+      name: `event-${i}`,
+      args: { eventId: eventId(i), name: `bench.event.${i}${bump ? ".v2" : ""}`, response: { id: "e_1", n: i } },
+    });
   }
   return all.slice(0, n);
 }
@@ -67,7 +87,12 @@ export async function seed(emulator: RunningEmulator, n: number): Promise<void> 
  * Runs one CLI command and counts its API calls. With `mustSucceed` a failure stops the run;
  * without, it is recorded, since under the rate limit a failed operation is a result to report.
  */
-export async function measure(stack: Stack, emulator: RunningEmulator, args: string[], mustSucceed = true): Promise<Measured> {
+export async function measure(
+  stack: Stack,
+  emulator: RunningEmulator,
+  args: string[],
+  mustSucceed = true,
+): Promise<Measured> {
   emulator.requests.clear();
   const stop = watchProviderHosts();
   const started = Date.now();
@@ -82,10 +107,13 @@ export async function measure(stack: Stack, emulator: RunningEmulator, args: str
     writes: calls.filter((c) => c.method !== "GET").length,
     peakRssMb,
   };
-  if (calls.length > 0) measured.callWindowMs = [Date.parse(calls[0].time) - started, Date.parse(calls[calls.length - 1].time) - started];
+  if (calls.length > 0)
+    measured.callWindowMs = [Date.parse(calls[0].time) - started, Date.parse(calls[calls.length - 1].time) - started];
   if (result.code !== 0) {
     const output = `${result.stdout}\n${result.stderr}`;
-    measured.failed = (output.match(/^.*error:.*$/m)?.[0] ?? output.trim().split("\n").pop() ?? "").trim().slice(0, 500);
+    measured.failed = (output.match(/^.*error:.*$/m)?.[0] ?? output.trim().split("\n").pop() ?? "")
+      .trim()
+      .slice(0, 500);
     process.stderr.write(`bench: pulumi ${args.join(" ")} exited ${result.code}: ${measured.failed}\n`);
   }
   return measured;
@@ -97,8 +125,14 @@ export function stateSizes(state: StackExport, n: number) {
   const providers = (state.deployment.resources ?? []).reduce((sum, r) => {
     const inputs = r.inputs?.__provider;
     const outputs = r.outputs?.__provider;
-    return sum + (typeof inputs === "string" ? Buffer.byteLength(inputs) : 0) + (typeof outputs === "string" ? Buffer.byteLength(outputs) : 0);
+    return (
+      sum +
+      (typeof inputs === "string" ? Buffer.byteLength(inputs) : 0) +
+      (typeof outputs === "string" ? Buffer.byteLength(outputs) : 0)
+    );
   }, 0);
-  return { stateBytesPerResource: Math.round(Buffer.byteLength(text) / n), providerBytesPerResource: Math.round(providers / n) };
+  return {
+    stateBytesPerResource: Math.round(Buffer.byteLength(text) / n),
+    providerBytesPerResource: Math.round(providers / n),
+  };
 }
-

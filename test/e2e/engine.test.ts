@@ -35,9 +35,14 @@ export const exported = Object.keys(platform).filter((k) => /^[A-Z]/.test(k)).so
  */
 function footprint(): { pulumiHome: string[]; repository: string } {
   const home = path.join(os.homedir(), ".pulumi");
-  const entries = fs.existsSync(home) ? fs.readdirSync(home).map((entry) => `${entry} ${fs.statSync(path.join(home, entry)).mtimeMs}`) : [];
+  const entries = fs.existsSync(home)
+    ? fs.readdirSync(home).map((entry) => `${entry} ${fs.statSync(path.join(home, entry)).mtimeMs}`)
+    : [];
   const homeItself = fs.existsSync(home) ? [`. ${fs.statSync(home).mtimeMs}`] : [];
-  return { pulumiHome: [...homeItself, ...entries], repository: execFileSync("git", ["status", "--porcelain", "--ignored"], { cwd: REPO, encoding: "utf8" }) };
+  return {
+    pulumiHome: [...homeItself, ...entries],
+    repository: execFileSync("git", ["status", "--porcelain", "--ignored"], { cwd: REPO, encoding: "utf8" }),
+  };
 }
 
 describe("e2e: the Pulumi engine on this machine", function () {
@@ -84,8 +89,15 @@ describe("e2e: the Pulumi engine on this machine", function () {
   });
 
   it("writes nothing outside its temporary directory", () => {
-    assert.ok(fs.existsSync(path.join(workspace.root, "backend", ".pulumi")), "the file backend lives in the workspace");
+    assert.ok(
+      fs.existsSync(path.join(workspace.root, "backend", ".pulumi")),
+      "the file backend lives in the workspace",
+    );
     assert.ok(fs.existsSync(path.join(workspace.root, "home")), "PULUMI_HOME lives in the workspace");
-    assert.deepEqual(footprint(), untouched, "init, up, preview and destroy changed nothing in ~/.pulumi or in the repository");
+    assert.deepEqual(
+      footprint(),
+      untouched,
+      "init, up, preview and destroy changed nothing in ~/.pulumi or in the repository",
+    );
   });
 });

@@ -38,7 +38,14 @@ function runImport(emulator: RunningEmulator, args: string[]): Promise<ImportRun
     execFile(
       process.execPath,
       [bin, "import", ...args],
-      { env: { ...process.env, INTEGRATION_PLATFORM_BASE_URL: emulator.url, INTEGRATION_PLATFORM_API_KEY: emulator.apiKey }, maxBuffer: 64 * 1024 * 1024 },
+      {
+        env: {
+          ...process.env,
+          INTEGRATION_PLATFORM_BASE_URL: emulator.url,
+          INTEGRATION_PLATFORM_API_KEY: emulator.apiKey,
+        },
+        maxBuffer: 64 * 1024 * 1024,
+      },
       (error, stdout, stderr) => {
         const log = emulator.requests.list().slice(from);
         resolve({
@@ -81,7 +88,8 @@ function assertNoSecret(emulator: RunningEmulator, dir: string, run: ImportRun):
   for (const [name, text] of Object.entries(projectFiles(dir))) {
     for (const secret of secrets) assert.ok(!text.includes(secret), `${name} holds a secret value`);
   }
-  for (const secret of secrets) assert.ok(!run.stdout.includes(secret) && !run.stderr.includes(secret), "the import's output holds a secret value");
+  for (const secret of secrets)
+    assert.ok(!run.stdout.includes(secret) && !run.stderr.includes(secret), "the import's output holds a secret value");
 }
 
 /**
@@ -90,8 +98,14 @@ function assertNoSecret(emulator: RunningEmulator, dir: string, run: ImportRun):
  */
 function printedSecrets(emulator: RunningEmulator, stdout: string): Record<string, string> {
   const secrets: Record<string, string> = {};
-  for (const [, key, definition, account, workflow] of stdout.matchAll(/^ {2}pulumi config set --secret (\S+) +# (\w+)(?:, linked account ([^,\s]+))?(?:, workflow (\S+))?$/gm)) {
-    const value = emulator.store.envValueFor(emulator.store.envDefinitionByName(definition)!._id, account ?? null, workflow ?? null);
+  for (const [, key, definition, account, workflow] of stdout.matchAll(
+    /^ {2}pulumi config set --secret (\S+) +# (\w+)(?:, linked account ([^,\s]+))?(?:, workflow (\S+))?$/gm,
+  )) {
+    const value = emulator.store.envValueFor(
+      emulator.store.envDefinitionByName(definition)!._id,
+      account ?? null,
+      workflow ?? null,
+    );
     assert.ok(value, `the platform holds the value that ${key} stands for`);
     secrets[key] = value.value;
   }
@@ -119,7 +133,11 @@ async function adopt(e2e: E2EContext, run: ImportRun, resources: number): Promis
     const before = e2e.emulator.store.snapshot();
     e2e.emulator.requests.clear();
     const up = await e2e.stack.ok(["up", "--yes"]);
-    assert.deepEqual(writes(e2e.emulator).map((r) => `${r.method} ${r.path}`), [], "no write at the platform");
+    assert.deepEqual(
+      writes(e2e.emulator).map((r) => `${r.method} ${r.path}`),
+      [],
+      "no write at the platform",
+    );
     assert.deepEqual(e2e.emulator.store.snapshot(), before, "the emulator's state is unchanged");
     assert.match(up.stdout, new RegExp(`\\+ ${resources} created`));
     const calls = e2e.emulator.requests.list().length;
@@ -135,7 +153,9 @@ describe("e2e: import a live workspace, then adopt it with pulumi up", function 
   this.timeout(20 * 60_000);
 
   describe("the default fixture", () => {
-    const e2e = useEmulatorStack((workspace) => new Stack(workspace, path.join(workspace.root, "platform")), { init: async () => {} });
+    const e2e = useEmulatorStack((workspace) => new Stack(workspace, path.join(workspace.root, "platform")), {
+      init: async () => {},
+    });
 
     it("imports, adopts with zero writes, previews no change, and destroy puts back what the import found", async () => {
       /** acme's pipeline field, as the platform holds it. */
@@ -167,32 +187,47 @@ describe("e2e: import a live workspace, then adopt it with pulumi up", function 
         const [field] = resourcesOfType(state, TYPE("ConfigField"));
         assert.deepEqual(field.inputs?.restoreOnDelete, { name: "Deals pipeline" });
         const toggles = resourcesOfType(state, TYPE("WorkflowToggle"));
-        assert.deepEqual(toggles.map((t) => t.inputs?.restoreOnDelete), [true, true]);
+        assert.deepEqual(
+          toggles.map((t) => t.inputs?.restoreOnDelete),
+          [true, true],
+        );
       });
 
       await step("a name changed in the data is written by pulumi up", async () => {
         const program = path.join(e2e.stack.dir, "index.ts");
         const text = fs.readFileSync(program, "utf8");
-        assert.ok(text.includes('fieldId: "hs_pipeline", name: "Deals pipeline"'), "the data line declares the name found");
+        assert.ok(
+          text.includes('fieldId: "hs_pipeline", name: "Deals pipeline"'),
+          "the data line declares the name found",
+        );
         fs.writeFileSync(program, text.replace('name: "Deals pipeline"', 'name: "Sales pipeline (managed)"'));
         await e2e.stack.ok(["up", "--yes"]);
         assert.equal(pipeline().name, "Sales pipeline (managed)");
       });
 
-      await step("destroy puts back what the import found: the name found, toggles as found, env values kept", async () => {
-        e2e.emulator.requests.clear();
-        await e2e.stack.ok(["destroy", "--yes"]);
-        assert.equal(pipeline().name, "Deals pipeline");
-        assert.deepEqual(observableState(e2e.emulator), found);
-        assert.deepEqual(e2e.emulator.requests.list().filter((r) => r.method === "DELETE"), [], "no env value deleted");
-      });
+      await step(
+        "destroy puts back what the import found: the name found, toggles as found, env values kept",
+        async () => {
+          e2e.emulator.requests.clear();
+          await e2e.stack.ok(["destroy", "--yes"]);
+          assert.equal(pipeline().name, "Deals pipeline");
+          assert.deepEqual(observableState(e2e.emulator), found);
+          assert.deepEqual(
+            e2e.emulator.requests.list().filter((r) => r.method === "DELETE"),
+            [],
+            "no env value deleted",
+          );
+        },
+      );
     });
   });
 
   describe(`${AT_SCALE} a workspace of 203 linked accounts`, () => {
     const TENANTS = 200;
     const ACCOUNTS = TENANTS + FIXTURE.accounts.length;
-    const e2e = useEmulatorStack((workspace) => new Stack(workspace, path.join(workspace.root, "platform")), { init: async () => {} });
+    const e2e = useEmulatorStack((workspace) => new Stack(workspace, path.join(workspace.root, "platform")), {
+      init: async () => {},
+    });
     before(async () => {
       await seedTenants(e2e.emulator, "tenant", TENANTS, { existingSetup: true });
     });
@@ -201,7 +236,13 @@ describe("e2e: import a live workspace, then adopt it with pulumi up", function 
       const subsetDir = path.join(e2e.workspace.root, "subset");
       const subset = [...FIXTURE.accounts, ...Array.from({ length: 17 }, (_, i) => `tenant-${i}`)];
       const small = await step(`import of ${subset.length} named linked accounts`, async () => {
-        const run = await runImport(e2e.emulator, ["--slug", "hubspot", ...subset.flatMap((id) => ["--linked-account", id]), "--out", subsetDir]);
+        const run = await runImport(e2e.emulator, [
+          "--slug",
+          "hubspot",
+          ...subset.flatMap((id) => ["--linked-account", id]),
+          "--out",
+          subsetDir,
+        ]);
         assert.equal(run.code, 0, run.stderr);
         return { run, program: projectFiles(subsetDir)["index.ts"] };
       });
@@ -231,7 +272,11 @@ describe("e2e: import a live workspace, then adopt it with pulumi up", function 
       await step("no secret reaches a file", async () => {
         assertNoSecret(e2e.emulator, e2e.stack.dir, large.run);
         assertNoSecret(e2e.emulator, subsetDir, small.run);
-        assert.equal(Object.keys(printedSecrets(e2e.emulator, large.run.stdout)).length, TENANTS / ENCRYPTED_EVERY + 1, "one secret line per encrypted value");
+        assert.equal(
+          Object.keys(printedSecrets(e2e.emulator, large.run.stdout)).length,
+          TENANTS / ENCRYPTED_EVERY + 1,
+          "one secret line per encrypted value",
+        );
       });
 
       // Per tenant: the setup, its pipeline field, the deal-alerts toggle, its quota, and every

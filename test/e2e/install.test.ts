@@ -20,7 +20,10 @@ function firstProgram(): string {
   const block = /^( *)```ts\n([\s\S]*?)^\1```$/m.exec(section);
   assert.ok(block, "the README's first program has a ```ts block");
   const indent = block[1].length;
-  return block[2].split("\n").map((line) => line.slice(Math.min(indent, line.length - line.trimStart().length))).join("\n");
+  return block[2]
+    .split("\n")
+    .map((line) => line.slice(Math.min(indent, line.length - line.trimStart().length)))
+    .join("\n");
 }
 
 /** What `npm pack --json` reports of the tarball. */
@@ -31,7 +34,10 @@ interface Packed {
 
 /** Runs npm in `cwd` and returns its stdout; a non-zero exit throws with npm's output. */
 async function npm(args: string[], cwd: string): Promise<string> {
-  const { stdout } = await run("npm", [...args, "--no-audit", "--no-fund", "--loglevel", "error"], { cwd, maxBuffer: 64 * 1024 * 1024 });
+  const { stdout } = await run("npm", [...args, "--no-audit", "--no-fund", "--loglevel", "error"], {
+    cwd,
+    maxBuffer: 64 * 1024 * 1024,
+  });
   return stdout;
 }
 
@@ -48,7 +54,9 @@ describe("e2e: a new user's install, from the packed tarball into a fresh projec
     // --ignore-scripts: `npm test` has built dist/ already, and `prepare` would build it again.
     const packDir = path.join(workspace.root, "release");
     fs.mkdirSync(packDir);
-    [packed] = JSON.parse(await npm(["pack", "--json", "--ignore-scripts", "--pack-destination", packDir], REPO)) as Packed[];
+    [packed] = JSON.parse(
+      await npm(["pack", "--json", "--ignore-scripts", "--pack-destination", packDir], REPO),
+    ) as Packed[];
     tarball = path.join(packDir, path.basename(packed.filename));
   });
   after(async () => {
@@ -86,7 +94,10 @@ describe("e2e: a new user's install, from the packed tarball into a fresh projec
 
   it("passes `npm publish --dry-run`", async () => {
     // Exit 0 is the assertion; npm prints the file list and "(dry-run)" without contacting anyone.
-    const { stderr } = await run("npm", ["publish", "--dry-run", "--ignore-scripts"], { cwd: REPO, maxBuffer: 64 * 1024 * 1024 });
+    const { stderr } = await run("npm", ["publish", "--dry-run", "--ignore-scripts"], {
+      cwd: REPO,
+      maxBuffer: 64 * 1024 * 1024,
+    });
     assert.match(stderr, /Publishing to .* \(dry-run\)/);
   });
 
@@ -102,7 +113,10 @@ describe("e2e: a new user's install, from the packed tarball into a fresh projec
     await step("2. `npm install <tarball>` installs the package and the project's other dependencies", async () => {
       await npm(["install", "--prefer-offline", tarball], project);
       const installed = path.join(project, "node_modules/pulumi-integration-platform");
-      assert.ok(fs.lstatSync(installed).isDirectory() && !fs.lstatSync(installed).isSymbolicLink(), "a copy, not a link");
+      assert.ok(
+        fs.lstatSync(installed).isDirectory() && !fs.lstatSync(installed).isSymbolicLink(),
+        "a copy, not a link",
+      );
       const manifest = JSON.parse(fs.readFileSync(path.join(project, "package.json"), "utf8"));
       const spec: string = manifest.dependencies["pulumi-integration-platform"];
       assert.match(spec, /^file:.*pulumi-integration-platform-\d+\.\d+\.\d+\.tgz$/, "npm wrote the tarball's path");
@@ -110,33 +124,48 @@ describe("e2e: a new user's install, from the packed tarball into a fresh projec
       const lock = fs.readFileSync(path.join(project, "package-lock.json"), "utf8");
       assert.ok(!lock.includes(REPO), "nothing in the lock file points into the repository");
       // One SDK: the package's @pulumi/pulumi is the project's, or resources would not be recognised.
-      assert.ok(!fs.existsSync(path.join(installed, "node_modules/@pulumi/pulumi")), "the package uses the project's @pulumi/pulumi");
+      assert.ok(
+        !fs.existsSync(path.join(installed, "node_modules/@pulumi/pulumi")),
+        "the package uses the project's @pulumi/pulumi",
+      );
     });
 
     await step("3. the program compiles with the project's own TypeScript", async () => {
-      await run(process.execPath, [path.join(project, "node_modules/typescript/bin/tsc"), "--noEmit", "-p", project], { cwd: project });
+      await run(process.execPath, [path.join(project, "node_modules/typescript/bin/tsc"), "--noEmit", "-p", project], {
+        cwd: project,
+      });
     });
 
-    await step("4. `pulumi preview` against the emulator plans the stack and its seven resources, and writes nothing", async () => {
-      const stack = new Stack(workspace, project);
-      await stack.init(
-        { "integration-platform:baseUrl": emulator.url },
-        { "integration-platform:apiKey": emulator.apiKey, crmToken: "crm-token", accountQuota: "1000" },
-      );
-      const before = JSON.stringify(emulator.store.snapshot());
-      const preview = await stack.ok(["preview"]);
-      assert.match(preview.stdout, /\+ 8 to create/, preview.stdout);
-      assert.equal(JSON.stringify(emulator.store.snapshot()), before, "a preview changes nothing on the platform");
-    });
+    await step(
+      "4. `pulumi preview` against the emulator plans the stack and its seven resources, and writes nothing",
+      async () => {
+        const stack = new Stack(workspace, project);
+        await stack.init(
+          { "integration-platform:baseUrl": emulator.url },
+          { "integration-platform:apiKey": emulator.apiKey, crmToken: "crm-token", accountQuota: "1000" },
+        );
+        const before = JSON.stringify(emulator.store.snapshot());
+        const preview = await stack.ok(["preview"]);
+        assert.match(preview.stdout, /\+ 8 to create/, preview.stdout);
+        assert.equal(JSON.stringify(emulator.store.snapshot()), before, "a preview changes nothing on the platform");
+      },
+    );
 
-    await step("5. the README's first program, in place of index.ts, compiles and previews its two resources", async () => {
-      fs.writeFileSync(path.join(project, "index.ts"), firstProgram());
-      await run(process.execPath, [path.join(project, "node_modules/typescript/bin/tsc"), "--noEmit", "-p", project], { cwd: project });
-      const preview = await new Stack(workspace, project).ok(["preview"]);
-      // Its two resources, and the stack itself (nothing was deployed before).
-      assert.match(preview.stdout, /\+ 3 to create/, preview.stdout);
-      assert.match(preview.stdout, /ConfigField pipeline create/);
-      assert.match(preview.stdout, /WorkflowToggle contact-sync create/);
-    });
+    await step(
+      "5. the README's first program, in place of index.ts, compiles and previews its two resources",
+      async () => {
+        fs.writeFileSync(path.join(project, "index.ts"), firstProgram());
+        await run(
+          process.execPath,
+          [path.join(project, "node_modules/typescript/bin/tsc"), "--noEmit", "-p", project],
+          { cwd: project },
+        );
+        const preview = await new Stack(workspace, project).ok(["preview"]);
+        // Its two resources, and the stack itself (nothing was deployed before).
+        assert.match(preview.stdout, /\+ 3 to create/, preview.stdout);
+        assert.match(preview.stdout, /ConfigField pipeline create/);
+        assert.match(preview.stdout, /WorkflowToggle contact-sync create/);
+      },
+    );
   });
 });

@@ -18,27 +18,34 @@ const QUOTA = String(100_000_000_000 + randomBytes(4).readUInt32BE());
 async function observe(emulator: RunningEmulator) {
   const get = (url: string, headers: Record<string, string> = {}) => publicGet(emulator, url, headers);
   const values = await Promise.all(
-    (["org", "workspace"] as const).map((scope) => get(`/env/values/${scope}?limit=100`)).concat([
-      get("/env/values/linked_account?linked_account_id=globex&limit=100"),
-      get("/env/values/workflow?workflow_id=wf_slack_notify&limit=100"),
-      get("/env/values/workflow?workflow_id=wf_hs_deal_alerts&limit=100"),
-    ]),
+    (["org", "workspace"] as const)
+      .map((scope) => get(`/env/values/${scope}?limit=100`))
+      .concat([
+        get("/env/values/linked_account?linked_account_id=globex&limit=100"),
+        get("/env/values/workflow?workflow_id=wf_slack_notify&limit=100"),
+        get("/env/values/workflow?workflow_id=wf_hs_deal_alerts&limit=100"),
+      ]),
   );
   return {
     config: await get("/slug/hubspot/config/globex", { linked_account_id: "globex" }),
     // A copy, so that step 7 compares what destroy left with what the fixture had, not an object with itself.
     event: eventDocument(emulator.store.event(FIXTURE.events[1])!),
-    envValues: values.flatMap((page) => page.docs).map((v: { _id: string; value: string }) => ({ id: v._id, value: v.value })),
+    envValues: values
+      .flatMap((page) => page.docs)
+      .map((v: { _id: string; value: string }) => ({ id: v._id, value: v.value })),
   };
 }
 
 describe("e2e: the quickstart through the real CLI", function () {
   this.timeout(10 * 60_000);
-  const e2e = useEmulatorStack((workspace) => new Stack(workspace, copyProgram(path.join(REPO, "examples/quickstart"), workspace.root)), {
-    emulator: { apiKey: API_KEY },
-    // The engine copies every stack config value into the state: values must be set as secrets.
-    secrets: { crmToken: CRM_TOKEN, accountQuota: QUOTA },
-  });
+  const e2e = useEmulatorStack(
+    (workspace) => new Stack(workspace, copyProgram(path.join(REPO, "examples/quickstart"), workspace.root)),
+    {
+      emulator: { apiKey: API_KEY },
+      // The engine copies every stack config value into the state: values must be set as secrets.
+      secrets: { crmToken: CRM_TOKEN, accountQuota: QUOTA },
+    },
+  );
   let fixture: Awaited<ReturnType<typeof observe>>;
   before(async () => {
     fixture = await observe(e2e.emulator);
@@ -49,26 +56,42 @@ describe("e2e: the quickstart through the real CLI", function () {
     await step("1. up creates every resource, typed by module and type", async () => {
       const up = await e2e.stack.ok(["up", "--yes"]);
       for (const type of ["ConfigField", "WorkflowToggle", "ApplicationEvent", "EnvVariableValue"] as Kind[]) {
-        assert.match(up.stdout, new RegExp(`\\+\\s+${TYPE(type).replace(/[/:]/g, "\\$&")}\\s`), `the preview names ${type}`);
+        assert.match(
+          up.stdout,
+          new RegExp(`\\+\\s+${TYPE(type).replace(/[/:]/g, "\\$&")}\\s`),
+          `the preview names ${type}`,
+        );
       }
       assert.match(up.stdout, /\+ 8 created/);
 
       const live = await observe(e2e.emulator);
       const pipeline = live.config.fields.find((f: { id: string }) => f.id === "hs_pipeline");
       assert.equal(pipeline.name, "Sales pipeline");
-      assert.deepEqual(pipeline.options, [{ name: "Sales", value: "sales" }, { name: "Partners", value: "partners" }]);
+      assert.deepEqual(pipeline.options, [
+        { name: "Sales", value: "sales" },
+        { name: "Partners", value: "partners" },
+      ]);
       assert.equal(live.config.workflows.find((w: { id: string }) => w.id === "wf_hs_contact_sync").enabled, true);
       // The engine sorts object keys on the way to the provider, so compare parsed documents.
       assert.deepEqual(live.event.raw_response, { deal: { id: "d_1", amount: 1200, currency: "EUR" }, owner: "ada" });
       const values = e2e.emulator.store.snapshot().envValues.map((v) => v.value);
-      for (const value of [QUOTA, CRM_TOKEN, "https://hooks.example.com/slack/notify"]) assert.ok(values.includes(value));
+      for (const value of [QUOTA, CRM_TOKEN, "https://hooks.example.com/slack/notify"])
+        assert.ok(values.includes(value));
     });
 
     await step("2. the state keeps the API key and every env value out, with a small __provider", async () => {
       const text = await e2e.stack.exportText();
-      for (const [what, secret] of Object.entries({ "the API key": API_KEY, "the CRM token": CRM_TOKEN, "the quota": QUOTA, "the webhook URL": "https://hooks.example.com/slack/notify" })) {
+      for (const [what, secret] of Object.entries({
+        "the API key": API_KEY,
+        "the CRM token": CRM_TOKEN,
+        "the quota": QUOTA,
+        "the webhook URL": "https://hooks.example.com/slack/notify",
+      })) {
         const at = text.indexOf(secret);
-        assert.ok(at < 0, `the state must not contain ${what} in plaintext; found in: ${text.slice(Math.max(0, at - 300), at + 100)}`);
+        assert.ok(
+          at < 0,
+          `the state must not contain ${what} in plaintext; found in: ${text.slice(Math.max(0, at - 300), at + 100)}`,
+        );
       }
       const state = JSON.parse(text);
       const ours = state.deployment.resources.filter((r: { type: string }) => r.type.startsWith(TYPE_PREFIX));
@@ -80,8 +103,16 @@ describe("e2e: the quickstart through the real CLI", function () {
       assert.match(provider, /require\("pulumi-integration-platform\/providers\/\w+"\)/);
       console.log(`      __provider bytes per resource: ${Math.min(...sizes)} to ${Math.max(...sizes)}`);
       const [value] = resourcesOfType(state, TYPE("EnvVariableValue"));
-      assert.equal((value.outputs?.value as Record<string, unknown>)["4dabf18193072939515e22adb298388d"], "1b47061264138c4ac30d75fd1eb44270", "value is a secret output");
-      assert.equal((value.inputs?.value as Record<string, unknown>)["4dabf18193072939515e22adb298388d"], "1b47061264138c4ac30d75fd1eb44270", "value is a secret input");
+      assert.equal(
+        (value.outputs?.value as Record<string, unknown>)["4dabf18193072939515e22adb298388d"],
+        "1b47061264138c4ac30d75fd1eb44270",
+        "value is a secret output",
+      );
+      assert.equal(
+        (value.inputs?.value as Record<string, unknown>)["4dabf18193072939515e22adb298388d"],
+        "1b47061264138c4ac30d75fd1eb44270",
+        "value is a secret input",
+      );
     });
 
     await step("3. preview --expect-no-changes passes and makes no API call", async () => {
@@ -112,7 +143,9 @@ describe("e2e: the quickstart through the real CLI", function () {
       assert.match(refresh.stdout, /~ 1 updated/);
       // Refresh wrote the live value into the state's inputs too, so the preview shows the repair
       // as a diff of exactly that property, from what the platform holds to what is declared.
-      const pipeline = ((await e2e.stack.exportState()).deployment.resources ?? []).find((r) => r.urn.endsWith("::pipeline"))!;
+      const pipeline = ((await e2e.stack.exportState()).deployment.resources ?? []).find((r) =>
+        r.urn.endsWith("::pipeline"),
+      )!;
       assert.equal((pipeline.inputs as { name?: string }).name, "Renamed by hand");
       const preview = await e2e.stack.ok(["preview", "--diff"]);
       assert.match(preview.stdout, /~ name\s*: "Renamed by hand" => "Sales pipeline"/);
@@ -127,9 +160,14 @@ describe("e2e: the quickstart through the real CLI", function () {
     await step("6. a changed identity property replaces the resource", async () => {
       await e2e.stack.ok(["config", "set", "webhookWorkflowId", "wf_hs_deal_alerts"]);
       const up = await e2e.stack.ok(["up", "--yes"]);
-      assert.match(up.stdout, /\+-\s+pulumi-nodejs:dynamic\/integration-platform:EnvVariableValue\s+slack-webhook\s+replaced/);
+      assert.match(
+        up.stdout,
+        /\+-\s+pulumi-nodejs:dynamic\/integration-platform:EnvVariableValue\s+slack-webhook\s+replaced/,
+      );
       assert.match(up.stdout, /\+-1 replaced/);
-      const values = e2e.emulator.store.snapshot().envValues.filter((v) => v.variable_definition_id === FIXTURE.definitions.webhookUrl);
+      const values = e2e.emulator.store
+        .snapshot()
+        .envValues.filter((v) => v.variable_definition_id === FIXTURE.definitions.webhookUrl);
       assert.deepEqual(values.map((v) => v.workflow_id).sort(), ["wf_hs_contact_sync", "wf_hs_deal_alerts"]);
     });
 

@@ -8,14 +8,20 @@ import { step, useEmulatorStack } from "../support/e2e";
 
 describe("e2e: the multi-tenant example through the real CLI", function () {
   this.timeout(10 * 60_000);
-  const e2e = useEmulatorStack((workspace) => new Stack(workspace, copyProgram(path.join(REPO, "examples/multi-tenant"), workspace.root)));
+  const e2e = useEmulatorStack(
+    (workspace) => new Stack(workspace, copyProgram(path.join(REPO, "examples/multi-tenant"), workspace.root)),
+  );
 
   /** Whether the account's config has deal alerts on, as stored; undefined when it lists no such workflow. */
   const dealAlerts = (account: string) =>
-    e2e.emulator.store.config({ linkedAccountId: account, slug: "hubspot", configId: account })?.workflows.find((w) => w.id === "wf_hs_deal_alerts")?.enabled;
+    e2e.emulator.store
+      .config({ linkedAccountId: account, slug: "hubspot", configId: account })
+      ?.workflows.find((w) => w.id === "wf_hs_deal_alerts")?.enabled;
 
   const setups = async () =>
-    resourcesOfType(await e2e.stack.exportState(), "integration-platform:index:LinkedAccountSetup").map((r) => r.urn.split("::").pop()).sort();
+    resourcesOfType(await e2e.stack.exportState(), "integration-platform:index:LinkedAccountSetup")
+      .map((r) => r.urn.split("::").pop())
+      .sort();
 
   // One walk through the stack's life: each step starts from what the steps before it left.
   it("sets up the matching accounts, then a new one, then removes them all", async () => {

@@ -18,7 +18,13 @@ const GOLDEN = path.join(__dirname, "golden");
 const UPDATE = process.env.UPDATE_GOLDEN === "1";
 const TYPES = ["ConfigField", "WorkflowToggle", "ApplicationEvent", "EnvVariableValue"] as const;
 /** Env values of the program: all of them secrets, so none may appear in any output. */
-const SECRET_VALUES = ["424242", "737373", "919191", "crm-token-do-not-print", "https://hooks.example.com/slack/notify"];
+const SECRET_VALUES = [
+  "424242",
+  "737373",
+  "919191",
+  "crm-token-do-not-print",
+  "https://hooks.example.com/slack/notify",
+];
 
 // The stack as it is on main (`pullRequest` false) and as the pull request changes it (true).
 // Per type: one resource updated, one replaced (an identity property changes), one deleted, one
@@ -129,7 +135,13 @@ function normalizeDiff(text: string): string {
 }
 
 /** Keys whose values hold temporary paths, source line numbers or clocks: dropped or fixed. */
-const VOLATILE_KEYS: Record<string, unknown> = { sourcePosition: undefined, stackTrace: undefined, created: "<time>", modified: "<time>", duration: 0 };
+const VOLATILE_KEYS: Record<string, unknown> = {
+  sourcePosition: undefined,
+  stackTrace: undefined,
+  created: "<time>",
+  modified: "<time>",
+  duration: 0,
+};
 
 /** `pulumi preview --json`, made stable: no temp paths, ports, times, random ids; steps in URN order. */
 function normalizePreviewJson(text: string, emulatorUrl: string): unknown {
@@ -138,7 +150,9 @@ function normalizePreviewJson(text: string, emulatorUrl: string): unknown {
     .join("http://127.0.0.1:<emulator port>")
     .replace(GENERATED_ID, "<generated id>")
     .replace(/(pulumi:providers:[\w-]+::default::)[0-9a-f-]{36}/g, "$1<provider id>");
-  const preview = JSON.parse(stable, (key, value) => (key in VOLATILE_KEYS ? VOLATILE_KEYS[key] : value)) as { steps: { urn: string; replaceReasons?: string[] }[] };
+  const preview = JSON.parse(stable, (key, value) => (key in VOLATILE_KEYS ? VOLATILE_KEYS[key] : value)) as {
+    steps: { urn: string; replaceReasons?: string[] }[];
+  };
   preview.steps.sort((a, b) => a.urn.localeCompare(b.urn));
   // The engine lists a replace's reasons in no fixed order (about one run in ten swaps
   // fieldId and workflowId, though the provider returns them in declaration order).
@@ -155,7 +169,11 @@ function golden(file: string, actual: string): void {
     return;
   }
   assert.ok(fs.existsSync(where), `${where} is missing: run with UPDATE_GOLDEN=1 to write it, then review it`);
-  assert.equal(actual, fs.readFileSync(where, "utf8"), `${file} differs from the golden file; if the change is intended, run with UPDATE_GOLDEN=1 and review the diff`);
+  assert.equal(
+    actual,
+    fs.readFileSync(where, "utf8"),
+    `${file} differs from the golden file; if the change is intended, run with UPDATE_GOLDEN=1 and review the diff`,
+  );
 }
 
 function assertNoSecrets(what: string, text: string): void {
@@ -164,13 +182,19 @@ function assertNoSecrets(what: string, text: string): void {
 
 describe("e2e: a pull request's preview, as reviewers read it", function () {
   this.timeout(5 * 60_000);
-  const e2e = useEmulatorStack((workspace) => new Stack(workspace, writeProgram(workspace.root, "pr-preview", { "index.ts": PROGRAM })));
+  const e2e = useEmulatorStack(
+    (workspace) => new Stack(workspace, writeProgram(workspace.root, "pr-preview", { "index.ts": PROGRAM })),
+  );
 
   before(async () => {
     // The fixture has three events; the change set needs five distinct ones.
     await e2e.emulator.store.update((state) => {
-      state.events.push(applicationEventSchema.parse({ _id: "64f0000000000000000000e4", name: "ticket.opened", raw_response: "{}" }));
-      state.events.push(applicationEventSchema.parse({ _id: "64f0000000000000000000e5", name: "invoice.paid", raw_response: "{}" }));
+      state.events.push(
+        applicationEventSchema.parse({ _id: "64f0000000000000000000e4", name: "ticket.opened", raw_response: "{}" }),
+      );
+      state.events.push(
+        applicationEventSchema.parse({ _id: "64f0000000000000000000e5", name: "invoice.paid", raw_response: "{}" }),
+      );
     });
     await e2e.stack.ok(["up", "--yes", "--skip-preview"]);
     await e2e.stack.ok(["config", "set", "--type", "bool", "pullRequest", "true"]);
@@ -191,32 +215,47 @@ describe("e2e: a pull request's preview, as reviewers read it", function () {
     this.timeout(3 * 5 * 60_000);
     let rawJson = "";
 
-    await step("preview --json holds an update, a replace, a create and a delete of every type (golden preview.json)", async () => {
-      rawJson = (await e2e.stack.ok(["preview", "--json"])).stdout;
-      assertNoSecrets("preview --json", rawJson);
-      const preview = normalizePreviewJson(rawJson, e2e.emulator.url) as { steps: { op: string; urn: string }[] };
-      for (const type of TYPES) {
-        const ops = new Set(preview.steps.filter((s) => s.urn.includes(`integration-platform:${type}::`)).map((s) => s.op));
-        assert.deepEqual([...ops].sort(), ["create", "delete", "replace", "update"], `${type}'s steps`);
-      }
-      golden("preview.json", JSON.stringify(preview, null, 2) + "\n");
-    });
+    await step(
+      "preview --json holds an update, a replace, a create and a delete of every type (golden preview.json)",
+      async () => {
+        rawJson = (await e2e.stack.ok(["preview", "--json"])).stdout;
+        assertNoSecrets("preview --json", rawJson);
+        const preview = normalizePreviewJson(rawJson, e2e.emulator.url) as { steps: { op: string; urn: string }[] };
+        for (const type of TYPES) {
+          const ops = new Set(
+            preview.steps.filter((s) => s.urn.includes(`integration-platform:${type}::`)).map((s) => s.op),
+          );
+          assert.deepEqual([...ops].sort(), ["create", "delete", "replace", "update"], `${type}'s steps`);
+        }
+        golden("preview.json", JSON.stringify(preview, null, 2) + "\n");
+      },
+    );
 
-    await step("npx pulumi-integration-platform summarize writes the golden summary.md, from the raw and the saved JSON alike", async () => {
-      assert.ok(rawJson, "needs the previous step's preview");
-      const file = path.join(e2e.workspace.root, "preview.json");
-      fs.writeFileSync(file, rawJson);
-      const { stdout } = await promisify(execFile)("npx", ["pulumi-integration-platform", "summarize", file], { cwd: e2e.stack.dir });
-      assertNoSecrets("the summary", stdout);
-      golden("summary.md", stdout);
-      // The unit tests summarize the saved, normalized JSON: it must read the same.
-      assert.equal(summarize(JSON.parse(fs.readFileSync(path.join(GOLDEN, "preview.json"), "utf8"))), stdout);
-    });
+    await step(
+      "npx pulumi-integration-platform summarize writes the golden summary.md, from the raw and the saved JSON alike",
+      async () => {
+        assert.ok(rawJson, "needs the previous step's preview");
+        const file = path.join(e2e.workspace.root, "preview.json");
+        fs.writeFileSync(file, rawJson);
+        const { stdout } = await promisify(execFile)("npx", ["pulumi-integration-platform", "summarize", file], {
+          cwd: e2e.stack.dir,
+        });
+        assertNoSecrets("the summary", stdout);
+        golden("summary.md", stdout);
+        // The unit tests summarize the saved, normalized JSON: it must read the same.
+        assert.equal(summarize(JSON.parse(fs.readFileSync(path.join(GOLDEN, "preview.json"), "utf8"))), stdout);
+      },
+    );
 
     await step("up then applies exactly the previewed change set", async () => {
       const counts = (JSON.parse(rawJson) as { changeSummary: Record<string, number> }).changeSummary;
       const up = await e2e.stack.ok(["up", "--yes", "--skip-preview"]);
-      for (const [op, n] of Object.entries({ create: "created", update: "updated", delete: "deleted", replace: "replaced" })) {
+      for (const [op, n] of Object.entries({
+        create: "created",
+        update: "updated",
+        delete: "deleted",
+        replace: "replaced",
+      })) {
         assert.match(up.stdout, new RegExp(`${op === "replace" ? "\\+-" : "[+~-] "}${counts[op]} ${n}`), `${op} count`);
       }
     });

@@ -30,16 +30,43 @@ if (kase === "config") field("unknown-config", { configId: "acme-eu" });
 
 /** The failing case's resource, property and reason, as the CLI prints them. */
 const CASES = [
-  { kase: "field", resource: "typo", property: "fieldId", reason: /has no field "hs_pipline" global to the app: check fieldId and workflowId/ },
-  { kase: "draft", resource: "lead-scoring", property: "workflowId", reason: /"wf_hs_lead_scoring" is not a published workflow .*publish it, then run again/ },
-  { kase: "workflow", resource: "unknown-workflow", property: "workflowId", reason: /"wf_hs_nope" is not a published workflow .*check workflowId/ },
-  { kase: "account", resource: "unknown-account", property: "linkedAccountId", reason: /no config of app "hubspot" for linked account "nobody": check linkedAccountId and slug/ },
-  { kase: "config", resource: "unknown-config", property: "configId", reason: /no config "acme-eu" of app "hubspot" for linked account "acme": check configId/ },
+  {
+    kase: "field",
+    resource: "typo",
+    property: "fieldId",
+    reason: /has no field "hs_pipline" global to the app: check fieldId and workflowId/,
+  },
+  {
+    kase: "draft",
+    resource: "lead-scoring",
+    property: "workflowId",
+    reason: /"wf_hs_lead_scoring" is not a published workflow .*publish it, then run again/,
+  },
+  {
+    kase: "workflow",
+    resource: "unknown-workflow",
+    property: "workflowId",
+    reason: /"wf_hs_nope" is not a published workflow .*check workflowId/,
+  },
+  {
+    kase: "account",
+    resource: "unknown-account",
+    property: "linkedAccountId",
+    reason: /no config of app "hubspot" for linked account "nobody": check linkedAccountId and slug/,
+  },
+  {
+    kase: "config",
+    resource: "unknown-config",
+    property: "configId",
+    reason: /no config "acme-eu" of app "hubspot" for linked account "acme": check configId/,
+  },
 ];
 
 describe("e2e: a green preview means the change will apply", function () {
   this.timeout(10 * 60_000);
-  const e2e = useEmulatorStack((workspace) => new Stack(workspace, writeProgram(workspace.root, "validation", { "index.ts": PROGRAM })));
+  const e2e = useEmulatorStack(
+    (workspace) => new Stack(workspace, writeProgram(workspace.root, "validation", { "index.ts": PROGRAM })),
+  );
   const requests = () => e2e.emulator.requests.list();
 
   for (const { kase, resource, property, reason } of CASES) {
@@ -48,19 +75,31 @@ describe("e2e: a green preview means the change will apply", function () {
       e2e.emulator.requests.clear();
       const preview = await e2e.stack.run(["preview", "--json"]);
       assert.notEqual(preview.code, 0, preview.stdout);
-      const json = JSON.parse(preview.stdout) as { diagnostics?: { urn?: string; message: string; severity: string }[] };
+      const json = JSON.parse(preview.stdout) as {
+        diagnostics?: { urn?: string; message: string; severity: string }[];
+      };
       const errors = (json.diagnostics ?? []).filter((d) => d.severity === "error" && d.urn);
       assert.equal(errors.length, 1, JSON.stringify(json.diagnostics));
       assert.match(errors[0].urn!, new RegExp(`::${resource}$`));
       assert.match(errors[0].message, new RegExp(`${property}: `));
       assert.match(errors[0].message, reason);
-      assert.deepEqual(requests().filter((r) => r.method !== "GET"), [], "no write");
+      assert.deepEqual(
+        requests().filter((r) => r.method !== "GET"),
+        [],
+        "no write",
+      );
       // C = 1 config (acme's hubspot config, or the unknown one), + 2.
-      assert.ok(requests().length <= 1 + 2, requests().map((r) => `${r.method} ${r.path}`).join("\n"));
+      assert.ok(
+        requests().length <= 1 + 2,
+        requests()
+          .map((r) => `${r.method} ${r.path}`)
+          .join("\n"),
+      );
       // The pull request's comment lists the refusal under its linked account and app.
       const summary = summarize(json);
       const account = kase === "account" ? "nobody" : "acme";
-      const block = summary.split("<details").find((b) => b.includes(`<b>Linked account <code>${account}</code></b>`)) ?? "";
+      const block =
+        summary.split("<details").find((b) => b.includes(`<b>Linked account <code>${account}</code></b>`)) ?? "";
       assert.match(block, /1 refused at preview/, summary);
       assert.ok(block.includes(`#### App \`hubspot\`\n\n- **Refused at preview** \`${resource}\` (`), summary);
       assert.match(block, new RegExp(`Refused at preview.*: ${property}: `), summary);
@@ -77,7 +116,10 @@ describe("e2e: a green preview means the change will apply", function () {
       const json = JSON.parse(preview.stdout) as { diagnostics?: { message: string; severity: string }[] };
       const errors = (json.diagnostics ?? []).filter((d) => d.severity === "error" && /has a problem/.test(d.message));
       assert.equal(errors.length, 1, `once, not once per resource: ${JSON.stringify(json.diagnostics)}`);
-      assert.match(errors[0].message, /could not be validated against the platform: 401 .*check `integration-platform:apiKey`/);
+      assert.match(
+        errors[0].message,
+        /could not be validated against the platform: 401 .*check `integration-platform:apiKey`/,
+      );
       assert.doesNotMatch(preview.stdout + preview.stderr, /tk_revoked_0123/);
       assert.equal(requests().length, 1, "one refused read, then none");
     } finally {
@@ -107,9 +149,12 @@ for (let i = 0; i < count; i++) {
 describe("e2e: validation at preview costs at most changed configs + 2 calls", function () {
   this.timeout(20 * 60_000);
   const TENANTS = 100;
-  const e2e = useEmulatorStack((workspace) => new Stack(workspace, writeProgram(workspace.root, "tenants", { "index.ts": TENANTS_PROGRAM })), {
-    config: { tenants: String(TENANTS) },
-  });
+  const e2e = useEmulatorStack(
+    (workspace) => new Stack(workspace, writeProgram(workspace.root, "tenants", { "index.ts": TENANTS_PROGRAM })),
+    {
+      config: { tenants: String(TENANTS) },
+    },
+  );
 
   it("100 linked accounts: a preview without changes makes 0 calls; with every tenth changed, at most 10 + 2", async () => {
     await step("up of 100 linked accounts", async () => {
@@ -129,9 +174,15 @@ describe("e2e: validation at preview costs at most changed configs + 2 calls", f
       const json = JSON.parse(preview.stdout) as { changeSummary?: Record<string, number> };
       assert.equal(json.changeSummary?.update, changed.length);
       const calls = e2e.emulator.requests.list();
-      assert.deepEqual(calls.filter((r) => r.method !== "GET"), []);
+      assert.deepEqual(
+        calls.filter((r) => r.method !== "GET"),
+        [],
+      );
       assert.ok(calls.length <= changed.length + 2, `${calls.length} calls: ${calls.map((r) => r.path).join(", ")}`);
-      assert.deepEqual(new Set(calls.map((r) => r.path)), new Set(changed.map((id) => `/api/v2/public/slug/hubspot/config/${id}`)));
+      assert.deepEqual(
+        new Set(calls.map((r) => r.path)),
+        new Set(changed.map((id) => `/api/v2/public/slug/hubspot/config/${id}`)),
+      );
       console.log(`      ${changed.length} changed configs of ${TENANTS}: ${calls.length} calls at preview`);
     });
   });

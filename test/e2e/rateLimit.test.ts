@@ -27,8 +27,16 @@ function assertSetUp(emulator: RunningEmulator, tenants: string[]): void {
   for (const id of tenants) {
     const config = emulator.store.config({ linkedAccountId: id, slug: "hubspot", configId: id });
     assert.ok(config, `tenant ${id} has its config`);
-    assert.equal(config.workflows.find((w) => w.id === "wf_hs_deal_alerts")?.enabled, true, `tenant ${id}: deal alerts enabled`);
-    assert.equal(config.fields.find((f) => f.id === "hs_pipeline")?.name, `${id} pipeline`, `tenant ${id}: field renamed`);
+    assert.equal(
+      config.workflows.find((w) => w.id === "wf_hs_deal_alerts")?.enabled,
+      true,
+      `tenant ${id}: deal alerts enabled`,
+    );
+    assert.equal(
+      config.fields.find((f) => f.id === "hs_pipeline")?.name,
+      `${id} pipeline`,
+      `tenant ${id}: field renamed`,
+    );
     assert.equal(emulator.store.envValueFor(ACCOUNT_QUOTA, id, null)?.value, "500", `tenant ${id}: quota set`);
   }
 }
@@ -54,7 +62,11 @@ describe(`${AT_SCALE} e2e: 300 resources at the platform's documented rate limit
         const from = e2e.emulator.requests.list().length;
         const result = succeeded(await e2e.stack.run(args), `pulumi ${args.join(" ")}`);
         const log = e2e.emulator.requests.list().slice(from);
-        calls[name] = { calls: log.length, limited: log.filter((r) => r.status === 429).length, seconds: result.ms / 1000 };
+        calls[name] = {
+          calls: log.length,
+          limited: log.filter((r) => r.status === 429).length,
+          seconds: result.ms / 1000,
+        };
         check(result);
       });
 
@@ -87,7 +99,8 @@ describe(`${AT_SCALE} e2e: two stacks on the same API key, deploying at the same
 
   before(async () => {
     stacks.push(e2e.stack, await e2e.addStack(tenantStack(e2e.workspace, "team-b")));
-    for (const [i, name] of ["team-a", "team-b"].entries()) tenants.push(await seedStack(e2e.emulator, stacks[i], name, TENANTS));
+    for (const [i, name] of ["team-a", "team-b"].entries())
+      tenants.push(await seedStack(e2e.emulator, stacks[i], name, TENANTS));
   });
 
   it("both `up`s succeed, and both `destroy`s leave the platform as found", async () => {
@@ -97,7 +110,9 @@ describe(`${AT_SCALE} e2e: two stacks on the same API key, deploying at the same
     ups.forEach((up, i) => succeeded(up, `pulumi up of stack ${i}`));
     tenants.forEach((ids) => assertSetUp(e2e.emulator, ids));
     const upLog = e2e.emulator.requests.list();
-    console.log(`      two ups at once: ${upLog.length} calls, ${upLog.filter((r) => r.status === 429).length} answered 429, ${ups.map((u) => (u.ms / 1000).toFixed(1)).join(" s and ")} s`);
+    console.log(
+      `      two ups at once: ${upLog.length} calls, ${upLog.filter((r) => r.status === 429).length} answered 429, ${ups.map((u) => (u.ms / 1000).toFixed(1)).join(" s and ")} s`,
+    );
 
     const destroys = await Promise.all(stacks.map((stack) => stack.run(["destroy", "--yes"])));
     destroys.forEach((destroy, i) => succeeded(destroy, `pulumi destroy of stack ${i}`));

@@ -21,10 +21,14 @@ const SETUP = "integration-platform:index:LinkedAccountSetup";
 
 describe(`e2e: a workspace in shards on an S3 backend, deployed at once on one API key ${AT_SCALE}`, function () {
   this.timeout(30 * 60_000);
-  const e2e = useEmulatorStack((workspace) => new Stack(workspace, copyProgram(path.join(REPO, "examples/multi-tenant"), workspace.root), "shard-0"), {
-    config: { "multi-tenant:search": "Tenant tenant-" },
-    s3Backend: true,
-  });
+  const e2e = useEmulatorStack(
+    (workspace) =>
+      new Stack(workspace, copyProgram(path.join(REPO, "examples/multi-tenant"), workspace.root), "shard-0"),
+    {
+      config: { "multi-tenant:search": "Tenant tenant-" },
+      s3Backend: true,
+    },
+  );
   /** The bucket's folder on the server's disk (versitygw's posix store), where the lock files show. */
   const bucketDir = () => path.join(e2e.s3!.dataDir, e2e.s3!.bucket);
   let tenants: string[] = [];
@@ -36,7 +40,9 @@ describe(`e2e: a workspace in shards on an S3 backend, deployed at once on one A
 
   /** Shard i's stack, created with the suite's settings the first time. */
   async function shard(i: number): Promise<Stack> {
-    stacks[i] ??= await e2e.addStack(new Stack(e2e.workspace, e2e.stack.dir, `shard-${i}`), { config: { "multi-tenant:search": "Tenant tenant-" } });
+    stacks[i] ??= await e2e.addStack(new Stack(e2e.workspace, e2e.stack.dir, `shard-${i}`), {
+      config: { "multi-tenant:search": "Tenant tenant-" },
+    });
     return stacks[i];
   }
 
@@ -44,16 +50,35 @@ describe(`e2e: a workspace in shards on an S3 backend, deployed at once on one A
   function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string; seconds: number }> {
     const started = Date.now();
     return new Promise((resolve) => {
-      execFile("node", [CLI, ...args], { cwd: e2e.stack.dir, env: e2e.workspace.env(), maxBuffer: 256 * 1024 * 1024 }, (error, stdout, stderr) => {
-        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr, seconds: (Date.now() - started) / 1000 });
-      });
+      execFile(
+        "node",
+        [CLI, ...args],
+        { cwd: e2e.stack.dir, env: e2e.workspace.env(), maxBuffer: 256 * 1024 * 1024 },
+        (error, stdout, stderr) => {
+          resolve({
+            code: error ? Number(error.code ?? 1) : 0,
+            stdout,
+            stderr,
+            seconds: (Date.now() - started) / 1000,
+          });
+        },
+      );
     });
   }
 
   const requests = () => e2e.emulator.requests.list();
   const writes = () => requests().filter((r) => r.method !== "GET");
-  const dealAlerts = (id: string) => e2e.emulator.store.config({ linkedAccountId: id, slug: "hubspot", configId: id })?.workflows.find((w) => w.id === "wf_hs_deal_alerts")?.enabled;
-  const setupsIn = async (stack: Stack) => resourcesOfType(JSON.parse((await stack.ok(["stack", "export", "--stack", stack.name])).stdout), SETUP).map((r) => r.urn.split("::").pop()!.replace(/-hubspot$/, ""));
+  const dealAlerts = (id: string) =>
+    e2e.emulator.store
+      .config({ linkedAccountId: id, slug: "hubspot", configId: id })
+      ?.workflows.find((w) => w.id === "wf_hs_deal_alerts")?.enabled;
+  const setupsIn = async (stack: Stack) =>
+    resourcesOfType(JSON.parse((await stack.ok(["stack", "export", "--stack", stack.name])).stdout), SETUP).map((r) =>
+      r.urn
+        .split("::")
+        .pop()!
+        .replace(/-hubspot$/, ""),
+    );
 
   it("previews into one summary, deploys 4 shards at once, moves tenants from 4 to 5 shards with 0 writes, and destroys", async () => {
     await step("1. each shard's preview, summarized together, names all 400 tenants", async () => {
@@ -78,85 +103,128 @@ describe(`e2e: a workspace in shards on an S3 backend, deployed at once on one A
       assert.equal(writes().length, 0, "a preview writes nothing");
     });
 
-    await step("2. `shards up` deploys the 4 stacks at once on one key: all green, at most 0.2% of calls answered 429", async () => {
-      e2e.emulator.requests.clear();
-      const up = await cli(["shards", "up", "--shards", "4", "--stack", "shard-{shard}"]);
-      assert.equal(up.code, 0, up.stderr.slice(-4000));
-      assert.match(up.stderr, /4 of 4 stacks succeeded/);
-      const calls = requests();
-      const limited = calls.filter((r) => r.status === 429).length;
-      console.log(`      shards up: ${calls.length} calls, ${limited} answered 429, ${up.seconds.toFixed(1)} s (rate floor ${((calls.length - limited) / 20).toFixed(1)} s)`);
-      assert.ok(limited <= calls.length * 0.002, `${limited} of ${calls.length} calls answered 429`);
-      assert.ok(tenants.every((id) => dealAlerts(id) === true), "every tenant is set up");
-      for (const [i, stack] of stacks.entries()) {
-        const mine = await setupsIn(stack);
-        assert.deepEqual(mine.sort(), tenants.filter((id) => shardOf(id, 4) === i).sort());
-      }
-    });
+    await step(
+      "2. `shards up` deploys the 4 stacks at once on one key: all green, at most 0.2% of calls answered 429",
+      async () => {
+        e2e.emulator.requests.clear();
+        const up = await cli(["shards", "up", "--shards", "4", "--stack", "shard-{shard}"]);
+        assert.equal(up.code, 0, up.stderr.slice(-4000));
+        assert.match(up.stderr, /4 of 4 stacks succeeded/);
+        const calls = requests();
+        const limited = calls.filter((r) => r.status === 429).length;
+        console.log(
+          `      shards up: ${calls.length} calls, ${limited} answered 429, ${up.seconds.toFixed(1)} s (rate floor ${((calls.length - limited) / 20).toFixed(1)} s)`,
+        );
+        assert.ok(limited <= calls.length * 0.002, `${limited} of ${calls.length} calls answered 429`);
+        assert.ok(
+          tenants.every((id) => dealAlerts(id) === true),
+          "every tenant is set up",
+        );
+        for (const [i, stack] of stacks.entries()) {
+          const mine = await setupsIn(stack);
+          assert.deepEqual(mine.sort(), tenants.filter((id) => shardOf(id, 4) === i).sort());
+        }
+      },
+    );
 
-    await step("2b. a second job on a stack while another holds its lock is refused with the lock's message, and loses nothing", async () => {
-      const stack = stacks[0];
-      const before = (await setupsIn(stack)).sort();
-      e2e.emulator.requests.clear();
-      const first = stack.start(["refresh", "--yes", "--skip-preview", "--stack", stack.name]);
-      await waitFor("the first job's lock in the bucket", () => lockHeld(bucketDir()));
-      const second = await stack.run(["up", "--yes", "--skip-preview", "--stack", stack.name]);
-      assert.notEqual(second.code, 0);
-      assert.match(second.stdout + second.stderr, /the stack is currently locked by 1 lock\(s\)\. Either wait for the other process\(es\) to end or delete the lock file with `pulumi cancel`/);
-      const done = await first.exited;
-      assert.equal(done.code, 0, done.stderr);
-      assert.deepEqual(writes(), [], "neither job wrote");
-      assert.deepEqual((await setupsIn(stack)).sort(), before, "the state keeps every setup");
-      assert.ok(!lockHeld(bucketDir()), "the first job released its lock");
-    });
+    await step(
+      "2b. a second job on a stack while another holds its lock is refused with the lock's message, and loses nothing",
+      async () => {
+        const stack = stacks[0];
+        const before = (await setupsIn(stack)).sort();
+        e2e.emulator.requests.clear();
+        const first = stack.start(["refresh", "--yes", "--skip-preview", "--stack", stack.name]);
+        await waitFor("the first job's lock in the bucket", () => lockHeld(bucketDir()));
+        const second = await stack.run(["up", "--yes", "--skip-preview", "--stack", stack.name]);
+        assert.notEqual(second.code, 0);
+        assert.match(
+          second.stdout + second.stderr,
+          /the stack is currently locked by 1 lock\(s\)\. Either wait for the other process\(es\) to end or delete the lock file with `pulumi cancel`/,
+        );
+        const done = await first.exited;
+        assert.equal(done.code, 0, done.stderr);
+        assert.deepEqual(writes(), [], "neither job wrote");
+        assert.deepEqual((await setupsIn(stack)).sort(), before, "the state keeps every setup");
+        assert.ok(!lockHeld(bucketDir()), "the first job released its lock");
+      },
+    );
 
-    await step("2c. a job killed mid-run (SIGKILL) leaves its lock: the next job is refused until `pulumi cancel`, and the recovery of docs/guides/reliability.md converges", async () => {
-      const stack = stacks[1];
-      const mine = tenants.filter((id) => shardOf(id, 4) === 1);
-      e2e.emulator.requests.clear();
-      const destroy = stack.start(["destroy", "--yes", "--skip-preview", "--stack", stack.name]);
-      // Killed once it has written and undone a setup: the engine picks the order of the deletes,
-      // and its first 10 writes may all be fields and env values.
-      await waitFor("10 writes of the destroy, one of them undoing a setup", () => writes().length >= 10 && mine.some((id) => dealAlerts(id) === false));
-      destroy.killAll();
-      await destroy.exited;
-      assert.ok(mine.some((id) => dealAlerts(id) === false), "the killed job had undone some setups");
-      assert.ok(lockHeld(bucketDir()), "the killed job's lock stays in the bucket");
-      const refused = await stack.run(["up", "--yes", "--skip-preview", "--stack", stack.name]);
-      assert.notEqual(refused.code, 0);
-      assert.match(refused.stdout + refused.stderr, /the stack is currently locked by 1 lock\(s\)/);
-      // The killed destroy had undone some setups that the state still holds: refresh reads them back.
-      await stack.ok(["cancel", "--yes", "--stack", stack.name]);
-      await stack.ok(["refresh", "--yes", "--skip-preview", "--clear-pending-creates", "--stack", stack.name]);
-      await stack.ok(["up", "--yes", "--skip-preview", "--stack", stack.name]);
-      assert.deepEqual((await setupsIn(stack)).sort(), mine.sort(), "the state holds every setup of the shard again");
-      assert.ok(mine.every((id) => dealAlerts(id) === true), "every tenant of the shard is set up again");
-    });
+    await step(
+      "2c. a job killed mid-run (SIGKILL) leaves its lock: the next job is refused until `pulumi cancel`, and the recovery of docs/guides/reliability.md converges",
+      async () => {
+        const stack = stacks[1];
+        const mine = tenants.filter((id) => shardOf(id, 4) === 1);
+        e2e.emulator.requests.clear();
+        const destroy = stack.start(["destroy", "--yes", "--skip-preview", "--stack", stack.name]);
+        // Killed once it has written and undone a setup: the engine picks the order of the deletes,
+        // and its first 10 writes may all be fields and env values.
+        await waitFor(
+          "10 writes of the destroy, one of them undoing a setup",
+          () => writes().length >= 10 && mine.some((id) => dealAlerts(id) === false),
+        );
+        destroy.killAll();
+        await destroy.exited;
+        assert.ok(
+          mine.some((id) => dealAlerts(id) === false),
+          "the killed job had undone some setups",
+        );
+        assert.ok(lockHeld(bucketDir()), "the killed job's lock stays in the bucket");
+        const refused = await stack.run(["up", "--yes", "--skip-preview", "--stack", stack.name]);
+        assert.notEqual(refused.code, 0);
+        assert.match(refused.stdout + refused.stderr, /the stack is currently locked by 1 lock\(s\)/);
+        // The killed destroy had undone some setups that the state still holds: refresh reads them back.
+        await stack.ok(["cancel", "--yes", "--stack", stack.name]);
+        await stack.ok(["refresh", "--yes", "--skip-preview", "--clear-pending-creates", "--stack", stack.name]);
+        await stack.ok(["up", "--yes", "--skip-preview", "--stack", stack.name]);
+        assert.deepEqual((await setupsIn(stack)).sort(), mine.sort(), "the state holds every setup of the shard again");
+        assert.ok(
+          mine.every((id) => dealAlerts(id) === true),
+          "every tenant of the shard is set up again",
+        );
+      },
+    );
 
-    await step("3. `shards move --from 4 --to 5` moves only the tenants of the new shard, with 0 API writes; every shard then previews no change", async () => {
-      await shard(4);
-      e2e.emulator.requests.clear();
-      const moved = await cli(["shards", "move", "--from", "4", "--to", "5", "--stack", "shard-{shard}"]);
-      assert.equal(moved.code, 0, moved.stderr.slice(-4000));
-      const expected = tenants.filter((id) => shardOf(id, 5) === 4);
-      assert.match(moved.stderr, new RegExp(`${expected.length} linked accounts move`));
-      assert.deepEqual(writes(), [], "a move calls nothing on the platform");
-      assert.deepEqual((await setupsIn(stacks[4])).sort(), expected.sort());
-      const preview = await cli(["shards", "preview", "--shards", "5", "--stack", "shard-{shard}", "--expect-no-changes"]);
-      assert.equal(preview.code, 0, preview.stderr.slice(-4000));
-      assert.deepEqual(writes(), [], "no write");
-      console.log(`      shards move: ${expected.length} of ${TENANTS} tenants moved in ${moved.seconds.toFixed(1)} s; preview of 5 shards: ${requests().length} calls (the program's lookups), 0 writes`);
-    });
+    await step(
+      "3. `shards move --from 4 --to 5` moves only the tenants of the new shard, with 0 API writes; every shard then previews no change",
+      async () => {
+        await shard(4);
+        e2e.emulator.requests.clear();
+        const moved = await cli(["shards", "move", "--from", "4", "--to", "5", "--stack", "shard-{shard}"]);
+        assert.equal(moved.code, 0, moved.stderr.slice(-4000));
+        const expected = tenants.filter((id) => shardOf(id, 5) === 4);
+        assert.match(moved.stderr, new RegExp(`${expected.length} linked accounts move`));
+        assert.deepEqual(writes(), [], "a move calls nothing on the platform");
+        assert.deepEqual((await setupsIn(stacks[4])).sort(), expected.sort());
+        const preview = await cli([
+          "shards",
+          "preview",
+          "--shards",
+          "5",
+          "--stack",
+          "shard-{shard}",
+          "--expect-no-changes",
+        ]);
+        assert.equal(preview.code, 0, preview.stderr.slice(-4000));
+        assert.deepEqual(writes(), [], "no write");
+        console.log(
+          `      shards move: ${expected.length} of ${TENANTS} tenants moved in ${moved.seconds.toFixed(1)} s; preview of 5 shards: ${requests().length} calls (the program's lookups), 0 writes`,
+        );
+      },
+    );
 
-    await step("4. `shards destroy` puts every tenant back as it was, and leaves the stacks' config files as they were", async () => {
-      // Destroy does not run the program, so it has no reason to set the shard count (one `pulumi config set` per stack).
-      const configFiles = () => stacks.map((stack) => fs.statSync(path.join(e2e.stack.dir, `Pulumi.${stack.name}.yaml`)).mtimeMs);
-      const before = configFiles();
-      const destroy = await cli(["shards", "destroy", "--shards", "5", "--stack", "shard-{shard}"]);
-      assert.equal(destroy.code, 0, destroy.stderr.slice(-4000));
-      assert.deepEqual(configFiles(), before, "no stack's config file written");
-      assert.ok(tenants.every((id) => dealAlerts(id) === false));
-      for (const stack of stacks) assert.deepEqual(await setupsIn(stack), []);
-    });
+    await step(
+      "4. `shards destroy` puts every tenant back as it was, and leaves the stacks' config files as they were",
+      async () => {
+        // Destroy does not run the program, so it has no reason to set the shard count (one `pulumi config set` per stack).
+        const configFiles = () =>
+          stacks.map((stack) => fs.statSync(path.join(e2e.stack.dir, `Pulumi.${stack.name}.yaml`)).mtimeMs);
+        const before = configFiles();
+        const destroy = await cli(["shards", "destroy", "--shards", "5", "--stack", "shard-{shard}"]);
+        assert.equal(destroy.code, 0, destroy.stderr.slice(-4000));
+        assert.deepEqual(configFiles(), before, "no stack's config file written");
+        assert.ok(tenants.every((id) => dealAlerts(id) === false));
+        for (const stack of stacks) assert.deepEqual(await setupsIn(stack), []);
+      },
+    );
   });
 });

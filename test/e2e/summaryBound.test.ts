@@ -37,7 +37,13 @@ function bullets(markdown: string): number {
 
 describe(`${AT_SCALE} e2e: the summary of a ${CHANGES}-change preview fits a pull request comment`, function () {
   this.timeout(20 * 60_000);
-  const e2e = useEmulatorStack((workspace) => new Stack(workspace, writeProgram(workspace.root, "many-tenants", { "index.ts": TENANT_PROGRAM, "tenants.json": "[]" })));
+  const e2e = useEmulatorStack(
+    (workspace) =>
+      new Stack(
+        workspace,
+        writeProgram(workspace.root, "many-tenants", { "index.ts": TENANT_PROGRAM, "tenants.json": "[]" }),
+      ),
+  );
   let tenants: string[] = [];
 
   before(async () => {
@@ -64,15 +70,22 @@ describe(`${AT_SCALE} e2e: the summary of a ${CHANGES}-change preview fits a pul
 
     let bounded = "";
     let summarizeSeconds = 0;
-    await step("npx pulumi-integration-platform summarize --full --full-link, as the example workflow runs it", async () => {
-      const started = Date.now();
-      const run = await promisify(execFile)("npx", ["pulumi-integration-platform", "summarize", previewFile, "--full", fullFile, "--full-link", RUN_PAGE], {
-        cwd: e2e.stack.dir,
-        maxBuffer: 16 * 1024 * 1024,
-      });
-      summarizeSeconds = (Date.now() - started) / 1000;
-      bounded = run.stdout;
-    });
+    await step(
+      "npx pulumi-integration-platform summarize --full --full-link, as the example workflow runs it",
+      async () => {
+        const started = Date.now();
+        const run = await promisify(execFile)(
+          "npx",
+          ["pulumi-integration-platform", "summarize", previewFile, "--full", fullFile, "--full-link", RUN_PAGE],
+          {
+            cwd: e2e.stack.dir,
+            maxBuffer: 16 * 1024 * 1024,
+          },
+        );
+        summarizeSeconds = (Date.now() - started) / 1000;
+        bounded = run.stdout;
+      },
+    );
 
     const full = fs.readFileSync(fullFile, "utf8");
     await step("the full summary holds every linked account and every change", async () => {
@@ -80,37 +93,68 @@ describe(`${AT_SCALE} e2e: the summary of a ${CHANGES}-change preview fits a pul
       assert.deepEqual(fullBlocks.map(accountOf).sort(), [...tenants].sort());
       assert.equal(bullets(full), CHANGES);
       for (const block of fullBlocks) assert.equal(bullets(block), 3, accountOf(block));
-      assert.equal((full.match(/^ {2}- `value`: set \(secret, not shown\)$/gm) ?? []).length, TENANTS, "every env value is a secret, never shown");
+      assert.equal(
+        (full.match(/^ {2}- `value`: set \(secret, not shown\)$/gm) ?? []).length,
+        TENANTS,
+        "every env value is a secret, never shown",
+      );
       assert.ok(full.length > MAX_CHARS, `${full.length} characters: the bound has something to do`);
     });
 
-    await step(`the comment is at most ${MAX_CHARS} characters, whole blocks only, with the full summary's head`, async () => {
-      assert.ok(bounded.length <= MAX_CHARS, `${bounded.length} characters`);
-      // Filled up to the bound, short of it by less than one more account's block and the closing line's reserve.
-      assert.ok(MAX_CHARS - bounded.length < 1000, `${bounded.length} characters leave ${MAX_CHARS - bounded.length} unused`);
-      const kept = blocks(bounded);
-      assert.deepEqual(kept, blocks(full).slice(0, kept.length), "the first accounts' blocks, each as in the full summary");
-      assert.equal((bounded.match(/<details/g) ?? []).length, kept.length, "no block is cut");
-      assert.equal((bounded.match(/<\/details>/g) ?? []).length, kept.length, "no block is cut");
-      assert.ok(bounded.startsWith(full.slice(0, full.indexOf("<details>"))), "the title and the count line as in the full summary");
-      assert.match(bounded, new RegExp(`^${CHANGES} changes to integration platform objects \\(${CHANGES} to create\\) for ${TENANTS} linked accounts: `, "m"));
-    });
+    await step(
+      `the comment is at most ${MAX_CHARS} characters, whole blocks only, with the full summary's head`,
+      async () => {
+        assert.ok(bounded.length <= MAX_CHARS, `${bounded.length} characters`);
+        // Filled up to the bound, short of it by less than one more account's block and the closing line's reserve.
+        assert.ok(
+          MAX_CHARS - bounded.length < 1000,
+          `${bounded.length} characters leave ${MAX_CHARS - bounded.length} unused`,
+        );
+        const kept = blocks(bounded);
+        assert.deepEqual(
+          kept,
+          blocks(full).slice(0, kept.length),
+          "the first accounts' blocks, each as in the full summary",
+        );
+        assert.equal((bounded.match(/<details/g) ?? []).length, kept.length, "no block is cut");
+        assert.equal((bounded.match(/<\/details>/g) ?? []).length, kept.length, "no block is cut");
+        assert.ok(
+          bounded.startsWith(full.slice(0, full.indexOf("<details>"))),
+          "the title and the count line as in the full summary",
+        );
+        assert.match(
+          bounded,
+          new RegExp(
+            `^${CHANGES} changes to integration platform objects \\(${CHANGES} to create\\) for ${TENANTS} linked accounts: `,
+            "m",
+          ),
+        );
+      },
+    );
 
-    await step("its closing line counts exactly the linked accounts and changes left out, and links the full summary", async () => {
-      const kept = blocks(bounded);
-      const closing = bounded.trimEnd().split("\n").pop()!;
-      const match = closing.match(/^\*\*… and (\d+) more linked accounts \((\d+) changes\)\*\* are left out here, to keep this summary within (\d+) characters\. \[The full summary\]\((.*)\) lists every change\.$/);
-      assert.ok(match, `the closing line: ${closing}`);
-      const [, accounts, changes, bound, link] = match;
-      assert.equal(Number(accounts), TENANTS - kept.length);
-      assert.equal(Number(changes), CHANGES - bullets(bounded));
-      assert.equal(Number(bound), MAX_CHARS);
-      assert.equal(link, RUN_PAGE);
-      const shown = new Set(kept.map(accountOf));
-      const leftOut = blocks(full).filter((block) => !shown.has(accountOf(block)));
-      assert.equal(leftOut.length, Number(accounts));
-      assert.equal(leftOut.reduce((n, block) => n + bullets(block), 0), Number(changes));
-    });
+    await step(
+      "its closing line counts exactly the linked accounts and changes left out, and links the full summary",
+      async () => {
+        const kept = blocks(bounded);
+        const closing = bounded.trimEnd().split("\n").pop()!;
+        const match = closing.match(
+          /^\*\*… and (\d+) more linked accounts \((\d+) changes\)\*\* are left out here, to keep this summary within (\d+) characters\. \[The full summary\]\((.*)\) lists every change\.$/,
+        );
+        assert.ok(match, `the closing line: ${closing}`);
+        const [, accounts, changes, bound, link] = match;
+        assert.equal(Number(accounts), TENANTS - kept.length);
+        assert.equal(Number(changes), CHANGES - bullets(bounded));
+        assert.equal(Number(bound), MAX_CHARS);
+        assert.equal(link, RUN_PAGE);
+        const shown = new Set(kept.map(accountOf));
+        const leftOut = blocks(full).filter((block) => !shown.has(accountOf(block)));
+        assert.equal(leftOut.length, Number(accounts));
+        assert.equal(
+          leftOut.reduce((n, block) => n + bullets(block), 0),
+          Number(changes),
+        );
+      },
+    );
 
     const calls = e2e.emulator.requests.list().length;
     console.log(

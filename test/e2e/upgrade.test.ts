@@ -28,7 +28,10 @@ const releases = recordedReleases();
 
 describe("e2e: upgrade recordings", () => {
   it("at least one earlier release is recorded", () => {
-    assert.ok(releases.length > 0, `no recording in ${UPGRADE_DIR}: record one with record-upgrade.ts --from <ref of the previous release> (docs/development.md)`);
+    assert.ok(
+      releases.length > 0,
+      `no recording in ${UPGRADE_DIR}: record one with record-upgrade.ts --from <ref of the previous release> (docs/development.md)`,
+    );
   });
 });
 
@@ -65,21 +68,41 @@ for (const release of releases) {
     it("preview, refresh and destroy pass, and leave the platform as recorded, then as before the recorded up", async () => {
       await step("1. preview --expect-no-changes passes", async () => {
         const preview = await e2e.stack.ok(["preview", "--expect-no-changes"]);
-        assert.deepEqual(resourceSummary(preview.stdout), { unchanged: resources }, `every resource unchanged\n${preview.stdout}`);
+        assert.deepEqual(
+          resourceSummary(preview.stdout),
+          { unchanged: resources },
+          `every resource unchanged\n${preview.stdout}`,
+        );
       });
 
       await step("2. refresh passes and changes nothing, in the state or on the platform", async () => {
         const refresh = await e2e.stack.ok(["refresh", "--yes"]);
-        assert.deepEqual(resourceSummary(refresh.stdout), { unchanged: resources }, `every resource unchanged\n${refresh.stdout}`);
+        assert.deepEqual(
+          resourceSummary(refresh.stdout),
+          { unchanged: resources },
+          `every resource unchanged\n${refresh.stdout}`,
+        );
         const recorded = await readStateFile(file(RECORDING.after), "fixture");
-        assert.deepEqual(observableState(e2e.emulator), observableState(recorded), "preview and refresh left the platform as recorded after up");
+        assert.deepEqual(
+          observableState(e2e.emulator),
+          observableState(recorded),
+          "preview and refresh left the platform as recorded after up",
+        );
       });
 
       await step("3. destroy passes and leaves the platform as it was before the recorded up", async () => {
         const destroy = await e2e.stack.ok(["destroy", "--yes"]);
-        assert.deepEqual(resourceSummary(destroy.stdout), { deleted: resources }, `every resource deleted\n${destroy.stdout}`);
+        assert.deepEqual(
+          resourceSummary(destroy.stdout),
+          { deleted: resources },
+          `every resource deleted\n${destroy.stdout}`,
+        );
         const before = await readStateFile(file(RECORDING.before), "fixture");
-        assert.deepEqual(observableState(e2e.emulator), observableState(before), "the platform ends as it was before the recorded up");
+        assert.deepEqual(
+          observableState(e2e.emulator),
+          observableState(before),
+          "the platform ends as it was before the recorded up",
+        );
       });
     });
   });
@@ -91,19 +114,27 @@ const newest = releases[releases.length - 1];
 describe(`e2e: this release writes the state ${newest} wrote`, function () {
   this.timeout(10 * 60_000);
   const recording = path.join(UPGRADE_DIR, newest);
-  const e2e = useEmulatorStack((workspace, emulator) => upgradeStack(workspace, copyProgram(recording, workspace.root), emulator.url), {
-    emulator: { apiKey: UPGRADE_API_KEY, fixtures: path.join(recording, RECORDING.before) },
-    init: (stack) => stack.init(),
-  });
+  const e2e = useEmulatorStack(
+    (workspace, emulator) => upgradeStack(workspace, copyProgram(recording, workspace.root), emulator.url),
+    {
+      emulator: { apiKey: UPGRADE_API_KEY, fixtures: path.join(recording, RECORDING.before) },
+      init: (stack) => stack.init(),
+    },
+  );
 
   it("an up of its program from the same platform: every resource's inputs (`__provider` included) and outputs are equal", async () => {
     await e2e.stack.ok(["up", "--yes"]);
-    const ours = comparable(JSON.parse((await e2e.stack.ok(["stack", "export", "--show-secrets"])).stdout) as StackExport);
+    const ours = comparable(
+      JSON.parse((await e2e.stack.ok(["stack", "export", "--show-secrets"])).stdout) as StackExport,
+    );
     // The recording decrypts with the same passphrase and the recorded config's salt.
     await e2e.stack.ok(["stack", "import", "--file", path.join(recording, RECORDING.state)]);
-    const recorded = comparable(JSON.parse((await e2e.stack.ok(["stack", "export", "--show-secrets"])).stdout) as StackExport);
+    const recorded = comparable(
+      JSON.parse((await e2e.stack.ok(["stack", "export", "--show-secrets"])).stdout) as StackExport,
+    );
     assert.equal(ours.length, recorded.length, "as many resources");
-    for (let i = 0; i < recorded.length; i++) assert.deepEqual(ours[i], recorded[i], `resource ${i} (${String(recorded[i].urn)})`);
+    for (let i = 0; i < recorded.length; i++)
+      assert.deepEqual(ours[i], recorded[i], `resource ${i} (${String(recorded[i].urn)})`);
   });
 });
 
@@ -112,7 +143,9 @@ describe(`e2e: this release writes the state ${newest} wrote`, function () {
  * was installed, the default provider's generated id, and the ids the platform generates for new objects.
  */
 function comparable(state: StackExport): Record<string, unknown>[] {
-  const text = JSON.stringify(state.deployment.resources ?? [], (key, value) => (UNCOMPARED.has(key) ? undefined : value))
+  const text = JSON.stringify(state.deployment.resources ?? [], (key, value) =>
+    UNCOMPARED.has(key) ? undefined : value,
+  )
     .replace(/(pulumi:providers:[^"]*::)[0-9a-f-]{36}/g, "$1<provider id>")
     .replace(/"id":"[0-9a-f-]{36}"/g, '"id":"<provider id>"')
     .replace(/\b[0-9a-f]{24}\b/g, (id) => (FIXTURE_IDS.has(id) ? id : "<new id>"));
@@ -125,5 +158,8 @@ const UNCOMPARED = new Set(["created", "modified", "sourcePosition", "stackTrace
 
 /** Ids the fixtures hold, which a new object never gets. */
 const FIXTURE_IDS = new Set(
-  recordedReleases().flatMap((release) => fs.readFileSync(path.join(UPGRADE_DIR, release, RECORDING.before), "utf8").match(/\b[0-9a-f]{24}\b/g) ?? []),
+  recordedReleases().flatMap(
+    (release) =>
+      fs.readFileSync(path.join(UPGRADE_DIR, release, RECORDING.before), "utf8").match(/\b[0-9a-f]{24}\b/g) ?? [],
+  ),
 );

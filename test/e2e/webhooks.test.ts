@@ -25,7 +25,9 @@ export const audit = platform.getAuditEventsOutput({ maxItems: 10 });
 
 describe("e2e: workflow runs reach a webhook receiver only where the program enabled the workflow", function () {
   this.timeout(5 * 60_000);
-  const e2e = useEmulatorStack((workspace) => new Stack(workspace, writeProgram(workspace.root, "webhooks", { "index.ts": PROGRAM })));
+  const e2e = useEmulatorStack(
+    (workspace) => new Stack(workspace, writeProgram(workspace.root, "webhooks", { "index.ts": PROGRAM })),
+  );
   const events: WebhookPayload[] = [];
   let receiver: Server;
   let receiverUrl: string;
@@ -49,7 +51,8 @@ describe("e2e: workflow runs reach a webhook receiver only where the program ena
       headers: body === undefined ? {} : { "content-type": "application/json" },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-  const askForRun = (workflowId: string) => control("/workflow-runs", { linked_account_id: "acme", slug: "hubspot", workflow_id: workflowId });
+  const askForRun = (workflowId: string) =>
+    control("/workflow-runs", { linked_account_id: "acme", slug: "hubspot", workflow_id: workflowId });
 
   it("runs the enabled workflow only, delivers its signed webhook, and the audit lookup returns the run", async () => {
     assert.equal(e2e.emulator.rateLimit.get().rateLimit, "20/5", "the emulator enforces the documented limit");
@@ -57,7 +60,8 @@ describe("e2e: workflow runs reach a webhook receiver only where the program ena
     assert.equal((await askForRun("wf_hs_deal_alerts")).status, 409);
 
     await step("up: one workflow enabled, one disabled", () => e2e.stack.ok(["up", "--yes", "--skip-preview"]));
-    for (const url of [receiverUrl, recorder.url]) assert.equal((await control("/webhooks/receivers", { url })).status, 201);
+    for (const url of [receiverUrl, recorder.url])
+      assert.equal((await control("/webhooks/receivers", { url })).status, 201);
 
     const started = await step("a run of each is asked for: the disabled one is refused, saying why", async () => {
       const refused = await askForRun("wf_hs_contact_sync");
@@ -71,39 +75,51 @@ describe("e2e: workflow runs reach a webhook receiver only where the program ena
     });
     assert.equal(started.status, "COMPLETED");
 
-    await step("the receivers get one webhook each: the example's takes it, the exported check accepts it and refuses a tampered copy", async () => {
-      const [raw] = await recorder.waitFor(1);
-      const deadline = Date.now() + 10_000;
-      while (events.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-      assert.deepEqual(events, [
-        {
-          linked_account_id: "acme",
-          instance_id: started.instance_id,
-          workflow_id: "wf_hs_deal_alerts",
-          config_id: "acme",
-          event: "Workflow Completed",
-          workflow_name: "Deal alerts",
-          status: "COMPLETED",
-        },
-      ]);
-      const signature = raw.headers["x-cobalt-signature"];
-      assert.equal(checkWebhookSignature(raw.rawBody, signature, e2e.emulator.apiKey).valid, true);
-      const tampered = Buffer.from(raw.rawBody.toString().replace("wf_hs_deal_alerts", "wf_hs_contact_sync"));
-      const check = checkWebhookSignature(tampered, signature, e2e.emulator.apiKey);
-      assert.equal(check.valid ? "valid" : check.code, "signature_mismatch");
-      // The example receiver refuses the tampered copy with the reason, and takes nothing from it.
-      const answer = await fetch(receiverUrl, { method: "POST", body: tampered, headers: { "content-type": "application/json", "x-cobalt-signature": String(signature) } });
-      assert.equal(answer.status, 401);
-      assert.match(await answer.text(), /the signature does not match the body/);
-      assert.equal(events.length, 1);
-      await new Promise((r) => setTimeout(r, 200));
-      assert.equal(recorder.received.length, 1, "one run, one delivery: the refused run sent nothing");
-    });
+    await step(
+      "the receivers get one webhook each: the example's takes it, the exported check accepts it and refuses a tampered copy",
+      async () => {
+        const [raw] = await recorder.waitFor(1);
+        const deadline = Date.now() + 10_000;
+        while (events.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+        assert.deepEqual(events, [
+          {
+            linked_account_id: "acme",
+            instance_id: started.instance_id,
+            workflow_id: "wf_hs_deal_alerts",
+            config_id: "acme",
+            event: "Workflow Completed",
+            workflow_name: "Deal alerts",
+            status: "COMPLETED",
+          },
+        ]);
+        const signature = raw.headers["x-cobalt-signature"];
+        assert.equal(checkWebhookSignature(raw.rawBody, signature, e2e.emulator.apiKey).valid, true);
+        const tampered = Buffer.from(raw.rawBody.toString().replace("wf_hs_deal_alerts", "wf_hs_contact_sync"));
+        const check = checkWebhookSignature(tampered, signature, e2e.emulator.apiKey);
+        assert.equal(check.valid ? "valid" : check.code, "signature_mismatch");
+        // The example receiver refuses the tampered copy with the reason, and takes nothing from it.
+        const answer = await fetch(receiverUrl, {
+          method: "POST",
+          body: tampered,
+          headers: { "content-type": "application/json", "x-cobalt-signature": String(signature) },
+        });
+        assert.equal(answer.status, 401);
+        assert.match(await answer.text(), /the signature does not match the body/);
+        assert.equal(events.length, 1);
+        await new Promise((r) => setTimeout(r, 200));
+        assert.equal(recorder.received.length, 1, "one run, one delivery: the refused run sent nothing");
+      },
+    );
 
     await step("the next up's audit lookup returns the run's entries", async () => {
       await e2e.stack.ok(["up", "--yes", "--skip-preview"]);
       const output = await e2e.stack.ok(["stack", "output", "audit", "--json"]);
-      const audit = JSON.parse(output.stdout) as { event_type: string; resource_id: string; workflow_id: string; auth: string }[];
+      const audit = JSON.parse(output.stdout) as {
+        event_type: string;
+        resource_id: string;
+        workflow_id: string;
+        auth: string;
+      }[];
       const ofRun = audit.filter((entry) => entry.resource_id === started.instance_id);
       assert.deepEqual(
         ofRun.map((entry) => [entry.event_type, entry.workflow_id, entry.auth]),
@@ -112,7 +128,11 @@ describe("e2e: workflow runs reach a webhook receiver only where the program ena
           ["WORKFLOW_RUN_STARTED", "wf_hs_deal_alerts", "platform"],
         ],
       );
-      assert.ok(!audit.some((entry) => entry.event_type.startsWith("WORKFLOW_RUN") && entry.workflow_id === "wf_hs_contact_sync"));
+      assert.ok(
+        !audit.some(
+          (entry) => entry.event_type.startsWith("WORKFLOW_RUN") && entry.workflow_id === "wf_hs_contact_sync",
+        ),
+      );
     });
 
     await step("destroy", () => e2e.stack.ok(["destroy", "--yes", "--skip-preview"]));

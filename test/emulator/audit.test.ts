@@ -32,14 +32,26 @@ describe("emulator: GET /audit/event-received", () => {
   it("paginates", async () => {
     for (let i = 0; i < 5; i++) {
       ok(
-        await h.api.put("/slug/hubspot/config/acme/workflows/wf_hs_deal_alerts", { enabled: i % 2 === 0 }, { headers: { linked_account_id: "acme" } }),
+        await h.api.put(
+          "/slug/hubspot/config/acme/workflows/wf_hs_deal_alerts",
+          { enabled: i % 2 === 0 },
+          { headers: { linked_account_id: "acme" } },
+        ),
       );
     }
     refillRateLimit(h);
     const page = ok(await h.api.get("/audit/event-received", { params: { limit: 2, page: 3 } }));
-    assert.deepEqual([page.totalDocs, page.totalPages, page.docs.length, page.pagingCounter, page.hasNextPage], [5, 3, 1, 5, false]);
+    assert.deepEqual(
+      [page.totalDocs, page.totalPages, page.docs.length, page.pagingCounter, page.hasNextPage],
+      [5, 3, 1, 5, false],
+    );
     assert.equal(page.docs[0].event_type, "WORKFLOW_ENABLED");
-    assertError(await h.api.get("/audit/event-received", { params: { limit: 500 } }), 400, "VALIDATION_ERROR", "limit:");
+    assertError(
+      await h.api.get("/audit/event-received", { params: { limit: 500 } }),
+      400,
+      "VALIDATION_ERROR",
+      "limit:",
+    );
   });
 });
 
@@ -62,7 +74,12 @@ describe("emulator: framework errors use the platform's error body", () => {
   const h = useEmulatorClients();
 
   it("404 RESOURCE_NOT_FOUND for an unknown route or method", async () => {
-    assertError(await h.api.get("/no/such/operation"), 404, "RESOURCE_NOT_FOUND", "GET /api/v2/public/no/such/operation");
+    assertError(
+      await h.api.get("/no/such/operation"),
+      404,
+      "RESOURCE_NOT_FOUND",
+      "GET /api/v2/public/no/such/operation",
+    );
     assertError(await h.api.delete("/linked-account"), 404, "RESOURCE_NOT_FOUND");
   });
 

@@ -28,9 +28,17 @@ describe("emulator: command line (main.ts as a child process)", () => {
       assert.ok(banner.includes(`Control plane: ${url[1]}/_emulator/`));
       assert.match(banner, /^Rate limit: 20 requests\/s, burst 5, per credential \(--rate-limit off to disable\)$/m);
       // docs/emulator.md shows the banner as it is printed, at the default port.
-      const documented = /On start it prints:\n\n```\n([\s\S]*?)```/.exec(await readFile(resolve(__dirname, "../../docs/emulator.md"), "utf8"));
+      const documented = /On start it prints:\n\n```\n([\s\S]*?)```/.exec(
+        await readFile(resolve(__dirname, "../../docs/emulator.md"), "utf8"),
+      );
       assert.ok(documented, "docs/emulator.md shows the banner");
-      assert.equal(documented[1], banner.replace(/State file: .*/, "State: in memory (use --data FILE to keep it)").split(url[1]).join("http://127.0.0.1:4010"));
+      assert.equal(
+        documented[1],
+        banner
+          .replace(/State file: .*/, "State: in memory (use --data FILE to keep it)")
+          .split(url[1])
+          .join("http://127.0.0.1:4010"),
+      );
       // The lines a new user copies to point a stack at it: the provider's own setting names.
       const lines = banner.split("\n").map((line) => line.trim());
       for (const expected of [
@@ -68,12 +76,19 @@ describe("emulator: command line (main.ts as a child process)", () => {
       const deep = `${"[".repeat(8000)}"x"${"]".repeat(8000)}`;
       const body = { slug: "hubspot", config_id: "acme", workflows: [] };
       const text = `{"slug":"hubspot","config_id":"acme","fields":[{"id":"hs_pipeline","value":${deep}}],"workflows":[]}`;
-      const refused = await axios.put(`${base}/api/v2/public/config/field/hs_pipeline`, text, { headers: { ...headers, "content-type": "application/json" }, validateStatus: () => true });
+      const refused = await axios.put(`${base}/api/v2/public/config/field/hs_pipeline`, text, {
+        headers: { ...headers, "content-type": "application/json" },
+        validateStatus: () => true,
+      });
       assert.equal(refused.status, 400);
       assert.match(refused.data.message, /^The body nests deeper than 32 levels/);
 
       const started = Date.now();
-      const written = await axios.put(`${base}/api/v2/public/config/field/hs_pipeline`, { ...body, fields: [{ id: "hs_pipeline", name: "Still writable" }] }, { headers, timeout: 1000 });
+      const written = await axios.put(
+        `${base}/api/v2/public/config/field/hs_pipeline`,
+        { ...body, fields: [{ id: "hs_pipeline", name: "Still writable" }] },
+        { headers, timeout: 1000 },
+      );
       assert.equal(written.status, 200);
       assert.ok(Date.now() - started < 1000);
       assert.equal((await stat(data)).mode & 0o777, 0o600, "the data file holds encrypted values in clear: owner only");
@@ -110,14 +125,20 @@ describe("emulator: command line (main.ts as a child process)", () => {
   });
 
   it("takes --rate-limit off and --rate-limit RPS/BURST with --retry-after", async () => {
-    const children = [runEmulator(["--port", "0", "--rate-limit", "off"]), runEmulator(["--port", "0", "--rate-limit", "5/2", "--retry-after"])];
+    const children = [
+      runEmulator(["--port", "0", "--rate-limit", "off"]),
+      runEmulator(["--port", "0", "--rate-limit", "5/2", "--retry-after"]),
+    ];
     try {
       const [off, limited] = await Promise.all(children.map(waitForBanner));
       const get = (banner: string, count: number) => {
         const base = /listening on (\S+)/.exec(banner)![1];
         return Promise.all(
           Array.from({ length: count }, () =>
-            axios.get(`${base}/api/v2/public/linked-account`, { headers: { "x-api-key": "tk_emulator" }, validateStatus: () => true }),
+            axios.get(`${base}/api/v2/public/linked-account`, {
+              headers: { "x-api-key": "tk_emulator" },
+              validateStatus: () => true,
+            }),
           ),
         );
       };
@@ -128,7 +149,10 @@ describe("emulator: command line (main.ts as a child process)", () => {
         Array(20).fill(200),
       );
 
-      assert.match(limited, /^Rate limit: 5 requests\/s, burst 2, per credential, with Retry-After \(--rate-limit off to disable\)$/m);
+      assert.match(
+        limited,
+        /^Rate limit: 5 requests\/s, burst 2, per credential, with Retry-After \(--rate-limit off to disable\)$/m,
+      );
       // The burst of 2 passes; a child process cannot have its clock stopped, so a slow machine may
       // earn a third token (one per 200 ms) before the fourth request arrives.
       const responses = await get(limited, 4);
@@ -139,7 +163,13 @@ describe("emulator: command line (main.ts as a child process)", () => {
       assert.equal(refused.data.message, "Rate limit exceeded: 5 requests per second with a burst of 2");
       assert.equal(refused.headers["retry-after"], "1");
       const base = /listening on (\S+)/.exec(limited)![1];
-      assert.deepEqual((await axios.get(`${base}/_emulator/rate-limit`)).data, { rateLimit: "5/2", requestsPerSecond: 5, burst: 2, retryAfter: true, status: 429 });
+      assert.deepEqual((await axios.get(`${base}/_emulator/rate-limit`)).data, {
+        rateLimit: "5/2",
+        requestsPerSecond: 5,
+        burst: 2,
+        retryAfter: true,
+        status: 429,
+      });
     } finally {
       for (const { child } of children) child.kill("SIGKILL");
     }
@@ -161,7 +191,10 @@ describe("emulator: command line (main.ts as a child process)", () => {
     assert.match(badPort.stderr, /--port must be an integer from 0 to 65535/);
     assert.equal(host.code, 2);
     // In the emulator's words, not Node's parser's ("To specify a positional argument ...").
-    assert.equal(host.stderr, "pulumi-integration-platform-emulator: unknown option --host\nRun `pulumi-integration-platform-emulator --help` for usage.\n");
+    assert.equal(
+      host.stderr,
+      "pulumi-integration-platform-emulator: unknown option --host\nRun `pulumi-integration-platform-emulator --help` for usage.\n",
+    );
     assert.equal(positional.code, 2);
     assert.match(positional.stderr, /^pulumi-integration-platform-emulator: takes options only; got "serve"$/m);
     assert.equal(missingFixture.code, 2);

@@ -18,10 +18,24 @@ describe("emulator: command line's --version, --rate-limit-status and --webhook 
     const all = await startReceiver();
     const stops = await startReceiver();
     receivers.push(all, stops);
-    const emulator = runEmulator(["--port", "0", "--api-key", "tk_cli_test", "--webhook", all.url, "--webhook", `stopped@${stops.url}`]);
+    const emulator = runEmulator([
+      "--port",
+      "0",
+      "--api-key",
+      "tk_cli_test",
+      "--webhook",
+      all.url,
+      "--webhook",
+      `stopped@${stops.url}`,
+    ]);
     try {
       const banner = await waitForBanner(emulator);
-      assert.ok(banner.includes(`Webhook receiver rcv_1: ${all.url} (Workflow Completed, Workflow Errored, Workflow Stopped, Workflow Timed Out)`), banner);
+      assert.ok(
+        banner.includes(
+          `Webhook receiver rcv_1: ${all.url} (Workflow Completed, Workflow Errored, Workflow Stopped, Workflow Timed Out)`,
+        ),
+        banner,
+      );
       assert.ok(banner.includes(`Webhook receiver rcv_2: ${stops.url} (Workflow Stopped)`), banner);
       const control = `${bannerUrl(banner)}/_emulator`;
       const run = { linked_account_id: "acme", slug: "hubspot", workflow_id: "wf_hs_contact_sync" };
@@ -30,7 +44,8 @@ describe("emulator: command line's --version, --rate-limit-status and --webhook 
       await axios.post(`${control}/workflow-runs/${started.instance_id}/stop`);
       const got = await all.waitFor(2);
       const [stopped] = await stops.waitFor(1);
-      for (const request of [...got, stopped]) verifyWebhookSignature(request.rawBody, request.headers["x-cobalt-signature"], "tk_cli_test");
+      for (const request of [...got, stopped])
+        verifyWebhookSignature(request.rawBody, request.headers["x-cobalt-signature"], "tk_cli_test");
       assert.deepEqual(got.map((r) => parseWebhookPayload(r.rawBody).status).sort(), ["COMPLETED", "STOPPED"]);
       assert.equal(parseWebhookPayload(stopped.rawBody).instance_id, started.instance_id);
       assert.equal(stops.received.length, 1);
@@ -45,7 +60,18 @@ describe("emulator: command line's --version, --rate-limit-status and --webhook 
     const hang = await startReceiver(() => "hang");
     const failing = await startReceiver(() => 500);
     receivers.push(hang, failing);
-    const emulator = runEmulator(["--port", "0", "--webhook", hang.url, "--webhook", failing.url, "--webhook-timeout", "600000", "--webhook-backoff", "600000"]);
+    const emulator = runEmulator([
+      "--port",
+      "0",
+      "--webhook",
+      hang.url,
+      "--webhook",
+      failing.url,
+      "--webhook-timeout",
+      "600000",
+      "--webhook-backoff",
+      "600000",
+    ]);
     const control = `${bannerUrl(await waitForBanner(emulator))}/_emulator`;
     const run = { linked_account_id: "acme", slug: "hubspot", workflow_id: "wf_hs_contact_sync" };
     // 40 runs: 8 deliveries hang at the receiver, the failing ones wait 10 minutes to retry, the rest queue.
@@ -61,7 +87,9 @@ describe("emulator: command line's --version, --rate-limit-status and --webhook 
   });
 
   it("prints the package's version with --version and -V, and exits 0", async () => {
-    const { version } = JSON.parse(readFileSync(resolve(__dirname, "../../package.json"), "utf8")) as { version: string };
+    const { version } = JSON.parse(readFileSync(resolve(__dirname, "../../package.json"), "utf8")) as {
+      version: string;
+    };
     for (const flag of ["--version", "-V"]) {
       const exit = await runEmulator([flag]).exited;
       assert.deepEqual([exit.code, exit.stdout, exit.stderr], [0, `${version}\n`, ""]);
@@ -72,8 +100,15 @@ describe("emulator: command line's --version, --rate-limit-status and --webhook 
     const emulator = runEmulator(["--port", "0", "--rate-limit", "1/1", "--rate-limit-status", "403"]);
     try {
       const banner = await waitForBanner(emulator);
-      assert.match(banner, /^Rate limit: 1 requests\/s, burst 1, per credential, answered 403 "Rate Limit Hit" \(--rate-limit off to disable\)$/m);
-      const api = axios.create({ baseURL: `${bannerUrl(banner)}/api/v2/public`, headers: { "x-api-key": "tk_emulator" }, validateStatus: () => true });
+      assert.match(
+        banner,
+        /^Rate limit: 1 requests\/s, burst 1, per credential, answered 403 "Rate Limit Hit" \(--rate-limit off to disable\)$/m,
+      );
+      const api = axios.create({
+        baseURL: `${bannerUrl(banner)}/api/v2/public`,
+        headers: { "x-api-key": "tk_emulator" },
+        validateStatus: () => true,
+      });
       const answers = await Promise.all([api.get("/linked-account"), api.get("/linked-account")]);
       assert.deepEqual(answers.map((a) => a.status).sort(), [200, 403]);
       assert.equal(answers.find((a) => a.status === 403)!.data.message, "Rate Limit Hit");
@@ -89,7 +124,10 @@ describe("emulator: command line's --version, --rate-limit-status and --webhook 
     [["--webhook", "started@http://127.0.0.1/x"], '--webhook: unknown webhook event "started"'],
     [["--webhook", "http://u:p@127.0.0.1/x"], "--webhook: receiver URL must not carry a user name or password"],
     [["--webhook-timeout", "0"], '--webhook-timeout must be a whole number of milliseconds from 1 to 3600000, got "0"'],
-    [["--webhook-backoff", "1.5"], '--webhook-backoff must be a whole number of milliseconds from 0 to 3600000, got "1.5"'],
+    [
+      ["--webhook-backoff", "1.5"],
+      '--webhook-backoff must be a whole number of milliseconds from 0 to 3600000, got "1.5"',
+    ],
   ] as const) {
     it(`refuses ${args.join(" ")} with exit 2 and a message naming the option`, async () => {
       const exit = await runEmulator([...args]).exited;

@@ -29,7 +29,9 @@ describe("emulator: PUT /config/field/:fieldId", () => {
   it("stores name, options and labels of a global field from the spec body and returns the 2.1 object", async () => {
     const options = [{ name: "Renewals", value: "renewals" }];
     const labels = [{ name: "team", value: "revops" }];
-    const res = ok(await putField("hs_pipeline", specBody([{ id: "hs_pipeline", name: "Deal pipeline", options, labels }])));
+    const res = ok(
+      await putField("hs_pipeline", specBody([{ id: "hs_pipeline", name: "Deal pipeline", options, labels }])),
+    );
     assert.deepEqual(Object.keys(res), CONFIG_FIELD_KEYS);
     assert.deepEqual(res, {
       required: false,
@@ -42,26 +44,38 @@ describe("emulator: PUT /config/field/:fieldId", () => {
       hidden: false,
     });
     const field = (await getConfig()).fields.find((f: { id: string }) => f.id === "hs_pipeline");
-    assert.deepEqual({ name: field.name, options: field.options, labels: field.labels }, { name: "Deal pipeline", options, labels });
+    assert.deepEqual(
+      { name: field.name, options: field.options, labels: field.labels },
+      { name: "Deal pipeline", options, labels },
+    );
   });
 
   it("keeps properties the entry omits and clears those sent as []", async () => {
-    await putField("hs_pipeline", specBody([{ id: "hs_pipeline", name: "Renamed", labels: [{ name: "a", value: "b" }] }]));
+    await putField(
+      "hs_pipeline",
+      specBody([{ id: "hs_pipeline", name: "Renamed", labels: [{ name: "a", value: "b" }] }]),
+    );
     const res = ok(await putField("hs_pipeline", specBody([{ id: "hs_pipeline", options: [] }])));
     assert.equal(res.name, "Renamed");
     assert.deepEqual(res.options, []);
     const state = h.emulator.store.config({ linkedAccountId: "acme", slug: "hubspot", configId: "acme" })!;
-    assert.deepEqual(state.fields.find((f) => f.id === "hs_pipeline"), {
-      id: "hs_pipeline",
-      name: "Renamed",
-      labels: [{ name: "a", value: "b" }],
-      options: [],
-    });
+    assert.deepEqual(
+      state.fields.find((f) => f.id === "hs_pipeline"),
+      {
+        id: "hs_pipeline",
+        name: "Renamed",
+        labels: [{ name: "a", value: "b" }],
+        options: [],
+      },
+    );
   });
 
   it("updates a field of a published workflow found through the body's workflows entry", async () => {
     const options = [{ name: "Both", value: "both" }];
-    const body = specBody([], [{ id: "wf_hs_contact_sync", name: "Sync contacts", fields: [{ id: "hs_sync_direction", options }] }]);
+    const body = specBody(
+      [],
+      [{ id: "wf_hs_contact_sync", name: "Sync contacts", fields: [{ id: "hs_sync_direction", options }] }],
+    );
     const res = ok(await putField("hs_sync_direction", body));
     assert.deepEqual(res.options, options);
     const workflow = (await getConfig()).workflows.find((w: { id: string }) => w.id === "wf_hs_contact_sync");
@@ -84,7 +98,13 @@ describe("emulator: PUT /config/field/:fieldId", () => {
   });
 
   it("takes config_id from the query when the body has none", async () => {
-    ok(await h.api.post("/config", { slug: "hubspot", config_id: "acme-eu" }, { headers: { linked_account_id: "acme" } }));
+    ok(
+      await h.api.post(
+        "/config",
+        { slug: "hubspot", config_id: "acme-eu" },
+        { headers: { linked_account_id: "acme" } },
+      ),
+    );
     ok(await putField("hs_sync_limit", { value: 7 }, acmeHubspot, { config_id: "acme-eu" }));
     const fields = (await getConfig("acme", "hubspot", "acme-eu")).fields;
     assert.equal(fields.find((f: { id: string }) => f.id === "hs_sync_limit").value, 7);
@@ -111,7 +131,9 @@ describe("emulator: PUT /config/field/:fieldId", () => {
   });
 
   it("empties options in the response when disable_field_options is true", async () => {
-    const res = ok(await putField("hs_pipeline", { value: "sales" }, { ...acmeHubspot, disable_field_options: "true" }));
+    const res = ok(
+      await putField("hs_pipeline", { value: "sales" }, { ...acmeHubspot, disable_field_options: "true" }),
+    );
     assert.deepEqual(res.options, []);
     assertError(
       await putField("hs_pipeline", { value: "sales" }, { ...acmeHubspot, disable_field_options: "maybe" }),
@@ -136,7 +158,12 @@ describe("emulator: PUT /config/field/:fieldId", () => {
   });
 
   it("400 when the body's slug differs from the header", async () => {
-    assertError(await putField("hs_pipeline", specBody([{ id: "hs_pipeline" }], [], { slug: "slack" })), 400, "VALIDATION_ERROR", "slug");
+    assertError(
+      await putField("hs_pipeline", specBody([{ id: "hs_pipeline" }], [], { slug: "slack" })),
+      400,
+      "VALIDATION_ERROR",
+      "slug",
+    );
   });
 
   it("404 for an unknown config", async () => {
@@ -155,7 +182,12 @@ describe("emulator: PUT /config/field/:fieldId", () => {
     assertError(res, 400, "VALIDATION_ERROR");
     assert.equal(res.data.message, "Field with id no_such_field not found");
     // A Slack field does not belong to the HubSpot config.
-    assertError(await putField("slack_channel", { value: "#x" }), 400, "VALIDATION_ERROR", "Field with id slack_channel not found");
+    assertError(
+      await putField("slack_channel", { value: "#x" }),
+      400,
+      "VALIDATION_ERROR",
+      "Field with id slack_channel not found",
+    );
   });
 
   it("404 for an unknown workflow_id query", async () => {
@@ -179,7 +211,12 @@ describe("emulator: PUT /config/field/:fieldId", () => {
   });
 
   it("400 when the spec body has no entry for the field", async () => {
-    assertError(await putField("hs_pipeline", specBody([{ id: "hs_sync_limit" }])), 400, "VALIDATION_ERROR", "no entry for field hs_pipeline");
+    assertError(
+      await putField("hs_pipeline", specBody([{ id: "hs_sync_limit" }])),
+      400,
+      "VALIDATION_ERROR",
+      "no entry for field hs_pipeline",
+    );
     const config = h.emulator.store.config({ linkedAccountId: "acme", slug: "hubspot", configId: "acme" })!;
     assert.ok(!config.fields.some((f) => f.id === "hs_pipeline"), "a refused body must not touch the config");
     assertError(
@@ -191,12 +228,27 @@ describe("emulator: PUT /config/field/:fieldId", () => {
   });
 
   it("400 naming the field for wrong types and missing fields", async () => {
-    const wrongType = specBody([{ id: "hs_pipeline", options: [{ name: "a", value: "a" }, { name: "b", value: 2 }] }]);
+    const wrongType = specBody([
+      {
+        id: "hs_pipeline",
+        options: [
+          { name: "a", value: "a" },
+          { name: "b", value: 2 },
+        ],
+      },
+    ]);
     const res = await putField("hs_pipeline", wrongType);
     assertError(res, 400, "VALIDATION_ERROR", "fields[0].options[1].value: expected string");
-    const missing = await putField("hs_pipeline", { slug: "hubspot", config_id: "acme", fields: [{ id: "hs_pipeline" }] });
+    const missing = await putField("hs_pipeline", {
+      slug: "hubspot",
+      config_id: "acme",
+      fields: [{ id: "hs_pipeline" }],
+    });
     assertError(missing, 400, "VALIDATION_ERROR", "workflows: required");
-    const nestedWorkflow = await putField("hs_pipeline", specBody([{ id: "hs_pipeline" }], [{ id: "w", fields: [{ name: "x" }] }]));
+    const nestedWorkflow = await putField(
+      "hs_pipeline",
+      specBody([{ id: "hs_pipeline" }], [{ id: "w", fields: [{ name: "x" }] }]),
+    );
     assertError(nestedWorkflow, 400, "VALIDATION_ERROR", "workflows[0].fields[0].id: required");
   });
 
@@ -244,7 +296,12 @@ describe("emulator: GET /slug/:slug/config/:config_id", () => {
   });
 
   it("400 INVALID_LINKED_ACCOUNT_ID without the header", async () => {
-    assertError(await h.api.get("/slug/hubspot/config/acme"), 400, "INVALID_LINKED_ACCOUNT_ID", "linked_account_id is required");
+    assertError(
+      await h.api.get("/slug/hubspot/config/acme"),
+      400,
+      "INVALID_LINKED_ACCOUNT_ID",
+      "linked_account_id is required",
+    );
   });
 
   it("404 for an unknown config, slug or linked account", async () => {
@@ -280,19 +337,32 @@ describe("emulator: POST /config", () => {
     const updated = ok(await upsert({ slug: "hubspot", labels }));
     assert.equal(updated.config_id, "acme");
     assert.deepEqual(updated.labels, labels);
-    assert.equal(h.emulator.store.state.configs.filter((c) => c.linked_account_id === "acme" && c.slug === "hubspot").length, 1);
+    assert.equal(
+      h.emulator.store.state.configs.filter((c) => c.linked_account_id === "acme" && c.slug === "hubspot").length,
+      1,
+    );
     // Without labels the existing ones stay.
     assert.deepEqual(ok(await upsert({ slug: "hubspot" })).labels, labels);
   });
 
   it("404 for an unknown application or linked account", async () => {
     assertError(await upsert({ slug: "nope" }), 404, "RESOURCE_NOT_FOUND", "nope");
-    assertError(await upsert({ slug: "hubspot" }, "nobody"), 404, "RESOURCE_NOT_FOUND", "Linked account nobody not found");
+    assertError(
+      await upsert({ slug: "hubspot" }, "nobody"),
+      404,
+      "RESOURCE_NOT_FOUND",
+      "Linked account nobody not found",
+    );
   });
 
   it("400 without the linked_account_id header or the slug", async () => {
     assertError(await upsert({ slug: "hubspot" }, null), 400, "INVALID_LINKED_ACCOUNT_ID");
     assertError(await upsert({}), 400, "VALIDATION_ERROR", "slug: required");
-    assertError(await upsert({ slug: "hubspot", labels: [{ name: "x" }] }), 400, "VALIDATION_ERROR", "labels[0].value: required");
+    assertError(
+      await upsert({ slug: "hubspot", labels: [{ name: "x" }] }),
+      400,
+      "VALIDATION_ERROR",
+      "labels[0].value: required",
+    );
   });
 });

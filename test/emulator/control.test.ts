@@ -12,7 +12,16 @@ describe("emulator: control plane /_emulator", () => {
 
   it("GET state shows the full state, encrypted values in clear", async () => {
     const state = ok(await h.control.get("/state"));
-    assert.deepEqual(Object.keys(state), ["org", "apps", "linkedAccounts", "configs", "events", "envDefinitions", "envValues", "audit"]);
+    assert.deepEqual(Object.keys(state), [
+      "org",
+      "apps",
+      "linkedAccounts",
+      "configs",
+      "events",
+      "envDefinitions",
+      "envValues",
+      "audit",
+    ]);
     const secret = state.envValues.find((v: { _id: string }) => v._id === FIXTURE.values.crmApiTokenAcme);
     assert.equal(secret.value, "crm-secret-acme");
   });
@@ -38,7 +47,12 @@ describe("emulator: control plane /_emulator", () => {
     const log = ok(await h.control.get("/requests"));
     assert.equal(log.length, 4);
     assert.deepEqual(
-      log.map((r: { method: string; path: string; status: number; auth: string }) => [r.method, r.path, r.status, r.auth]),
+      log.map((r: { method: string; path: string; status: number; auth: string }) => [
+        r.method,
+        r.path,
+        r.status,
+        r.auth,
+      ]),
       [
         ["GET", "/api/v2/public/linked-account", 200, "api_key"],
         ["GET", "/api/v2/public/audit/event-received", 200, "bearer"],

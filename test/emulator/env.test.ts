@@ -54,8 +54,18 @@ describe("emulator: env definitions", () => {
   });
 
   it("400 naming scope or var_format for an invalid filter", async () => {
-    assertError(await h.api.get("/env/definitions", { params: { scope: "galaxy" } }), 400, "VALIDATION_ERROR", "scope: expected one of");
-    assertError(await h.api.get("/env/definitions", { params: { var_format: "json" } }), 400, "VALIDATION_ERROR", "var_format: expected one of");
+    assertError(
+      await h.api.get("/env/definitions", { params: { scope: "galaxy" } }),
+      400,
+      "VALIDATION_ERROR",
+      "scope: expected one of",
+    );
+    assertError(
+      await h.api.get("/env/definitions", { params: { var_format: "json" } }),
+      400,
+      "VALIDATION_ERROR",
+      "var_format: expected one of",
+    );
   });
 
   it("returns one definition as {definition}", async () => {
@@ -87,7 +97,16 @@ describe("emulator: GET /env/values/:scope", () => {
       workflow_id: null,
       updatedAt: "2024-01-01T00:00:00.000Z",
     });
-    for (const key of ["limit", "page", "totalPages", "pagingCounter", "hasPrevPage", "hasNextPage", "prevPage", "nextPage"]) {
+    for (const key of [
+      "limit",
+      "page",
+      "totalPages",
+      "pagingCounter",
+      "hasPrevPage",
+      "hasNextPage",
+      "prevPage",
+      "nextPage",
+    ]) {
       assert.ok(key in res, key);
     }
   });
@@ -95,13 +114,18 @@ describe("emulator: GET /env/values/:scope", () => {
   it("filters linked_account values by account and redacts encrypted ones", async () => {
     const res = ok(await list("linked_account", { linked_account_id: "acme" }));
     assert.deepEqual(
-      res.docs.map((d: { variable_definition_id: { name: string }; value: string }) => [d.variable_definition_id.name, d.value]),
+      res.docs.map((d: { variable_definition_id: { name: string }; value: string }) => [
+        d.variable_definition_id.name,
+        d.value,
+      ]),
       [
         ["CRM_API_TOKEN", "[REDACTED]"],
         ["ACCOUNT_TIER", "enterprise"],
       ],
     );
-    const tiers = ok(await list("linked_account", { linked_account_id: "globex", variable_definition_id: D.accountTier }));
+    const tiers = ok(
+      await list("linked_account", { linked_account_id: "globex", variable_definition_id: D.accountTier }),
+    );
     assert.deepEqual(
       tiers.docs.map((d: { value: string }) => d.value),
       ["growth"],
@@ -133,7 +157,8 @@ describe("emulator: GET /env/values/:scope", () => {
 
 describe("emulator: GET /env/value/:definition_id", () => {
   const h = useEmulatorClients();
-  const get = (definitionId: string, params: Record<string, string> = {}) => h.api.get(`/env/value/${definitionId}`, { params });
+  const get = (definitionId: string, params: Record<string, string> = {}) =>
+    h.api.get(`/env/value/${definitionId}`, { params });
 
   it("returns the value of an org definition", async () => {
     assert.deepEqual(ok(await get(D.maxRetries)), {
@@ -153,18 +178,41 @@ describe("emulator: GET /env/value/:definition_id", () => {
   });
 
   it("matches (linked account, workflow) exactly", async () => {
-    assert.equal(ok(await get(D.batchSize, { workflow_id: "wf_hs_contact_sync", linked_account_id: "acme" })).value, "50");
-    assertError(await get(D.batchSize, { workflow_id: "wf_hs_contact_sync" }), 404, "RESOURCE_NOT_FOUND", "Variable value not found");
+    assert.equal(
+      ok(await get(D.batchSize, { workflow_id: "wf_hs_contact_sync", linked_account_id: "acme" })).value,
+      "50",
+    );
+    assertError(
+      await get(D.batchSize, { workflow_id: "wf_hs_contact_sync" }),
+      404,
+      "RESOURCE_NOT_FOUND",
+      "Variable value not found",
+    );
   });
 
   it("404 for an unknown definition or a missing value", async () => {
     assertError(await get("nope"), 404, "RESOURCE_NOT_FOUND", "Variable definition not found");
-    assertError(await get(D.accountQuota, { linked_account_id: "acme" }), 404, "RESOURCE_NOT_FOUND", "Variable value not found");
+    assertError(
+      await get(D.accountQuota, { linked_account_id: "acme" }),
+      404,
+      "RESOURCE_NOT_FOUND",
+      "Variable value not found",
+    );
   });
 
   it("400 when the ids do not fit the definition's scope", async () => {
-    assertError(await get(D.accountTier), 400, "VALIDATION_ERROR", "linked_account_id is required for linked_account scope");
-    assertError(await get(D.maxRetries, { workflow_id: "wf_hs_contact_sync" }), 400, "VALIDATION_ERROR", "workflow_id is not allowed for org scope");
+    assertError(
+      await get(D.accountTier),
+      400,
+      "VALIDATION_ERROR",
+      "linked_account_id is required for linked_account scope",
+    );
+    assertError(
+      await get(D.maxRetries, { workflow_id: "wf_hs_contact_sync" }),
+      400,
+      "VALIDATION_ERROR",
+      "workflow_id is not allowed for org scope",
+    );
   });
 });
 
@@ -209,14 +257,29 @@ describe("emulator: POST /env/values", () => {
   });
 
   it("accepts a workflow value with and without a linked account", async () => {
-    ok(await set({ variable_definition_id: D.webhookUrl, value: "https://hooks.example.com/deals", workflow_id: "wf_hs_deal_alerts" }));
-    ok(await set({ variable_definition_id: D.batchSize, value: "10", workflow_id: "wf_slack_notify", linked_account_id: "globex" }));
+    ok(
+      await set({
+        variable_definition_id: D.webhookUrl,
+        value: "https://hooks.example.com/deals",
+        workflow_id: "wf_hs_deal_alerts",
+      }),
+    );
+    ok(
+      await set({
+        variable_definition_id: D.batchSize,
+        value: "10",
+        workflow_id: "wf_slack_notify",
+        linked_account_id: "globex",
+      }),
+    );
     const values = ok(await h.api.get("/env/values/workflow", { params: { workflow_id: "wf_slack_notify" } }));
     assert.equal(values.docs[0].linked_account_id, "globex");
   });
 
   it("stores an encrypted value but answers [REDACTED]", async () => {
-    const res = ok(await set({ variable_definition_id: D.crmApiToken, value: "s3cret-globex", linked_account_id: "globex" }));
+    const res = ok(
+      await set({ variable_definition_id: D.crmApiToken, value: "s3cret-globex", linked_account_id: "globex" }),
+    );
     assert.equal(res.value, "[REDACTED]");
     assert.equal(h.emulator.store.envValue(res._id)!.value, "s3cret-globex");
     const audit = JSON.stringify(ok(await h.api.get("/audit/event-received")));
@@ -224,7 +287,13 @@ describe("emulator: POST /env/values", () => {
   });
 
   it("records the credential kind in created_by and the audit entry", async () => {
-    const res = ok(await h.bearer.post("/env/values", { variable_definition_id: D.accountQuota, value: "5", linked_account_id: "acme" }));
+    const res = ok(
+      await h.bearer.post("/env/values", {
+        variable_definition_id: D.accountQuota,
+        value: "5",
+        linked_account_id: "acme",
+      }),
+    );
     assert.equal(res.created_by, "bearer");
     const [entry] = ok(await h.bearer.get("/audit/event-received")).docs;
     assert.deepEqual(
@@ -235,14 +304,28 @@ describe("emulator: POST /env/values", () => {
 
   it("400 when ids do not fit the definition's scope", async () => {
     const cases: [Record<string, unknown>, string][] = [
-      [{ variable_definition_id: D.maxRetries, value: "1", linked_account_id: "acme" }, "linked_account_id is not allowed for org scope"],
-      [{ variable_definition_id: D.workspaceRegion, value: "x", workflow_id: "wf_slack_notify" }, "workflow_id is not allowed for workspace scope"],
+      [
+        { variable_definition_id: D.maxRetries, value: "1", linked_account_id: "acme" },
+        "linked_account_id is not allowed for org scope",
+      ],
+      [
+        { variable_definition_id: D.workspaceRegion, value: "x", workflow_id: "wf_slack_notify" },
+        "workflow_id is not allowed for workspace scope",
+      ],
       [{ variable_definition_id: D.accountTier, value: "x" }, "linked_account_id is required for linked_account scope"],
       [
-        { variable_definition_id: D.accountTier, value: "x", linked_account_id: "acme", workflow_id: "wf_slack_notify" },
+        {
+          variable_definition_id: D.accountTier,
+          value: "x",
+          linked_account_id: "acme",
+          workflow_id: "wf_slack_notify",
+        },
         "workflow_id is not allowed for linked_account scope",
       ],
-      [{ variable_definition_id: D.batchSize, value: "1", linked_account_id: "acme" }, "workflow_id is required for workflow scope"],
+      [
+        { variable_definition_id: D.batchSize, value: "1", linked_account_id: "acme" },
+        "workflow_id is required for workflow scope",
+      ],
     ];
     for (const [body, message] of cases) assertError(await set(body), 400, "VALIDATION_ERROR", message);
   });
@@ -264,7 +347,12 @@ describe("emulator: POST /env/values", () => {
   });
 
   it("404 for an unknown definition, linked account or workflow", async () => {
-    assertError(await set({ variable_definition_id: "nope", value: "1" }), 404, "RESOURCE_NOT_FOUND", "Variable definition not found");
+    assertError(
+      await set({ variable_definition_id: "nope", value: "1" }),
+      404,
+      "RESOURCE_NOT_FOUND",
+      "Variable definition not found",
+    );
     assertError(
       await set({ variable_definition_id: D.accountTier, value: "x", linked_account_id: "nobody" }),
       404,
@@ -280,13 +368,27 @@ describe("emulator: POST /env/values", () => {
   });
 
   it("400 WORKFLOW_NOT_PUBLISHED for a draft workflow", async () => {
-    assertError(await set({ variable_definition_id: D.batchSize, value: "1", workflow_id: "wf_slack_digest" }), 400, "WORKFLOW_NOT_PUBLISHED");
+    assertError(
+      await set({ variable_definition_id: D.batchSize, value: "1", workflow_id: "wf_slack_digest" }),
+      400,
+      "WORKFLOW_NOT_PUBLISHED",
+    );
   });
 
   it("400 naming the field for wrong types and missing fields", async () => {
-    assertError(await set({ variable_definition_id: D.maxRetries, value: 3 }), 400, "VALIDATION_ERROR", "value: expected string, received number");
+    assertError(
+      await set({ variable_definition_id: D.maxRetries, value: 3 }),
+      400,
+      "VALIDATION_ERROR",
+      "value: expected string, received number",
+    );
     assertError(await set({ value: "3" }), 400, "VALIDATION_ERROR", "variable_definition_id: required");
-    assertError(await set({ variable_definition_id: D.accountTier, value: "x", linked_account_id: 7 }), 400, "VALIDATION_ERROR", "linked_account_id:");
+    assertError(
+      await set({ variable_definition_id: D.accountTier, value: "x", linked_account_id: 7 }),
+      400,
+      "VALIDATION_ERROR",
+      "linked_account_id:",
+    );
   });
 });
 
@@ -300,8 +402,16 @@ describe("emulator: DELETE /env/values/:value_id", () => {
     });
     assert.equal(h.emulator.store.envValue(V.accountTierAcme), undefined);
     const [entry] = ok(await h.api.get("/audit/event-received")).docs;
-    assert.deepEqual([entry.event_type, entry.resource_id, entry.linked_account_id], ["ENV_VALUE_DELETED", V.accountTierAcme, "acme"]);
-    assertError(await h.api.delete(`/env/values/${V.accountTierAcme}`), 404, "RESOURCE_NOT_FOUND", "Variable value not found");
+    assert.deepEqual(
+      [entry.event_type, entry.resource_id, entry.linked_account_id],
+      ["ENV_VALUE_DELETED", V.accountTierAcme, "acme"],
+    );
+    assertError(
+      await h.api.delete(`/env/values/${V.accountTierAcme}`),
+      404,
+      "RESOURCE_NOT_FOUND",
+      "Variable value not found",
+    );
   });
 
   it("accepts an empty body with a JSON content type", async () => {

@@ -26,7 +26,12 @@ describe("emulator: PUT /application/event/:event_id", () => {
       FIXTURE.events,
     );
     const updated = events.find((e: { _id: string }) => e._id === EVENT);
-    assert.deepEqual(updated, { _id: EVENT, name: "deal.closed", response: STRUCTURE, raw_response: JSON.stringify(SAMPLE) });
+    assert.deepEqual(updated, {
+      _id: EVENT,
+      name: "deal.closed",
+      response: STRUCTURE,
+      raw_response: JSON.stringify(SAMPLE),
+    });
     assert.deepEqual(Object.keys(events[0]), ["_id", "name", "response", "raw_response"]);
     assert.equal(h.emulator.store.event(EVENT)!.name, "deal.closed");
   });
@@ -45,7 +50,12 @@ describe("emulator: PUT /application/event/:event_id", () => {
 
   it("400 naming response for a string that is not a JSON object, an array or a missing sample", async () => {
     for (const response of ["{not json", "[1,2]", "42", [1, 2], null]) {
-      assertError(await putEvent(EVENT, { name: "x", response }), 400, "VALIDATION_ERROR", "response: must be a JSON object");
+      assertError(
+        await putEvent(EVENT, { name: "x", response }),
+        400,
+        "VALIDATION_ERROR",
+        "response: must be a JSON object",
+      );
     }
     refillRateLimit(h);
     assertError(await putEvent(EVENT, { name: "x" }), 400, "VALIDATION_ERROR", "response: required");
@@ -53,7 +63,12 @@ describe("emulator: PUT /application/event/:event_id", () => {
 
   it("400 naming name when it is missing or not a string", async () => {
     assertError(await putEvent(EVENT, { response: {} }), 400, "VALIDATION_ERROR", "name: required (expected string)");
-    assertError(await putEvent(EVENT, { name: 3, response: {} }), 400, "VALIDATION_ERROR", "name: expected string, received number");
+    assertError(
+      await putEvent(EVENT, { name: 3, response: {} }),
+      400,
+      "VALIDATION_ERROR",
+      "name: expected string, received number",
+    );
   });
 
   it("404 RESOURCE_NOT_FOUND 'Event not found' for an unknown event", async () => {

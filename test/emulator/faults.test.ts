@@ -28,7 +28,10 @@ describe("emulator: fault rules", () => {
   });
 
   it("uses SERVER_ERROR / SERVICE_UNAVAILABLE and a default message for 5xx", async () => {
-    await addRules([{ path: "linked-account", action: { status: 503 } }, { path: "audit", action: { status: 500 } }]);
+    await addRules([
+      { path: "linked-account", action: { status: 503 } },
+      { path: "audit", action: { status: 500 } },
+    ]);
     const unavailable = await h.api.get("/linked-account");
     assertError(unavailable, 503, "SERVICE_UNAVAILABLE", "Fault injected by the emulator");
     assert.equal(unavailable.data.http_error_type, "SERVICE_UNAVAILABLE");
@@ -124,11 +127,26 @@ describe("emulator: fault rules", () => {
 
   it("400 naming the bad property of a rule", async () => {
     const post = (rules: unknown) => h.control.post("/faults", { rules });
-    assertError(await post([{ path: "(", action: { status: 500 } }]), 400, "VALIDATION_ERROR", "rules[0].path: must be a valid regular expression");
-    assertError(await post([{ path: "x", action: { status: 500 }, times: 1, probability: 0.5 }]), 400, "VALIDATION_ERROR", "rules[0].times");
+    assertError(
+      await post([{ path: "(", action: { status: 500 } }]),
+      400,
+      "VALIDATION_ERROR",
+      "rules[0].path: must be a valid regular expression",
+    );
+    assertError(
+      await post([{ path: "x", action: { status: 500 }, times: 1, probability: 0.5 }]),
+      400,
+      "VALIDATION_ERROR",
+      "rules[0].times",
+    );
     assertError(await post([{ path: "x", action: { explode: true } }]), 400, "VALIDATION_ERROR", "rules[0].action");
     assertError(await post([{ path: "x", action: { status: 200 } }]), 400, "VALIDATION_ERROR", "rules[0].action");
-    assertError(await post([{ path: "x", action: { status: 500 }, probability: 2 }]), 400, "VALIDATION_ERROR", "rules[0].probability");
+    assertError(
+      await post([{ path: "x", action: { status: 500 }, probability: 2 }]),
+      400,
+      "VALIDATION_ERROR",
+      "rules[0].probability",
+    );
     assertError(await h.control.post("/faults", {}), 400, "VALIDATION_ERROR", "rules: required");
     assert.deepEqual(ok(await h.control.get("/faults")).rules, []);
   });

@@ -40,7 +40,10 @@ describe("emulator: default fixture", () => {
     for (const account of state.linkedAccounts) {
       for (const app of state.apps) {
         assert.ok(
-          state.configs.some((c) => c.linked_account_id === account.account_id && c.slug === app.slug && c.config_id === account.account_id),
+          state.configs.some(
+            (c) =>
+              c.linked_account_id === account.account_id && c.slug === app.slug && c.config_id === account.account_id,
+          ),
         );
       }
     }
@@ -90,7 +93,11 @@ describe("emulator: --fixtures", () => {
     );
     const emulator = await startEmulator({ fixtures: file, quiet: true });
     try {
-      const config = ok(await client(emulator, { "x-api-key": emulator.apiKey }).get("/slug/crm/config/solo", { headers: { linked_account_id: "solo" } }));
+      const config = ok(
+        await client(emulator, { "x-api-key": emulator.apiKey }).get("/slug/crm/config/solo", {
+          headers: { linked_account_id: "solo" },
+        }),
+      );
       assert.deepEqual(config.fields[0].options, []);
       assert.equal(ok(await client(emulator, { "x-api-key": emulator.apiKey }).get("/env/definitions")).totalDocs, 0);
     } finally {
@@ -101,7 +108,10 @@ describe("emulator: --fixtures", () => {
   it("reports the path of a schema violation", async () => {
     const fixture = defaultFixture();
     (fixture.apps![0].fields![1] as { field_type: string }).field_type = "checkbox";
-    await rejectsFixture(fixture, /fixture .* is invalid: apps\[0\]\.fields\[1\]\.field_type: expected one of "text", "number", "select", "map"/);
+    await rejectsFixture(
+      fixture,
+      /fixture .* is invalid: apps\[0\]\.fields\[1\]\.field_type: expected one of "text", "number", "select", "map"/,
+    );
   });
 
   it("reports dangling references and duplicates", async () => {
@@ -117,7 +127,10 @@ describe("emulator: --fixtures", () => {
   });
 
   it("reports unreadable and non-JSON files", async () => {
-    await assert.rejects(startEmulator({ fixtures: join(dir, "missing.json"), quiet: true }), /cannot read fixture .*missing\.json/);
+    await assert.rejects(
+      startEmulator({ fixtures: join(dir, "missing.json"), quiet: true }),
+      /cannot read fixture .*missing\.json/,
+    );
     const file = join(dir, "garbage.json");
     await writeFile(file, "apps: []");
     await assert.rejects(startEmulator({ fixtures: file, quiet: true }), /fixture .*garbage\.json is not valid JSON/);
@@ -138,7 +151,10 @@ describe("emulator: model rules", () => {
   it("scopeIdProblem and varFormatProblem", () => {
     assert.equal(scopeIdProblem("workflow", { workflow_id: "w", linked_account_id: "a" }), null);
     assert.equal(scopeIdProblem("workspace", {}), null);
-    assert.equal(scopeIdProblem("linked_account", { linked_account_id: null }), "linked_account_id is required for linked_account scope");
+    assert.equal(
+      scopeIdProblem("linked_account", { linked_account_id: null }),
+      "linked_account_id is required for linked_account scope",
+    );
     assert.equal(varFormatProblem("url", "http://localhost:8080/x"), null);
     assert.equal(varFormatProblem("number", " 12 "), null);
     assert.equal(varFormatProblem("string", ""), null);

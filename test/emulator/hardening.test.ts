@@ -19,7 +19,10 @@ describe("emulator: hardening", () => {
     try {
       const store = await EmulatorStore.open({ fixtures: defaultFixturePath(), data: join(dir, "state.json") });
       // A value JSON cannot hold makes the snapshot throw before the write's first await.
-      await assert.rejects(store.update((state) => Object.assign(state, { unserializable: 10n })), /BigInt/);
+      await assert.rejects(
+        store.update((state) => Object.assign(state, { unserializable: 10n })),
+        /BigInt/,
+      );
       delete (store.state as unknown as Record<string, unknown>).unserializable;
       await store.update((state) => (state.org.name = "After the failure"));
       await store.flush();
@@ -34,11 +37,16 @@ describe("emulator: hardening", () => {
     // SYN retries (1 s, 3 s, 7 s...) then made this take 30 s idle and past the timeout on a busy CI.
     const agent = new Agent({ keepAlive: true, maxSockets: 64 });
     const sent = await Promise.all(
-      Array.from({ length: 10_000 }, (_, i) => client(h.emulator, { "x-api-key": `tk_bogus_${i}` }).get("/linked-account", { httpAgent: agent })),
+      Array.from({ length: 10_000 }, (_, i) =>
+        client(h.emulator, { "x-api-key": `tk_bogus_${i}` }).get("/linked-account", { httpAgent: agent }),
+      ),
     ).finally(() => agent.destroy());
     assert.equal(sent.length, 10_000);
     assert.equal(h.emulator.rateLimit.bucketCount, 1);
-    assert.ok(sent.filter((r) => r.status === 429).length > 9_000, "past their shared burst (and what it earns back meanwhile), 429s");
+    assert.ok(
+      sent.filter((r) => r.status === 429).length > 9_000,
+      "past their shared burst (and what it earns back meanwhile), 429s",
+    );
     assert.equal((await h.api.get("/linked-account")).status, 200);
     assert.equal(h.emulator.rateLimit.bucketCount, 2);
   });
@@ -54,18 +62,34 @@ describe("emulator: hardening", () => {
   });
 
   it("the control plane answers only requests addressed to a loopback name, against DNS rebinding", async () => {
-    const evil = await axios.get(`${h.emulator.url}/_emulator/state`, { headers: { host: "attacker.example:80" }, validateStatus: () => true });
+    const evil = await axios.get(`${h.emulator.url}/_emulator/state`, {
+      headers: { host: "attacker.example:80" },
+      validateStatus: () => true,
+    });
     assert.equal(evil.status, 403);
     assert.match(evil.data.message, /^The control plane answers only requests addressed to this machine/);
     for (const host of ["localhost", "127.0.0.1:4010", "[::1]:4010"]) {
-      assert.equal((await axios.get(`${h.emulator.url}/_emulator/health`, { headers: { host }, validateStatus: () => true })).status, 200, host);
+      assert.equal(
+        (await axios.get(`${h.emulator.url}/_emulator/health`, { headers: { host }, validateStatus: () => true }))
+          .status,
+        200,
+        host,
+      );
     }
     // The public API answers any Host, as the platform does.
-    assert.equal((await client(h.emulator, { "x-api-key": h.emulator.apiKey, host: "api.example.com" }).get("/linked-account")).status, 200);
+    assert.equal(
+      (await client(h.emulator, { "x-api-key": h.emulator.apiKey, host: "api.example.com" }).get("/linked-account"))
+        .status,
+      200,
+    );
   });
 
   it("refuses a body over 256 KiB with a 400 that says so", async () => {
-    const res = await h.api.post("/env/values", { variable_definition_id: "64f0000000000000000000d6", value: "9".repeat(300 * 1024), linked_account_id: "acme" });
+    const res = await h.api.post("/env/values", {
+      variable_definition_id: "64f0000000000000000000d6",
+      value: "9".repeat(300 * 1024),
+      linked_account_id: "acme",
+    });
     assert.equal(res.status, 400);
     assert.match(res.data.message, /^The body is over 256 KiB/);
   });

@@ -29,7 +29,10 @@ describe("emulator: GET /linked-account", () => {
   });
 
   it("filters by a linked_account env value", async () => {
-    assert.deepEqual(await accounts({ env_variable_name: "ACCOUNT_TIER", env_variable_value: "enterprise" }), ["acme", "initech"]);
+    assert.deepEqual(await accounts({ env_variable_name: "ACCOUNT_TIER", env_variable_value: "enterprise" }), [
+      "acme",
+      "initech",
+    ]);
     assert.deepEqual(
       await accounts({ env_variable_name: "ACCOUNT_TIER", env_variable_value: "enterprise", search: "acme" }),
       ["acme"],
@@ -50,7 +53,11 @@ describe("emulator: GET /linked-account", () => {
         linked_account_id: "globex",
       }),
     );
-    assert.deepEqual(await accounts({ env_variable_name: "ACCOUNT_TIER", env_variable_value: "enterprise" }), ["acme", "globex", "initech"]);
+    assert.deepEqual(await accounts({ env_variable_name: "ACCOUNT_TIER", env_variable_value: "enterprise" }), [
+      "acme",
+      "globex",
+      "initech",
+    ]);
   });
 
   it("paginates across pages with the mongoose-paginate envelope", async () => {
@@ -91,16 +98,31 @@ describe("emulator: GET /linked-account", () => {
   });
 
   it("400 naming limit above 100 and for bad page/limit values", async () => {
-    assertError(await h.api.get("/linked-account", { params: { limit: 101 } }), 400, "VALIDATION_ERROR", "limit: must be an integer between 1 and 100");
+    assertError(
+      await h.api.get("/linked-account", { params: { limit: 101 } }),
+      400,
+      "VALIDATION_ERROR",
+      "limit: must be an integer between 1 and 100",
+    );
     assertError(await h.api.get("/linked-account", { params: { limit: 0 } }), 400, "VALIDATION_ERROR", "limit:");
     assertError(await h.api.get("/linked-account", { params: { limit: "ten" } }), 400, "VALIDATION_ERROR", "limit:");
-    assertError(await h.api.get("/linked-account", { params: { page: 0 } }), 400, "VALIDATION_ERROR", "page: must be an integer >= 1");
+    assertError(
+      await h.api.get("/linked-account", { params: { page: 0 } }),
+      400,
+      "VALIDATION_ERROR",
+      "page: must be an integer >= 1",
+    );
     assertError(await h.api.get("/linked-account", { params: { page: 1.5 } }), 400, "VALIDATION_ERROR", "page:");
     refillRateLimit(h);
     ok(await h.api.get("/linked-account", { params: { limit: 100 } }));
   });
 
   it("400 when only one of env_variable_name and env_variable_value is given", async () => {
-    assertError(await h.api.get("/linked-account", { params: { env_variable_name: "ACCOUNT_TIER" } }), 400, "VALIDATION_ERROR", "env_variable_value");
+    assertError(
+      await h.api.get("/linked-account", { params: { env_variable_name: "ACCOUNT_TIER" } }),
+      400,
+      "VALIDATION_ERROR",
+      "env_variable_value",
+    );
   });
 });

@@ -34,20 +34,34 @@ describe("emulator: persistence with --data", () => {
     const first = await startEmulator({ data, quiet: true });
     const api = client(first, { "x-api-key": first.apiKey });
     const created = ok(
-      await api.post("/env/values", { variable_definition_id: FIXTURE.definitions.accountQuota, value: "42", linked_account_id: "acme" }),
+      await api.post("/env/values", {
+        variable_definition_id: FIXTURE.definitions.accountQuota,
+        value: "42",
+        linked_account_id: "acme",
+      }),
     );
     // Read the file right after the response, before close() flushes anything.
     assert.ok((await readData(data)).envValues.some((v: { _id: string }) => v._id === created._id));
-    ok(await api.put("/slug/hubspot/config/acme/workflows/wf_hs_deal_alerts", { enabled: true }, { headers: { linked_account_id: "acme" } }));
+    ok(
+      await api.put(
+        "/slug/hubspot/config/acme/workflows/wf_hs_deal_alerts",
+        { enabled: true },
+        { headers: { linked_account_id: "acme" } },
+      ),
+    );
     ok(await api.delete(`/env/values/${FIXTURE.values.apiBaseUrl}`));
     await first.close();
 
     const second = await startEmulator({ data, quiet: true });
     try {
       const again = client(second, { "x-api-key": second.apiKey });
-      const quota = ok(await again.get(`/env/value/${FIXTURE.definitions.accountQuota}`, { params: { linked_account_id: "acme" } }));
+      const quota = ok(
+        await again.get(`/env/value/${FIXTURE.definitions.accountQuota}`, { params: { linked_account_id: "acme" } }),
+      );
       assert.equal(quota.value, "42");
-      const toggles = ok(await again.get("/slug/hubspot/config/acme", { headers: { linked_account_id: "acme" } })).workflows;
+      const toggles = ok(
+        await again.get("/slug/hubspot/config/acme", { headers: { linked_account_id: "acme" } }),
+      ).workflows;
       assert.equal(toggles.find((w: { id: string }) => w.id === "wf_hs_deal_alerts").enabled, true);
       assert.equal((await again.get(`/env/value/${FIXTURE.definitions.apiBaseUrl}`)).status, 404);
       assert.equal(ok(await again.get("/audit/event-received")).totalDocs, 3);
@@ -104,7 +118,9 @@ describe("emulator: persistence with --data", () => {
     const state = await readData(data);
     // The last write snapshots the state after every request, whatever order they were served in.
     assert.deepEqual(state, JSON.parse(JSON.stringify(emulator.store.state)));
-    const batchValues = state.envValues.filter((v: { variable_definition_id: string }) => v.variable_definition_id === FIXTURE.definitions.batchSize);
+    const batchValues = state.envValues.filter(
+      (v: { variable_definition_id: string }) => v.variable_definition_id === FIXTURE.definitions.batchSize,
+    );
     assert.equal(batchValues.length, 3);
     assert.equal(state.audit.length, 60);
   });
@@ -136,7 +152,10 @@ describe("emulator: persistence with --data", () => {
     const state = JSON.parse(await readFile(defaultFixturePath(), "utf8"));
     state.envValues[0].value = "not a url";
     await writeFile(data, JSON.stringify(state));
-    await assert.rejects(startEmulator({ data, quiet: true }), /envValues\[0\]: value does not match the variable format/);
+    await assert.rejects(
+      startEmulator({ data, quiet: true }),
+      /envValues\[0\]: value does not match the variable format/,
+    );
     // The bad file is left alone for the user to fix.
     assert.equal(JSON.parse(await readFile(data, "utf8")).envValues[0].value, "not a url");
   });

@@ -5,7 +5,8 @@ import type { AxiosInstance, AxiosResponse } from "axios";
 import { EmulatorConfigError, parseRateLimit, startEmulator } from "../../emulator";
 import { assertError, client, ok, useEmulatorClients } from "../support/emulatorClients";
 
-const atOnce = (api: AxiosInstance, n: number, path = "/linked-account") => Promise.all(Array.from({ length: n }, () => api.get(path)));
+const atOnce = (api: AxiosInstance, n: number, path = "/linked-account") =>
+  Promise.all(Array.from({ length: n }, () => api.get(path)));
 const count = (responses: AxiosResponse[], status: number) => responses.filter((r) => r.status === status).length;
 const limited = (responses: AxiosResponse[]) => responses.filter((r) => r.status === 429);
 
@@ -50,10 +51,7 @@ describe("emulator: rate limit (default 20 requests/s, burst 5, per credential)"
   it("refills at 20 per second: 100 ms later exactly two more requests pass", async () => {
     assert.equal(count(await atOnce(h.api, 6), 429), 1);
     clock.advance(100);
-    assert.deepEqual(
-      (await atOnce(h.api, 3)).map((r) => r.status).sort(),
-      [200, 200, 429],
-    );
+    assert.deepEqual((await atOnce(h.api, 3)).map((r) => r.status).sort(), [200, 200, 429]);
   });
 
   it("keeps one bucket per valid credential, and one that every caller without a valid credential shares", async () => {
@@ -62,7 +60,11 @@ describe("emulator: rate limit (default 20 requests/s, burst 5, per credential)"
     assert.deepEqual([count(wrongKey, 401), count(wrongKey, 429)], [5, 1]);
     // No credential, or another wrong key, draws on the same bucket: a flood of made-up keys cannot grow the buckets.
     assertError(await h.anonymous.get("/linked-account"), 429, "RATE_LIMIT_EXCEEDED");
-    assertError(await client(h.emulator, { "x-api-key": "tk_other" }).get("/linked-account"), 429, "RATE_LIMIT_EXCEEDED");
+    assertError(
+      await client(h.emulator, { "x-api-key": "tk_other" }).get("/linked-account"),
+      429,
+      "RATE_LIMIT_EXCEEDED",
+    );
 
     // They did not drain the valid credentials.
     const apiKey = await atOnce(h.api, 6);
@@ -108,10 +110,7 @@ describe("emulator: rate limit (default 20 requests/s, burst 5, per credential)"
     assert.equal(count(await atOnce(h.api, 3), 429), 3);
     assert.deepEqual(ok(await h.control.post("/reset")), { status: "ok" });
     assert.equal(ok(await h.control.get("/rate-limit")).rateLimit, "2/2");
-    assert.deepEqual(
-      (await atOnce(h.api, 3)).map((r) => r.status).sort(),
-      [200, 200, 429],
-    );
+    assert.deepEqual((await atOnce(h.api, 3)).map((r) => r.status).sort(), [200, 200, 429]);
   });
 
   it("does not charge its own pause to the callers: requests read together after a 500 ms pause pass, as many as the limit allowed in it", async () => {
@@ -146,21 +145,45 @@ describe("emulator: rate limit control route /_emulator/rate-limit", () => {
 
   it("PUT changes the limit at run time, for a credential already seen too, and returns the new setting", async () => {
     ok(await h.api.get("/linked-account")); // the API key's bucket now exists, with 4 tokens left
-    assert.deepEqual(ok(await put({ rateLimit: "2/2" })), { rateLimit: "2/2", requestsPerSecond: 2, burst: 2, retryAfter: false, status: 429 });
+    assert.deepEqual(ok(await put({ rateLimit: "2/2" })), {
+      rateLimit: "2/2",
+      requestsPerSecond: 2,
+      burst: 2,
+      retryAfter: false,
+      status: 429,
+    });
     const responses = await atOnce(h.api, 3);
     assert.equal(count(responses, 200), 2);
     assert.equal(limited(responses)[0].data.message, "Rate limit exceeded: 2 requests per second with a burst of 2");
 
     // Leaving rateLimit out keeps it; decimals are allowed for the rate.
-    assert.deepEqual(ok(await put({ retryAfter: true })), { rateLimit: "2/2", requestsPerSecond: 2, burst: 2, retryAfter: true, status: 429 });
-    assert.deepEqual(ok(await put({ rateLimit: "0.5/1" })), { rateLimit: "0.5/1", requestsPerSecond: 0.5, burst: 1, retryAfter: true, status: 429 });
+    assert.deepEqual(ok(await put({ retryAfter: true })), {
+      rateLimit: "2/2",
+      requestsPerSecond: 2,
+      burst: 2,
+      retryAfter: true,
+      status: 429,
+    });
+    assert.deepEqual(ok(await put({ rateLimit: "0.5/1" })), {
+      rateLimit: "0.5/1",
+      requestsPerSecond: 0.5,
+      burst: 1,
+      retryAfter: true,
+      status: 429,
+    });
     assert.deepEqual(ok(await put({})), h.emulator.rateLimit.get());
   });
 
   it('PUT {rateLimit: "off"} lets everything through, and a new limit starts every credential with a full burst', async () => {
     // Limit off on purpose: this test is about the off switch itself.
     assert.equal(count(await atOnce(h.api, 6), 429), 1);
-    assert.deepEqual(ok(await put({ rateLimit: "off" })), { rateLimit: "off", requestsPerSecond: null, burst: null, retryAfter: false, status: 429 });
+    assert.deepEqual(ok(await put({ rateLimit: "off" })), {
+      rateLimit: "off",
+      requestsPerSecond: null,
+      burst: null,
+      retryAfter: false,
+      status: 429,
+    });
     assert.equal(count(await atOnce(h.api, 30), 200), 30);
     ok(await put({ rateLimit: "20/5" }));
     assert.equal(count(await atOnce(h.api, 6), 200), 5);
@@ -170,9 +193,17 @@ describe("emulator: rate limit control route /_emulator/rate-limit", () => {
     assert.equal(ok(await put({ status: 403 })).status, 403);
     const [refused] = (await atOnce(h.api, 6)).filter((r) => r.status !== 200);
     assert.equal(refused.status, 403);
-    assert.deepEqual(refused.data, { status_code: 403, http_error_type: "FORBIDDEN", error: "RATE_LIMIT_HIT", message: "Rate Limit Hit" });
+    assert.deepEqual(refused.data, {
+      status_code: 403,
+      http_error_type: "FORBIDDEN",
+      error: "RATE_LIMIT_HIT",
+      message: "Rate Limit Hit",
+    });
     assert.deepEqual(
-      h.emulator.requests.list().filter((r) => r.status === 403).map((r) => r.rateLimited),
+      h.emulator.requests
+        .list()
+        .filter((r) => r.status === 403)
+        .map((r) => r.rateLimited),
       [true],
     );
     assert.equal(ok(await put({ status: 429 })).status, 429);
@@ -181,14 +212,35 @@ describe("emulator: rate limit control route /_emulator/rate-limit", () => {
   });
 
   it("PUT refuses a bad body with 400 naming the property, and leaves the limit as it was", async () => {
-    assertError(await put({ rateLimit: "fast" }), 400, "VALIDATION_ERROR", /^rateLimit: must be "RPS\/BURST" .* or "off"; got "fast"$/);
+    assertError(
+      await put({ rateLimit: "fast" }),
+      400,
+      "VALIDATION_ERROR",
+      /^rateLimit: must be "RPS\/BURST" .* or "off"; got "fast"$/,
+    );
     assertError(await put({ rateLimit: "20/0" }), 400, "VALIDATION_ERROR", 'got "20/0"');
-    assertError(await put({ rateLimit: { requestsPerSecond: 1, burst: 1 } }), 400, "VALIDATION_ERROR", "rateLimit: expected string, received object");
-    assertError(await put({ retryAfter: "yes" }), 400, "VALIDATION_ERROR", "retryAfter: expected boolean, received string");
+    assertError(
+      await put({ rateLimit: { requestsPerSecond: 1, burst: 1 } }),
+      400,
+      "VALIDATION_ERROR",
+      "rateLimit: expected string, received object",
+    );
+    assertError(
+      await put({ retryAfter: "yes" }),
+      400,
+      "VALIDATION_ERROR",
+      "retryAfter: expected boolean, received string",
+    );
     assertError(await put({ status: 401 }), 400, "VALIDATION_ERROR", "status");
     assertError(await put({ rateLimit: "1/1", limit: "1/1" }), 400, "VALIDATION_ERROR", "limit");
     assertError(await h.control.put("/rate-limit"), 400, "VALIDATION_ERROR", "body: required");
-    assert.deepEqual(ok(await h.control.get("/rate-limit")), { rateLimit: "20/5", requestsPerSecond: 20, burst: 5, retryAfter: false, status: 429 });
+    assert.deepEqual(ok(await h.control.get("/rate-limit")), {
+      rateLimit: "20/5",
+      requestsPerSecond: 20,
+      burst: 5,
+      retryAfter: false,
+      status: 429,
+    });
   });
 });
 
@@ -215,7 +267,10 @@ describe("emulator: rate limit with retryAfter", () => {
   it('adds it to the limit\'s 403 "Rate Limit Hit" as well, under status 403', async () => {
     h.emulator.rateLimit.set({ status: 403 });
     const refused = (await atOnce(h.api, 6)).filter((r) => r.status !== 200);
-    assert.deepEqual(refused.map((r) => [r.status, r.headers["retry-after"], r.data.message]), [[403, "1", "Rate Limit Hit"]]);
+    assert.deepEqual(
+      refused.map((r) => [r.status, r.headers["retry-after"], r.data.message]),
+      [[403, "1", "Rate Limit Hit"]],
+    );
   });
 });
 
@@ -235,7 +290,13 @@ describe('emulator: rateLimit "off"', () => {
 
   it("lets any number of requests through and reports off", async () => {
     assert.equal(count(await atOnce(h.api, 40), 200), 40);
-    assert.deepEqual(h.emulator.rateLimit.get(), { rateLimit: "off", requestsPerSecond: null, burst: null, retryAfter: false, status: 429 });
+    assert.deepEqual(h.emulator.rateLimit.get(), {
+      rateLimit: "off",
+      requestsPerSecond: null,
+      burst: null,
+      retryAfter: false,
+      status: 429,
+    });
     assert.ok(h.emulator.requests.list().every((e) => !("rateLimited" in e)));
   });
 });
@@ -246,11 +307,30 @@ describe("emulator: rate limit settings (parseRateLimit)", () => {
     assert.deepEqual(parseRateLimit("0.5/1", "rateLimit"), { requestsPerSecond: 0.5, burst: 1 });
     assert.deepEqual(parseRateLimit("1000/250", "--rate-limit"), { requestsPerSecond: 1000, burst: 250 });
     assert.equal(parseRateLimit("off", "rateLimit"), null);
-    assert.deepEqual(parseRateLimit({ requestsPerSecond: 2.5, burst: 3 }, "rateLimit"), { requestsPerSecond: 2.5, burst: 3 });
+    assert.deepEqual(parseRateLimit({ requestsPerSecond: 2.5, burst: 3 }, "rateLimit"), {
+      requestsPerSecond: 2.5,
+      burst: 3,
+    });
   });
 
   it("refuses anything else, naming the option and the accepted forms", () => {
-    for (const bad of ["", "20", "20/", "/5", "0/5", "20/0", "20/1.5", "-1/5", "20/-5", "fast", "20/5/1", " 20/5", "OFF", "1e3/5", "20 / 5"]) {
+    for (const bad of [
+      "",
+      "20",
+      "20/",
+      "/5",
+      "0/5",
+      "20/0",
+      "20/1.5",
+      "-1/5",
+      "20/-5",
+      "fast",
+      "20/5/1",
+      " 20/5",
+      "OFF",
+      "1e3/5",
+      "20 / 5",
+    ]) {
       assert.throws(
         () => parseRateLimit(bad, "--rate-limit"),
         (err: Error) => {
@@ -264,8 +344,19 @@ describe("emulator: rate limit settings (parseRateLimit)", () => {
         bad,
       );
     }
-    for (const bad of [{ requestsPerSecond: 0, burst: 1 }, { requestsPerSecond: 1, burst: 0.5 }, { requestsPerSecond: Infinity, burst: 1 }, { burst: 1 }, 20, null]) {
-      assert.throws(() => parseRateLimit(bad, "rateLimit"), /^RangeError: rateLimit must be "RPS\/BURST" .*, "off" or \{requestsPerSecond, burst\}; got /, JSON.stringify(bad));
+    for (const bad of [
+      { requestsPerSecond: 0, burst: 1 },
+      { requestsPerSecond: 1, burst: 0.5 },
+      { requestsPerSecond: Infinity, burst: 1 },
+      { burst: 1 },
+      20,
+      null,
+    ]) {
+      assert.throws(
+        () => parseRateLimit(bad, "rateLimit"),
+        /^RangeError: rateLimit must be "RPS\/BURST" .*, "off" or \{requestsPerSecond, burst\}; got /,
+        JSON.stringify(bad),
+      );
     }
   });
 
@@ -277,9 +368,21 @@ describe("emulator: rate limit settings (parseRateLimit)", () => {
     });
     const emulator = await startEmulator({ quiet: true, rateLimit: { requestsPerSecond: 4, burst: 2 } });
     try {
-      assert.deepEqual(emulator.rateLimit.get(), { rateLimit: "4/2", requestsPerSecond: 4, burst: 2, retryAfter: false, status: 429 });
+      assert.deepEqual(emulator.rateLimit.get(), {
+        rateLimit: "4/2",
+        requestsPerSecond: 4,
+        burst: 2,
+        retryAfter: false,
+        status: 429,
+      });
       assert.throws(() => emulator.rateLimit.set({ rateLimit: "4", retryAfter: true }), RangeError);
-      assert.deepEqual(emulator.rateLimit.get(), { rateLimit: "4/2", requestsPerSecond: 4, burst: 2, retryAfter: false, status: 429 });
+      assert.deepEqual(emulator.rateLimit.get(), {
+        rateLimit: "4/2",
+        requestsPerSecond: 4,
+        burst: 2,
+        retryAfter: false,
+        status: 429,
+      });
     } finally {
       await emulator.close();
     }

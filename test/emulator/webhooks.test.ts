@@ -30,18 +30,22 @@ describe("emulator: workflow runs and webhooks (/_emulator/workflow-runs, /_emul
   const run = (body: Record<string, unknown>) => h.control.post("/workflow-runs", body);
   const acmeRun = (workflow_id: string, extra: Record<string, unknown> = {}) =>
     run({ linked_account_id: "acme", slug: "hubspot", workflow_id, ...extra });
-  const delivery = async (id: string): Promise<Delivery> => ok(await h.control.get(`/webhooks/deliveries/${id}`)).delivery;
+  const delivery = async (id: string): Promise<Delivery> =>
+    ok(await h.control.get(`/webhooks/deliveries/${id}`)).delivery;
   async function settled(id: string, timeoutMs = 10_000): Promise<Delivery> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const d = await delivery(id);
       if (!["queued", "sending"].includes(d.state)) return d;
-      if (Date.now() > deadline) throw new Error(`delivery ${id} still ${d.state} after ${timeoutMs} ms: ${JSON.stringify(d)}`);
+      if (Date.now() > deadline)
+        throw new Error(`delivery ${id} still ${d.state} after ${timeoutMs} ms: ${JSON.stringify(d)}`);
       await new Promise((r) => setTimeout(r, 20));
     }
   }
   const auditTypes = async () =>
-    ok(await h.api.get("/audit/event-received", { params: { limit: 100 } })).docs.map((d: { event_type: string }) => d.event_type);
+    ok(await h.api.get("/audit/event-received", { params: { limit: 100 } })).docs.map(
+      (d: { event_type: string }) => d.event_type,
+    );
 
   describe("runs", () => {
     it("runs a published workflow enabled for the config: audit entries, a signed webhook with the documented payload", async () => {
@@ -56,7 +60,10 @@ describe("emulator: workflow runs and webhooks (/_emulator/workflow-runs, /_emul
       const [got] = await hook.waitFor(1);
       assert.equal(got.method, "POST");
       assert.equal(got.headers["content-type"], "application/json");
-      assert.equal(checkWebhookSignature(got.rawBody, got.headers["x-cobalt-signature"], h.emulator.apiKey).valid, true);
+      assert.equal(
+        checkWebhookSignature(got.rawBody, got.headers["x-cobalt-signature"], h.emulator.apiKey).valid,
+        true,
+      );
       assert.deepEqual(parseWebhookPayload(got.rawBody), {
         linked_account_id: "acme",
         instance_id: started.instance_id,
@@ -81,7 +88,12 @@ describe("emulator: workflow runs and webhooks (/_emulator/workflow-runs, /_emul
       const hook = await receiver();
       await register(hook.url);
       const before = JSON.stringify(h.emulator.store.state);
-      assertError(await acmeRun("wf_hs_deal_alerts"), 409, "WORKFLOW_DISABLED", "is disabled for config acme of acme: enable it");
+      assertError(
+        await acmeRun("wf_hs_deal_alerts"),
+        409,
+        "WORKFLOW_DISABLED",
+        "is disabled for config acme of acme: enable it",
+      );
       assert.equal(JSON.stringify(h.emulator.store.state), before);
       assert.deepEqual(ok(await h.control.get("/workflow-runs")).runs, []);
       await new Promise((r) => setTimeout(r, 100));
@@ -90,22 +102,48 @@ describe("emulator: workflow runs and webhooks (/_emulator/workflow-runs, /_emul
 
     it("runs a workflow once it was enabled through the public API", async () => {
       assertError(await acmeRun("wf_hs_deal_alerts"), 409, "WORKFLOW_DISABLED");
-      ok(await h.api.put("/slug/hubspot/config/acme/workflows/wf_hs_deal_alerts", { enabled: true }, { headers: { linked_account_id: "acme" } }));
+      ok(
+        await h.api.put(
+          "/slug/hubspot/config/acme/workflows/wf_hs_deal_alerts",
+          { enabled: true },
+          { headers: { linked_account_id: "acme" } },
+        ),
+      );
       assert.equal((await acmeRun("wf_hs_deal_alerts")).status, 201);
     });
 
     it("refuses a draft with 409 WORKFLOW_NOT_PUBLISHED; unknown accounts, apps, workflows and configs with 404", async () => {
       assertError(await acmeRun("wf_hs_lead_scoring"), 409, "WORKFLOW_NOT_PUBLISHED", "only published workflows run");
-      assertError(await run({ linked_account_id: "nobody", slug: "hubspot", workflow_id: "wf_hs_contact_sync" }), 404, "RESOURCE_NOT_FOUND", "Linked account nobody");
-      assertError(await run({ linked_account_id: "acme", slug: "nope", workflow_id: "wf_hs_contact_sync" }), 404, "RESOURCE_NOT_FOUND", "Application nope");
+      assertError(
+        await run({ linked_account_id: "nobody", slug: "hubspot", workflow_id: "wf_hs_contact_sync" }),
+        404,
+        "RESOURCE_NOT_FOUND",
+        "Linked account nobody",
+      );
+      assertError(
+        await run({ linked_account_id: "acme", slug: "nope", workflow_id: "wf_hs_contact_sync" }),
+        404,
+        "RESOURCE_NOT_FOUND",
+        "Application nope",
+      );
       assertError(await acmeRun("wf_nope"), 404, "RESOURCE_NOT_FOUND", "Workflow wf_nope not found in hubspot");
-      assertError(await acmeRun("wf_hs_contact_sync", { config_id: "other" }), 404, "RESOURCE_NOT_FOUND", "Config with config id other");
+      assertError(
+        await acmeRun("wf_hs_contact_sync", { config_id: "other" }),
+        404,
+        "RESOURCE_NOT_FOUND",
+        "Config with config id other",
+      );
     });
 
     it("refuses a bad request by property: an unknown outcome, a negative delay, an unknown property", async () => {
       assertError(await acmeRun("wf_hs_contact_sync", { outcome: "exploded" }), 400, "VALIDATION_ERROR", "outcome");
       assertError(await acmeRun("wf_hs_contact_sync", { delay_ms: -1 }), 400, "VALIDATION_ERROR", "delay_ms");
-      assertError(await acmeRun("wf_hs_contact_sync", { linkedAccountId: "acme" }), 400, "VALIDATION_ERROR", "linkedAccountId");
+      assertError(
+        await acmeRun("wf_hs_contact_sync", { linkedAccountId: "acme" }),
+        400,
+        "VALIDATION_ERROR",
+        "linkedAccountId",
+      );
     });
 
     it("ends a delayed run with its outcome (timed_out, in any case), and sends only the events a receiver asked for", async () => {
@@ -134,7 +172,12 @@ describe("emulator: workflow runs and webhooks (/_emulator/workflow-runs, /_emul
       const [got] = await hook.waitFor(1);
       assert.equal(parseWebhookPayload(got.rawBody).event, "Workflow Stopped");
       assert.deepEqual((await auditTypes()).slice(0, 2), ["WORKFLOW_RUN_STOPPED", "WORKFLOW_RUN_STARTED"]);
-      assertError(await h.control.post(`/workflow-runs/${started.instance_id}/stop`), 409, "RUN_ENDED", "already ended: STOPPED");
+      assertError(
+        await h.control.post(`/workflow-runs/${started.instance_id}/stop`),
+        409,
+        "RUN_ENDED",
+        "already ended: STOPPED",
+      );
       assertError(await h.control.post(`/workflow-runs/nope/stop`), 404, "RESOURCE_NOT_FOUND");
     });
   });
@@ -146,13 +189,19 @@ describe("emulator: workflow runs and webhooks (/_emulator/workflow-runs, /_emul
       const { run: started } = (await acmeRun("wf_hs_contact_sync")).data;
       const final = await settled(started.deliveries[0]);
       assert.equal(final.state, "delivered");
-      assert.deepEqual(final.attempts.map((a) => a.status), [500, 500, 500, 204]);
+      assert.deepEqual(
+        final.attempts.map((a) => a.status),
+        [500, 500, 500, 204],
+      );
       const arrivals = hook.received.map((r) => r.at);
       const gaps = arrivals.slice(1).map((t, i) => t - arrivals[i]);
       // Waits of 100, 200 and 400 ms; timers may fire late, never early.
       gaps.forEach((gap, i) => {
         const wait = BACKOFF_MS * 2 ** i;
-        assert.ok(gap >= wait - 5 && gap < wait + 300, `retry ${i + 1} came ${gap.toFixed(0)} ms after the one before, expected ~${wait} ms`);
+        assert.ok(
+          gap >= wait - 5 && gap < wait + 300,
+          `retry ${i + 1} came ${gap.toFixed(0)} ms after the one before, expected ~${wait} ms`,
+        );
       });
       // Every attempt carries the same body and signature.
       assert.equal(new Set(hook.received.map((r) => r.rawBody.toString())).size, 1);
@@ -164,7 +213,10 @@ describe("emulator: workflow runs and webhooks (/_emulator/workflow-runs, /_emul
       await register(hook.url);
       const final = await settled((await acmeRun("wf_hs_contact_sync")).data.run.deliveries[0]);
       assert.equal(final.state, "failed");
-      assert.deepEqual(final.attempts.map((a) => a.status), [503, 503, 503, 503]);
+      assert.deepEqual(
+        final.attempts.map((a) => a.status),
+        [503, 503, 503, 503],
+      );
       assert.equal(hook.received.length, 4);
     });
 
@@ -175,7 +227,10 @@ describe("emulator: workflow runs and webhooks (/_emulator/workflow-runs, /_emul
       const final = await settled((await acmeRun("wf_hs_contact_sync")).data.run.deliveries[0]);
       const took = Date.now() - startedAt;
       assert.equal(final.state, "failed");
-      assert.deepEqual(final.attempts.map((a) => [a.status, a.error]), Array(4).fill([null, `no answer within ${TIMEOUT_MS} ms`]));
+      assert.deepEqual(
+        final.attempts.map((a) => [a.status, a.error]),
+        Array(4).fill([null, `no answer within ${TIMEOUT_MS} ms`]),
+      );
       for (const attempt of final.attempts) assert.ok(attempt.durationMs >= TIMEOUT_MS - 5, JSON.stringify(attempt));
       // 4 × 200 ms of waiting for an answer plus 100 + 200 + 400 ms of backoff.
       assert.ok(took >= 1_450 && took < 4_000, `took ${took} ms`);
@@ -186,7 +241,10 @@ describe("emulator: workflow runs and webhooks (/_emulator/workflow-runs, /_emul
       await register(hook.url);
       const final = await settled((await acmeRun("wf_hs_contact_sync")).data.run.deliveries[0]);
       assert.equal(final.state, "failed");
-      assert.deepEqual(final.attempts.map((a) => a.error), Array(4).fill(`no answer within ${TIMEOUT_MS} ms`));
+      assert.deepEqual(
+        final.attempts.map((a) => a.error),
+        Array(4).fill(`no answer within ${TIMEOUT_MS} ms`),
+      );
       for (const attempt of final.attempts) assert.ok(attempt.durationMs < TIMEOUT_MS + 200, JSON.stringify(attempt));
     });
 
@@ -207,7 +265,10 @@ describe("emulator: workflow runs and webhooks (/_emulator/workflow-runs, /_emul
       await register(hook.url);
       const final = await settled((await acmeRun("wf_hs_contact_sync")).data.run.deliveries[0]);
       assert.equal(final.state, "failed");
-      assert.deepEqual(final.attempts.map((a) => a.error), Array(4).fill("connection refused"));
+      assert.deepEqual(
+        final.attempts.map((a) => a.error),
+        Array(4).fill("connection refused"),
+      );
     });
 
     it("redelivers a logged delivery as a new one: the same body and signature, linked to the first", async () => {
@@ -219,7 +280,10 @@ describe("emulator: workflow runs and webhooks (/_emulator/workflow-runs, /_emul
       const again = await settled(res.data.delivery.id);
       assert.equal(again.redeliveryOf, first.id);
       assert.equal(again.state, "delivered");
-      assert.deepEqual(again.attempts.map((a) => a.status), [202]);
+      assert.deepEqual(
+        again.attempts.map((a) => a.status),
+        [202],
+      );
       const [a, b] = await hook.waitFor(2);
       assert.deepEqual(b.rawBody, a.rawBody);
       assert.equal(b.headers["x-cobalt-signature"], a.headers["x-cobalt-signature"]);
@@ -257,10 +321,21 @@ describe("emulator: workflow runs and webhooks (/_emulator/workflow-runs, /_emul
       const hook = await receiver(() => "hang");
       await register(hook.url);
       const emitted = [];
-      const sample = { linked_account_id: "acme", instance_id: "i", workflow_id: "w", config_id: "acme", event: "Workflow Errored" as const, workflow_name: "n", status: "ERRORED" as const };
+      const sample = {
+        linked_account_id: "acme",
+        instance_id: "i",
+        workflow_id: "w",
+        config_id: "acme",
+        event: "Workflow Errored" as const,
+        workflow_name: "n",
+        status: "ERRORED" as const,
+      };
       // 8 are sent at once, 10,000 wait, the rest are dropped.
       for (let i = 0; i < 10_010; i++) emitted.push(...h.emulator.webhooks.emit(sample));
-      assert.deepEqual(emitted.slice(-2).map((d) => d.state), ["dropped", "dropped"]);
+      assert.deepEqual(
+        emitted.slice(-2).map((d) => d.state),
+        ["dropped", "dropped"],
+      );
       assert.equal(emitted.filter((d) => d.state === "dropped").length, 2);
       // A reset cancels the queue at once.
       ok(await h.control.post("/reset"));
@@ -269,10 +344,30 @@ describe("emulator: workflow runs and webhooks (/_emulator/workflow-runs, /_emul
     });
 
     it("refuses a receiver whose URL is not http(s), carries credentials, or names an unknown event", async () => {
-      assertError(await h.control.post("/webhooks/receivers", { url: "ftp://127.0.0.1/x" }), 400, "VALIDATION_ERROR", "must be http or https");
-      assertError(await h.control.post("/webhooks/receivers", { url: "http://user:pw@127.0.0.1/x" }), 400, "VALIDATION_ERROR", "user name or password");
-      assertError(await h.control.post("/webhooks/receivers", { url: "http://127.0.0.1/x", events: ["started"] }), 400, "VALIDATION_ERROR", 'unknown webhook event "started"');
-      assertError(await h.control.post("/webhooks/receivers", { url: "not a url" }), 400, "VALIDATION_ERROR", "is not an absolute URL");
+      assertError(
+        await h.control.post("/webhooks/receivers", { url: "ftp://127.0.0.1/x" }),
+        400,
+        "VALIDATION_ERROR",
+        "must be http or https",
+      );
+      assertError(
+        await h.control.post("/webhooks/receivers", { url: "http://user:pw@127.0.0.1/x" }),
+        400,
+        "VALIDATION_ERROR",
+        "user name or password",
+      );
+      assertError(
+        await h.control.post("/webhooks/receivers", { url: "http://127.0.0.1/x", events: ["started"] }),
+        400,
+        "VALIDATION_ERROR",
+        'unknown webhook event "started"',
+      );
+      assertError(
+        await h.control.post("/webhooks/receivers", { url: "not a url" }),
+        400,
+        "VALIDATION_ERROR",
+        "is not an absolute URL",
+      );
       assert.deepEqual(ok(await h.control.get("/webhooks/receivers")).receivers, []);
     });
 

@@ -20,15 +20,27 @@ describe("emulator: PUT|PATCH /slug/:slug/config/:configId/workflows/:workflowId
     const res = ok(await toggle("put", "hubspot/config/acme/workflows/wf_hs_deal_alerts", { enabled: true }, "acme"));
     assert.deepEqual(res, {
       workflows: [
-        { id: "wf_hs_contact_sync", name: "Sync contacts", description: "Copies new contacts into the CRM.", enabled: true },
-        { id: "wf_hs_deal_alerts", name: "Deal alerts", description: "Posts an alert when a deal is won.", enabled: true },
+        {
+          id: "wf_hs_contact_sync",
+          name: "Sync contacts",
+          description: "Copies new contacts into the CRM.",
+          enabled: true,
+        },
+        {
+          id: "wf_hs_deal_alerts",
+          name: "Deal alerts",
+          description: "Posts an alert when a deal is won.",
+          enabled: true,
+        },
       ],
     });
     assert.equal(enabledIn("acme", "hubspot", "wf_hs_deal_alerts"), true);
   });
 
   it("PATCH disables a workflow", async () => {
-    const res = ok(await toggle("patch", "hubspot/config/acme/workflows/wf_hs_contact_sync", { enabled: false }, "acme"));
+    const res = ok(
+      await toggle("patch", "hubspot/config/acme/workflows/wf_hs_contact_sync", { enabled: false }, "acme"),
+    );
     assert.equal(res.workflows.find((w: { id: string }) => w.id === "wf_hs_contact_sync").enabled, false);
     assert.equal(enabledIn("acme", "hubspot", "wf_hs_contact_sync"), false);
   });
@@ -63,7 +75,13 @@ describe("emulator: PUT|PATCH /slug/:slug/config/:configId/workflows/:workflowId
     assert.equal(enabledIn("initech", "slack", "wf_slack_notify"), true);
 
     for (const account of ["acme", "globex"]) {
-      ok(await h.api.post("/config", { slug: "slack", config_id: "shared" }, { headers: { linked_account_id: account } }));
+      ok(
+        await h.api.post(
+          "/config",
+          { slug: "slack", config_id: "shared" },
+          { headers: { linked_account_id: account } },
+        ),
+      );
     }
     const res = await toggle("put", "slack/config/shared/workflows/wf_slack_notify", { enabled: true });
     assertError(res, 400, "VALIDATION_ERROR", "linked_account_id");
@@ -74,14 +92,29 @@ describe("emulator: PUT|PATCH /slug/:slug/config/:configId/workflows/:workflowId
 
   it("400 naming enabled when it is missing or not a boolean", async () => {
     const path = "hubspot/config/acme/workflows/wf_hs_deal_alerts";
-    assertError(await toggle("put", path, { enabled: "true" }, "acme"), 400, "VALIDATION_ERROR", "enabled: expected boolean, received string");
+    assertError(
+      await toggle("put", path, { enabled: "true" }, "acme"),
+      400,
+      "VALIDATION_ERROR",
+      "enabled: expected boolean, received string",
+    );
     assertError(await toggle("patch", path, {}, "acme"), 400, "VALIDATION_ERROR", "enabled: required");
   });
 
   it("404 'Config with config id <id> not found' for an unknown config, with or without the header", async () => {
     const path = "hubspot/config/nope/workflows/wf_hs_deal_alerts";
-    assertError(await toggle("put", path, { enabled: true }, "acme"), 404, "RESOURCE_NOT_FOUND", "Config with config id nope not found");
-    assertError(await toggle("put", path, { enabled: true }), 404, "RESOURCE_NOT_FOUND", "Config with config id nope not found");
+    assertError(
+      await toggle("put", path, { enabled: true }, "acme"),
+      404,
+      "RESOURCE_NOT_FOUND",
+      "Config with config id nope not found",
+    );
+    assertError(
+      await toggle("put", path, { enabled: true }),
+      404,
+      "RESOURCE_NOT_FOUND",
+      "Config with config id nope not found",
+    );
   });
 
   it("404 'Workflow <id> not found' for an unknown workflow, including another app's", async () => {

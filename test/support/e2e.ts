@@ -1,6 +1,12 @@
 // The setup every end-to-end suite shares (an in-process emulator, an offline workspace, its
 // stacks) and the steps of tests that walk a stack through its life.
-import { startEmulator, type ApplicationEvent, type EmulatorOptions, type EmulatorState, type RunningEmulator } from "../../emulator";
+import {
+  startEmulator,
+  type ApplicationEvent,
+  type EmulatorOptions,
+  type EmulatorState,
+  type RunningEmulator,
+} from "../../emulator";
 import { configView, eventView } from "../../emulator/views";
 import { pacer } from "../../provider/client/pacing";
 import { DEFAULT_REQUESTS_PER_SECOND } from "../../provider/settings";
@@ -85,7 +91,7 @@ export async function step<T>(name: string, run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {
-    if (!(error instanceof Error)) throw new Error(`step "${name}" failed: ${String(error)}`);
+    if (!(error instanceof Error)) throw new Error(`step "${name}" failed: ${String(error)}`, { cause: error });
     // The stack is read first: V8 formats it on first access, from the message at that time.
     const { message, stack } = error;
     error.message = `step "${name}" failed: ${message}`;
@@ -104,7 +110,12 @@ export function observableState(source: RunningEmulator | EmulatorState) {
   return {
     linkedAccounts: state.linkedAccounts.map((a) => a.account_id),
     configs: state.configs.map((c) => ({ linkedAccountId: c.linked_account_id, ...configView(app(c.slug), c) })),
-    envValues: state.envValues.map((v) => ({ definition: v.variable_definition_id, linkedAccountId: v.linked_account_id, workflowId: v.workflow_id, value: v.value })),
+    envValues: state.envValues.map((v) => ({
+      definition: v.variable_definition_id,
+      linkedAccountId: v.linked_account_id,
+      workflowId: v.workflow_id,
+      value: v.value,
+    })),
     events: state.events.map(eventDocument),
   };
 }
@@ -123,12 +134,21 @@ export function eventDocument(event: ApplicationEvent) {
  * Calls the public API as a user's script would. The calls share the rate limit with the stack's
  * provider, so they wait their turn at this process's pacer like any well-behaved client.
  */
-export async function publicCall(emulator: RunningEmulator, method: string, path: string, options: { body?: unknown; headers?: Record<string, string> } = {}): Promise<any> {
+export async function publicCall(
+  emulator: RunningEmulator,
+  method: string,
+  path: string,
+  options: { body?: unknown; headers?: Record<string, string> } = {},
+): Promise<any> {
   pacer.configure(DEFAULT_REQUESTS_PER_SECOND);
   await pacer.turn();
   const response = await fetch(`${emulator.url}/api/v2/public${path}`, {
     method,
-    headers: { "x-api-key": emulator.apiKey, ...(options.body === undefined ? {} : { "content-type": "application/json" }), ...options.headers },
+    headers: {
+      "x-api-key": emulator.apiKey,
+      ...(options.body === undefined ? {} : { "content-type": "application/json" }),
+      ...options.headers,
+    },
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
   });
   if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`);

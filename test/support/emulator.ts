@@ -22,7 +22,11 @@ export function useResetEmulator<Extra extends object = object>(
     await ctx.emulator.store.reset();
     ctx.emulator.faults.clear();
     ctx.emulator.requests.clear();
-    ctx.emulator.rateLimit.set({ rateLimit: options.rateLimit ?? DEFAULT_RATE_LIMIT, retryAfter: options.retryAfter ?? false, status: options.rateLimitStatus ?? 429 });
+    ctx.emulator.rateLimit.set({
+      rateLimit: options.rateLimit ?? DEFAULT_RATE_LIMIT,
+      retryAfter: options.retryAfter ?? false,
+      status: options.rateLimitStatus ?? 429,
+    });
     ctx.emulator.rateLimit.reset();
     ctx.emulator.runs.reset();
     ctx.emulator.webhooks.reset();

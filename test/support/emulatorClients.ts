@@ -51,7 +51,8 @@ export function assertError(res: AxiosResponse, status: number, code: string, me
   const codeKey = "error_code" in res.data ? "error_code" : "error";
   assert.equal(res.data[codeKey], code);
   if (messagePart instanceof RegExp) assert.match(res.data.message, messagePart);
-  else if (messagePart !== undefined) assert.ok(res.data.message.includes(messagePart), `message "${res.data.message}" lacks "${messagePart}"`);
+  else if (messagePart !== undefined)
+    assert.ok(res.data.message.includes(messagePart), `message "${res.data.message}" lacks "${messagePart}"`);
 }
 
 /** Asserts a 200 and returns the body. */

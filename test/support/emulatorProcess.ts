@@ -24,7 +24,10 @@ export interface EmulatorProcess {
 
 /** Starts `pulumi-integration-platform-emulator` with `args`. */
 export function runEmulator(args: string[]): EmulatorProcess {
-  const child = spawn(process.execPath, [...NODE_ARGS, ...args], { cwd: resolve(__dirname, "../.."), stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [...NODE_ARGS, ...args], {
+    cwd: resolve(__dirname, "../.."),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stdout = "";
   let stderr = "";
   child.stdout!.on("data", (chunk) => (stdout += chunk));

@@ -196,8 +196,15 @@ export class Stack {
 export function succeeded(result: CommandResult, what: string): CommandResult {
   if (result.code === 0) return result;
   const output = `${result.stdout}\n${result.stderr}`;
-  const errors = new Set(output.split("\n").filter((line) => /^\s*error: /.test(line)).map((line) => line.trim()));
-  throw new Error(`${what} exited ${result.code}\n${[...errors].join("\n")}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`);
+  const errors = new Set(
+    output
+      .split("\n")
+      .filter((line) => /^\s*error: /.test(line))
+      .map((line) => line.trim()),
+  );
+  throw new Error(
+    `${what} exited ${result.code}\n${[...errors].join("\n")}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`,
+  );
 }
 
 /** The parts of `pulumi stack export` the tests read. */

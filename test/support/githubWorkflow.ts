@@ -31,7 +31,12 @@ export interface Job {
 /** A workflow file. */
 export interface Workflow {
   /** The triggers: `push` and `pull_request` may name branches; `schedule` lists crons. */
-  on: { push?: { branches?: string[] }; pull_request?: { branches?: string[] } | null; schedule?: { cron: string }[]; workflow_dispatch?: unknown };
+  on: {
+    push?: { branches?: string[] };
+    pull_request?: { branches?: string[] } | null;
+    schedule?: { cron: string }[];
+    workflow_dispatch?: unknown;
+  };
   permissions?: Record<string, string>;
   env: Record<string, string>;
   jobs: Record<string, Job>;

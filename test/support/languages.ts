@@ -12,7 +12,9 @@ import { installTarball, packTarball } from "./program";
 /** Marks the per-language suites: CI runs them on Node 24 only (the program's runtime is the language's own). */
 export const LANGUAGES = "[languages]";
 
-const CACHE = process.env.PULUMI_IP_CACHE_DIR ?? path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), ".cache"), "pulumi-integration-platform");
+const CACHE =
+  process.env.PULUMI_IP_CACHE_DIR ??
+  path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), ".cache"), "pulumi-integration-platform");
 const run = (command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env) =>
   execFileSync(command, args, { cwd, env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 20 * 60_000 });
 
@@ -29,7 +31,12 @@ function hashOf(dir: string): string {
 let hosts: string | undefined;
 /** The directory of the Python, Go and YAML language hosts (scripts/ensure-languages.sh: installed, cached or built). */
 export function languageHostsDir(): string {
-  hosts ??= execFileSync("bash", [path.join(REPO, "scripts", "ensure-languages.sh")], { cwd: REPO, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], timeout: 30 * 60_000 })
+  hosts ??= execFileSync("bash", [path.join(REPO, "scripts", "ensure-languages.sh")], {
+    cwd: REPO,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+    timeout: 30 * 60_000,
+  })
     .trim()
     .split("\n")
     .pop()!;
@@ -38,7 +45,11 @@ export function languageHostsDir(): string {
 
 /** The @pulumi/pulumi version the repository pins: the Python SDK is taken at the same release. */
 function pulumiVersion(): string {
-  return (JSON.parse(fs.readFileSync(path.join(REPO, "node_modules", "@pulumi", "pulumi", "package.json"), "utf8")) as { version: string }).version;
+  return (
+    JSON.parse(fs.readFileSync(path.join(REPO, "node_modules", "@pulumi", "pulumi", "package.json"), "utf8")) as {
+      version: string;
+    }
+  ).version;
 }
 
 let venv: string | undefined;
@@ -81,7 +92,8 @@ export function nodeSdkInstall(): string {
     fs.symlinkSync(path.join(REPO, "node_modules"), path.join(source, "node_modules"), "dir");
     run(process.execPath, [path.join(REPO, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.json"], source);
     // What the SDK publishes is bin/ with its package.json, as Pulumi's generated SDKs are released.
-    for (const file of ["package.json", "README.md"]) fs.copyFileSync(path.join(source, file), path.join(source, "bin", file));
+    for (const file of ["package.json", "README.md"])
+      fs.copyFileSync(path.join(source, file), path.join(source, "bin", file));
     fs.rmSync(path.join(source, "node_modules"));
     const sdkTarball = packTarball(path.join(source, "bin"), work);
     const mainTarball = packTarball(REPO, work);
@@ -129,11 +141,18 @@ export function javaEnv(): Record<string, string> {
 export function copyNativeExample(language: "typescript" | "python" | "go" | "yaml" | "java", parent: string): string {
   const dir = path.join(parent, `native-${language}`);
   const built = [`${path.sep}node_modules`, `${path.sep}venv`, `${path.sep}target`];
-  fs.cpSync(path.join(REPO, "examples", "native", language), dir, { recursive: true, filter: (src) => !built.some((part) => src.includes(part)) });
+  fs.cpSync(path.join(REPO, "examples", "native", language), dir, {
+    recursive: true,
+    filter: (src) => !built.some((part) => src.includes(part)),
+  });
   if (language === "go") {
     const gomod = path.join(dir, "go.mod");
-    fs.writeFileSync(gomod, fs.readFileSync(gomod, "utf8").replace("=> ../../../sdk/go", `=> ${path.join(REPO, "sdk", "go")}`));
+    fs.writeFileSync(
+      gomod,
+      fs.readFileSync(gomod, "utf8").replace("=> ../../../sdk/go", `=> ${path.join(REPO, "sdk", "go")}`),
+    );
   }
-  if (language === "typescript") fs.symlinkSync(path.join(nodeSdkInstall(), "node_modules"), path.join(dir, "node_modules"), "dir");
+  if (language === "typescript")
+    fs.symlinkSync(path.join(nodeSdkInstall(), "node_modules"), path.join(dir, "node_modules"), "dir");
   return dir;
 }

@@ -6,7 +6,9 @@ import * as pulumi from "@pulumi/pulumi";
  * The SDK's own isolation of a program's run (internal, so not in its types): settings, mocks
  * and config set inside it stay inside it.
  */
-const { withLocalStorage } = require("@pulumi/pulumi/runtime/state") as { withLocalStorage<T>(run: () => Promise<T>): Promise<T> };
+const { withLocalStorage } = require("@pulumi/pulumi/runtime/state") as {
+  withLocalStorage<T>(run: () => Promise<T>): Promise<T>;
+};
 
 /** One registration, as the mocks saw it: type, name and inputs (the serialized provider left out). */
 export interface Registered {

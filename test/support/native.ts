@@ -25,7 +25,9 @@ export function nativeSecrets() {
  * puts it (node_modules/.bin of the installed tarball), then the engine, then `extra` (a language host's toolchain).
  */
 export function nativePath(...extra: string[]): string {
-  return [path.join(installedPackage(), "node_modules", ".bin"), engineBinDir(), ...extra, process.env.PATH ?? ""].join(path.delimiter);
+  return [path.join(installedPackage(), "node_modules", ".bin"), engineBinDir(), ...extra, process.env.PATH ?? ""].join(
+    path.delimiter,
+  );
 }
 
 /** What users observe of the objects the quickstart touches, through the public API. */
@@ -38,7 +40,9 @@ export async function observeQuickstart(emulator: RunningEmulator) {
   return {
     config: await get("/slug/hubspot/config/globex", { linked_account_id: "globex" }),
     event: eventDocument(emulator.store.event(FIXTURE.events[1])!),
-    envValues: values.flatMap((page) => page.docs).map((v: { _id: string; value: string }) => ({ id: v._id, value: v.value })),
+    envValues: values
+      .flatMap((page) => page.docs)
+      .map((v: { _id: string; value: string }) => ({ id: v._id, value: v.value })),
   };
 }
 
@@ -66,37 +70,52 @@ export async function walkNativeStack(e2e: E2EContext, secrets: ReturnType<typeo
   const fixture = await observeQuickstart(emulator);
   const token = (type: string) => `${NATIVE_TYPE_PREFIX}${type}`;
 
-  await step("1. preview validates against the platform: a field the app lacks is refused, naming it, with no write", async () => {
-    await stack.ok(["config", "set", "pipelineFieldId", "hs_no_such_field"]);
-    emulator.requests.clear();
-    const bad = seen(await stack.run(["preview"]));
-    assert.notEqual(bad.code, 0, bad.stdout);
-    assert.match(bad.stdout + bad.stderr, /fieldId: config "globex" \(app "hubspot", linked account "globex"\) has no field "hs_no_such_field"/);
-    assert.deepEqual(writes(emulator), []);
-    await stack.ok(["config", "rm", "pipelineFieldId"]);
-    const good = seen(await stack.ok(["preview"]));
-    assert.match(good.stdout, /\+ 8 to create/);
-    assert.deepEqual(writes(emulator), []);
-    assert.deepEqual(await observeQuickstart(emulator), fixture);
-  });
+  await step(
+    "1. preview validates against the platform: a field the app lacks is refused, naming it, with no write",
+    async () => {
+      await stack.ok(["config", "set", "pipelineFieldId", "hs_no_such_field"]);
+      emulator.requests.clear();
+      const bad = seen(await stack.run(["preview"]));
+      assert.notEqual(bad.code, 0, bad.stdout);
+      assert.match(
+        bad.stdout + bad.stderr,
+        /fieldId: config "globex" \(app "hubspot", linked account "globex"\) has no field "hs_no_such_field"/,
+      );
+      assert.deepEqual(writes(emulator), []);
+      await stack.ok(["config", "rm", "pipelineFieldId"]);
+      const good = seen(await stack.ok(["preview"]));
+      assert.match(good.stdout, /\+ 8 to create/);
+      assert.deepEqual(writes(emulator), []);
+      assert.deepEqual(await observeQuickstart(emulator), fixture);
+    },
+  );
 
   await step("2. up creates the quickstart's resources as declared", async () => {
     const up = seen(await stack.ok(["up", "--yes", "--skip-preview"]));
     assert.match(up.stdout, /\+ 8 created/);
-    for (const type of ["ConfigField", "WorkflowToggle", "ApplicationEvent", "EnvVariableValue"]) assert.ok(up.stdout.includes(token(type)), `up names ${token(type)}`);
+    for (const type of ["ConfigField", "WorkflowToggle", "ApplicationEvent", "EnvVariableValue"])
+      assert.ok(up.stdout.includes(token(type)), `up names ${token(type)}`);
     const live = await observeQuickstart(emulator);
     const pipeline = live.config.fields.find((f: { id: string }) => f.id === "hs_pipeline");
     assert.equal(pipeline.name, "Sales pipeline");
-    assert.deepEqual(pipeline.options, [{ name: "Sales", value: "sales" }, { name: "Partners", value: "partners" }]);
+    assert.deepEqual(pipeline.options, [
+      { name: "Sales", value: "sales" },
+      { name: "Partners", value: "partners" },
+    ]);
     assert.equal(live.config.workflows.find((w: { id: string }) => w.id === "wf_hs_contact_sync").enabled, true);
     assert.deepEqual(live.event.raw_response, { deal: { id: "d_1", amount: 1200, currency: "EUR" }, owner: "ada" });
     const values = emulator.store.snapshot().envValues.map((v) => v.value);
-    for (const value of [secrets.quota, secrets.crmToken, "https://hooks.example.com/slack/notify"]) assert.ok(values.includes(value), "every env value is set");
+    for (const value of [secrets.quota, secrets.crmToken, "https://hooks.example.com/slack/notify"])
+      assert.ok(values.includes(value), "every env value is set");
   });
 
   await step("3. the state holds no secret, no __provider, and the env values as secrets", async () => {
     const text = await stack.exportText();
-    for (const [what, secret] of Object.entries({ "the API key": secrets.apiKey, "the CRM token": secrets.crmToken, "the quota": secrets.quota })) {
+    for (const [what, secret] of Object.entries({
+      "the API key": secrets.apiKey,
+      "the CRM token": secrets.crmToken,
+      "the quota": secrets.quota,
+    })) {
       const at = text.indexOf(secret);
       assert.ok(at < 0, `the state must not contain ${what}; found in: ${text.slice(Math.max(0, at - 300), at + 100)}`);
     }
@@ -104,7 +123,12 @@ export async function walkNativeStack(e2e: E2EContext, secrets: ReturnType<typeo
     const state = JSON.parse(text);
     const values = resourcesOfType(state, token("EnvVariableValue"));
     assert.equal(values.length, 3);
-    for (const value of values) assert.equal((value.outputs?.value as Record<string, unknown>)["4dabf18193072939515e22adb298388d"], "1b47061264138c4ac30d75fd1eb44270", "value is a secret output");
+    for (const value of values)
+      assert.equal(
+        (value.outputs?.value as Record<string, unknown>)["4dabf18193072939515e22adb298388d"],
+        "1b47061264138c4ac30d75fd1eb44270",
+        "value is a secret output",
+      );
   });
 
   await step("4. preview --expect-no-changes passes and makes no API call", async () => {
@@ -119,9 +143,14 @@ export async function walkNativeStack(e2e: E2EContext, secrets: ReturnType<typeo
     const config = emulator.store.config({ linkedAccountId: "globex", slug: "hubspot", configId: "globex" })!;
     emulator.store.configFieldState(config, null, "hs_pipeline").name = "Renamed by hand";
     const refresh = seen(await stack.ok(["refresh", "--yes", "--skip-preview"]));
-    assert.match(refresh.stdout, new RegExp(`~\\s+${token("ConfigField").replace(/[:]/g, "\\$&")}\\s+pipeline\\s+updated`));
+    assert.match(
+      refresh.stdout,
+      new RegExp(`~\\s+${token("ConfigField").replace(/[:]/g, "\\$&")}\\s+pipeline\\s+updated`),
+    );
     assert.match(refresh.stdout, /~ 1 updated/);
-    const pipeline = ((await stack.exportState()).deployment.resources ?? []).find((r) => r.urn.endsWith("::pipeline"))!;
+    const pipeline = ((await stack.exportState()).deployment.resources ?? []).find((r) =>
+      r.urn.endsWith("::pipeline"),
+    )!;
     assert.equal((pipeline.inputs as { name?: string }).name, "Renamed by hand");
     const preview = seen(await stack.ok(["preview", "--diff"]));
     assert.match(preview.stdout, /~ name\s*: "Renamed by hand" => "Sales pipeline"/);
@@ -131,13 +160,17 @@ export async function walkNativeStack(e2e: E2EContext, secrets: ReturnType<typeo
   });
 
   await step("6. pulumi import adopts an existing field and a workflow toggle with no write", async () => {
-    const dealAlerts = (await observeQuickstart(emulator)).config.workflows.find((w: { id: string }) => w.id === "wf_hs_deal_alerts").enabled as boolean;
+    const dealAlerts = (await observeQuickstart(emulator)).config.workflows.find(
+      (w: { id: string }) => w.id === "wf_hs_deal_alerts",
+    ).enabled as boolean;
     emulator.requests.clear();
     for (const [type, name, id] of [
       ["ConfigField", "api-domain", "globex/hubspot/globex//hs_api_domain"],
       ["WorkflowToggle", "deal-alerts", "globex/hubspot/globex/wf_hs_deal_alerts"],
     ]) {
-      const imported = seen(await stack.ok(["import", token(type), name, id, "--yes", "--generate-code=false", "--protect=false"]));
+      const imported = seen(
+        await stack.ok(["import", token(type), name, id, "--yes", "--generate-code=false", "--protect=false"]),
+      );
       assert.match(imported.stdout, /= 1 imported/);
     }
     assert.deepEqual(writes(emulator), [], "import writes nothing");
@@ -148,10 +181,21 @@ export async function walkNativeStack(e2e: E2EContext, secrets: ReturnType<typeo
     assert.equal((field.outputs as { field: { name: string } }).field.name, "API domain");
     const toggle = (state.deployment.resources ?? []).find((r) => r.urn.endsWith("::deal-alerts"))!;
     // Adopted as found: destroy leaves the toggle as it was.
-    assert.deepEqual([(toggle.outputs as { enabled: boolean }).enabled, (toggle.outputs as { previousEnabled: boolean }).previousEnabled], [dealAlerts, dealAlerts]);
-    const wrong = seen(await stack.run(["import", token("ConfigField"), "wrong", "globex/hubspot", "--yes", "--generate-code=false"]));
+    assert.deepEqual(
+      [
+        (toggle.outputs as { enabled: boolean }).enabled,
+        (toggle.outputs as { previousEnabled: boolean }).previousEnabled,
+      ],
+      [dealAlerts, dealAlerts],
+    );
+    const wrong = seen(
+      await stack.run(["import", token("ConfigField"), "wrong", "globex/hubspot", "--yes", "--generate-code=false"]),
+    );
     assert.notEqual(wrong.code, 0);
-    assert.match(wrong.stdout + wrong.stderr, /ConfigField import ids are linkedAccountId\/slug\/configId\/workflowId\/fieldId \(5 parts/);
+    assert.match(
+      wrong.stdout + wrong.stderr,
+      /ConfigField import ids are linkedAccountId\/slug\/configId\/workflowId\/fieldId \(5 parts/,
+    );
   });
 
   await step("7. destroy puts back exactly what the fixture had", async () => {
@@ -162,7 +206,8 @@ export async function walkNativeStack(e2e: E2EContext, secrets: ReturnType<typeo
 
   await step("8. no command printed a secret", async () => {
     for (const result of outputs) {
-      for (const secret of Object.values(secrets)) assert.ok(!(result.stdout + result.stderr).includes(secret), "a command's output holds a secret");
+      for (const secret of Object.values(secrets))
+        assert.ok(!(result.stdout + result.stderr).includes(secret), "a command's output holds a secret");
     }
   });
 }

@@ -10,7 +10,9 @@ import { REPO } from "./engine";
 let installDir: string | undefined;
 
 function rootVersion(name: string): string {
-  return (JSON.parse(fs.readFileSync(path.join(REPO, "node_modules", name, "package.json"), "utf8")) as { version: string }).version;
+  return (
+    JSON.parse(fs.readFileSync(path.join(REPO, "node_modules", name, "package.json"), "utf8")) as { version: string }
+  ).version;
 }
 
 /**
@@ -31,7 +33,11 @@ export function installedPackage(): string {
 
 /** Runs `npm pack` in a built checkout `dir` (without its scripts) and returns the tarball's path in `destination`. */
 export function packTarball(dir: string, destination: string): string {
-  const out = execFileSync("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", destination], { cwd: dir, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  const out = execFileSync("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", destination], {
+    cwd: dir,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const [{ filename }] = JSON.parse(out) as { filename: string }[];
   return path.join(destination, path.basename(filename));
 }
@@ -41,7 +47,10 @@ export function packTarball(dir: string, destination: string): string {
  * reused across runs in the OS temporary directory, and returns that directory.
  */
 export function installTarball(tarball: string, also: string[] = []): string {
-  const hash = [tarball, ...also].reduce((h, file) => h.update(fs.readFileSync(file)), createHash("sha256")).digest("hex").slice(0, 16);
+  const hash = [tarball, ...also]
+    .reduce((h, file) => h.update(fs.readFileSync(file)), createHash("sha256"))
+    .digest("hex")
+    .slice(0, 16);
   const dir = path.join(os.tmpdir(), `pip-e2e-install-${hash}`);
   if (!fs.existsSync(path.join(dir, ".complete"))) {
     // Installed beside, then renamed into place: concurrent test runs never see half an install.
@@ -53,7 +62,12 @@ export function installTarball(tarball: string, also: string[] = []): string {
       dependencies: {
         "pulumi-integration-platform": `file:./${path.basename(tarball)}`,
         // Other packages' tarballs, by their own names (the generated SDK, say).
-        ...Object.fromEntries(also.map((file) => [path.basename(file).replace(/-\d+\.\d+\.\d+.*\.tgz$/, ""), `file:./${path.basename(file)}`])),
+        ...Object.fromEntries(
+          also.map((file) => [
+            path.basename(file).replace(/-\d+\.\d+\.\d+.*\.tgz$/, ""),
+            `file:./${path.basename(file)}`,
+          ]),
+        ),
         "@pulumi/pulumi": rootVersion("@pulumi/pulumi"),
         typescript: rootVersion("typescript"),
         "@types/node": rootVersion("@types/node"),
@@ -79,10 +93,7 @@ export function installTarball(tarball: string, also: string[] = []): string {
 export function writeProgram(parent: string, name: string, files: Record<string, string>): string {
   const dir = path.join(parent, name);
   fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(
-    path.join(dir, "Pulumi.yaml"),
-    `name: ${name}\nruntime: nodejs\n`,
-  );
+  fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `name: ${name}\nruntime: nodejs\n`);
   fs.writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name, private: true, main: "index.ts" }, null, 2));
   for (const [file, text] of Object.entries(files)) {
     fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });

@@ -55,14 +55,23 @@ export function useProviderAgainstEmulator(): Readonly<{ emulator: RunningEmulat
  * Reads a config through the public API, the way users observe it. The read shares the API key's
  * rate limit with the provider under test, so it waits for a turn at the same process-wide pacer.
  */
-export async function getConfig(emulator: RunningEmulator, linkedAccountId: string, slug: string, configId = linkedAccountId) {
+export async function getConfig(
+  emulator: RunningEmulator,
+  linkedAccountId: string,
+  slug: string,
+  configId = linkedAccountId,
+) {
   await pacer.turn();
   const response = await axios.get(`${emulator.url}/api/v2/public/slug/${slug}/config/${configId}`, {
     headers: { "x-api-key": emulator.apiKey, linked_account_id: linkedAccountId },
   });
   return response.data as {
     fields: { id: string; name: string; options: unknown[]; labels: unknown[] }[];
-    workflows: { id: string; enabled: boolean; fields: { id: string; name: string; options: unknown[]; labels: unknown[] }[] }[];
+    workflows: {
+      id: string;
+      enabled: boolean;
+      fields: { id: string; name: string; options: unknown[]; labels: unknown[] }[];
+    }[];
   };
 }
 
@@ -83,5 +92,11 @@ export async function rejection(promise: PromiseLike<unknown>): Promise<Error> {
 
 /** A client of its own, configured from environment variables (as in CI) pointing at the emulator; `env` adds or overrides settings. */
 export function clientFor(emulator: RunningEmulator, env: Record<string, string> = {}): PlatformClient {
-  return openClient(resolveSettings(undefined, { INTEGRATION_PLATFORM_BASE_URL: emulator.url, INTEGRATION_PLATFORM_API_KEY: emulator.apiKey, ...env }));
+  return openClient(
+    resolveSettings(undefined, {
+      INTEGRATION_PLATFORM_BASE_URL: emulator.url,
+      INTEGRATION_PLATFORM_API_KEY: emulator.apiKey,
+      ...env,
+    }),
+  );
 }

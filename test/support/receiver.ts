@@ -39,7 +39,8 @@ export async function startReceiver(answer: Answer = () => 200, path = "/hook"):
     waitFor: async (count, timeoutMs = 10_000) => {
       const deadline = Date.now() + timeoutMs;
       while (received.length < count) {
-        if (Date.now() > deadline) throw new Error(`the receiver got ${received.length} requests, expected ${count}, within ${timeoutMs} ms`);
+        if (Date.now() > deadline)
+          throw new Error(`the receiver got ${received.length} requests, expected ${count}, within ${timeoutMs} ms`);
         await new Promise((r) => setTimeout(r, 10));
       }
       return received.slice(0, count);
@@ -54,7 +55,13 @@ export async function startReceiver(answer: Answer = () => 200, path = "/hook"):
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
-      const request = { method: req.method ?? "", path: req.url ?? "", headers: req.headers, rawBody: Buffer.concat(chunks), at: performance.now() };
+      const request = {
+        method: req.method ?? "",
+        path: req.url ?? "",
+        headers: req.headers,
+        rawBody: Buffer.concat(chunks),
+        at: performance.now(),
+      };
       received.push(request);
       const reply = receiver.answer(received.length, request);
       if (reply === "hang") hanging.add(res);

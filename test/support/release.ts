@@ -11,7 +11,8 @@ import { REPO, type Workspace } from "./engine";
 import { MAVEN_REPOSITORY } from "./languages";
 
 /** The package's version, which the release carries. */
-export const VERSION = (JSON.parse(fs.readFileSync(path.join(REPO, "package.json"), "utf8")) as { version: string }).version;
+export const VERSION = (JSON.parse(fs.readFileSync(path.join(REPO, "package.json"), "utf8")) as { version: string })
+  .version;
 
 let folder: string | undefined;
 /**
@@ -22,21 +23,30 @@ export function releaseFolder(): string {
   if (folder) return folder;
   if (process.env.PULUMI_IP_RELEASE_DIR) return (folder = process.env.PULUMI_IP_RELEASE_DIR);
   const out = fs.mkdtempSync(path.join(os.tmpdir(), "pip-e2e-release-"));
-  execFileSync(process.execPath, ["-r", "ts-node/register/transpile-only", path.join(REPO, "scripts", "release.ts"), "--snapshot", "--out", out], {
-    cwd: REPO,
-    // The Java SDK's build fetches from Maven Central into the tests' own local repository.
-    env: { ...process.env, MAVEN_OPTS: `-Dmaven.repo.local=${MAVEN_REPOSITORY}` },
-    stdio: ["ignore", "ignore", "inherit"],
-    // The first run on a machine fetches five Node.js binaries and may build rcodesign (7 minutes).
-    timeout: 30 * 60_000,
-  });
+  execFileSync(
+    process.execPath,
+    ["-r", "ts-node/register/transpile-only", path.join(REPO, "scripts", "release.ts"), "--snapshot", "--out", out],
+    {
+      cwd: REPO,
+      // The Java SDK's build fetches from Maven Central into the tests' own local repository.
+      env: { ...process.env, MAVEN_OPTS: `-Dmaven.repo.local=${MAVEN_REPOSITORY}` },
+      stdio: ["ignore", "ignore", "inherit"],
+      // The first run on a machine fetches five Node.js binaries and may build rcodesign (7 minutes).
+      timeout: 30 * 60_000,
+    },
+  );
   process.on("exit", () => fs.rmSync(out, { recursive: true, force: true }));
   return (folder = out);
 }
 
 /** The `rcodesign` the release signs with (scripts/ensure-rcodesign.sh), to read the signatures back. */
 export function rcodesign(): string {
-  return execFileSync("bash", [path.join(REPO, "scripts", "ensure-rcodesign.sh")], { cwd: REPO, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], timeout: 30 * 60_000 })
+  return execFileSync("bash", [path.join(REPO, "scripts", "ensure-rcodesign.sh")], {
+    cwd: REPO,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+    timeout: 30 * 60_000,
+  })
     .trim()
     .split("\n")
     .pop()!;
@@ -56,10 +66,23 @@ export function pythonWheel(): string {
 
 /** `pulumi plugin install resource integration-platform <version> --file <archive>`, into the workspace's PULUMI_HOME. */
 export function installPluginFromArchive(workspace: Workspace): void {
-  execFileSync("pulumi", ["plugin", "install", "resource", "integration-platform", VERSION, "--file", pluginArchive("linux-amd64"), "--non-interactive"], {
-    env: workspace.env(),
-    stdio: ["ignore", "ignore", "inherit"],
-  });
+  execFileSync(
+    "pulumi",
+    [
+      "plugin",
+      "install",
+      "resource",
+      "integration-platform",
+      VERSION,
+      "--file",
+      pluginArchive("linux-amd64"),
+      "--non-interactive",
+    ],
+    {
+      env: workspace.env(),
+      stdio: ["ignore", "ignore", "inherit"],
+    },
+  );
 }
 
 /**
@@ -69,13 +92,17 @@ export function installPluginFromArchive(workspace: Workspace): void {
 export function freshVirtualenv(dir: string): void {
   const venv = path.join(dir, "venv");
   execFileSync("python3", ["-m", "venv", venv], { stdio: ["ignore", "ignore", "inherit"] });
-  execFileSync(path.join(venv, "bin", "pip"), ["install", "--quiet", "--disable-pip-version-check", pythonWheel()], { stdio: ["ignore", "ignore", "inherit"], timeout: 10 * 60_000 });
+  execFileSync(path.join(venv, "bin", "pip"), ["install", "--quiet", "--disable-pip-version-check", pythonWheel()], {
+    stdio: ["ignore", "ignore", "inherit"],
+    timeout: 10 * 60_000,
+  });
 }
 
 /** A PATH of only `dirs`, checked to hold no `node` and no `npm`: what a machine without Node.js has. */
 export function pathWithoutNode(...dirs: string[]): string {
   for (const dir of dirs) {
-    for (const name of ["node", "npm", "npx"]) assert.ok(!fs.existsSync(path.join(dir, name)), `${dir} holds ${name}: this PATH must have no Node.js`);
+    for (const name of ["node", "npm", "npx"])
+      assert.ok(!fs.existsSync(path.join(dir, name)), `${dir} holds ${name}: this PATH must have no Node.js`);
   }
   return dirs.join(path.delimiter);
 }

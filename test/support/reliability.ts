@@ -16,7 +16,16 @@ export interface NameValue {
 /** One declared ConfigField: its Pulumi name and its arguments, as the program passes them. */
 export interface FieldSpec {
   name: string;
-  args: { slug: string; linkedAccountId: string; configId: string; fieldId: string; workflowId?: string; name?: string; options?: NameValue[]; labels?: NameValue[] };
+  args: {
+    slug: string;
+    linkedAccountId: string;
+    configId: string;
+    fieldId: string;
+    workflowId?: string;
+    name?: string;
+    options?: NameValue[];
+    labels?: NameValue[];
+  };
 }
 /** One declared WorkflowToggle. */
 export interface ToggleSpec {
@@ -75,32 +84,93 @@ export function fullSpec(tag: string): Spec {
   for (const account of FIXTURE.accounts) {
     const hubspot = { slug: "hubspot", linkedAccountId: account, configId: account };
     const slack = { slug: "slack", linkedAccountId: account, configId: account };
-    const field = (name: string, args: Omit<FieldSpec["args"], "linkedAccountId" | "configId" | "slug">, app = hubspot) =>
-      fields.push({ name: `${account}-${name}`, args: { ...app, ...args } });
+    const field = (
+      name: string,
+      args: Omit<FieldSpec["args"], "linkedAccountId" | "configId" | "slug">,
+      app = hubspot,
+    ) => fields.push({ name: `${account}-${name}`, args: { ...app, ...args } });
     field("hs-api-domain", { fieldId: "hs_api_domain", name: `API domain ${tag}` });
     field("hs-sync-limit", { fieldId: "hs_sync_limit", name: `Sync limit ${tag}` });
-    field("hs-pipeline", { fieldId: "hs_pipeline", name: `Pipeline ${tag}`, options: [{ name: "Sales", value: `sales-${tag}` }] });
+    field("hs-pipeline", {
+      fieldId: "hs_pipeline",
+      name: `Pipeline ${tag}`,
+      options: [{ name: "Sales", value: `sales-${tag}` }],
+    });
     field("hs-property-map", { fieldId: "hs_property_map", labels: [{ name: "team", value: `crm-${tag}` }] });
     field("hs-contact-owner", { fieldId: "hs_contact_owner", workflowId: "wf_hs_contact_sync", name: `Owner ${tag}` });
-    field("hs-batch-size", { fieldId: "hs_batch_size", workflowId: "wf_hs_contact_sync", labels: [{ name: "unit", value: `rows-${tag}` }] });
+    field("hs-batch-size", {
+      fieldId: "hs_batch_size",
+      workflowId: "wf_hs_contact_sync",
+      labels: [{ name: "unit", value: `rows-${tag}` }],
+    });
     field("slack-default-channel", { fieldId: "slack_default_channel", name: `Channel ${tag}` }, slack);
-    field("slack-notify-level", { fieldId: "slack_notify_level", options: [{ name: "All", value: `all-${tag}` }] }, slack);
-    field("slack-channel", { fieldId: "slack_channel", workflowId: "wf_slack_notify", name: `Notify channel ${tag}` }, slack);
-    for (const [app, workflowId] of [["hubspot", "wf_hs_contact_sync"], ["hubspot", "wf_hs_deal_alerts"], ["slack", "wf_slack_notify"]]) {
-      toggles.push({ name: `${account}-${workflowId}`, args: { slug: app, linkedAccountId: account, configId: account, workflowId, enabled: true } });
+    field(
+      "slack-notify-level",
+      { fieldId: "slack_notify_level", options: [{ name: "All", value: `all-${tag}` }] },
+      slack,
+    );
+    field(
+      "slack-channel",
+      { fieldId: "slack_channel", workflowId: "wf_slack_notify", name: `Notify channel ${tag}` },
+      slack,
+    );
+    for (const [app, workflowId] of [
+      ["hubspot", "wf_hs_contact_sync"],
+      ["hubspot", "wf_hs_deal_alerts"],
+      ["slack", "wf_slack_notify"],
+    ]) {
+      toggles.push({
+        name: `${account}-${workflowId}`,
+        args: { slug: app, linkedAccountId: account, configId: account, workflowId, enabled: true },
+      });
     }
     envValues.push(
-      { name: `${account}-crm-token`, args: { definitionId: FIXTURE.definitions.crmApiToken, linkedAccountId: account, value: `crm-${account}-${tag}` } },
-      { name: `${account}-tier`, args: { definitionId: FIXTURE.definitions.accountTier, linkedAccountId: account, value: `tier-${tag}` } },
-      { name: `${account}-quota`, args: { definitionId: FIXTURE.definitions.accountQuota, linkedAccountId: account, value: numeric(tag, account) } },
-      { name: `${account}-batch`, args: { definitionId: FIXTURE.definitions.batchSize, linkedAccountId: account, workflowId: "wf_hs_contact_sync", value: numeric(tag, `b${account}`) } },
+      {
+        name: `${account}-crm-token`,
+        args: {
+          definitionId: FIXTURE.definitions.crmApiToken,
+          linkedAccountId: account,
+          value: `crm-${account}-${tag}`,
+        },
+      },
+      {
+        name: `${account}-tier`,
+        args: { definitionId: FIXTURE.definitions.accountTier, linkedAccountId: account, value: `tier-${tag}` },
+      },
+      {
+        name: `${account}-quota`,
+        args: {
+          definitionId: FIXTURE.definitions.accountQuota,
+          linkedAccountId: account,
+          value: numeric(tag, account),
+        },
+      },
+      {
+        name: `${account}-batch`,
+        args: {
+          definitionId: FIXTURE.definitions.batchSize,
+          linkedAccountId: account,
+          workflowId: "wf_hs_contact_sync",
+          value: numeric(tag, `b${account}`),
+        },
+      },
     );
   }
   for (const workflowId of ["wf_hs_contact_sync", "wf_hs_deal_alerts", "wf_slack_notify"]) {
-    envValues.push({ name: `webhook-${workflowId}`, args: { definitionId: FIXTURE.definitions.webhookUrl, workflowId, value: `https://hooks.example.com/${workflowId}/${tag}` } });
+    envValues.push({
+      name: `webhook-${workflowId}`,
+      args: {
+        definitionId: FIXTURE.definitions.webhookUrl,
+        workflowId,
+        value: `https://hooks.example.com/${workflowId}/${tag}`,
+      },
+    });
   }
   envValues.push(
-    { name: "api-base-url", args: { definitionId: FIXTURE.definitions.apiBaseUrl, value: `https://api.example.com/${tag}` } },
+    {
+      name: "api-base-url",
+      args: { definitionId: FIXTURE.definitions.apiBaseUrl, value: `https://api.example.com/${tag}` },
+    },
     { name: "max-retries", args: { definitionId: FIXTURE.definitions.maxRetries, value: numeric(tag, "retries") } },
     { name: "region", args: { definitionId: FIXTURE.definitions.workspaceRegion, value: `region-${tag}` } },
   );
@@ -120,7 +190,12 @@ function numeric(tag: string, salt: string): string {
 
 /** How many resources a spec declares. */
 export function resourceCount(spec: Spec): number {
-  return (spec.fields?.length ?? 0) + (spec.toggles?.length ?? 0) + (spec.events?.length ?? 0) + (spec.envValues?.length ?? 0);
+  return (
+    (spec.fields?.length ?? 0) +
+    (spec.toggles?.length ?? 0) +
+    (spec.events?.length ?? 0) +
+    (spec.envValues?.length ?? 0)
+  );
 }
 
 /** The placement key of an env value: one value may exist per definition, linked account and workflow. */
@@ -146,12 +221,20 @@ export function logCursor(emulator: RunningEmulator): number {
 export function assertPlatformMatches(
   state: EmulatorState,
   spec: Spec,
-  options: { retired?: string[]; before?: EmulatorState; ownValues?: Map<string, Set<string>>; values?: Record<string, string> } = {},
+  options: {
+    retired?: string[];
+    before?: EmulatorState;
+    ownValues?: Map<string, Set<string>>;
+    values?: Record<string, string>;
+  } = {},
 ): void {
   for (const { name, args } of spec.fields ?? []) {
-    const config = state.configs.find((c) => c.linked_account_id === args.linkedAccountId && c.slug === args.slug && c.config_id === args.configId);
+    const config = state.configs.find(
+      (c) => c.linked_account_id === args.linkedAccountId && c.slug === args.slug && c.config_id === args.configId,
+    );
     assert.ok(config, `${name}: the config exists`);
-    const fields = args.workflowId === undefined ? config.fields : config.workflows.find((w) => w.id === args.workflowId)?.fields;
+    const fields =
+      args.workflowId === undefined ? config.fields : config.workflows.find((w) => w.id === args.workflowId)?.fields;
     const field = fields?.find((f) => f.id === args.fieldId);
     assert.ok(field, `${name}: the field holds the managed values`);
     if (args.name !== undefined) assert.equal(field.name, args.name, `${name}: name`);
@@ -159,7 +242,9 @@ export function assertPlatformMatches(
     if (args.labels !== undefined) assert.deepEqual(field.labels, args.labels, `${name}: labels`);
   }
   for (const { name, args } of spec.toggles ?? []) {
-    const config = state.configs.find((c) => c.linked_account_id === args.linkedAccountId && c.slug === args.slug && c.config_id === args.configId);
+    const config = state.configs.find(
+      (c) => c.linked_account_id === args.linkedAccountId && c.slug === args.slug && c.config_id === args.configId,
+    );
     assert.equal(config?.workflows.find((w) => w.id === args.workflowId)?.enabled, args.enabled, `${name}: enabled`);
   }
   for (const { name, args } of spec.events ?? []) {
@@ -178,16 +263,32 @@ export function assertPlatformMatches(
     const values = byPlacement.get(placement(args.definitionId, args.linkedAccountId, args.workflowId)) ?? [];
     const expected = valueFromConfig ? options.values?.[valueFromConfig] : args.value;
     // Compared without printing: the values stand for secrets.
-    assert.ok(values.length === 1 && values[0] === expected, `${name}: exactly one env value, equal to the declared one (found ${values.length})`);
+    assert.ok(
+      values.length === 1 && values[0] === expected,
+      `${name}: exactly one env value, equal to the declared one (found ${values.length})`,
+    );
   }
   // Back, but which value is not checked: an interrupted create records the killed run's write as
   // "before" (docs/guides/reliability.md, "Known limitations").
-  const heldBefore = new Set((options.before?.envValues ?? []).map((v) => placement(v.variable_definition_id, v.linked_account_id, v.workflow_id)));
+  const heldBefore = new Set(
+    (options.before?.envValues ?? []).map((v) =>
+      placement(v.variable_definition_id, v.linked_account_id, v.workflow_id),
+    ),
+  );
   // For the same reason the stack's own value (`ownValues`) may be left, never another.
   for (const key of options.retired ?? []) {
     const left = byPlacement.get(key) ?? [];
-    if (heldBefore.has(key)) assert.equal(left.length, 1, `the retired placement ${key}, which held a value before the stack, holds one again`);
-    else assert.ok(left.length === 0 || (left.length === 1 && options.ownValues?.get(key)?.has(left[0])), `no env value but the stack's own is left at the retired placement ${key}`);
+    if (heldBefore.has(key))
+      assert.equal(
+        left.length,
+        1,
+        `the retired placement ${key}, which held a value before the stack, holds one again`,
+      );
+    else
+      assert.ok(
+        left.length === 0 || (left.length === 1 && options.ownValues?.get(key)?.has(left[0])),
+        `no env value but the stack's own is left at the retired placement ${key}`,
+      );
   }
 }
 
@@ -207,7 +308,11 @@ export function assertStateMatches(exported: StackExport, spec: Spec): void {
     ...(spec.events ?? []).map((r) => `${TYPE("ApplicationEvent")}::${r.name}`),
     ...(spec.envValues ?? []).map((r) => `${TYPE("EnvVariableValue")}::${r.name}`),
   ].sort();
-  assert.deepEqual(ours.map((r) => `${r.type}::${r.urn.split("::").pop()}`).sort(), expected, "the state lists exactly the declared resources");
+  assert.deepEqual(
+    ours.map((r) => `${r.type}::${r.urn.split("::").pop()}`).sort(),
+    expected,
+    "the state lists exactly the declared resources",
+  );
 }
 
 /**

@@ -45,7 +45,10 @@ let binDir: Promise<string> | undefined;
 export function s3BinDir(): Promise<string> {
   binDir ??= new Promise<string>((resolve, reject) => {
     // stderr is inherited so that a first, minutes-long build shows its progress.
-    const child = spawn("bash", [path.join(REPO, "scripts", "ensure-s3.sh")], { cwd: REPO, stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn("bash", [path.join(REPO, "scripts", "ensure-s3.sh")], {
+      cwd: REPO,
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     let stdout = "";
     child.stdout!.on("data", (chunk) => (stdout += chunk));
     child.on("error", reject);
@@ -93,7 +96,10 @@ export async function startS3Backend(options: S3BackendOptions = {}): Promise<S3
   const region = options.region ?? "us-east-1";
   const timeoutMs = options.startTimeoutMs ?? 15_000;
   const bin = path.join(await s3BinDir(), "versitygw");
-  const credentials = { accessKeyId: `AK${randomBytes(9).toString("hex").toUpperCase()}`, secretAccessKey: randomBytes(24).toString("base64url") };
+  const credentials = {
+    accessKeyId: `AK${randomBytes(9).toString("hex").toUpperCase()}`,
+    secretAccessKey: randomBytes(24).toString("base64url"),
+  };
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "pip-s3-"));
 
   // A port found free may be taken before the server binds it; then it exits and we try another.
@@ -102,8 +108,23 @@ export async function startS3Backend(options: S3BackendOptions = {}): Promise<S3
     const endpoint = `http://127.0.0.1:${port}`;
     const child = spawn(
       "sh",
-      ["-c", GUARD, "s3-guard", bin, "--access", credentials.accessKeyId, "--secret", credentials.secretAccessKey,
-        "--port", `127.0.0.1:${port}`, "--region", region, "--quiet", "posix", dataDir],
+      [
+        "-c",
+        GUARD,
+        "s3-guard",
+        bin,
+        "--access",
+        credentials.accessKeyId,
+        "--secret",
+        credentials.secretAccessKey,
+        "--port",
+        `127.0.0.1:${port}`,
+        "--region",
+        region,
+        "--quiet",
+        "posix",
+        dataDir,
+      ],
       // Its own process group, so that stop() can kill the guard and the server together; and a
       // bare environment, so that a developer's VGW_* or ROOT_ACCESS_KEY* settings cannot leak in.
       { detached: true, stdio: ["pipe", "pipe", "pipe"], env: { PATH: process.env.PATH ?? "" } },
@@ -130,14 +151,17 @@ export async function startS3Backend(options: S3BackendOptions = {}): Promise<S3
     try {
       await waitUntilAnswering(endpoint, credentials, region, timeoutMs, () => running.has(child));
       const created = await signedRequest(endpoint, "PUT", `/${bucket}`, credentials, region);
-      if (created.status !== 200) throw new Error(`creating bucket ${bucket} answered ${created.status}: ${created.body}`);
+      if (created.status !== 200)
+        throw new Error(`creating bucket ${bucket} answered ${created.status}: ${created.body}`);
     } catch (error) {
       await stop();
       if (/address already in use/.test(output) && attempt < 5) {
         fs.mkdirSync(dataDir);
         continue;
       }
-      throw new Error(`versitygw did not start: ${(error as Error).message}\n--- its output\n${output}`);
+      throw new Error(`versitygw did not start: ${(error as Error).message}\n--- its output\n${output}`, {
+        cause: error,
+      });
     }
 
     // The CLI's gocloud.dev driver needs the endpoint (with its scheme: the AWS SDK v2 would
@@ -186,7 +210,13 @@ function freePort(): Promise<number> {
 }
 
 /** Polls with a signed ListBuckets until it succeeds, the process dies (`alive` false) or the time is up. */
-async function waitUntilAnswering(endpoint: string, credentials: Credentials, region: string, timeoutMs: number, alive: () => boolean): Promise<void> {
+async function waitUntilAnswering(
+  endpoint: string,
+  credentials: Credentials,
+  region: string,
+  timeoutMs: number,
+  alive: () => boolean,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let last = "no answer";
   for (;;) {
@@ -212,16 +242,35 @@ interface Credentials {
  * One bodiless S3 request signed with AWS Signature Version 4, which is all the set-up needs (no
  * AWS SDK in node_modules). `pathname` must need no escaping (bucket names do not).
  */
-function signedRequest(endpoint: string, method: string, pathname: string, credentials: Credentials, region: string): Promise<{ status: number; body: string }> {
+function signedRequest(
+  endpoint: string,
+  method: string,
+  pathname: string,
+  credentials: Credentials,
+  region: string,
+): Promise<{ status: number; body: string }> {
   const { host } = new URL(endpoint);
   const amzDate = new Date().toISOString().replace(/[-:]|\.\d{3}/g, ""); // 20260101T120000Z
   const day = amzDate.slice(0, 8);
   const payloadHash = sha256(""); // S3 requires the hash of the (empty) body.
   const signedHeaders = "host;x-amz-content-sha256;x-amz-date";
-  const canonicalRequest = [method, pathname, "", `host:${host}`, `x-amz-content-sha256:${payloadHash}`, `x-amz-date:${amzDate}`, "", signedHeaders, payloadHash].join("\n");
+  const canonicalRequest = [
+    method,
+    pathname,
+    "",
+    `host:${host}`,
+    `x-amz-content-sha256:${payloadHash}`,
+    `x-amz-date:${amzDate}`,
+    "",
+    signedHeaders,
+    payloadHash,
+  ].join("\n");
   const scope = `${day}/${region}/s3/aws4_request`;
   const stringToSign = ["AWS4-HMAC-SHA256", amzDate, scope, sha256(canonicalRequest)].join("\n");
-  const key = [day, region, "s3", "aws4_request"].reduce<Buffer>((k, part) => hmac(k, part), Buffer.from(`AWS4${credentials.secretAccessKey}`));
+  const key = [day, region, "s3", "aws4_request"].reduce<Buffer>(
+    (k, part) => hmac(k, part),
+    Buffer.from(`AWS4${credentials.secretAccessKey}`),
+  );
   const signature = hmac(key, stringToSign).toString("hex");
   const headers = {
     "x-amz-content-sha256": payloadHash,

@@ -22,7 +22,12 @@ export const ENCRYPTED_EVERY = 10;
  * (`Tenant <id> pipeline`), deal alerts enabled, an ACCOUNT_QUOTA of its own, and for every
  * ENCRYPTED_EVERY-th tenant an encrypted CRM_API_TOKEN (`crm-secret-<id>`).
  */
-export async function seedTenants(emulator: RunningEmulator, prefix: string, count: number, options: { existingSetup?: boolean } = {}): Promise<string[]> {
+export async function seedTenants(
+  emulator: RunningEmulator,
+  prefix: string,
+  count: number,
+  options: { existingSetup?: boolean } = {},
+): Promise<string[]> {
   const ids = Array.from({ length: count }, (_, i) => `${prefix}-${i}`);
   const { store } = emulator;
   for (const [i, id] of ids.entries()) {
@@ -32,7 +37,13 @@ export async function seedTenants(emulator: RunningEmulator, prefix: string, cou
     store.configFieldState(config, null, "hs_pipeline").name = `Tenant ${id} pipeline`;
     store.configWorkflowState(config, "wf_hs_deal_alerts").enabled = true;
     const value = (definitionId: string, text: string) =>
-      store.setEnvValue({ definition: store.envDefinition(definitionId)!, value: text, linkedAccountId: id, workflowId: null, actor: "api_key" });
+      store.setEnvValue({
+        definition: store.envDefinition(definitionId)!,
+        value: text,
+        linkedAccountId: id,
+        workflowId: null,
+        actor: "api_key",
+      });
     value(ACCOUNT_QUOTA, String(100 + i));
     if (i % ENCRYPTED_EVERY === 0) value(CRM_API_TOKEN, `crm-secret-${id}`);
   }
@@ -55,7 +66,9 @@ for (const id of tenants) {
 }
 
 /** Three resources per linked account in `tenants.json` (see tenantProgram), the env value its ACCOUNT_QUOTA. */
-export const TENANT_PROGRAM = tenantProgram(`new platform.EnvVariableValue(\`\${id}-quota\`, { definitionId: "${ACCOUNT_QUOTA}", linkedAccountId: id, value: "500" });`);
+export const TENANT_PROGRAM = tenantProgram(
+  `new platform.EnvVariableValue(\`\${id}-quota\`, { definitionId: "${ACCOUNT_QUOTA}", linkedAccountId: id, value: "500" });`,
+);
 
 /**
  * TENANT_PROGRAM with each tenant's env value at a workflow instead: its BATCH_SIZE for the

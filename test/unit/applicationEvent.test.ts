@@ -17,10 +17,13 @@ describe("ApplicationEvent provider", () => {
       { property: "name", reason: "must not be empty" },
       { property: "response", reason: "must be an object (a sample of the event's response), not a list" },
     ]);
-    assert.deepEqual((await event.check({}, { eventId: DEAL_WON, name: "x", restoreOnDelete: { name: "x" } })).failures, [
-      { property: "response", reason: "is required" },
-      { property: "restoreOnDelete", reason: "response: is required" },
-    ]);
+    assert.deepEqual(
+      (await event.check({}, { eventId: DEAL_WON, name: "x", restoreOnDelete: { name: "x" } })).failures,
+      [
+        { property: "response", reason: "is required" },
+        { property: "restoreOnDelete", reason: "response: is required" },
+      ],
+    );
     assert.deepEqual((await event.check({}, { eventId: UNKNOWN, name: "x", response: { a: UNKNOWN } })).failures, []);
     assert.equal(ctx.emulator.requests.list().length, 0);
   });
@@ -66,9 +69,17 @@ describe("ApplicationEvent provider", () => {
 
   it("diff replaces for another event id and updates the rest in place", async () => {
     const olds = { eventId: "e1", name: "a", response: { x: 1 }, declaredKeys: [], rawResponse: "{}" };
-    assert.deepEqual(await event.diff("e1", olds, { eventId: "e1", name: "a", response: { x: 1 } }), { changes: false, replaces: [] });
-    assert.deepEqual(await event.diff("e1", olds, { eventId: "e1", name: "a", response: { x: 2 } }), { changes: true, replaces: [] });
-    assert.deepEqual((await event.diff("e1", olds, { eventId: "e2", name: "a", response: { x: 1 } })).replaces, ["eventId"]);
+    assert.deepEqual(await event.diff("e1", olds, { eventId: "e1", name: "a", response: { x: 1 } }), {
+      changes: false,
+      replaces: [],
+    });
+    assert.deepEqual(await event.diff("e1", olds, { eventId: "e1", name: "a", response: { x: 2 } }), {
+      changes: true,
+      replaces: [],
+    });
+    assert.deepEqual((await event.diff("e1", olds, { eventId: "e2", name: "a", response: { x: 1 } })).replaces, [
+      "eventId",
+    ]);
   });
 
   it("gives NotFoundError for an unknown event", async () => {

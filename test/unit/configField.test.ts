@@ -21,7 +21,10 @@ describe("ConfigField provider", () => {
     });
 
     it("returns one failure per bad property, naming it, and makes no request", async () => {
-      const result = await field.check({}, { slug: "", linkedAccountId: "  ", fieldId: 7, options: [{ name: "a", value: 1 }], labels: "x", colour: "red" });
+      const result = await field.check(
+        {},
+        { slug: "", linkedAccountId: "  ", fieldId: 7, options: [{ name: "a", value: 1 }], labels: "x", colour: "red" },
+      );
       assert.deepEqual(
         result.failures?.map((f) => [f.property, f.reason]),
         [
@@ -31,7 +34,10 @@ describe("ConfigField provider", () => {
           ["fieldId", "must be a string, not a number"],
           ["options", "[0].value: must be a string, not a number"],
           ["labels", "must be a list of {name, value} objects, not a string"],
-          ["colour", "is not a property of this resource (expected one of slug, linkedAccountId, configId, fieldId, workflowId, name, options, labels, restoreOnDelete)"],
+          [
+            "colour",
+            "is not a property of this resource (expected one of slug, linkedAccountId, configId, fieldId, workflowId, name, options, labels, restoreOnDelete)",
+          ],
         ],
       );
       assert.equal(ctx.emulator.requests.list().length, 0);
@@ -52,14 +58,20 @@ describe("ConfigField provider", () => {
     });
     it("updates in place for name, options and labels", async () => {
       assert.deepEqual(await field.diff("id", olds, { ...GLOBAL, name: "Deals" }), { changes: true, replaces: [] });
-      assert.deepEqual(await field.diff("id", olds, { ...GLOBAL }), { changes: true, replaces: [] }, "dropping a managed property restores it");
+      assert.deepEqual(
+        await field.diff("id", olds, { ...GLOBAL }),
+        { changes: true, replaces: [] },
+        "dropping a managed property restores it",
+      );
     });
     it("replaces for every identity property, and for an unknown one", async () => {
       for (const key of ["slug", "linkedAccountId", "configId", "fieldId", "workflowId"]) {
         const result = await field.diff("id", olds, { ...GLOBAL, name: "Pipeline", [key]: "other" });
         assert.deepEqual(result.replaces, [key]);
       }
-      assert.deepEqual((await field.diff("id", olds, { ...GLOBAL, name: "Pipeline", slug: UNKNOWN })).replaces, ["slug"]);
+      assert.deepEqual((await field.diff("id", olds, { ...GLOBAL, name: "Pipeline", slug: UNKNOWN })).replaces, [
+        "slug",
+      ]);
     });
   });
 
@@ -75,10 +87,17 @@ describe("ConfigField provider", () => {
       let live = (await getConfig(ctx.emulator, "acme", "hubspot")).fields.find((f) => f.id === "hs_pipeline")!;
       assert.equal(live.name, "Sales pipeline");
       assert.deepEqual(live.options, OPTIONS);
-      assert.deepEqual(writes(ctx.emulator).map((r) => `${r.method} ${r.path}`), ["PUT /api/v2/public/config/field/hs_pipeline"]);
+      assert.deepEqual(
+        writes(ctx.emulator).map((r) => `${r.method} ${r.path}`),
+        ["PUT /api/v2/public/config/field/hs_pipeline"],
+      );
 
       const read = await field.read(created.id, created.outs);
-      assert.deepEqual(read, { id: created.id, props: created.outs, inputs: { ...GLOBAL, name: "Sales pipeline", options: OPTIONS } }, "no drift, no change");
+      assert.deepEqual(
+        read,
+        { id: created.id, props: created.outs, inputs: { ...GLOBAL, name: "Sales pipeline", options: OPTIONS } },
+        "no drift, no change",
+      );
 
       const updated = await field.update(created.id, created.outs, { ...GLOBAL, options: OPTIONS.slice(0, 1) });
       live = (await getConfig(ctx.emulator, "acme", "hubspot")).fields.find((f) => f.id === "hs_pipeline")!;
@@ -96,7 +115,11 @@ describe("ConfigField provider", () => {
     it("restoreOnDelete wins over what create recorded, and changing it writes nothing", async () => {
       const created = await field.create({ ...GLOBAL, name: "Sales pipeline" });
       ctx.emulator.requests.clear();
-      const declared = { ...GLOBAL, name: "Sales pipeline", restoreOnDelete: { name: "Deal pipeline", labels: [{ name: "team", value: "ops" }] } };
+      const declared = {
+        ...GLOBAL,
+        name: "Sales pipeline",
+        restoreOnDelete: { name: "Deal pipeline", labels: [{ name: "team", value: "ops" }] },
+      };
       const updated = await field.update(created.id, created.outs, declared);
       assert.deepEqual(writes(ctx.emulator), [], "restoreOnDelete acts at delete only");
       startRun(ctx.emulator); // the delete comes from a later `pulumi` run
@@ -109,12 +132,16 @@ describe("ConfigField provider", () => {
     it("puts a workflow field in workflows[{id, fields}]", async () => {
       const created = await field.create({ ...WORKFLOW, labels: [{ name: "team", value: "sales" }] });
       const config = await getConfig(ctx.emulator, "acme", "hubspot");
-      const live = config.workflows.find((w) => w.id === "wf_hs_contact_sync")!.fields.find((f) => f.id === "hs_contact_owner")!;
+      const live = config.workflows
+        .find((w) => w.id === "wf_hs_contact_sync")!
+        .fields.find((f) => f.id === "hs_contact_owner")!;
       assert.deepEqual(live.labels, [{ name: "team", value: "sales" }]);
       assert.equal(created.outs.field.fieldType, "text");
       startRun(ctx.emulator); // the delete comes from a later `pulumi` run
       await field.delete(created.id, created.outs);
-      const restored = (await getConfig(ctx.emulator, "acme", "hubspot")).workflows.find((w) => w.id === "wf_hs_contact_sync")!;
+      const restored = (await getConfig(ctx.emulator, "acme", "hubspot")).workflows.find(
+        (w) => w.id === "wf_hs_contact_sync",
+      )!;
       assert.deepEqual(restored.fields.find((f) => f.id === "hs_contact_owner")!.labels, []);
     });
 
@@ -128,7 +155,10 @@ describe("ConfigField provider", () => {
       startRun(ctx.emulator); // a later `pulumi refresh`
       const read = await field.read(created.id, created.outs);
       assert.deepEqual(read.inputs, { ...GLOBAL, name: "Sales pipeline", options: OPTIONS, labels: [] });
-      assert.deepEqual(await field.diff(created.id, read.props!, { ...GLOBAL, name: "Sales pipeline", options: OPTIONS, labels: [] }), { changes: false, replaces: [] });
+      assert.deepEqual(
+        await field.diff(created.id, read.props!, { ...GLOBAL, name: "Sales pipeline", options: OPTIONS, labels: [] }),
+        { changes: false, replaces: [] },
+      );
     });
 
     it("shows drift on read, and drops a resource whose config is gone", async () => {
@@ -137,8 +167,15 @@ describe("ConfigField provider", () => {
       ctx.emulator.store.configFieldState(config, null, "hs_pipeline").name = "Renamed by hand";
       const drifted = await field.read(created.id, created.outs);
       assert.equal(drifted.props?.name, "Renamed by hand");
-      assert.deepEqual(drifted.inputs, { ...GLOBAL, name: "Renamed by hand" }, "the inputs show the drift, so the next preview's diff of inputs does too");
-      assert.deepEqual(await field.diff(created.id, drifted.props!, { ...GLOBAL, name: "Sales pipeline" }), { changes: true, replaces: [] });
+      assert.deepEqual(
+        drifted.inputs,
+        { ...GLOBAL, name: "Renamed by hand" },
+        "the inputs show the drift, so the next preview's diff of inputs does too",
+      );
+      assert.deepEqual(await field.diff(created.id, drifted.props!, { ...GLOBAL, name: "Sales pipeline" }), {
+        changes: true,
+        replaces: [],
+      });
 
       await ctx.emulator.store.update((state) => {
         state.configs = state.configs.filter((c) => !(c.linked_account_id === "acme" && c.slug === "hubspot"));
@@ -150,34 +187,55 @@ describe("ConfigField provider", () => {
       await field.delete(created.id, created.outs);
       // It tried to restore, heard that the config is gone, and left the platform as it was.
       const tried = ctx.emulator.requests.list();
-      assert.deepEqual(tried.map((r) => `${r.method} ${r.path}`), ["PUT /api/v2/public/config/field/hs_pipeline"]);
+      assert.deepEqual(
+        tried.map((r) => `${r.method} ${r.path}`),
+        ["PUT /api/v2/public/config/field/hs_pipeline"],
+      );
       assert.ok(tried[0].status >= 400 && tried[0].status < 500, `answered ${tried[0].status}`);
-      assert.equal(ctx.emulator.store.config({ linkedAccountId: "acme", slug: "hubspot", configId: "acme" }), undefined);
+      assert.equal(
+        ctx.emulator.store.config({ linkedAccountId: "acme", slug: "hubspot", configId: "acme" }),
+        undefined,
+      );
     });
   });
 
   it("shares one config read between the refresh of the fields and toggles of a config", async () => {
     const created = await field.create({ ...GLOBAL, name: "Sales pipeline" });
     const toggle = provider("WorkflowToggle");
-    const enabled = await toggle.create({ slug: "hubspot", linkedAccountId: "acme", configId: "acme", workflowId: "wf_hs_deal_alerts", enabled: true });
+    const enabled = await toggle.create({
+      slug: "hubspot",
+      linkedAccountId: "acme",
+      configId: "acme",
+      workflowId: "wf_hs_deal_alerts",
+      enabled: true,
+    });
     startRun(ctx.emulator); // `pulumi refresh`
     ctx.emulator.requests.clear();
     await Promise.all([field.read(created.id, created.outs), toggle.read(enabled.id, enabled.outs)]);
     await field.read(created.id, created.outs);
-    assert.deepEqual(ctx.emulator.requests.list().map((r) => `${r.method} ${r.path}`), ["GET /api/v2/public/slug/hubspot/config/acme"]);
+    assert.deepEqual(
+      ctx.emulator.requests.list().map((r) => `${r.method} ${r.path}`),
+      ["GET /api/v2/public/slug/hubspot/config/acme"],
+    );
   });
 
   it("adopts a field that already holds the declared values: one read, no write", async () => {
     const live = (await getConfig(ctx.emulator, "acme", "hubspot")).fields.find((f) => f.id === "hs_pipeline")!;
     ctx.emulator.requests.clear();
     const created = await field.create({ ...GLOBAL, name: live.name });
-    assert.deepEqual(ctx.emulator.requests.list().map((r) => `${r.method} ${r.path}`), ["GET /api/v2/public/slug/hubspot/config/acme"]);
+    assert.deepEqual(
+      ctx.emulator.requests.list().map((r) => `${r.method} ${r.path}`),
+      ["GET /api/v2/public/slug/hubspot/config/acme"],
+    );
     assert.deepEqual(created.outs.previous, { name: live.name });
     assert.equal(created.outs.field.id, "hs_pipeline");
     // One declared value that differs is enough to write.
     startRun(ctx.emulator);
     await field.create({ ...GLOBAL, name: live.name, labels: [{ name: "team", value: "sales" }] });
-    assert.deepEqual(writes(ctx.emulator).map((r) => `${r.method} ${r.path}`), ["PUT /api/v2/public/config/field/hs_pipeline"]);
+    assert.deepEqual(
+      writes(ctx.emulator).map((r) => `${r.method} ${r.path}`),
+      ["PUT /api/v2/public/config/field/hs_pipeline"],
+    );
   });
 
   it("shares one config read between the creates of a config's fields and toggles", async () => {
@@ -185,10 +243,19 @@ describe("ConfigField provider", () => {
     await Promise.all([
       field.create({ ...GLOBAL, name: "Deals" }),
       field.create({ ...WORKFLOW, name: "Owner" }),
-      toggle.create({ slug: "hubspot", linkedAccountId: "acme", configId: "acme", workflowId: "wf_hs_deal_alerts", enabled: true }),
+      toggle.create({
+        slug: "hubspot",
+        linkedAccountId: "acme",
+        configId: "acme",
+        workflowId: "wf_hs_deal_alerts",
+        enabled: true,
+      }),
     ]);
     const requests = ctx.emulator.requests.list().map((r) => `${r.method} ${r.path}`);
-    assert.deepEqual(requests.filter((r) => r.startsWith("GET")), ["GET /api/v2/public/slug/hubspot/config/acme"]);
+    assert.deepEqual(
+      requests.filter((r) => r.startsWith("GET")),
+      ["GET /api/v2/public/slug/hubspot/config/acme"],
+    );
     assert.equal(requests.length, 4, "one read and three writes");
   });
 
@@ -199,22 +266,33 @@ describe("ConfigField provider", () => {
     startRun(ctx.emulator);
     const renamed = await field.create({ ...GLOBAL, name: "Sales pipeline" });
     await field.delete(old.id, old.outs);
-    assert.equal((await getConfig(ctx.emulator, "acme", "hubspot")).fields.find((f) => f.id === "hs_pipeline")!.name, "Sales pipeline");
+    assert.equal(
+      (await getConfig(ctx.emulator, "acme", "hubspot")).fields.find((f) => f.id === "hs_pipeline")!.name,
+      "Sales pipeline",
+    );
     // A later destroy of the new resource still restores what the field held when it took over.
     startRun(ctx.emulator);
     await field.delete(renamed.id, renamed.outs);
-    assert.equal((await getConfig(ctx.emulator, "acme", "hubspot")).fields.find((f) => f.id === "hs_pipeline")!.name, "Sales pipeline");
+    assert.equal(
+      (await getConfig(ctx.emulator, "acme", "hubspot")).fields.find((f) => f.id === "hs_pipeline")!.name,
+      "Sales pipeline",
+    );
     assert.notEqual(before.name, "Sales pipeline");
   });
 
   describe("API errors", () => {
     it("names the field and what to check when it does not exist", async () => {
       const error = await rejection(field.create({ ...GLOBAL, fieldId: "no_such_field", name: "x" }));
-      assert.match(error.message, /field no_such_field \(app hubspot, linked account acme, config acme\).*Check fieldId and workflowId/);
+      assert.match(
+        error.message,
+        /field no_such_field \(app hubspot, linked account acme, config acme\).*Check fieldId and workflowId/,
+      );
     });
 
     it("refuses a field of a draft workflow with advice", async () => {
-      const error = await rejection(field.create({ ...GLOBAL, fieldId: "hs_score_model", workflowId: "wf_hs_lead_scoring", name: "x" }));
+      const error = await rejection(
+        field.create({ ...GLOBAL, fieldId: "hs_score_model", workflowId: "wf_hs_lead_scoring", name: "x" }),
+      );
       assert.match(error.message, /workflow wf_hs_lead_scoring is not a published workflow/);
     });
 
@@ -222,7 +300,10 @@ describe("ConfigField provider", () => {
       startRun(ctx.emulator, { "integration-platform:apiKey": "tk_wrong_secret_value" });
       const error = await rejection(field.create({ ...GLOBAL, name: "x" }));
       assert.ok(error instanceof AuthenticationError);
-      assert.match(error.message, /^401 from GET \/slug\/hubspot\/config\/acme: Invalid Credentials: the API key was refused; check `integration-platform:apiKey`/);
+      assert.match(
+        error.message,
+        /^401 from GET \/slug\/hubspot\/config\/acme: Invalid Credentials: the API key was refused; check `integration-platform:apiKey`/,
+      );
       assert.doesNotMatch(error.message + String(error.stack), /tk_wrong_secret_value/);
     });
 

@@ -83,7 +83,10 @@ function fences(text: string): { blocks: Fence[]; inCode: Set<number> } {
 
 /** GitHub's anchor of a heading's rendered text (github-slugger): lowercase, punctuation out, spaces to '-'. */
 function slug(text: string): string {
-  return text.toLowerCase().replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, "").replace(/ /g, "-");
+  return text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, "")
+    .replace(/ /g, "-");
 }
 
 /** A heading's text as GitHub renders it: code spans literal, links their text, emphasis and tags gone. */
@@ -122,7 +125,8 @@ function anchors(text: string): Set<string> {
   lines.forEach((line, i) => {
     if (inCode.has(i + 1)) return;
     const atx = /^ {0,3}#{1,6}\s+(.*?)(?:\s+#+)?\s*$/.exec(line);
-    const setext = i > 0 && /^ {0,3}(=+|-+)\s*$/.test(line) && /^ {0,3}[^\s#>|\-*+]/.test(lines[i - 1]) && !inCode.has(i);
+    const setext =
+      i > 0 && /^ {0,3}(=+|-+)\s*$/.test(line) && /^ {0,3}[^\s#>|\-*+]/.test(lines[i - 1]) && !inCode.has(i);
     if (atx) add(slug(renderedHeading(atx[1])));
     else if (setext) add(slug(renderedHeading(lines[i - 1].trim())));
     for (const html of line.matchAll(/<a\s[^>]*?(?:id|name)="([^"]+)"/g)) found.add(html[1]);
@@ -147,7 +151,7 @@ function links(text: string): Link[] {
   const lineOf = (offset: number): number => masked.slice(0, offset).split("\n").length;
   const found: Link[] = [];
   const patterns = [
-    /!?\[(?:[^\[\]]|\[[^\]]*\])*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g,
+    /!?\[(?:[^[\]]|\[[^\]]*\])*\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g,
     /^ {0,3}\[[^\]]+\]:\s*<?([^\s>]+)>?/gm,
     /<(?:a|img)\s[^>]*?(?:href|src)="([^"]+)"/g,
   ];
@@ -166,7 +170,11 @@ function links(text: string): Link[] {
 /** The files of the packed package, relative to its root. */
 function packedFiles(): Set<string> {
   // --ignore-scripts: `prepare` would rebuild dist/ under the feet of tests running at the same time.
-  const out = execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: REPO, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+  const out = execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], {
+    cwd: REPO,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "ignore"],
+  });
   const [pack] = JSON.parse(out) as { files: { path: string }[] }[];
   return new Set(pack.files.map((file) => file.path));
 }
@@ -264,7 +272,9 @@ function unitsOf(file: string, text: string): { units: Unit[]; problems: string[
   const fenceLines = new Set(blocks.map((b) => b.line));
   text.split("\n").forEach((line, i) => {
     if (MARKER.test(line) && !inCode.has(i + 1) && !fenceLines.has(i + 2)) {
-      problems.push(`${file}:${i + 1}: ${line.trim()}\n    a snippet marker belongs on the line right before a code fence`);
+      problems.push(
+        `${file}:${i + 1}: ${line.trim()}\n    a snippet marker belongs on the line right before a code fence`,
+      );
     }
   });
   // The previous TypeScript block's statements and mode, for `continues`.
@@ -272,7 +282,10 @@ function unitsOf(file: string, text: string): { units: Unit[]; problems: string[
   for (const fence of blocks) {
     const where = `${file}:${fence.line}: ${fence.lines.find((l) => l.trim() !== "")?.trim() ?? "(empty block)"}`;
     if (!TYPESCRIPT.has(fence.lang)) {
-      if (fence.marker !== undefined) problems.push(`${where}\n    a snippet marker on a ${fence.lang || "plain"} block: only TypeScript blocks take one`);
+      if (fence.marker !== undefined)
+        problems.push(
+          `${where}\n    a snippet marker on a ${fence.lang || "plain"} block: only TypeScript blocks take one`,
+        );
       // An untagged block that imports the package is TypeScript that escapes the check.
       if (fence.lang === "" && fence.lines.some((l) => /from ["']pulumi-integration-platform|new platform\./.test(l))) {
         problems.push(`${where}\n    TypeScript in a block without a language: tag it \`ts\``);
@@ -322,7 +335,10 @@ function unitsOf(file: string, text: string): { units: Unit[]; problems: string[
  */
 function compile(units: Unit[], packed: Set<string>): Map<string, ts.Diagnostic[]> {
   const config = ts.readConfigFile(USER_TSCONFIG, ts.sys.readFile);
-  const { options, errors } = ts.convertCompilerOptionsFromJson(config.config.compilerOptions, path.dirname(USER_TSCONFIG));
+  const { options, errors } = ts.convertCompilerOptionsFromJson(
+    config.config.compilerOptions,
+    path.dirname(USER_TSCONFIG),
+  );
   assert.deepEqual(errors, [], `${USER_TSCONFIG} does not parse`);
   Object.assign(options, {
     noEmit: true,
@@ -340,7 +356,8 @@ function compile(units: Unit[], packed: Set<string>): Map<string, ts.Diagnostic[
       const rel = path.relative(root, p);
       return rel.startsWith("..") || path.isAbsolute(rel) ? undefined : rel.split(path.sep).join("/");
     };
-    const rel = inPackage(INSTALLED) ?? (inPackage(path.join(REPO, "node_modules")) === undefined ? inPackage(REPO) : undefined);
+    const rel =
+      inPackage(INSTALLED) ?? (inPackage(path.join(REPO, "node_modules")) === undefined ? inPackage(REPO) : undefined);
     if (rel === undefined) return true;
     return isDir ? dirs.has(rel) : packed.has(rel);
   };
@@ -363,7 +380,8 @@ function compile(units: Unit[], packed: Set<string>): Map<string, ts.Diagnostic[
   for (const d of [...program.getOptionsDiagnostics(), ...program.getGlobalDiagnostics()]) add("", d);
   for (const unit of units) {
     const sourceFile = program.getSourceFile(unit.virtualPath)!;
-    for (const d of [...program.getSyntacticDiagnostics(sourceFile), ...program.getSemanticDiagnostics(sourceFile)]) add(unit.virtualPath, d);
+    for (const d of [...program.getSyntacticDiagnostics(sourceFile), ...program.getSemanticDiagnostics(sourceFile)])
+      add(unit.virtualPath, d);
   }
   return found;
 }
@@ -372,11 +390,18 @@ function compile(units: Unit[], packed: Set<string>): Map<string, ts.Diagnostic[
 function blockProblems(unit: Unit, found: readonly ts.Diagnostic[]): string | undefined {
   const messages: string[] = [];
   for (const d of found) {
-    const line = d.file && d.start !== undefined ? unit.source[d.file.getLineAndCharacterOfPosition(d.start).line]?.line : undefined;
+    const line =
+      d.file && d.start !== undefined
+        ? unit.source[d.file.getLineAndCharacterOfPosition(d.start).line]?.line
+        : undefined;
     if (line === null) continue; // an earlier block's line: reported at that block
     const inBlock = line !== undefined && line > unit.fence.line && line <= unit.fence.line + unit.fence.lines.length;
-    const code = inBlock ? unit.fence.lines[line - unit.fence.line - 1].trim() : "(what the marker adds around the block)";
-    messages.push(`  ${unit.file}:${line ?? unit.fence.line}: ${code}\n    TS${d.code}: ${ts.flattenDiagnosticMessageText(d.messageText, "\n      ")}`);
+    const code = inBlock
+      ? unit.fence.lines[line - unit.fence.line - 1].trim()
+      : "(what the marker adds around the block)";
+    messages.push(
+      `  ${unit.file}:${line ?? unit.fence.line}: ${code}\n    TS${d.code}: ${ts.flattenDiagnosticMessageText(d.messageText, "\n      ")}`,
+    );
   }
   if (messages.length === 0) return undefined;
   const first = unit.fence.lines.find((l) => l.trim() !== "")?.trim() ?? "";
@@ -384,7 +409,13 @@ function blockProblems(unit: Unit, found: readonly ts.Diagnostic[]): string | un
 }
 
 /** The problems of one link: a missing target, an anchor no heading has, or a target the package does not ship. */
-function linkProblems(file: string, link: Link, packed: Set<string>, packedDirs: Set<string>, anchorsOf: (target: string) => Set<string>): string[] {
+function linkProblems(
+  file: string,
+  link: Link,
+  packed: Set<string>,
+  packedDirs: Set<string>,
+  anchorsOf: (target: string) => Set<string>,
+): string[] {
   const { target } = link;
   // Absolute URLs are not fetched (no network in tests).
   if (/^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith("//")) return [];
@@ -392,18 +423,26 @@ function linkProblems(file: string, link: Link, packed: Set<string>, packedDirs:
   const pathPart = decodeURIComponent(hash === -1 ? target : target.slice(0, hash)).split("?")[0];
   const anchor = hash === -1 ? undefined : decodeURIComponent(target.slice(hash + 1));
   // GitHub resolves a leading "/" from the repository's root.
-  const resolved = pathPart === "" ? file : path.posix.normalize(pathPart.startsWith("/") ? pathPart.slice(1) : path.posix.join(path.posix.dirname(file), pathPart));
+  const resolved =
+    pathPart === ""
+      ? file
+      : path.posix.normalize(
+          pathPart.startsWith("/") ? pathPart.slice(1) : path.posix.join(path.posix.dirname(file), pathPart),
+        );
   const at = `${file}:${link.line}: ${target}`;
   const problems: string[] = [];
   const full = path.join(REPO, resolved);
   if (resolved.startsWith("..") || !fs.existsSync(full)) return [`${at}\n    ${resolved} does not exist`];
   const isDir = fs.statSync(full).isDirectory();
   if (packed.has(file) && !(isDir ? packedDirs.has(resolved.replace(/\/$/, "")) : packed.has(resolved))) {
-    problems.push(`${at}\n    ${resolved} is not in the package, which ships ${file}: the link is broken for users who read it from node_modules`);
+    problems.push(
+      `${at}\n    ${resolved} is not in the package, which ships ${file}: the link is broken for users who read it from node_modules`,
+    );
   }
   if (anchor !== undefined && anchor !== "") {
     if (isDir || !resolved.endsWith(".md")) problems.push(`${at}\n    #${anchor}: ${resolved} is not a Markdown file`);
-    else if (!anchorsOf(resolved).has(anchor)) problems.push(`${at}\n    #${anchor}: no heading of ${resolved} has this anchor`);
+    else if (!anchorsOf(resolved).has(anchor))
+      problems.push(`${at}\n    #${anchor}: no heading of ${resolved} has this anchor`);
   }
   return problems;
 }
@@ -420,14 +459,22 @@ describe("the docs", function () {
   let diagnostics: Map<string, ts.Diagnostic[]>;
 
   before(() => {
-    assert.ok(fs.existsSync(path.join(REPO, "dist/provider/index.d.ts")), "dist/ is missing: run `npm run build` first (npm test does)");
+    assert.ok(
+      fs.existsSync(path.join(REPO, "dist/provider/index.d.ts")),
+      "dist/ is missing: run `npm run build` first (npm test does)",
+    );
     packed = packedFiles();
-    diagnostics = compile([...parsed.values()].flatMap((p) => p.units), packed);
+    diagnostics = compile(
+      [...parsed.values()].flatMap((p) => p.units),
+      packed,
+    );
   });
 
   describe("TypeScript blocks compile against the package as installed", () => {
     it("the compiler options and the program", () => {
-      const general = (diagnostics.get("") ?? []).map((d) => `TS${d.code}: ${ts.flattenDiagnosticMessageText(d.messageText, "\n  ")}`);
+      const general = (diagnostics.get("") ?? []).map(
+        (d) => `TS${d.code}: ${ts.flattenDiagnosticMessageText(d.messageText, "\n  ")}`,
+      );
       assert.deepEqual(general, []);
     });
 
@@ -450,7 +497,8 @@ describe("the docs", function () {
   describe("relative links reach a file, a heading, and in shipped files a shipped file", () => {
     const cache = new Map<string, Set<string>>();
     const anchorsOf = (target: string): Set<string> => {
-      if (!cache.has(target)) cache.set(target, anchors(texts.get(target) ?? fs.readFileSync(path.join(REPO, target), "utf8")));
+      if (!cache.has(target))
+        cache.set(target, anchors(texts.get(target) ?? fs.readFileSync(path.join(REPO, target), "utf8")));
       return cache.get(target)!;
     };
     for (const file of files) {

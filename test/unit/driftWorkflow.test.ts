@@ -14,10 +14,6 @@ import * as path from "node:path";
 import { TYPE } from "../support/fixture";
 import { readWorkflow as read, uses, type Job, type Step } from "../support/githubWorkflow";
 
-
-
-
-
 /** The one step whose script matches `pattern`. */
 function runStep(job: Job, pattern: RegExp): Step {
   const found = job.steps.filter((step) => pattern.test(step.run ?? ""));
@@ -73,23 +69,40 @@ describe("examples/github-actions/drift.yml", () => {
   it("previews a refresh once with --preview-only, --expect-no-changes and --json, its events streamed, keeping the status without failing the step", () => {
     const preview = runStep(job, /\bpulumi refresh\b.*--json/);
     assert.equal(preview.id, "preview");
-    assert.match(preview.run!, /^pulumi refresh --stack "\$STACK" --preview-only --expect-no-changes --json > preview\.json \|\| status=\$\?$/m);
-    assert.equal(preview.env?.PULUMI_ENABLE_STREAMING_JSON_PREVIEW, "true", "only the streamed events say which object drifted");
+    assert.match(
+      preview.run!,
+      /^pulumi refresh --stack "\$STACK" --preview-only --expect-no-changes --json > preview\.json \|\| status=\$\?$/m,
+    );
+    assert.equal(
+      preview.env?.PULUMI_ENABLE_STREAMING_JSON_PREVIEW,
+      "true",
+      "only the streamed events say which object drifted",
+    );
     assert.match(preview.run!, /echo "exit-code=\$status" >> "\$GITHUB_OUTPUT"/);
-    assert.equal(preview["working-directory"], deploy.jobs.preview.steps.find((s) => s.id === "preview")!["working-directory"]);
+    assert.equal(
+      preview["working-directory"],
+      deploy.jobs.preview.steps.find((s) => s.id === "preview")!["working-directory"],
+    );
   });
 
   it("summarizes the preview with --drift, linking this run, and keeps only the Markdown report", () => {
     const report = runStep(job, /summarize/);
     assert.equal(report.id, "report");
-    assert.match(report.run!, /npx pulumi-integration-platform summarize --drift preview\.json --full drift-full\.md --full-link "\$RUN_URL" > drift\.md \|\| status=\$\?/);
-    assert.equal(report.env?.RUN_URL, "${{ github.server_url }}/${{ github.repository }}/actions/runs/${{ github.run_id }}");
+    assert.match(
+      report.run!,
+      /npx pulumi-integration-platform summarize --drift preview\.json --full drift-full\.md --full-link "\$RUN_URL" > drift\.md \|\| status=\$\?/,
+    );
+    assert.equal(
+      report.env?.RUN_URL,
+      "${{ github.server_url }}/${{ github.repository }}/actions/runs/${{ github.run_id }}",
+    );
     const artifacts = uses(job, "actions/upload-artifact");
     assert.equal(artifacts.length, 1);
     assert.equal(artifacts[0].with?.name, "integration-platform-drift");
     assert.equal(artifacts[0].with?.path, "${{ env.WORK_DIR }}/drift-full.md");
     assert.equal(artifacts[0].if, "${{ !cancelled() }}", "the report is kept on drift too");
-    for (const step of job.steps) assert.doesNotMatch(JSON.stringify(step.with ?? {}), /preview\.json/, "preview.json is never uploaded");
+    for (const step of job.steps)
+      assert.doesNotMatch(JSON.stringify(step.with ?? {}), /preview\.json/, "preview.json is never uploaded");
   });
 
   it("fails the job on drift and when drift could not be checked, in its last step", () => {
@@ -99,9 +112,22 @@ describe("examples/github-actions/drift.yml", () => {
     assert.equal(verdict.env?.REPORT_EXIT, "${{ steps.report.outputs.exit-code }}");
     assert.match(verdict.run!, /exit 1/);
     const at = (step: Step) => job.steps.indexOf(step);
-    const order = [uses(job, "pulumi/actions")[0], runStep(job, /--json/), runStep(job, /summarize/), uses(job, "actions/upload-artifact")[0], verdict].map(at);
-    assert.deepEqual(order, [...order].sort((a, b) => a - b), "install, preview, report, artifact, then the verdict");
-    assert.ok(job.steps.every((step) => step["continue-on-error"] === undefined), "no step hides a failure");
+    const order = [
+      uses(job, "pulumi/actions")[0],
+      runStep(job, /--json/),
+      runStep(job, /summarize/),
+      uses(job, "actions/upload-artifact")[0],
+      verdict,
+    ].map(at);
+    assert.deepEqual(
+      order,
+      [...order].sort((a, b) => a - b),
+      "install, preview, report, artifact, then the verdict",
+    );
+    assert.ok(
+      job.steps.every((step) => step["continue-on-error"] === undefined),
+      "no step hides a failure",
+    );
   });
 
   describe("the job's shell steps, run as written", () => {
@@ -170,16 +196,27 @@ describe("examples/github-actions/drift.yml", () => {
     function evaluate(text: string, context: Record<string, unknown>): string {
       return text.replace(/\$\{\{\s*([^}]*?)\s*\}\}/g, (_, expression: string) => {
         assert.match(expression, /^[\w.-]+$/, `only path expressions here: ${expression}`);
-        const value = expression.split(".").reduce<unknown>((at, key) => (at as Record<string, unknown> | undefined)?.[key], context);
+        const value = expression
+          .split(".")
+          .reduce<unknown>((at, key) => (at as Record<string, unknown> | undefined)?.[key], context);
         return value === undefined || value === null ? "" : String(value);
       });
     }
 
     /** Runs the job's `run` steps in order (the `uses` steps stand for themselves), as GitHub does with bash -e. */
     function runJob(scenario: Scenario): Outcome {
-      const fullReport = scenario.fullReport ?? (scenario.summarizeExit === 1 ? "## Drift in stack `prod`\n\n- field `hs_pipeline` changed\n" : "## No drift in stack `prod`\n");
+      const fullReport =
+        scenario.fullReport ??
+        (scenario.summarizeExit === 1
+          ? "## Drift in stack `prod`\n\n- field `hs_pipeline` changed\n"
+          : "## No drift in stack `prod`\n");
       fs.writeFileSync(path.join(dir, "full-source.md"), fullReport);
-      fs.writeFileSync(path.join(dir, "bounded-source.md"), fullReport.length > 60_000 ? `${fullReport.slice(0, 100)}\n**… left out.** [The full report](${RUN_URL})\n` : fullReport);
+      fs.writeFileSync(
+        path.join(dir, "bounded-source.md"),
+        fullReport.length > 60_000
+          ? `${fullReport.slice(0, 100)}\n**… left out.** [The full report](${RUN_URL})\n`
+          : fullReport,
+      );
       const stepSummary = path.join(dir, "step-summary.md");
       fs.writeFileSync(stepSummary, "");
       const logFile = path.join(dir, "calls.log");
@@ -190,7 +227,9 @@ describe("examples/github-actions/drift.yml", () => {
         vars: {},
         steps: {} as Record<string, { outputs: Record<string, string> }>,
       };
-      const workflowEnv = Object.fromEntries(Object.entries(drift.env).map(([k, v]) => [k, evaluate(String(v), context)]));
+      const workflowEnv = Object.fromEntries(
+        Object.entries(drift.env).map(([k, v]) => [k, evaluate(String(v), context)]),
+      );
       context.env = workflowEnv;
       let failed = scenario.setupFails === true;
       const ran: [string, number][] = [];
@@ -198,7 +237,10 @@ describe("examples/github-actions/drift.yml", () => {
       for (const step of job.steps) {
         if (!step.run || step.run.trim() === "npm ci") continue;
         if (step.if === undefined ? failed : step.if !== "${{ !cancelled() }}") {
-          assert.ok(step.if === undefined || step.if === "${{ !cancelled() }}", `an \`if\` this runner does not know: ${step.if}`);
+          assert.ok(
+            step.if === undefined || step.if === "${{ !cancelled() }}",
+            `an \`if\` this runner does not know: ${step.if}`,
+          );
           continue;
         }
         const output = path.join(dir, `output-${ran.length}`);
@@ -228,7 +270,13 @@ describe("examples/github-actions/drift.yml", () => {
         log += result.stdout + result.stderr;
         ran.push([step.id ?? step.name ?? step.run, result.status ?? -1]);
         if (step.id) {
-          const outputs = Object.fromEntries(fs.readFileSync(output, "utf8").split("\n").filter(Boolean).map((line) => line.split(/=(.*)/s, 2)));
+          const outputs = Object.fromEntries(
+            fs
+              .readFileSync(output, "utf8")
+              .split("\n")
+              .filter(Boolean)
+              .map((line) => line.split(/=(.*)/s, 2)),
+          );
           (context.steps as Record<string, unknown>)[step.id] = { outputs };
         }
         if (result.status !== 0) failed = true;
@@ -244,7 +292,10 @@ describe("examples/github-actions/drift.yml", () => {
     it("no drift: every step succeeds, the report is the step summary, one preview", () => {
       const out = runJob({ previewExit: 0, previewJson: '{"steps":[]}', summarizeExit: 0 });
       assert.equal(out.jobFailed, false, out.log);
-      assert.deepEqual(out.ran.map(([, status]) => status), [0, 0, 0]);
+      assert.deepEqual(
+        out.ran.map(([, status]) => status),
+        [0, 0, 0],
+      );
       assert.deepEqual(out.calls, [PREVIEW, SUMMARIZE]);
       assert.equal(out.stepSummary, "## No drift in stack `prod`\n");
       assert.match(out.log, /No drift in stack prod\./);
@@ -255,7 +306,11 @@ describe("examples/github-actions/drift.yml", () => {
       // The CLI exits non-zero on drift with --expect-no-changes; that alone does not fail the preview step.
       const out = runJob({ previewExit: 255, previewJson: '{"steps":[{"op":"update"}]}', summarizeExit: 1 });
       assert.equal(out.jobFailed, true);
-      assert.deepEqual(out.ran, [["preview", 0], ["report", 0], ["Fail on drift, or when drift could not be checked", 1]]);
+      assert.deepEqual(out.ran, [
+        ["preview", 0],
+        ["report", 0],
+        ["Fail on drift, or when drift could not be checked", 1],
+      ]);
       assert.equal(out.stepSummary, "## Drift in stack `prod`\n\n- field `hs_pipeline` changed\n");
       assert.equal(fs.readFileSync(path.join(dir, "drift-full.md"), "utf8"), out.stepSummary, "the artifact's file");
       assert.match(out.log, /^::error::Stack prod has drifted/m);
@@ -267,17 +322,26 @@ describe("examples/github-actions/drift.yml", () => {
       const out = runJob({ previewExit: 255, previewJson: "{}", summarizeExit: 1, fullReport: huge });
       assert.equal(out.jobFailed, true);
       assert.ok(Buffer.byteLength(huge) > 1024 * 1024);
-      assert.equal(out.stepSummary, `${fs.readFileSync(path.join(dir, "drift.md"), "utf8")}\nThe full drift report is over 1 MiB, too large for this page: download the artifact \`integration-platform-drift\` of this run.\n`);
+      assert.equal(
+        out.stepSummary,
+        `${fs.readFileSync(path.join(dir, "drift.md"), "utf8")}\nThe full drift report is over 1 MiB, too large for this page: download the artifact \`integration-platform-drift\` of this run.\n`,
+      );
       assert.equal(fs.readFileSync(path.join(dir, "drift-full.md"), "utf8"), huge);
     });
 
     it("no verdict (summarize exits 2, e.g. the preview failed): the job fails, with the errors printed, never 'no drift'", () => {
       const out = runJob({ previewExit: 255, previewJson: '{"diagnostics":[{"severity":"error"}]}', summarizeExit: 2 });
       assert.equal(out.jobFailed, true);
-      assert.deepEqual(out.ran.map(([, status]) => status), [0, 0, 1]);
+      assert.deepEqual(
+        out.ran.map(([, status]) => status),
+        [0, 0, 1],
+      );
       assert.deepEqual(out.calls, [PREVIEW, SUMMARIZE, RERUN], "Pulumi's text preview prints the errors");
       assert.match(out.log, /fake text preview: the errors/);
-      assert.match(out.log, /^::error::Drift could not be checked in stack prod \(pulumi refresh --preview-only exited 255; the drift report 2\)/m);
+      assert.match(
+        out.log,
+        /^::error::Drift could not be checked in stack prod \(pulumi refresh --preview-only exited 255; the drift report 2\)/m,
+      );
       assert.equal(out.stepSummary, "**Drift could not be checked** in stack `prod`: the log of this job says why.\n");
       assert.doesNotMatch(out.log + out.stepSummary, /No drift/);
     });
@@ -294,8 +358,15 @@ describe("examples/github-actions/drift.yml", () => {
       const out = runJob({ previewExit: 255, previewJson: '{"steps":[]}', summarizeExit: 0 });
       assert.equal(out.jobFailed, true);
       assert.deepEqual(out.calls, [PREVIEW, SUMMARIZE, RERUN]);
-      assert.match(out.log, /^::error::pulumi refresh --preview-only exited 255 in stack prod, but the drift report found no drift: the refresh failed, or would change something its JSON does not show as drift\./m);
-      assert.match(out.stepSummary, /\*\*Drift could not be checked\*\* in stack `prod`/, "after the report that found none");
+      assert.match(
+        out.log,
+        /^::error::pulumi refresh --preview-only exited 255 in stack prod, but the drift report found no drift: the refresh failed, or would change something its JSON does not show as drift\./m,
+      );
+      assert.match(
+        out.stepSummary,
+        /\*\*Drift could not be checked\*\* in stack `prod`/,
+        "after the report that found none",
+      );
       assert.doesNotMatch(out.log, /No drift in stack/);
     });
 
@@ -304,29 +375,61 @@ describe("examples/github-actions/drift.yml", () => {
       assert.equal(out.jobFailed, true);
       assert.deepEqual(out.ran, [["Fail on drift, or when drift could not be checked", 1]]);
       assert.deepEqual(out.calls, [], "no preview without the CLI and the program's packages");
-      assert.match(out.log, /^::error::Drift could not be checked in stack prod \(pulumi refresh --preview-only exited before running; the drift report was not made\)/m);
+      assert.match(
+        out.log,
+        /^::error::Drift could not be checked in stack prod \(pulumi refresh --preview-only exited before running; the drift report was not made\)/m,
+      );
     });
 
     describe("with the package's own summarize --drift", () => {
-      const urn = (kind: Parameters<typeof TYPE>[0], name: string) => `urn:pulumi:${STACK}::platform::${TYPE(kind)}::${name}`;
-      const field = (name: string) => ({ slug: "hubspot", linkedAccountId: "globex", configId: "globex", fieldId: "hs_pipeline", name });
+      const urn = (kind: Parameters<typeof TYPE>[0], name: string) =>
+        `urn:pulumi:${STACK}::platform::${TYPE(kind)}::${name}`;
+      const field = (name: string) => ({
+        slug: "hubspot",
+        linkedAccountId: "globex",
+        configId: "globex",
+        fieldId: "hs_pipeline",
+        name,
+      });
       /** A refresh's streamed engine events for one field: `same`, or `update` when the platform holds another name than deployed. */
-      function refreshedPreview(platform: string, deployed: string, extra: { diagnostics?: Record<string, unknown>[] } = {}): string {
-        const state = (name: string) => ({ type: TYPE("ConfigField"), urn: urn("ConfigField", "globex-pipeline"), inputs: field(name), outputs: field(name) });
-        const metadata = (op: string) => ({ op, urn: urn("ConfigField", "globex-pipeline"), type: TYPE("ConfigField"), old: state(deployed), new: state(platform) });
+      function refreshedPreview(
+        platform: string,
+        deployed: string,
+        extra: { diagnostics?: Record<string, unknown>[] } = {},
+      ): string {
+        const state = (name: string) => ({
+          type: TYPE("ConfigField"),
+          urn: urn("ConfigField", "globex-pipeline"),
+          inputs: field(name),
+          outputs: field(name),
+        });
+        const metadata = (op: string) => ({
+          op,
+          urn: urn("ConfigField", "globex-pipeline"),
+          type: TYPE("ConfigField"),
+          old: state(deployed),
+          new: state(platform),
+        });
         const events = [
           { resourcePreEvent: { metadata: metadata("refresh") } },
           { resOutputsEvent: { metadata: metadata(platform === deployed ? "same" : "update") } },
           ...(extra.diagnostics ?? []).map((diagnosticEvent) => ({ diagnosticEvent })),
           { summaryEvent: { resourceChanges: platform === deployed ? { same: 1 } : { update: 1 } } },
         ];
-        return events.map((event, sequence) => JSON.stringify({ sequence, timestamp: 1795516851, ...event })).join("\n") + "\n";
+        return (
+          events.map((event, sequence) => JSON.stringify({ sequence, timestamp: 1795516851, ...event })).join("\n") +
+          "\n"
+        );
       }
 
       it("drift: exit 1, the report in the step summary and the artifact, and a failed job", () => {
         const out = runJob({ previewExit: 255, previewJson: refreshedPreview("Renamed by hand", "Deals pipeline") });
         assert.equal(out.jobFailed, true);
-        assert.deepEqual(out.ran, [["preview", 0], ["report", 0], ["Fail on drift, or when drift could not be checked", 1]]);
+        assert.deepEqual(out.ran, [
+          ["preview", 0],
+          ["report", 0],
+          ["Fail on drift, or when drift could not be checked", 1],
+        ]);
         assert.match(out.stepSummary, /^## Integration platform drift/);
         assert.match(out.stepSummary, /globex/);
         assert.equal(out.stepSummary, fs.readFileSync(path.join(dir, "drift-full.md"), "utf8"));
@@ -340,23 +443,49 @@ describe("examples/github-actions/drift.yml", () => {
       });
 
       it("a failed preview: exit 2, its report still shown, and a job that fails without saying 'no drift'", () => {
-        const failed = refreshedPreview("Deals pipeline", "Deals pipeline", { diagnostics: [{ urn: urn("ConfigField", "globex-pipeline"), severity: "error", message: "boom" }] });
+        const failed = refreshedPreview("Deals pipeline", "Deals pipeline", {
+          diagnostics: [{ urn: urn("ConfigField", "globex-pipeline"), severity: "error", message: "boom" }],
+        });
         const out = runJob({ previewExit: 255, previewJson: failed });
         assert.equal(out.jobFailed, true);
         assert.match(out.stepSummary, /The preview failed/);
         assert.match(out.stepSummary, /\*\*Drift could not be checked\*\* in stack `prod`/);
-        assert.match(out.log, /^::error::Drift could not be checked in stack prod \(pulumi refresh --preview-only exited 255; the drift report 2\)/m);
+        assert.match(
+          out.log,
+          /^::error::Drift could not be checked in stack prod \(pulumi refresh --preview-only exited 255; the drift report 2\)/m,
+        );
         assert.doesNotMatch(out.log, /No drift in stack/);
       });
 
       it("no JSON at all (a failed login), or a preview instead of a refresh: exit 2, and a job that fails", () => {
-        const notRefreshed = JSON.stringify({ steps: [{ op: "same", urn: urn("ConfigField", "globex-pipeline"), newState: { type: TYPE("ConfigField"), inputs: field("x") } }] });
-        for (const [previewExit, previewJson] of [[255, ""], [0, notRefreshed]] as const) {
+        const notRefreshed = JSON.stringify({
+          steps: [
+            {
+              op: "same",
+              urn: urn("ConfigField", "globex-pipeline"),
+              newState: { type: TYPE("ConfigField"), inputs: field("x") },
+            },
+          ],
+        });
+        for (const [previewExit, previewJson] of [
+          [255, ""],
+          [0, notRefreshed],
+        ] as const) {
           const out = runJob({ previewExit, previewJson });
           assert.equal(out.jobFailed, true, previewJson);
-          assert.equal(out.stepSummary, "**Drift could not be checked** in stack `prod`: the log of this job says why.\n");
-          assert.match(out.log, /^::error::Drift could not be checked in stack prod \(pulumi refresh --preview-only exited \d+; the drift report 2\)/m);
-          assert.ok(!fs.existsSync(path.join(dir, "drift-full.md")) || fs.readFileSync(path.join(dir, "drift-full.md"), "utf8") === "", "no report to upload");
+          assert.equal(
+            out.stepSummary,
+            "**Drift could not be checked** in stack `prod`: the log of this job says why.\n",
+          );
+          assert.match(
+            out.log,
+            /^::error::Drift could not be checked in stack prod \(pulumi refresh --preview-only exited \d+; the drift report 2\)/m,
+          );
+          assert.ok(
+            !fs.existsSync(path.join(dir, "drift-full.md")) ||
+              fs.readFileSync(path.join(dir, "drift-full.md"), "utf8") === "",
+            "no report to upload",
+          );
         }
       });
     });

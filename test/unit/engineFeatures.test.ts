@@ -28,7 +28,10 @@ function filesUnder(dir: string, keep: (name: string) => boolean): string[] {
 
 /** The features the v3.68 language host ignores, as they appear in a program's source. */
 const IGNORED_IN_PROGRAMS: [string, RegExp][] = [
-  ["a stack transform", /registerStackTransform|registerResourceTransform|registerStackTransformation|\btransforms\s*:/],
+  [
+    "a stack transform",
+    /registerStackTransform|registerResourceTransform|registerStackTransformation|\btransforms\s*:/,
+  ],
   ["a resource hook", /ResourceHook|\bhooks\s*:/],
 ];
 
@@ -44,7 +47,9 @@ function runtimeOptions(yaml: string): boolean {
   const runtime = yaml.match(/^runtime:[^\n]*\n((?:[ \t]+[^\n]*\n?)*)/m);
   if (runtime === null || !/^\s+options\s*:/m.test(runtime[1])) return false;
   const { name, options } = (parse(yaml) as { runtime: { name: string; options: Record<string, unknown> } }).runtime;
-  const passed = Object.entries(options).filter(([key, value]) => !(name === "python" && (key === "virtualenv" || (key === "toolchain" && value === "pip"))));
+  const passed = Object.entries(options).filter(
+    ([key, value]) => !(name === "python" && (key === "virtualenv" || (key === "toolchain" && value === "pip"))),
+  );
   return passed.length > 0;
 }
 
@@ -58,17 +63,24 @@ describe("the programs we ship and run use nothing the self-built engine ignores
   ];
   const programs = [...filesUnder("examples", (name) => /\.(ts|js)$/.test(name))];
   // Program text the tests and scripts write at run time, as string literals in their source.
-  const writers = ["scripts", "test/support", "test/e2e"].flatMap((dir) => filesUnder(dir, (name) => name.endsWith(".ts")));
+  const writers = ["scripts", "test/support", "test/e2e"].flatMap((dir) =>
+    filesUnder(dir, (name) => name.endsWith(".ts")),
+  );
 
   it(`no Pulumi.yaml sets runtime.options the hosts ignore (${yamlFiles.length} files)`, () => {
     assert.ok(yamlFiles.length >= 3, "the root and both examples' Pulumi.yaml are found");
-    for (const file of yamlFiles) assert.ok(!runtimeOptions(fs.readFileSync(path.join(REPO, file), "utf8")), `${file} sets runtime.options`);
+    for (const file of yamlFiles)
+      assert.ok(!runtimeOptions(fs.readFileSync(path.join(REPO, file), "utf8")), `${file} sets runtime.options`);
   });
 
   it("no Pulumi.yaml that a test or script writes sets runtime.options", () => {
     for (const file of writers) {
       const text = fs.readFileSync(path.join(REPO, file), "utf8");
-      assert.doesNotMatch(text, /runtime:\\n\s*name: nodejs\\n\s*options:/, `${file} writes a Pulumi.yaml with runtime.options`);
+      assert.doesNotMatch(
+        text,
+        /runtime:\\n\s*name: nodejs\\n\s*options:/,
+        `${file} writes a Pulumi.yaml with runtime.options`,
+      );
     }
   });
 
@@ -76,13 +88,15 @@ describe("the programs we ship and run use nothing the self-built engine ignores
     assert.ok(programs.length >= 2);
     for (const file of programs) {
       const text = fs.readFileSync(path.join(REPO, file), "utf8");
-      for (const [feature, pattern] of IGNORED_IN_PROGRAMS) assert.doesNotMatch(text, pattern, `${file} uses ${feature}`);
+      for (const [feature, pattern] of IGNORED_IN_PROGRAMS)
+        assert.doesNotMatch(text, pattern, `${file} uses ${feature}`);
     }
   });
 
   it("the example CI workflow runs no command that needs the newer language host", () => {
     const workflows = filesUnder("examples", (name) => /\.ya?ml$/.test(name));
-    for (const file of workflows) assert.doesNotMatch(fs.readFileSync(path.join(REPO, file), "utf8"), IGNORED_COMMANDS, file);
+    for (const file of workflows)
+      assert.doesNotMatch(fs.readFileSync(path.join(REPO, file), "utf8"), IGNORED_COMMANDS, file);
   });
 
   describe("a project that `import` generates", () => {
@@ -92,13 +106,29 @@ describe("the programs we ship and run use nothing the self-built engine ignores
       const out = fs.mkdtempSync(path.join(os.tmpdir(), "pip-engine-features-"));
       try {
         const quiet = () => undefined;
-        const env = { INTEGRATION_PLATFORM_BASE_URL: ctx.emulator.url, INTEGRATION_PLATFORM_API_KEY: ctx.emulator.apiKey };
-        const code = await main(["import", "--slug", "hubspot", "--out", out, "--force"], { stdout: quiet, stderr: quiet, readStdin: async () => "", env });
+        const env = {
+          INTEGRATION_PLATFORM_BASE_URL: ctx.emulator.url,
+          INTEGRATION_PLATFORM_API_KEY: ctx.emulator.apiKey,
+        };
+        const code = await main(["import", "--slug", "hubspot", "--out", out, "--force"], {
+          stdout: quiet,
+          stderr: quiet,
+          readStdin: async () => "",
+          env,
+        });
         assert.equal(code, 0);
-        assert.ok(!runtimeOptions(fs.readFileSync(path.join(out, "Pulumi.yaml"), "utf8")), "the generated Pulumi.yaml sets runtime.options");
+        assert.ok(
+          !runtimeOptions(fs.readFileSync(path.join(out, "Pulumi.yaml"), "utf8")),
+          "the generated Pulumi.yaml sets runtime.options",
+        );
         const program = fs.readFileSync(path.join(out, "index.ts"), "utf8");
-        for (const [feature, pattern] of IGNORED_IN_PROGRAMS) assert.doesNotMatch(program, pattern, `the generated index.ts uses ${feature}`);
-        assert.doesNotMatch(fs.readFileSync(path.join(out, "README.md"), "utf8"), IGNORED_COMMANDS, "the generated README runs a command the engine cannot");
+        for (const [feature, pattern] of IGNORED_IN_PROGRAMS)
+          assert.doesNotMatch(program, pattern, `the generated index.ts uses ${feature}`);
+        assert.doesNotMatch(
+          fs.readFileSync(path.join(out, "README.md"), "utf8"),
+          IGNORED_COMMANDS,
+          "the generated README runs a command the engine cannot",
+        );
       } finally {
         fs.rmSync(out, { recursive: true, force: true });
       }

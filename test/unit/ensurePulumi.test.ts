@@ -12,7 +12,9 @@ const SCRIPT = path.join(REPO, "scripts/ensure-pulumi.sh");
 
 /** The version a tools/ go.mod requires of the CLI module. */
 function required(dir: string): string {
-  return /github\.com\/pulumi\/pulumi\/pkg\/v3 v(\S+)/.exec(fs.readFileSync(path.join(REPO, dir, "go.mod"), "utf8"))![1];
+  return /github\.com\/pulumi\/pulumi\/pkg\/v3 v(\S+)/.exec(
+    fs.readFileSync(path.join(REPO, dir, "go.mod"), "utf8"),
+  )![1];
 }
 const PINNED = required("tools/pulumi");
 const MINIMUM = required("tools/pulumi-minimum");
@@ -38,7 +40,12 @@ describe("ensure-pulumi.sh: which CLI it uses", () => {
     const result = spawnSync("bash", [SCRIPT, ...args], {
       cwd: REPO,
       encoding: "utf8",
-      env: { PATH: [bin, path.dirname(process.execPath), "/usr/bin", "/bin"].join(path.delimiter), PULUMI_IP_CACHE_DIR: path.join(root, "cache"), HOME: root, ...env },
+      env: {
+        PATH: [bin, path.dirname(process.execPath), "/usr/bin", "/bin"].join(path.delimiter),
+        PULUMI_IP_CACHE_DIR: path.join(root, "cache"),
+        HOME: root,
+        ...env,
+      },
     });
     return { code: result.status, dir: result.stdout.trim().split("\n").pop(), stderr: result.stderr };
   }
@@ -57,14 +64,22 @@ describe("ensure-pulumi.sh: which CLI it uses", () => {
     const [major, minor] = MINIMUM.split(".").map(Number);
     const result = ensure(install(`${major}.${minor - 1}.0`));
     assert.equal(result.code, 1);
-    assert.match(result.stderr, new RegExp(`ignoring pulumi v${major}\\.${minor - 1}\\.0 on PATH: this project needs v${MINIMUM.replace(/\./g, "\\.")} or newer`));
+    assert.match(
+      result.stderr,
+      new RegExp(
+        `ignoring pulumi v${major}\\.${minor - 1}\\.0 on PATH: this project needs v${MINIMUM.replace(/\./g, "\\.")} or newer`,
+      ),
+    );
     assert.match(result.stderr, /no Go toolchain to build it/);
     assert.match(result.stderr, /install the official Pulumi CLI/);
   });
 
   it("in the pinned and minimum modes, uses an installed CLI only of exactly that version", () => {
     const newer = install("3.999.0");
-    for (const [mode, version] of [["pinned", PINNED], ["minimum", MINIMUM]] as const) {
+    for (const [mode, version] of [
+      ["pinned", PINNED],
+      ["minimum", MINIMUM],
+    ] as const) {
       const exact = ensure(install(version), [mode]);
       assert.equal(exact.code, 0, exact.stderr);
       const other = ensure(newer, [], { PULUMI_IP_ENGINE: mode });

@@ -23,7 +23,8 @@ function valueOf<T>(output: pulumi.Output<T>): Promise<T> {
 
 describe("lookups", () => {
   const ctx = useProviderAgainstEmulator();
-  const calls = (prefix: string) => ctx.emulator.requests.list().filter((r) => r.path.startsWith(`/api/v2/public${prefix}`));
+  const calls = (prefix: string) =>
+    ctx.emulator.requests.list().filter((r) => r.path.startsWith(`/api/v2/public${prefix}`));
 
   beforeEach(async () => {
     await ctx.emulator.store.update((state) => {
@@ -37,12 +38,26 @@ describe("lookups", () => {
           var_format: "string",
           encrypted: false,
         });
-        state.envValues.push({ ...state.envValues[1], _id: `66a${String(i).padStart(21, "0")}`, variable_definition_id: id, value: `v${i}` });
+        state.envValues.push({
+          ...state.envValues[1],
+          _id: `66a${String(i).padStart(21, "0")}`,
+          variable_definition_id: id,
+          value: `v${i}`,
+        });
       }
     });
-    for (let i = 0; i < EXTRA; i += 1) ctx.emulator.store.addLinkedAccount({ account_id: `tenant-${i}`, name: `Tenant ${i}` });
+    for (let i = 0; i < EXTRA; i += 1)
+      ctx.emulator.store.addLinkedAccount({ account_id: `tenant-${i}`, name: `Tenant ${i}` });
     for (let i = 0; i < EXTRA; i += 1) {
-      ctx.emulator.store.recordAudit({ event_type: "ENV_VALUE_SET", linked_account_id: null, slug: null, config_id: null, workflow_id: null, resource_id: `r${i}`, auth: "api_key" });
+      ctx.emulator.store.recordAudit({
+        event_type: "ENV_VALUE_SET",
+        linked_account_id: null,
+        slug: null,
+        config_id: null,
+        workflow_id: null,
+        resource_id: `r${i}`,
+        auth: "api_key",
+      });
     }
     ctx.emulator.requests.clear();
   });
@@ -52,7 +67,13 @@ describe("lookups", () => {
       const all = await getEnvDefinitions();
       assert.equal(all.length, 8 + EXTRA);
       assert.equal(new Set(all.map((d) => d.id)).size, all.length, "no item twice");
-      assert.deepEqual(calls("/env/definitions").map((r) => r.query), [{ page: "1", limit: "100" }, { page: "2", limit: "100" }]);
+      assert.deepEqual(
+        calls("/env/definitions").map((r) => r.query),
+        [
+          { page: "1", limit: "100" },
+          { page: "2", limit: "100" },
+        ],
+      );
       assert.deepEqual(all[0], {
         id: FIXTURE.definitions.apiBaseUrl,
         name: "API_BASE_URL",
@@ -71,13 +92,25 @@ describe("lookups", () => {
       assert.equal(calls("/env/definitions").length, 2);
       ctx.emulator.requests.clear();
       assert.equal((await getEnvDefinitions({ maxItems: 5 })).length, 5);
-      assert.deepEqual(calls("/env/definitions").map((r) => r.query), [{ page: "1", limit: "5" }]);
+      assert.deepEqual(
+        calls("/env/definitions").map((r) => r.query),
+        [{ page: "1", limit: "5" }],
+      );
     });
 
     it("filters by scope, format and name", async () => {
-      assert.deepEqual((await getEnvDefinitions({ scope: "workflow" })).map((d) => d.name), ["WEBHOOK_URL", "BATCH_SIZE"]);
-      assert.deepEqual((await getEnvDefinitions({ format: "url" })).map((d) => d.name), ["API_BASE_URL", "WEBHOOK_URL"]);
-      assert.deepEqual((await getEnvDefinitions({ name: "ACCOUNT_T" })).map((d) => d.name), ["ACCOUNT_TIER"]);
+      assert.deepEqual(
+        (await getEnvDefinitions({ scope: "workflow" })).map((d) => d.name),
+        ["WEBHOOK_URL", "BATCH_SIZE"],
+      );
+      assert.deepEqual(
+        (await getEnvDefinitions({ format: "url" })).map((d) => d.name),
+        ["API_BASE_URL", "WEBHOOK_URL"],
+      );
+      assert.deepEqual(
+        (await getEnvDefinitions({ name: "ACCOUNT_T" })).map((d) => d.name),
+        ["ACCOUNT_TIER"],
+      );
     });
 
     it("refuses bad arguments, naming them, without a request", async () => {
@@ -101,7 +134,11 @@ describe("lookups", () => {
     });
 
     it("returns encrypted values as the platform does, never guessed", async () => {
-      const values = await getEnvValues({ scope: "linked_account", linkedAccountId: "acme", definitionId: FIXTURE.definitions.crmApiToken });
+      const values = await getEnvValues({
+        scope: "linked_account",
+        linkedAccountId: "acme",
+        definitionId: FIXTURE.definitions.crmApiToken,
+      });
       assert.deepEqual(
         values.map((v) => [v.definitionName, v.value, v.encrypted]),
         [["CRM_API_TOKEN", "[REDACTED]", true]],
@@ -114,7 +151,10 @@ describe("lookups", () => {
         [{ scope: "workflow", linkedAccountId: "acme" }, /workflowId: is required for scope workflow/],
         [{ scope: "org", linkedAccountId: "acme" }, /linkedAccountId: does not apply to scope org/],
         [{ scope: "workspace", workflowId: "wf" }, /workflowId: does not apply to scope workspace/],
-        [{ scope: "linked_account", linkedAccountId: "acme", workflowId: "wf" }, /workflowId: does not apply to scope linked_account/],
+        [
+          { scope: "linked_account", linkedAccountId: "acme", workflowId: "wf" },
+          /workflowId: does not apply to scope linked_account/,
+        ],
         [{ scope: "everywhere" } as never, /scope: Invalid option/],
       ];
       for (const [args, message] of cases) assert.match((await rejection(getEnvValues(args))).message, message);
@@ -124,7 +164,10 @@ describe("lookups", () => {
     it("has an Output twin whose result is secret", async () => {
       const output = getEnvValuesOutput({ scope: "workflow", workflowId: pulumi.output("wf_hs_contact_sync") });
       assert.equal(await pulumi.isSecret(output), true);
-      assert.deepEqual((await valueOf(output)).map((v) => v.value).sort(), ["50", "https://hooks.example.com/contacts"]);
+      assert.deepEqual((await valueOf(output)).map((v) => v.value).sort(), [
+        "50",
+        "https://hooks.example.com/contacts",
+      ]);
     });
   });
 
@@ -132,13 +175,19 @@ describe("lookups", () => {
     it("walks every page, and searches by name", async () => {
       assert.equal((await getLinkedAccounts()).length, 3 + EXTRA);
       assert.equal(calls("/linked-account").length, 2);
-      assert.deepEqual((await getLinkedAccounts({ search: "globex" })).map((a) => a.accountId), ["globex"]);
+      assert.deepEqual(
+        (await getLinkedAccounts({ search: "globex" })).map((a) => a.accountId),
+        ["globex"],
+      );
       assert.equal((await getLinkedAccounts({ search: "Tenant 1" })).length, 31, "Tenant 1, 10-19, 100-119");
     });
 
     it("filters by an env variable and its value", async () => {
       const accounts = await getLinkedAccounts({ envVariableName: "ACCOUNT_TIER", envVariableValue: "enterprise" });
-      assert.deepEqual(accounts.map((a) => a.accountId), ["acme", "initech"]);
+      assert.deepEqual(
+        accounts.map((a) => a.accountId),
+        ["acme", "initech"],
+      );
       assert.deepEqual(accounts[0].udf, [{ keyName: "plan", keyValue: "enterprise" }]);
       const error = await rejection(getLinkedAccounts({ envVariableValue: "enterprise" }));
       assert.match(error.message, /envVariableName: is required when envVariableValue is given/);
@@ -146,7 +195,10 @@ describe("lookups", () => {
 
     it("has an Output twin", async () => {
       const names = await valueOf(getLinkedAccountsOutput({ search: pulumi.output("acme") }));
-      assert.deepEqual(names.map((a) => a.name), ["Acme Corporation"]);
+      assert.deepEqual(
+        names.map((a) => a.name),
+        ["Acme Corporation"],
+      );
     });
   });
 

@@ -13,8 +13,6 @@ import { uses, WORKFLOW_FOLDER as FOLDER, type Workflow } from "../support/githu
 
 const WORKFLOW = path.join(FOLDER, "pulumi.yml");
 
-
-
 describe("examples/github-actions", () => {
   const text = fs.readFileSync(WORKFLOW, "utf8");
   const workflow = parse(text) as Workflow;
@@ -45,8 +43,14 @@ describe("examples/github-actions", () => {
     assert.match(reruns[0].run!, /\bexit 1\s*$/, "a failed preview fails the job");
 
     const summarizing = preview.steps.find((step) => step.run?.includes("summarize"))!;
-    assert.match(summarizing.run!, /npx pulumi-integration-platform summarize preview\.json --full summary-full\.md --full-link "\$RUN_PAGE" > summary\.md/);
-    assert.equal(summarizing.env?.RUN_PAGE, "${{ github.server_url }}/${{ github.repository }}/actions/runs/${{ github.run_id }}");
+    assert.match(
+      summarizing.run!,
+      /npx pulumi-integration-platform summarize preview\.json --full summary-full\.md --full-link "\$RUN_PAGE" > summary\.md/,
+    );
+    assert.equal(
+      summarizing.env?.RUN_PAGE,
+      "${{ github.server_url }}/${{ github.repository }}/actions/runs/${{ github.run_id }}",
+    );
     const [comment] = uses(preview, "marocchino/sticky-pull-request-comment");
     assert.match(String(comment.with?.path), /\/summary\.md$/);
     assert.equal(comment.with?.header, "integration-platform-summary");
@@ -55,7 +59,11 @@ describe("examples/github-actions", () => {
     assert.match(String(artifact.with?.path), /\/summary-full\.md$/);
     assert.equal(artifact.with?.name, "integration-platform-summary");
     const order = [pulumi, json, summarizing, comment, reruns[0]].map((step) => preview.steps.indexOf(step));
-    assert.deepEqual(order, [...order].sort((a, b) => a - b), "install, preview, summarize, comment, then fail on a failed preview");
+    assert.deepEqual(
+      order,
+      [...order].sort((a, b) => a - b),
+      "install, preview, summarize, comment, then fail on a failed preview",
+    );
   });
 
   describe("the summary step, run as written", () => {
@@ -68,11 +76,23 @@ describe("examples/github-actions", () => {
     afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
     /** Runs the step's script in `dir` as GitHub runs it (bash -e -o pipefail), with the package's bin for npx. */
-    function runSummaryStep(accounts: number, diagnostics: Record<string, unknown>[] = []): { comment: string; full: string; stepSummary: string } {
+    function runSummaryStep(
+      accounts: number,
+      diagnostics: Record<string, unknown>[] = [],
+    ): { comment: string; full: string; stepSummary: string } {
       const steps = Array.from({ length: accounts }, (_, i) => ({
         op: "create",
         urn: `urn:pulumi:prod::platform::${TYPE}::tenant-${i}-pipeline`,
-        newState: { type: TYPE, inputs: { slug: "hubspot", linkedAccountId: `tenant-${i}`, configId: `tenant-${i}`, fieldId: "hs_pipeline", name: `Tenant ${i} pipeline` } },
+        newState: {
+          type: TYPE,
+          inputs: {
+            slug: "hubspot",
+            linkedAccountId: `tenant-${i}`,
+            configId: `tenant-${i}`,
+            fieldId: "hs_pipeline",
+            name: `Tenant ${i} pipeline`,
+          },
+        },
       }));
       fs.writeFileSync(path.join(dir, "preview.json"), JSON.stringify({ steps, diagnostics }));
       const step = workflow.jobs.preview.steps.find((s) => s.run?.includes("summarize"))!;
@@ -81,7 +101,11 @@ describe("examples/github-actions", () => {
       fs.writeFileSync(stepSummary, "");
       execFileSync("bash", ["--noprofile", "--norc", "-eo", "pipefail", "-c", script], {
         cwd: dir,
-        env: { ...process.env, RUN_PAGE: "https://github.com/acme/setup/actions/runs/42", GITHUB_STEP_SUMMARY: stepSummary },
+        env: {
+          ...process.env,
+          RUN_PAGE: "https://github.com/acme/setup/actions/runs/42",
+          GITHUB_STEP_SUMMARY: stepSummary,
+        },
       });
       const read = (file: string) => fs.readFileSync(path.join(dir, file), "utf8");
       return { comment: read("summary.md"), full: read("summary-full.md"), stepSummary: read("step-summary.md") };
@@ -90,25 +114,43 @@ describe("examples/github-actions", () => {
     it("comments at most 60,000 characters, linking this run, and puts every change in the step summary", () => {
       const { comment, full, stepSummary } = runSummaryStep(1000);
       assert.ok(comment.length <= 60_000, `${comment.length} characters`);
-      assert.match(comment, /\*\*… and \d+ more linked accounts \(\d+ changes\)\*\* .*\[The full summary\]\(https:\/\/github\.com\/acme\/setup\/actions\/runs\/42\)/);
+      assert.match(
+        comment,
+        /\*\*… and \d+ more linked accounts \(\d+ changes\)\*\* .*\[The full summary\]\(https:\/\/github\.com\/acme\/setup\/actions\/runs\/42\)/,
+      );
       assert.ok(full.length > 60_000 && full.includes("<code>tenant-999</code>"));
       assert.equal(stepSummary, full);
     });
 
     it("a typo caught at preview: the comment lists the refused resource under its linked account and app, with the reason", () => {
       // As the real CLI reports a field id the platform does not have (test/e2e/previewValidation.test.ts).
-      const reason = 'fieldId: config "tenant-1" (app "hubspot", linked account "tenant-1") has no field "hs_pipline" global to the app: check fieldId and workflowId';
-      const { comment } = runSummaryStep(3, [{ urn: `urn:pulumi:prod::platform::${TYPE}::tenant-1-typo`, severity: "error", message: `error: ${TYPE} resource 'tenant-1-typo' has a problem: ${reason}\n` }]);
+      const reason =
+        'fieldId: config "tenant-1" (app "hubspot", linked account "tenant-1") has no field "hs_pipline" global to the app: check fieldId and workflowId';
+      const { comment } = runSummaryStep(3, [
+        {
+          urn: `urn:pulumi:prod::platform::${TYPE}::tenant-1-typo`,
+          severity: "error",
+          message: `error: ${TYPE} resource 'tenant-1-typo' has a problem: ${reason}\n`,
+        },
+      ]);
       assert.match(comment, /> \*\*The preview failed\*\* with 1 error \(`tenant-1-typo`\)/);
-      const block = comment.split("<details").find((b) => b.includes("<b>Linked account <code>tenant-1</code></b>: 1 refused at preview, 1 change"))!;
+      const block = comment
+        .split("<details")
+        .find((b) => b.includes("<b>Linked account <code>tenant-1</code></b>: 1 refused at preview, 1 change"))!;
       assert.ok(block, comment);
-      assert.match(block, /#### App `hubspot`\n\n- \*\*Refused at preview\*\* `tenant-1-typo` \(ConfigField\): fieldId: config "tenant-1" .*has no field "hs\\_pipline"/);
+      assert.match(
+        block,
+        /#### App `hubspot`\n\n- \*\*Refused at preview\*\* `tenant-1-typo` \(ConfigField\): fieldId: config "tenant-1" .*has no field "hs\\_pipline"/,
+      );
     });
 
     it("past GitHub's 1 MiB step summary, shows the comment there and points at the artifact", () => {
       const { comment, full, stepSummary } = runSummaryStep(5000);
       assert.ok(Buffer.byteLength(full) > 1024 * 1024, `${Buffer.byteLength(full)} bytes`);
-      assert.equal(stepSummary, `${comment}\nThe full summary is over 1 MiB, too large for this page: download the artifact \`integration-platform-summary\` of this run.\n`);
+      assert.equal(
+        stepSummary,
+        `${comment}\nThe full summary is over 1 MiB, too large for this page: download the artifact \`integration-platform-summary\` of this run.\n`,
+      );
     });
   });
 
@@ -143,15 +185,21 @@ describe("examples/github-actions", () => {
         assert.ok(configKeys.has(key), `${file} names the config key ${key}, which the provider does not read`);
       }
       for (const [name] of content.matchAll(/INTEGRATION_PLATFORM_[A-Z0-9_]+/g)) {
-        assert.ok(envVars.has(name), `${file} names the environment variable ${name}, which the provider does not read`);
+        assert.ok(
+          envVars.has(name),
+          `${file} names the environment variable ${name}, which the provider does not read`,
+        );
       }
     }
     assert.match(text, /INTEGRATION_PLATFORM_API_KEY/, "the scan found the workflow's settings");
   });
 
   it("the example stack config holds only settings that are not secret", () => {
-    const stack = parse(fs.readFileSync(path.join(FOLDER, "Pulumi.prod.yaml"), "utf8")) as { config: Record<string, unknown> };
+    const stack = parse(fs.readFileSync(path.join(FOLDER, "Pulumi.prod.yaml"), "utf8")) as {
+      config: Record<string, unknown>;
+    };
     assert.ok("integration-platform:baseUrl" in stack.config);
-    for (const secret of [SETTINGS.apiKey.config, SETTINGS.token.config]) assert.ok(!(secret in stack.config), `${secret} must not be in plaintext`);
+    for (const secret of [SETTINGS.apiKey.config, SETTINGS.token.config])
+      assert.ok(!(secret in stack.config), `${secret} must not be in plaintext`);
   });
 });

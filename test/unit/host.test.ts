@@ -18,14 +18,24 @@ describe("runtime entry point", () => {
   it("serves check failures without a property, naming it in the reason", async () => {
     const news = { definitionId: FIXTURE.definitions.accountQuota, linkedAccountId: "globex", value: "twelve-s3cr3t" };
     const own = await resourceProviders.EnvVariableValue.check!({}, news);
-    assert.deepEqual(own.failures, [{ property: "value", reason: "must be a number, because the definition's var_format is number" }]);
+    assert.deepEqual(own.failures, [
+      { property: "value", reason: "must be a number, because the definition's var_format is number" },
+    ]);
     const served = await providers.EnvVariableValue.check!({}, news);
-    assert.deepEqual(served.failures, [{ property: "", reason: "value: must be a number, because the definition's var_format is number" }]);
+    assert.deepEqual(served.failures, [
+      { property: "", reason: "value: must be a number, because the definition's var_format is number" },
+    ]);
     assert.deepEqual(served.inputs, own.inputs);
   });
 
   it("leaves a passing check as it is, and every other method untouched", async () => {
-    const news = { slug: "hubspot", linkedAccountId: "acme", configId: "acme", workflowId: "wf_hs_contact_sync", enabled: true };
+    const news = {
+      slug: "hubspot",
+      linkedAccountId: "acme",
+      configId: "acme",
+      workflowId: "wf_hs_contact_sync",
+      enabled: true,
+    };
     const served = await providers.WorkflowToggle.check!({}, news);
     assert.deepEqual(served, await resourceProviders.WorkflowToggle.check!({}, news));
     for (const type of ["ConfigField", "ApplicationEvent", "WorkflowToggle", "EnvVariableValue"] as const) {
@@ -38,10 +48,14 @@ describe("runtime entry point", () => {
 
 describe("configure()", () => {
   const ctx = useProviderAgainstEmulator();
-  const configOf = (values: Record<string, string>) => ({ config: { get: (key: string) => values[key] } }) as unknown as ConfigureRequest;
+  const configOf = (values: Record<string, string>) =>
+    ({ config: { get: (key: string) => values[key] } }) as unknown as ConfigureRequest;
 
   it("keeps the run when the engine configures each resource type with the same stack config", async () => {
-    const stack = { "integration-platform:baseUrl": ctx.emulator.url, "integration-platform:apiKey": ctx.emulator.apiKey };
+    const stack = {
+      "integration-platform:baseUrl": ctx.emulator.url,
+      "integration-platform:apiKey": ctx.emulator.apiKey,
+    };
     await configure(configOf(stack));
     const first = currentRun();
     // The engine calls configure() once per resource type's provider, often after operations began.
@@ -53,7 +67,9 @@ describe("configure()", () => {
 });
 
 describe("resource types: one definition each", () => {
-  const forwarders = readdirSync(join(__dirname, "../../provider/bridge/providers")).map((file) => file.replace(/\.ts$/, "")).sort();
+  const forwarders = readdirSync(join(__dirname, "../../provider/bridge/providers"))
+    .map((file) => file.replace(/\.ts$/, ""))
+    .sort();
 
   it("every definition has its frozen forwarder module, every forwarder module a definition, and the host serves each", () => {
     assert.deepEqual(RESOURCES.map((d) => d.type).sort(), forwarders);

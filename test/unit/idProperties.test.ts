@@ -22,7 +22,26 @@ interface Seen {
 
 /** Strings an attacker would try: dot segments, encodings of them, separators, controls, bidi, non-ASCII, long. */
 const hostile = fc.oneof(
-  fc.constantFrom(".", "..", "%2e", "%2e%2e", ".%2e", "a/../b", "..\\..", "a?b=c", "a#b", "a%00b", " a", "a ", "\t", "ac\u0007me", "a\r\nx-api-key: k", "acme用户", "a\u202eb", "\u0000"),
+  fc.constantFrom(
+    ".",
+    "..",
+    "%2e",
+    "%2e%2e",
+    ".%2e",
+    "a/../b",
+    "..\\..",
+    "a?b=c",
+    "a#b",
+    "a%00b",
+    " a",
+    "a ",
+    "\t",
+    "ac\u0007me",
+    "a\r\nx-api-key: k",
+    "acme用户",
+    "a\u202eb",
+    "\u0000",
+  ),
   fc.string({ unit: "binary", maxLength: 40 }),
   fc.string({ unit: "grapheme-ascii", maxLength: 40 }),
   fc.string({ unit: fc.constantFrom(".", "/", "%", "2", "e", "\\", " ", "\n"), maxLength: 12 }),
@@ -42,18 +61,46 @@ const RESOURCES: {
 }[] = [
   {
     type: "ConfigField",
-    valid: { slug: "hubspot", linkedAccountId: "acme", configId: "acme", fieldId: "hs_pipeline", workflowId: "wf", name: "x" },
+    valid: {
+      slug: "hubspot",
+      linkedAccountId: "acme",
+      configId: "acme",
+      fieldId: "hs_pipeline",
+      workflowId: "wf",
+      name: "x",
+    },
     ids: ["slug", "linkedAccountId", "configId", "fieldId", "workflowId"],
-    send: (c, v) => c.updateConfigField({ fieldId: v.fieldId, linkedAccountId: v.linkedAccountId, slug: v.slug, configId: v.configId, workflowId: v.workflowId, values: {} }),
-    expect: (v) => ({ segments: ["config", "field", v.fieldId], headers: { linked_account_id: v.linkedAccountId, slug: v.slug } }),
+    send: (c, v) =>
+      c.updateConfigField({
+        fieldId: v.fieldId,
+        linkedAccountId: v.linkedAccountId,
+        slug: v.slug,
+        configId: v.configId,
+        workflowId: v.workflowId,
+        values: {},
+      }),
+    expect: (v) => ({
+      segments: ["config", "field", v.fieldId],
+      headers: { linked_account_id: v.linkedAccountId, slug: v.slug },
+    }),
     checkReads: (v) => configReads(v),
   },
   {
     type: "WorkflowToggle",
     valid: { slug: "hubspot", linkedAccountId: "acme", configId: "acme", workflowId: "wf", enabled: true },
     ids: ["slug", "linkedAccountId", "configId", "workflowId"],
-    send: (c, v) => c.setWorkflowEnabled({ slug: v.slug, configId: v.configId, linkedAccountId: v.linkedAccountId, workflowId: v.workflowId, enabled: true }),
-    expect: (v) => ({ segments: ["slug", v.slug, "config", v.configId, "workflows", v.workflowId], headers: { linked_account_id: v.linkedAccountId } }),
+    send: (c, v) =>
+      c.setWorkflowEnabled({
+        slug: v.slug,
+        configId: v.configId,
+        linkedAccountId: v.linkedAccountId,
+        workflowId: v.workflowId,
+        enabled: true,
+      }),
+    expect: (v) => ({
+      segments: ["slug", v.slug, "config", v.configId, "workflows", v.workflowId],
+      headers: { linked_account_id: v.linkedAccountId },
+    }),
     checkReads: (v) => configReads(v),
   },
   {
@@ -77,7 +124,10 @@ const RESOURCES: {
 
 /** The config reads of a field's or a toggle's validation: its config, and the account's own when that one was not found. */
 function configReads(v: Record<string, string>) {
-  return [v.configId, v.linkedAccountId].map((configId) => ({ segments: ["slug", v.slug, "config", configId], headers: { linked_account_id: v.linkedAccountId } }));
+  return [v.configId, v.linkedAccountId].map((configId) => ({
+    segments: ["slug", v.slug, "config", configId],
+    headers: { linked_account_id: v.linkedAccountId },
+  }));
 }
 
 describe("ids, property-based: refused at check, or sent unchanged where they belong", function () {
@@ -92,15 +142,29 @@ describe("ids, property-based: refused at check, or sent unchanged where they be
       const path = (req.url ?? "").split("?")[0].replace(/^\/api\/v2\/public\//, "");
       seen.push({ segments: path.split("/").map((s) => decodeURIComponent(s)), headers: req.headers });
       res.writeHead(404, { "content-type": "application/json" });
-      res.end(JSON.stringify({ status_code: 404, http_error_type: "NOT_FOUND", error: "RESOURCE_NOT_FOUND", message: "captured" }));
+      res.end(
+        JSON.stringify({
+          status_code: 404,
+          http_error_type: "NOT_FOUND",
+          error: "RESOURCE_NOT_FOUND",
+          message: "captured",
+        }),
+      );
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const env = { INTEGRATION_PLATFORM_BASE_URL: url, INTEGRATION_PLATFORM_API_KEY: "k", INTEGRATION_PLATFORM_MAX_RETRIES: "0", INTEGRATION_PLATFORM_REQUESTS_PER_SECOND: "0" };
+    const env = {
+      INTEGRATION_PLATFORM_BASE_URL: url,
+      INTEGRATION_PLATFORM_API_KEY: "k",
+      INTEGRATION_PLATFORM_MAX_RETRIES: "0",
+      INTEGRATION_PLATFORM_REQUESTS_PER_SECOND: "0",
+    };
     client = openClient(resolveSettings(undefined, env));
     // The providers' own reads at check (an env value's definition) go to the capture server too.
     newRun();
-    useStackConfig({ get: (key) => env[(Object.values(SETTINGS).find((s) => s.config === key)?.env ?? "") as keyof typeof env] });
+    useStackConfig({
+      get: (key) => env[(Object.values(SETTINGS).find((s) => s.config === key)?.env ?? "") as keyof typeof env],
+    });
   });
   after(() => {
     newRun();
@@ -109,7 +173,11 @@ describe("ids, property-based: refused at check, or sent unchanged where they be
   });
 
   const counts = { refused: 0, sent: 0 };
-  after(() => console.log(`      ${counts.refused + counts.sent} cases: ${counts.refused} refused at check, ${counts.sent} sent and found unchanged where they belong`));
+  after(() =>
+    console.log(
+      `      ${counts.refused + counts.sent} cases: ${counts.refused} refused at check, ${counts.sent} sent and found unchanged where they belong`,
+    ),
+  );
 
   for (const resource of RESOURCES) {
     for (const property of resource.ids) {
@@ -119,10 +187,16 @@ describe("ids, property-based: refused at check, or sent unchanged where they be
             seen = [];
             const inputs = { ...resource.valid, [property]: id };
             const failures = (await provider(resource.type).check({}, inputs)).failures ?? [];
-            const mine = failures.filter((f: { property: string; reason: string }) => f.property === property && f.reason === idProblem(id));
+            const mine = failures.filter(
+              (f: { property: string; reason: string }) => f.property === property && f.reason === idProblem(id),
+            );
             if (idProblem(id) !== undefined) {
               counts.refused++;
-              assert.equal(mine.length, 1, `check names ${property} and the reason, for ${JSON.stringify(id)}: ${JSON.stringify(failures)}`);
+              assert.equal(
+                mine.length,
+                1,
+                `check names ${property} and the reason, for ${JSON.stringify(id)}: ${JSON.stringify(failures)}`,
+              );
               assert.equal(seen.length, 0, "no request for an input refused at check");
               return;
             }
@@ -133,16 +207,25 @@ describe("ids, property-based: refused at check, or sent unchanged where they be
             const allowed = resource.checkReads?.(values) ?? [];
             for (const request of seen) {
               const read = allowed.find((r) => isDeepStrictEqual(r.segments, request.segments));
-              assert.ok(read, `check's read ${JSON.stringify(request.segments)} is one of ${JSON.stringify(allowed.map((r) => r.segments))}`);
-              for (const [name, value] of Object.entries(read.headers)) assert.equal(request.headers[name], value, `check's read: header ${name}`);
+              assert.ok(
+                read,
+                `check's read ${JSON.stringify(request.segments)} is one of ${JSON.stringify(allowed.map((r) => r.segments))}`,
+              );
+              for (const [name, value] of Object.entries(read.headers))
+                assert.equal(request.headers[name], value, `check's read: header ${name}`);
             }
             seen = [];
             counts.sent++;
             await resource.send(client, values).catch(() => undefined);
             assert.equal(seen.length, 1, `one request for ${JSON.stringify(id)}`);
             const expected = resource.expect(values);
-            assert.deepEqual(seen[0].segments, expected.segments, `the path names exactly the ids, for ${JSON.stringify(id)}`);
-            for (const [name, value] of Object.entries(expected.headers)) assert.equal(seen[0].headers[name], value, `header ${name}`);
+            assert.deepEqual(
+              seen[0].segments,
+              expected.segments,
+              `the path names exactly the ids, for ${JSON.stringify(id)}`,
+            );
+            for (const [name, value] of Object.entries(expected.headers))
+              assert.equal(seen[0].headers[name], value, `header ${name}`);
           }),
           { numRuns: 150 },
         );
@@ -154,7 +237,10 @@ describe("ids, property-based: refused at check, or sent unchanged where they be
     await fc.assert(
       fc.asyncProperty(hostile, async (id) => {
         seen = [];
-        const error = await client.getEnvDefinition(id).then(() => undefined, (e: Error) => e);
+        const error = await client.getEnvDefinition(id).then(
+          () => undefined,
+          (e: Error) => e,
+        );
         if (seen.length === 0) {
           counts.refused++;
           assert.match(String(error?.message), /^definitionId .*; no request was sent/);

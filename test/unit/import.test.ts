@@ -34,17 +34,27 @@ const dataLines = (program: string) => program.split("\n").filter((line) => line
  * Runs a generated project's index.ts under Pulumi's mocks, with this repository's sources as the
  * package it imports, and returns the ConfigFields' and WorkflowToggles' inputs by resource name.
  */
-async function declaredBy(dir: string, config: Record<string, string> = {}): Promise<Record<string, Record<string, unknown>>> {
+async function declaredBy(
+  dir: string,
+  config: Record<string, string> = {},
+): Promise<Record<string, Record<string, unknown>>> {
   const modules = path.join(dir, "node_modules");
   if (!fs.existsSync(modules)) {
     fs.mkdirSync(path.join(modules, "pulumi-integration-platform"), { recursive: true });
-    fs.writeFileSync(path.join(modules, "pulumi-integration-platform/index.js"), `module.exports = require(${JSON.stringify(path.join(REPO, "provider/index.ts"))});\n`);
+    fs.writeFileSync(
+      path.join(modules, "pulumi-integration-platform/index.js"),
+      `module.exports = require(${JSON.stringify(path.join(REPO, "provider/index.ts"))});\n`,
+    );
     fs.symlinkSync(path.join(REPO, "node_modules/@pulumi"), path.join(modules, "@pulumi"), "dir");
   }
   // The program runs on every require, as on every `pulumi up`, and reads found.json afresh.
   for (const file of ["index.ts", "found.json"]) delete require.cache[fs.realpathSync(path.join(dir, file))];
   const registered = await registrations(() => require(path.join(dir, "index.ts")), config);
-  return Object.fromEntries(registered.filter((r) => [TYPE("ConfigField"), TYPE("WorkflowToggle"), TYPE("EnvVariableValue")].includes(r.type)).map((r) => [r.name, r.inputs]));
+  return Object.fromEntries(
+    registered
+      .filter((r) => [TYPE("ConfigField"), TYPE("WorkflowToggle"), TYPE("EnvVariableValue")].includes(r.type))
+      .map((r) => [r.name, r.inputs]),
+  );
 }
 
 /** Every value the emulator stores for an encrypted definition: what must never reach a file or the output. */
@@ -72,7 +82,11 @@ describe("pulumi-integration-platform import", function () {
       stdout: (text) => (run.stdout += text),
       stderr: (text) => (run.stderr += text),
       readStdin: async () => "",
-      env: { INTEGRATION_PLATFORM_BASE_URL: ctx.emulator.url, INTEGRATION_PLATFORM_API_KEY: ctx.emulator.apiKey, ...options.env },
+      env: {
+        INTEGRATION_PLATFORM_BASE_URL: ctx.emulator.url,
+        INTEGRATION_PLATFORM_API_KEY: ctx.emulator.apiKey,
+        ...options.env,
+      },
       stderrIsTTY: options.tty ?? false,
     });
     return { code, ...run };
@@ -85,7 +99,15 @@ describe("pulumi-integration-platform import", function () {
       const run = await cli(["import", "--slug", "hubspot", "--out", out]);
       assert.equal(run.code, 0, run.stderr);
       const files = filesIn(out);
-      assert.deepEqual(Object.keys(files).sort(), [".gitignore", "Pulumi.yaml", "README.md", "found.json", "index.ts", "package.json", "tsconfig.json"]);
+      assert.deepEqual(Object.keys(files).sort(), [
+        ".gitignore",
+        "Pulumi.yaml",
+        "README.md",
+        "found.json",
+        "index.ts",
+        "package.json",
+        "tsconfig.json",
+      ]);
 
       // The data: each account's enabled workflows and env values, the encrypted one from the stack's config.
       assert.deepEqual(dataLines(files["index.ts"]), [
@@ -98,7 +120,10 @@ describe("pulumi-integration-platform import", function () {
       assert.match(program, /CRM_API_TOKEN: \{ id: "64f0000000000000000000d4", encrypted: true \}/);
       assert.match(program, /ACCOUNT_TIER: \{ id: "64f0000000000000000000d5", encrypted: false \}/);
       // Org, workspace and whole-workflow values: a small list, each declared once, kept on destroy.
-      const shared = program.slice(program.indexOf("const sharedEnvValues"), program.indexOf("];", program.indexOf("const sharedEnvValues")));
+      const shared = program.slice(
+        program.indexOf("const sharedEnvValues"),
+        program.indexOf("];", program.indexOf("const sharedEnvValues")),
+      );
       assert.deepEqual(shared.split("\n").slice(1).filter(Boolean), [
         '  ["API_BASE_URL", "https://api.example.com"],',
         '  ["MAX_RETRIES", "3"],',
@@ -131,15 +156,24 @@ describe("pulumi-integration-platform import", function () {
       // Until the package is on a registry, its `npm install` needs the release tarball (README, "Install").
       const { version } = JSON.parse(fs.readFileSync(path.join(REPO, "package.json"), "utf8"));
       assert.equal(JSON.parse(files["package.json"]).dependencies["pulumi-integration-platform"], `^${version}`);
-      assert.ok(files["README.md"].includes(`npm install /path/to/pulumi-integration-platform-${version}.tgz`), "the README installs the tarball");
+      assert.ok(
+        files["README.md"].includes(`npm install /path/to/pulumi-integration-platform-${version}.tgz`),
+        "the README installs the tarball",
+      );
 
       // The secret: never in a file or the output; the command to set it, without a value.
       for (const secret of [...encryptedValues(ctx.emulator), ctx.emulator.apiKey]) {
         for (const [name, text] of Object.entries(files)) assert.ok(!text.includes(secret), `${name} holds a secret`);
         assert.ok(!run.stdout.includes(secret) && !run.stderr.includes(secret), "the output holds a secret");
       }
-      assert.match(run.stdout, /^  pulumi config set --secret CRM_API_TOKEN-acme   # CRM_API_TOKEN, linked account acme$/m);
-      assert.match(files["README.md"], /^pulumi config set --secret CRM_API_TOKEN-acme   # CRM_API_TOKEN, linked account acme$/m);
+      assert.match(
+        run.stdout,
+        /^  pulumi config set --secret CRM_API_TOKEN-acme   # CRM_API_TOKEN, linked account acme$/m,
+      );
+      assert.match(
+        files["README.md"],
+        /^pulumi config set --secret CRM_API_TOKEN-acme   # CRM_API_TOKEN, linked account acme$/m,
+      );
       assert.doesNotMatch(program, /\[REDACTED\]/);
 
       // The project around it.
@@ -153,12 +187,18 @@ describe("pulumi-integration-platform import", function () {
       // What it could not bring in, and why, in the output and in the README.
       for (const text of [run.stdout, files["README.md"]]) {
         assert.match(text, /Application events: the API has no operation that reads an event.*`restoreOnDelete`/);
-        assert.match(text, /Field values, the end users' own input \(1 field, e\.g\. hs_api_domain of acme's hubspot config\)/);
+        assert.match(
+          text,
+          /Field values, the end users' own input \(1 field, e\.g\. hs_api_domain of acme's hubspot config\)/,
+        );
         assert.match(text, /Config labels \(acme's hubspot config\)/);
       }
       assert.match(files["README.md"], /retainOnDelete: true/);
       assert.match(files["README.md"], /`adoptEncryptedValue: true`[^]*?trusts the secret you set to equal it/);
-      assert.match(run.stdout, /^Brought in 3 linked accounts \(hubspot\) as 3 setups: 0 fields, 2 enabled workflows, 9 env values \(1 encrypted\), read with 12 API calls/m);
+      assert.match(
+        run.stdout,
+        /^Brought in 3 linked accounts \(hubspot\) as 3 setups: 0 fields, 2 enabled workflows, 9 env values \(1 encrypted\), read with 12 API calls/m,
+      );
 
       // Reads only, the documented ones, and exactly as many as it says.
       assert.deepEqual(writes(), []);
@@ -168,10 +208,18 @@ describe("pulumi-integration-platform import", function () {
     /** Gives each fixture account's hubspot config one field of its own: acme a name, globex labels, initech options. */
     async function customizeOneFieldPerAccount(): Promise<void> {
       await ctx.emulator.store.update(() => {
-        const config = (account: string) => ctx.emulator.store.config({ linkedAccountId: account, slug: "hubspot", configId: account })!;
-        Object.assign(ctx.emulator.store.configFieldState(config("acme"), null, "hs_pipeline"), { name: "Deals pipeline" });
-        Object.assign(ctx.emulator.store.configFieldState(config("globex"), "wf_hs_contact_sync", "hs_contact_owner"), { labels: [{ name: "team", value: "emea" }] });
-        Object.assign(ctx.emulator.store.configFieldState(config("initech"), "wf_hs_contact_sync", "hs_sync_direction"), { options: [{ name: "One way", value: "one_way" }] });
+        const config = (account: string) =>
+          ctx.emulator.store.config({ linkedAccountId: account, slug: "hubspot", configId: account })!;
+        Object.assign(ctx.emulator.store.configFieldState(config("acme"), null, "hs_pipeline"), {
+          name: "Deals pipeline",
+        });
+        Object.assign(ctx.emulator.store.configFieldState(config("globex"), "wf_hs_contact_sync", "hs_contact_owner"), {
+          labels: [{ name: "team", value: "emea" }],
+        });
+        Object.assign(
+          ctx.emulator.store.configFieldState(config("initech"), "wf_hs_contact_sync", "hs_sync_direction"),
+          { options: [{ name: "One way", value: "one_way" }] },
+        );
       });
     }
 
@@ -180,9 +228,18 @@ describe("pulumi-integration-platform import", function () {
       const run = await cli(["import", "--slug", "hubspot", "--out", out]);
       assert.equal(run.code, 0, run.stderr);
       const lines = dataLines(filesIn(out)["index.ts"]);
-      assert.match(lines[0], /^  \{ linkedAccountId: "acme", slug: "hubspot", fields: \[\{ fieldId: "hs_pipeline", name: "Deals pipeline" \}\], workflows/);
-      assert.match(lines[1], /fields: \[\{ fieldId: "hs_contact_owner", workflowId: "wf_hs_contact_sync", labels: \[\{ name: "team", value: "emea" \}\] \}\]/);
-      assert.match(lines[2], /fields: \[\{ fieldId: "hs_sync_direction", workflowId: "wf_hs_contact_sync", options: \[\{ name: "One way", value: "one_way" \}\] \}\]/);
+      assert.match(
+        lines[0],
+        /^  \{ linkedAccountId: "acme", slug: "hubspot", fields: \[\{ fieldId: "hs_pipeline", name: "Deals pipeline" \}\], workflows/,
+      );
+      assert.match(
+        lines[1],
+        /fields: \[\{ fieldId: "hs_contact_owner", workflowId: "wf_hs_contact_sync", labels: \[\{ name: "team", value: "emea" \}\] \}\]/,
+      );
+      assert.match(
+        lines[2],
+        /fields: \[\{ fieldId: "hs_sync_direction", workflowId: "wf_hs_contact_sync", options: \[\{ name: "One way", value: "one_way" \}\] \}\]/,
+      );
       assert.match(run.stdout, /as 3 setups: 3 fields,/);
     });
 
@@ -204,8 +261,12 @@ describe("pulumi-integration-platform import", function () {
       // As generated: each field and enabled workflow restores exactly what was found.
       const asImported = await declaredBy(out, config);
       assert.deepEqual(asImported["acme-hubspot/field/hs_pipeline"].restoreOnDelete, { name: "Deals pipeline" });
-      assert.deepEqual(asImported["globex-hubspot/field/wf_hs_contact_sync/hs_contact_owner"].restoreOnDelete, { labels: [{ name: "team", value: "emea" }] });
-      assert.deepEqual(asImported["initech-hubspot/field/wf_hs_contact_sync/hs_sync_direction"].restoreOnDelete, { options: [{ name: "One way", value: "one_way" }] });
+      assert.deepEqual(asImported["globex-hubspot/field/wf_hs_contact_sync/hs_contact_owner"].restoreOnDelete, {
+        labels: [{ name: "team", value: "emea" }],
+      });
+      assert.deepEqual(asImported["initech-hubspot/field/wf_hs_contact_sync/hs_sync_direction"].restoreOnDelete, {
+        options: [{ name: "One way", value: "one_way" }],
+      });
       assert.equal(asImported["acme-hubspot/workflow/wf_hs_contact_sync"].restoreOnDelete, true);
       assert.equal(asImported["globex-hubspot/workflow/wf_hs_deal_alerts"].restoreOnDelete, true);
 
@@ -217,24 +278,53 @@ describe("pulumi-integration-platform import", function () {
         fs
           .readFileSync(program, "utf8")
           .replace('name: "Deals pipeline"', 'name: "Edited pipeline"')
-          .replace('labels: [{ name: "team", value: "emea" }] }', 'labels: [{ name: "team", value: "apac" }], name: "Owner" }')
-          .replace('{ linkedAccountId: "initech", slug: "hubspot", ', '{ linkedAccountId: "initech", slug: "hubspot", workflows: ["wf_hs_deal_alerts"], workflowEnv: { wf_hs_contact_sync: { BATCH_SIZE: "25" } }, '),
+          .replace(
+            'labels: [{ name: "team", value: "emea" }] }',
+            'labels: [{ name: "team", value: "apac" }], name: "Owner" }',
+          )
+          .replace(
+            '{ linkedAccountId: "initech", slug: "hubspot", ',
+            '{ linkedAccountId: "initech", slug: "hubspot", workflows: ["wf_hs_deal_alerts"], workflowEnv: { wf_hs_contact_sync: { BATCH_SIZE: "25" } }, ',
+          ),
       );
       const edited = await declaredBy(out, config);
       assert.deepEqual(edited["acme-hubspot/field/hs_pipeline"], {
-        slug: "hubspot", linkedAccountId: "acme", configId: "acme", fieldId: "hs_pipeline", name: "Edited pipeline", restoreOnDelete: { name: "Deals pipeline" },
+        slug: "hubspot",
+        linkedAccountId: "acme",
+        configId: "acme",
+        fieldId: "hs_pipeline",
+        name: "Edited pipeline",
+        restoreOnDelete: { name: "Deals pipeline" },
       });
       // A name the import did not find: none to declare, so ConfigField puts back what it recorded on taking each property over.
       assert.deepEqual(edited["globex-hubspot/field/wf_hs_contact_sync/hs_contact_owner"], {
-        ...workflowField, linkedAccountId: "globex", configId: "globex", fieldId: "hs_contact_owner", labels: [{ name: "team", value: "apac" }], name: "Owner",
+        ...workflowField,
+        linkedAccountId: "globex",
+        configId: "globex",
+        fieldId: "hs_contact_owner",
+        labels: [{ name: "team", value: "apac" }],
+        name: "Owner",
       });
       assert.deepEqual(edited["initech-hubspot/workflow/wf_hs_deal_alerts"], {
-        slug: "hubspot", linkedAccountId: "initech", configId: "initech", workflowId: "wf_hs_deal_alerts", enabled: true, restoreOnDelete: false,
+        slug: "hubspot",
+        linkedAccountId: "initech",
+        configId: "initech",
+        workflowId: "wf_hs_deal_alerts",
+        enabled: true,
+        restoreOnDelete: false,
       });
-      assert.deepEqual(edited["initech-hubspot/field/wf_hs_contact_sync/hs_sync_direction"].restoreOnDelete, { options: [{ name: "One way", value: "one_way" }] });
+      assert.deepEqual(edited["initech-hubspot/field/wf_hs_contact_sync/hs_sync_direction"].restoreOnDelete, {
+        options: [{ name: "One way", value: "one_way" }],
+      });
       // An env value the import did not find at the account: destroy deletes it (and create needs no read).
-      const { value: added, ...addedInputs } = edited["initech-hubspot/env/64f0000000000000000000d8/wf_hs_contact_sync"];
-      assert.deepEqual(addedInputs, { definitionId: "64f0000000000000000000d8", workflowId: "wf_hs_contact_sync", linkedAccountId: "initech", noValueBefore: true });
+      const { value: added, ...addedInputs } =
+        edited["initech-hubspot/env/64f0000000000000000000d8/wf_hs_contact_sync"];
+      assert.deepEqual(addedInputs, {
+        definitionId: "64f0000000000000000000d8",
+        workflowId: "wf_hs_contact_sync",
+        linkedAccountId: "initech",
+        noValueBefore: true,
+      });
       assert.equal((added as { value: string }).value, "25", "the value, as a secret");
       // One it found stays on the platform at destroy, as imported.
       assert.equal(edited["initech-hubspot/env/64f0000000000000000000d5"].noValueBefore, undefined);
@@ -250,10 +340,22 @@ describe("pulumi-integration-platform import", function () {
       assert.equal(run.code, 0, run.stderr);
       const lines = dataLines(filesIn(out)["index.ts"]);
       assert.equal(lines.length, 1);
-      assert.match(lines[0], /^  \{ linkedAccountId: "acme", slug: "hubspot", fields: \[\{ fieldId: "hs_pipeline", name: "Deals pipeline" \}\], workflows: \["wf_hs_contact_sync"\]/);
-      const configReads = ctx.emulator.requests.list().filter((r) => r.path.startsWith("/api/v2/public/slug/hubspot/config/"));
-      assert.deepEqual(configReads.map((r) => r.path.split("/").pop()).sort(), FIXTURE.accounts, "globex's and initech's configs are read, not declared");
-      assert.match(run.stdout, /Brought in 1 linked account \(hubspot\) as 1 setup: 1 field, 1 enabled workflow, 7 env values/);
+      assert.match(
+        lines[0],
+        /^  \{ linkedAccountId: "acme", slug: "hubspot", fields: \[\{ fieldId: "hs_pipeline", name: "Deals pipeline" \}\], workflows: \["wf_hs_contact_sync"\]/,
+      );
+      const configReads = ctx.emulator.requests
+        .list()
+        .filter((r) => r.path.startsWith("/api/v2/public/slug/hubspot/config/"));
+      assert.deepEqual(
+        configReads.map((r) => r.path.split("/").pop()).sort(),
+        FIXTURE.accounts,
+        "globex's and initech's configs are read, not declared",
+      );
+      assert.match(
+        run.stdout,
+        /Brought in 1 linked account \(hubspot\) as 1 setup: 1 field, 1 enabled workflow, 7 env values/,
+      );
       assert.deepEqual(writes(), []);
     });
 
@@ -262,7 +364,12 @@ describe("pulumi-integration-platform import", function () {
       assert.equal(run.code, 0, run.stderr);
       const lines = dataLines(filesIn(out)["index.ts"]);
       assert.deepEqual(
-        lines.map((line) => line.match(/^  \{ linkedAccountId: "(\w+)", slug: "(\w+)"/)!.slice(1).join("-")),
+        lines.map((line) =>
+          line
+            .match(/^  \{ linkedAccountId: "(\w+)", slug: "(\w+)"/)!
+            .slice(1)
+            .join("-"),
+        ),
         ["acme-hubspot", "acme-slack", "globex-hubspot", "initech-hubspot"],
       );
       assert.match(lines[1], /^  \{ linkedAccountId: "acme", slug: "slack", workflows: \["wf_slack_notify"\] \},$/);
@@ -286,23 +393,34 @@ describe("pulumi-integration-platform import", function () {
     it("updates one line in place on a terminal", async () => {
       const run = await cli(["import", "--slug", "hubspot", "--out", out], { tty: true });
       assert.equal(run.code, 0, run.stderr);
-      assert.match(run.stderr, /\rRead 0 of 3 linked accounts \(\d+ s\)\rRead 1 of 3 linked accounts \(\d+ s\)\rRead 2 of 3 .*\rRead 3 of 3 linked accounts \(\d+ s\)\n/);
+      assert.match(
+        run.stderr,
+        /\rRead 0 of 3 linked accounts \(\d+ s\)\rRead 1 of 3 linked accounts \(\d+ s\)\rRead 2 of 3 .*\rRead 3 of 3 linked accounts \(\d+ s\)\n/,
+      );
     });
 
     it("reports a tenth of the accounts at a time when there are many", async () => {
       await ctx.emulator.store.update(() => {
-        for (let i = 0; i < 37; i++) ctx.emulator.store.addLinkedAccount({ account_id: `tenant-${i}`, name: `Tenant ${i}` });
+        for (let i = 0; i < 37; i++)
+          ctx.emulator.store.addLinkedAccount({ account_id: `tenant-${i}`, name: `Tenant ${i}` });
       });
       const run = await cli(["import", "--slug", "hubspot", "--out", out]);
       assert.equal(run.code, 0, run.stderr);
-      const counts = run.stderr.split("\n").filter((line) => /^Read \d/.test(line)).map((line) => Number(line.split(" ")[1]));
+      const counts = run.stderr
+        .split("\n")
+        .filter((line) => /^Read \d/.test(line))
+        .map((line) => Number(line.split(" ")[1]));
       assert.deepEqual(counts, [4, 8, 12, 16, 20, 24, 28, 32, 36, 40]);
     });
   });
 
   describe("refuses, says what to fix, and writes nothing", () => {
     /** Runs the command and checks the refusal: exit 2, the message, no output, and no file in `dir`. */
-    async function refused(args: string[], message: RegExp, options: { env?: Record<string, string>; dir?: string; usage?: boolean } = {}): Promise<Run> {
+    async function refused(
+      args: string[],
+      message: RegExp,
+      options: { env?: Record<string, string>; dir?: string; usage?: boolean } = {},
+    ): Promise<Run> {
       const dir = options.dir ?? out;
       const before = filesIn(dir);
       const run = await cli(args, options);
@@ -325,7 +443,11 @@ describe("pulumi-integration-platform import", function () {
         { env: { INTEGRATION_PLATFORM_API_KEY: key } },
       );
       assert.ok(!run.stderr.includes(key));
-      assert.doesNotMatch(run.stderr, /integration-platform:/, "import reads no stack config: its messages name environment variables only");
+      assert.doesNotMatch(
+        run.stderr,
+        /integration-platform:/,
+        "import reads no stack config: its messages name environment variables only",
+      );
       assert.equal(ctx.emulator.requests.list().length, 1, "it stops at the first call");
     });
 
@@ -347,7 +469,17 @@ describe("pulumi-integration-platform import", function () {
 
     it("an unknown linked account", async () => {
       await refused(
-        ["import", "--slug", "hubspot", "--linked-account", "acme", "--linked-account", "Acme Corporation", "--out", out],
+        [
+          "import",
+          "--slug",
+          "hubspot",
+          "--linked-account",
+          "acme",
+          "--linked-account",
+          "Acme Corporation",
+          "--out",
+          out,
+        ],
         /unknown linked account "Acme Corporation": the workspace's 3 linked accounts do not include it\. Check --linked-account: it takes the account's id/,
       );
     });
@@ -355,7 +487,11 @@ describe("pulumi-integration-platform import", function () {
     it("a directory that cannot be made (its parent is a file), before any request", async () => {
       const file = path.join(tmp, "a-file");
       fs.writeFileSync(file, "x");
-      await refused(["import", "--slug", "hubspot", "--out", path.join(file, "platform")], /cannot create --out .*a-file\/platform: .*a-file is a file, not a directory/, { dir: tmp });
+      await refused(
+        ["import", "--slug", "hubspot", "--out", path.join(file, "platform")],
+        /cannot create --out .*a-file\/platform: .*a-file is a file, not a directory/,
+        { dir: tmp },
+      );
       assert.equal(fs.readFileSync(file, "utf8"), "x");
       assert.equal(ctx.emulator.requests.list().length, 0);
     });
@@ -363,7 +499,11 @@ describe("pulumi-integration-platform import", function () {
     it("--out naming a file", async () => {
       const file = path.join(tmp, "a-file");
       fs.writeFileSync(file, "x");
-      await refused(["import", "--slug", "hubspot", "--out", file], /--out .*a-file is a file, not a directory: name a new or empty directory/, { dir: tmp });
+      await refused(
+        ["import", "--slug", "hubspot", "--out", file],
+        /--out .*a-file is a file, not a directory: name a new or empty directory/,
+        { dir: tmp },
+      );
     });
 
     it("a directory that is not empty, without --force", async () => {
@@ -402,11 +542,23 @@ describe("pulumi-integration-platform import", function () {
 
     const usage: [string, string[], RegExp][] = [
       ["no --slug", ["import", "--out", "x"], /import needs --slug: name the app to bring in, e\.g\. --slug hubspot/],
-      ["no --out", ["import", "--slug", "hubspot"], /import needs --out: name a new or empty directory for the project, e\.g\. --out platform/],
-      ["an empty --linked-account", ["import", "--slug", "hubspot", "--linked-account", "", "--out", "x"], /--linked-account must not be empty/],
+      [
+        "no --out",
+        ["import", "--slug", "hubspot"],
+        /import needs --out: name a new or empty directory for the project, e\.g\. --out platform/,
+      ],
+      [
+        "an empty --linked-account",
+        ["import", "--slug", "hubspot", "--linked-account", "", "--out", "x"],
+        /--linked-account must not be empty/,
+      ],
       ["an unknown option", ["import", "--slug", "hubspot", "--out", "x", "--all"], /unknown option '--all'/],
       ["--out without a value", ["import", "--slug", "hubspot", "--out"], /--out needs a value: --out <dir>/],
-      ["a stray argument", ["import", "hubspot", "--out", "x"], /import takes no arguments besides its options; got "hubspot"/],
+      [
+        "a stray argument",
+        ["import", "hubspot", "--out", "x"],
+        /import takes no arguments besides its options; got "hubspot"/,
+      ],
     ];
     for (const [what, args, message] of usage) {
       it(`bad usage: ${what}`, async () => {
@@ -429,10 +581,26 @@ describe("pulumi-integration-platform import", function () {
 
   describe("--force into an earlier import's directory keeps what the first import found", () => {
     /** found.json's records, one per line, without the separating commas. */
-    const foundLines = () => filesIn(out)["found.json"].split("\n").filter((line) => line.startsWith("  {")).map((line) => line.replace(/,$/, ""));
+    const foundLines = () => {
+      const found = filesIn(out)["found.json"];
+      return found
+        .split("\n")
+        .filter((line) => line.startsWith("  {"))
+        .map((line) => line.replace(/,$/, ""));
+    };
 
     it("keeps found.json's records whole, even where the platform changed since, and adds records for new data lines", async () => {
-      const first = await cli(["import", "--slug", "hubspot", "--linked-account", "acme", "--linked-account", "globex", "--out", out]);
+      const first = await cli([
+        "import",
+        "--slug",
+        "hubspot",
+        "--linked-account",
+        "acme",
+        "--linked-account",
+        "globex",
+        "--out",
+        out,
+      ]);
       assert.equal(first.code, 0, first.stderr);
       const earlier = foundLines();
       assert.equal(earlier.length, 2);
@@ -445,16 +613,30 @@ describe("pulumi-integration-platform import", function () {
 
       const again = await cli(["import", "--slug", "hubspot", "--out", out, "--force"]);
       assert.equal(again.code, 0, again.stderr);
-      assert.match(again.stdout, /Kept the 2 records of the earlier found\.json \(what destroy puts back: what the first import found\) and added 1 record for new data lines; delete found\.json before importing to record what the platform holds now instead\./);
+      assert.match(
+        again.stdout,
+        /Kept the 2 records of the earlier found\.json \(what destroy puts back: what the first import found\) and added 1 record for new data lines; delete found\.json before importing to record what the platform holds now instead\./,
+      );
       const lines = foundLines();
       assert.deepEqual(lines.slice(0, 2), earlier, "the earlier records, unchanged");
       assert.equal(lines.length, 3);
-      assert.deepEqual(JSON.parse(lines[2]), { linkedAccountId: "initech", slug: "hubspot", workflows: { wf_hs_contact_sync: false, wf_hs_deal_alerts: false }, env: ["64f0000000000000000000d5"] });
+      assert.deepEqual(JSON.parse(lines[2]), {
+        linkedAccountId: "initech",
+        slug: "hubspot",
+        workflows: { wf_hs_contact_sync: false, wf_hs_deal_alerts: false },
+        env: ["64f0000000000000000000d5"],
+      });
       // The data line has the stack's values now; destroy still puts back the first import's.
-      assert.match(dataLines(filesIn(out)["index.ts"])[0], /fields: \[\{ fieldId: "hs_pipeline", name: "Set by the stack" \}\]/);
+      assert.match(
+        dataLines(filesIn(out)["index.ts"])[0],
+        /fields: \[\{ fieldId: "hs_pipeline", name: "Set by the stack" \}\]/,
+      );
       assert.deepEqual(JSON.parse(lines[0]).workflows, { wf_hs_contact_sync: true, wf_hs_deal_alerts: false });
       // The README says what --force does with found.json.
-      assert.match(filesIn(out)["README.md"], /It keeps every record\n`found\.json` holds, and adds records only for new data lines/);
+      assert.match(
+        filesIn(out)["README.md"],
+        /It keeps every record\n`found\.json` holds, and adds records only for new data lines/,
+      );
       assert.deepEqual(writes(), []);
     });
 
@@ -473,8 +655,16 @@ describe("pulumi-integration-platform import", function () {
 
     for (const [what, text, reason] of [
       ["not JSON", "[{", /not JSON: /],
-      ["a record without its linked account", '[{ "slug": "hubspot", "workflows": {} }]', /`\[0\]\.linkedAccountId` is missing; it should be text/],
-      ["a workflow state that is not a boolean", '[{ "linkedAccountId": "acme", "slug": "hubspot", "workflows": { "wf_hs_contact_sync": "yes" } }]', /`\[0\]\.workflows\.wf_hs_contact_sync` is text; it should be true or false/],
+      [
+        "a record without its linked account",
+        '[{ "slug": "hubspot", "workflows": {} }]',
+        /`\[0\]\.linkedAccountId` is missing; it should be text/,
+      ],
+      [
+        "a workflow state that is not a boolean",
+        '[{ "linkedAccountId": "acme", "slug": "hubspot", "workflows": { "wf_hs_contact_sync": "yes" } }]',
+        /`\[0\]\.workflows\.wf_hs_contact_sync` is text; it should be true or false/,
+      ],
     ] as const) {
       it(`refuses before any request when found.json is ${what}, and leaves the directory as it was`, async () => {
         fs.mkdirSync(out);
@@ -485,8 +675,15 @@ describe("pulumi-integration-platform import", function () {
         assert.equal(run.code, 2, run.stderr);
         assert.match(run.stderr, /found\.json is not what import writes \(/);
         assert.match(run.stderr, reason);
-        assert.doesNotMatch(run.stderr, /Invalid input|expected|received|Unexpected/, "in the product's words, not zod's or the JSON parser's");
-        assert.match(run.stderr, /it holds what destroy puts back, so it is kept on --force: restore it from version control, or delete it to record what the platform holds now/);
+        assert.doesNotMatch(
+          run.stderr,
+          /Invalid input|expected|received|Unexpected/,
+          "in the product's words, not zod's or the JSON parser's",
+        );
+        assert.match(
+          run.stderr,
+          /it holds what destroy puts back, so it is kept on --force: restore it from version control, or delete it to record what the platform holds now/,
+        );
         assert.deepEqual(filesIn(out), before);
         assert.deepEqual(ctx.emulator.requests.list(), [], "no request");
       });
@@ -496,7 +693,10 @@ describe("pulumi-integration-platform import", function () {
   it("--help describes import", async () => {
     const run = await cli(["import", "--help"]);
     assert.equal(run.code, 0);
-    assert.match(run.stdout, /^Usage: pulumi-integration-platform import --slug <slug> \[--slug <slug> \.\.\.\]\n +\[--linked-account <id> \.\.\.\] --out <dir> \[--force\]\n/);
+    assert.match(
+      run.stdout,
+      /^Usage: pulumi-integration-platform import --slug <slug> \[--slug <slug> \.\.\.\]\n +\[--linked-account <id> \.\.\.\] --out <dir> \[--force\]\n/,
+    );
     assert.match(run.stdout, /INTEGRATION_PLATFORM_BASE_URL and\s+INTEGRATION_PLATFORM_API_KEY/);
   });
 });

@@ -57,14 +57,46 @@ describe("import: hostile names", function () {
     await store.update((state) => {
       for (const [i, name] of NAMES.entries()) {
         const stamp = new Date().toISOString();
-        const base = { org_id: state.org._id, description: "hostile", var_format: "string" as const, created_by: "test", updated_by: "test", createdAt: stamp, updatedAt: stamp };
-        state.envDefinitions.push({ ...base, _id: `66${String(i).padStart(22, "0")}`, name, scope: "org", encrypted: false });
-        state.envDefinitions.push({ ...base, _id: `67${String(i).padStart(22, "0")}`, name: `${name} secret`, scope: "linked_account", encrypted: true });
+        const base = {
+          org_id: state.org._id,
+          description: "hostile",
+          var_format: "string" as const,
+          created_by: "test",
+          updated_by: "test",
+          createdAt: stamp,
+          updatedAt: stamp,
+        };
+        state.envDefinitions.push({
+          ...base,
+          _id: `66${String(i).padStart(22, "0")}`,
+          name,
+          scope: "org",
+          encrypted: false,
+        });
+        state.envDefinitions.push({
+          ...base,
+          _id: `67${String(i).padStart(22, "0")}`,
+          name: `${name} secret`,
+          scope: "linked_account",
+          encrypted: true,
+        });
       }
     });
     for (const [i] of NAMES.entries()) {
-      store.setEnvValue({ definition: store.envDefinition(`66${String(i).padStart(22, "0")}`)!, value: `plain-${i}`, linkedAccountId: null, workflowId: null, actor: "api_key" });
-      store.setEnvValue({ definition: store.envDefinition(`67${String(i).padStart(22, "0")}`)!, value: `hidden-${i}`, linkedAccountId: "acme", workflowId: null, actor: "api_key" });
+      store.setEnvValue({
+        definition: store.envDefinition(`66${String(i).padStart(22, "0")}`)!,
+        value: `plain-${i}`,
+        linkedAccountId: null,
+        workflowId: null,
+        actor: "api_key",
+      });
+      store.setEnvValue({
+        definition: store.envDefinition(`67${String(i).padStart(22, "0")}`)!,
+        value: `hidden-${i}`,
+        linkedAccountId: "acme",
+        workflowId: null,
+        actor: "api_key",
+      });
     }
     await store.commit();
 
@@ -75,19 +107,40 @@ describe("import: hostile names", function () {
     const readme = fs.readFileSync(path.join(out, "README.md"), "utf8");
 
     // One line per command in the README's shell block: the secrets' comments cannot start a line.
-    const shell = /```sh\n([\s\S]*?)```/.exec(readme)![1].split("\n").filter((line) => line.trim() !== "");
+    const shell = /```sh\n([\s\S]*?)```/
+      .exec(readme)![1]
+      .split("\n")
+      .filter((line) => line.trim() !== "");
     const allowed = /^(npm install|pulumi (stack init|config set|up|preview)\b|#)/;
-    assert.deepEqual(shell.filter((line) => !allowed.test(line)), [], "every line of the block is a command the README means, or a comment");
-    const secretLines = shell.filter((line) => line.startsWith("pulumi config set --secret ") && !line.includes("integration-platform:apiKey"));
-    assert.equal(secretLines.filter((line) => / secret, linked account acme$/.test(line)).length, NAMES.length, "one command per hostile encrypted value");
-    for (const line of secretLines) assert.match(line, /^pulumi config set --secret [A-Za-z][A-Za-z0-9_-]* +# /, "the key is one plain word that no option parser takes for a flag");
+    assert.deepEqual(
+      shell.filter((line) => !allowed.test(line)),
+      [],
+      "every line of the block is a command the README means, or a comment",
+    );
+    const secretLines = shell.filter(
+      (line) => line.startsWith("pulumi config set --secret ") && !line.includes("integration-platform:apiKey"),
+    );
+    assert.equal(
+      secretLines.filter((line) => / secret, linked account acme$/.test(line)).length,
+      NAMES.length,
+      "one command per hostile encrypted value",
+    );
+    for (const line of secretLines)
+      assert.match(
+        line,
+        /^pulumi config set --secret [A-Za-z][A-Za-z0-9_-]* +# /,
+        "the key is one plain word that no option parser takes for a flag",
+      );
     assert.doesNotMatch(readme + run.stdout, /\u202e/, "no bidi override reaches what a reader sees");
     assert.match(index, /\["__proto__"\]: /, "__proto__ is a key of its own, not the object's prototype");
 
     // The package from this repository's sources, @pulumi/pulumi from its node_modules.
     const modules = path.join(out, "node_modules");
     fs.mkdirSync(path.join(modules, "pulumi-integration-platform"), { recursive: true });
-    fs.writeFileSync(path.join(modules, "pulumi-integration-platform/index.js"), `module.exports = require(${JSON.stringify(path.join(REPO, "provider/index.ts"))});\n`);
+    fs.writeFileSync(
+      path.join(modules, "pulumi-integration-platform/index.js"),
+      `module.exports = require(${JSON.stringify(path.join(REPO, "provider/index.ts"))});\n`,
+    );
     fs.symlinkSync(path.join(REPO, "node_modules/@pulumi"), path.join(modules, "@pulumi"), "dir");
     assert.deepEqual(typeErrors(out), []);
 
@@ -95,7 +148,11 @@ describe("import: hostile names", function () {
     const secrets = Object.fromEntries(secretLines.map((line) => [`project:${line.split(/\s+/)[4]}`, "set-by-user"]));
     const registered = await registrations(() => require(path.join(out, "index.ts")), secrets);
     const declared = registered.filter((r) => r.type === TYPE("EnvVariableValue")).map((r) => r.inputs.definitionId);
-    for (const [i] of NAMES.entries()) assert.ok(declared.includes(`66${String(i).padStart(22, "0")}`), `the value of ${JSON.stringify(NAMES[i])} is declared`);
+    for (const [i] of NAMES.entries())
+      assert.ok(
+        declared.includes(`66${String(i).padStart(22, "0")}`),
+        `the value of ${JSON.stringify(NAMES[i])} is declared`,
+      );
   });
 
   it("--force never writes through a symbolic link, and says that nothing was written", async () => {
@@ -106,7 +163,10 @@ describe("import: hostile names", function () {
     fs.symlinkSync(elsewhere, path.join(out, "README.md"));
     const run = await cli(["import", "--slug", "hubspot", "--out", out, "--force"]);
     assert.equal(run.code, 2);
-    assert.match(run.stderr, /README\.md is a symbolic link: import never writes through one\. Remove it, then run the import again\nNothing was written to /);
+    assert.match(
+      run.stderr,
+      /README\.md is a symbolic link: import never writes through one\. Remove it, then run the import again\nNothing was written to /,
+    );
     assert.equal(fs.readFileSync(elsewhere, "utf8"), "not the project's\n");
     assert.deepEqual(fs.readdirSync(out), ["README.md"]);
   });

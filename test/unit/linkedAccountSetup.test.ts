@@ -22,10 +22,17 @@ describe("LinkedAccountSetup", () => {
         },
       });
     });
-    const toggles = Object.fromEntries(registered.filter((r) => r.type === TYPE("WorkflowToggle")).map((r) => [r.name, r.inputs]));
+    const toggles = Object.fromEntries(
+      registered.filter((r) => r.type === TYPE("WorkflowToggle")).map((r) => [r.name, r.inputs]),
+    );
     assert.deepEqual(toggles, {
       "acme-hubspot/workflow/wf_hs_contact_sync": { ...config, workflowId: "wf_hs_contact_sync", enabled: true },
-      "acme-hubspot/workflow/wf_hs_deal_alerts": { ...config, workflowId: "wf_hs_deal_alerts", enabled: true, restoreOnDelete: false },
+      "acme-hubspot/workflow/wf_hs_deal_alerts": {
+        ...config,
+        workflowId: "wf_hs_deal_alerts",
+        enabled: true,
+        restoreOnDelete: false,
+      },
       "acme-hubspot/workflow/wf_hs_lead_scoring": { ...config, workflowId: "wf_hs_lead_scoring", enabled: false },
     });
   });
@@ -41,7 +48,12 @@ describe("LinkedAccountSetup", () => {
     const fields = registered.filter((r) => r.type === TYPE("ConfigField"));
     assert.deepEqual(
       fields.map((r) => [r.name, r.inputs]),
-      [["acme-hubspot/field/hs_pipeline", { ...config, fieldId: "hs_pipeline", name: "Deals pipeline", restoreOnDelete: { name: "Sales pipeline" } }]],
+      [
+        [
+          "acme-hubspot/field/hs_pipeline",
+          { ...config, fieldId: "hs_pipeline", name: "Deals pipeline", restoreOnDelete: { name: "Sales pipeline" } },
+        ],
+      ],
     );
   });
 });

@@ -13,17 +13,30 @@ const REPO = path.resolve(__dirname, "../..");
 const { version } = JSON.parse(fs.readFileSync(path.join(REPO, "package.json"), "utf8")) as { version: string };
 const schema = packageSchema(version);
 type Spec = { description?: string; secret?: boolean; replaceOnChanges?: boolean; $ref?: string; items?: Spec };
-type ResourceSpec = { description: string; properties: Record<string, Spec>; inputProperties: Record<string, Spec>; requiredInputs: string[]; aliases: { type: string }[] };
+type ResourceSpec = {
+  description: string;
+  properties: Record<string, Spec>;
+  inputProperties: Record<string, Spec>;
+  requiredInputs: string[];
+  aliases: { type: string }[];
+};
 const resource = (type: string) => schema.resources[`integration-platform:index:${type}`] as ResourceSpec;
 
 describe("native schema", () => {
   it("is checked in as sdk/schema.json, byte for byte what the definitions give (npm run gen:schema)", () => {
     const checkedIn = fs.readFileSync(path.join(REPO, "sdk", "schema.json"), "utf8");
-    assert.equal(checkedIn, `${JSON.stringify(schema, null, 2)}\n`, "run `npm run gen:schema` and `bash scripts/gen-sdk.sh`, and commit both");
+    assert.equal(
+      checkedIn,
+      `${JSON.stringify(schema, null, 2)}\n`,
+      "run `npm run gen:schema` and `bash scripts/gen-sdk.sh`, and commit both",
+    );
   });
 
   it("has every resource type, described, with its dynamic token as an alias", () => {
-    assert.deepEqual(Object.keys(schema.resources).sort(), RESOURCES.map((d) => `integration-platform:index:${d.type}`).sort());
+    assert.deepEqual(
+      Object.keys(schema.resources).sort(),
+      RESOURCES.map((d) => `integration-platform:index:${d.type}`).sort(),
+    );
     for (const definition of RESOURCES) {
       const spec = resource(definition.type);
       assert.ok(spec.description.length > 20, `${definition.type} is described`);
@@ -36,17 +49,40 @@ describe("native schema", () => {
       const props = definition.properties as AnyProperties;
       const spec = resource(definition.type);
       for (const [name, property] of Object.entries(spec.properties)) {
-        assert.ok(property.description && property.description.length > 5, `${definition.type}.${name} has a description`);
-        assert.equal(property.replaceOnChanges === true, props.identity.includes(name), `${definition.type}.${name}: replaceOnChanges only for identity`);
-        assert.equal(property.secret === true, (props.secret as string[]).includes(name), `${definition.type}.${name}: secret as declared`);
+        assert.ok(
+          property.description && property.description.length > 5,
+          `${definition.type}.${name} has a description`,
+        );
+        assert.equal(
+          property.replaceOnChanges === true,
+          props.identity.includes(name),
+          `${definition.type}.${name}: replaceOnChanges only for identity`,
+        );
+        assert.equal(
+          property.secret === true,
+          (props.secret as string[]).includes(name),
+          `${definition.type}.${name}: secret as declared`,
+        );
       }
-      assert.deepEqual(Object.keys(spec.inputProperties), [...props.identity, ...props.settings], `${definition.type}: inputs are identity and settings`);
+      assert.deepEqual(
+        Object.keys(spec.inputProperties),
+        [...props.identity, ...props.settings],
+        `${definition.type}: inputs are identity and settings`,
+      );
     }
     assert.deepEqual(
-      Object.entries(resource("EnvVariableValue").properties).filter(([, p]) => p.secret).map(([name]) => name),
+      Object.entries(resource("EnvVariableValue").properties)
+        .filter(([, p]) => p.secret)
+        .map(([name]) => name),
       ["value", "restoreOnDelete", "previousValue"],
     );
-    assert.deepEqual(resource("WorkflowToggle").requiredInputs, ["slug", "linkedAccountId", "configId", "workflowId", "enabled"]);
+    assert.deepEqual(resource("WorkflowToggle").requiredInputs, [
+      "slug",
+      "linkedAccountId",
+      "configId",
+      "workflowId",
+      "enabled",
+    ]);
     assert.deepEqual(resource("ConfigField").properties.options, {
       type: "array",
       items: { $ref: "#/types/integration-platform:index:NameValue" },
@@ -55,16 +91,42 @@ describe("native schema", () => {
   });
 
   it("gives the provider every setting, the API key and token as secrets, each with its environment variable", () => {
-    const settings = schema.provider.inputProperties as Record<string, Spec & { defaultInfo?: { environment: string[] } }>;
-    assert.deepEqual(Object.keys(settings), ["baseUrl", "apiKey", "token", "timeoutMs", "maxRetries", "requestsPerSecond", "rateLimitBudgetMs", "createWithoutRead", "allowPlainHttp", "validateAtPreview"]);
-    assert.deepEqual(Object.entries(settings).filter(([, s]) => s.secret).map(([name]) => name), ["apiKey", "token"]);
+    const settings = schema.provider.inputProperties as Record<
+      string,
+      Spec & { defaultInfo?: { environment: string[] } }
+    >;
+    assert.deepEqual(Object.keys(settings), [
+      "baseUrl",
+      "apiKey",
+      "token",
+      "timeoutMs",
+      "maxRetries",
+      "requestsPerSecond",
+      "rateLimitBudgetMs",
+      "createWithoutRead",
+      "allowPlainHttp",
+      "validateAtPreview",
+    ]);
+    assert.deepEqual(
+      Object.entries(settings)
+        .filter(([, s]) => s.secret)
+        .map(([name]) => name),
+      ["apiKey", "token"],
+    );
     assert.deepEqual(settings.apiKey.defaultInfo, { environment: ["INTEGRATION_PLATFORM_API_KEY"] });
     assert.deepEqual(schema.config.variables, settings);
   });
 
   it("has the lookups as functions, getEnvValues' list secret", () => {
-    assert.deepEqual(Object.keys(schema.functions), ["getLinkedAccounts", "getEnvDefinitions", "getEnvDefinition", "getEnvValues", "getAuditEvents"].map((n) => `integration-platform:index:${n}`));
-    const values = schema.functions["integration-platform:index:getEnvValues"] as { outputs: { properties: Record<string, Spec> } };
+    assert.deepEqual(
+      Object.keys(schema.functions),
+      ["getLinkedAccounts", "getEnvDefinitions", "getEnvDefinition", "getEnvValues", "getAuditEvents"].map(
+        (n) => `integration-platform:index:${n}`,
+      ),
+    );
+    const values = schema.functions["integration-platform:index:getEnvValues"] as {
+      outputs: { properties: Record<string, Spec> };
+    };
     assert.equal(values.outputs.properties.values.secret, true);
   });
 
@@ -72,15 +134,32 @@ describe("native schema", () => {
     // The JSDoc is what TypeScript users of the dynamic classes see; the description is what every other surface shows.
     let compared = 0;
     for (const file of ["configField", "workflowToggle", "envVariableValue", "applicationEvent"]) {
-      const source = ts.createSourceFile(file, fs.readFileSync(path.join(REPO, "provider/resources", `${file}.ts`), "utf8"), ts.ScriptTarget.Latest, true);
+      const source = ts.createSourceFile(
+        file,
+        fs.readFileSync(path.join(REPO, "provider/resources", `${file}.ts`), "utf8"),
+        ts.ScriptTarget.Latest,
+        true,
+      );
       const definition = RESOURCES.find((d) => d.type.toLowerCase() === file.toLowerCase())!;
-      const groups = (definition.properties as AnyProperties).groups as unknown as Record<string, Record<string, import("zod").ZodType>>;
+      const groups = (definition.properties as AnyProperties).groups as unknown as Record<
+        string,
+        Record<string, import("zod").ZodType>
+      >;
       const shape = Object.assign({}, ...Object.values(groups).filter((g) => !Array.isArray(g)));
       const visit = (node: ts.Node) => {
-        if (ts.isPropertyAssignment(node) && ts.isIdentifier(node.name) && node.name.text in shape && /\.describe\(/.test(node.initializer.getText())) {
+        if (
+          ts.isPropertyAssignment(node) &&
+          ts.isIdentifier(node.name) &&
+          node.name.text in shape &&
+          /\.describe\(/.test(node.initializer.getText())
+        ) {
           const doc = ts.getJSDocCommentsAndTags(node).filter(ts.isJSDoc).pop();
           if (doc) {
-            const text = (typeof doc.comment === "string" ? doc.comment : (doc.comment ?? []).map((c) => c.text).join("")).replace(/\s+/g, " ").trim();
+            const text = (
+              typeof doc.comment === "string" ? doc.comment : (doc.comment ?? []).map((c) => c.text).join("")
+            )
+              .replace(/\s+/g, " ")
+              .trim();
             assert.equal(description(shape[node.name.text]), text, `${definition.type}.${node.name.text}`);
             compared++;
           }

@@ -16,7 +16,8 @@ const { ResourceProviderService, ResourceProviderClient } = require("@pulumi/pul
 const SIG = "4dabf18193072939515e22adb298388d";
 const SECRET = "1b47061264138c4ac30d75fd1eb44270";
 const URN = (type: string, name = "r") => `urn:pulumi:dev::proj::integration-platform:index:${type}::${name}`;
-const struct = (value: Record<string, unknown>) => structproto.Struct.fromJavaScript(value as Record<string, structproto.JavaScriptValue>);
+const struct = (value: Record<string, unknown>) =>
+  structproto.Struct.fromJavaScript(value as Record<string, structproto.JavaScriptValue>);
 
 describe("native provider service", () => {
   const ctx = useResetEmulator({}, { beforeEach: () => newRun() });
@@ -24,12 +25,16 @@ describe("native provider service", () => {
   let client: any;
   /** Calls one method, resolving with its response or rejecting with the gRPC error. */
   const call = <T = any>(method: string, request: unknown): Promise<T> =>
-    new Promise((resolve, reject) => client[method](request, (error: Error | null, response: T) => (error ? reject(error) : resolve(response))));
+    new Promise((resolve, reject) =>
+      client[method](request, (error: Error | null, response: T) => (error ? reject(error) : resolve(response))),
+    );
 
   before(async () => {
     server = new grpc.Server();
     server.addService(ResourceProviderService, resourceProviderService("9.9.9"));
-    const port = await new Promise<number>((resolve, reject) => server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))));
+    const port = await new Promise<number>((resolve, reject) =>
+      server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))),
+    );
     client = new ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
   });
   after(() => {
@@ -54,7 +59,10 @@ describe("native provider service", () => {
     req.setOlds(struct(olds));
     req.setNews(struct(news));
     const response = await call("check", req);
-    return { inputs: response.getInputs().toJavaScript(), failures: response.getFailuresList().map((f: any) => ({ property: f.getProperty(), reason: f.getReason() })) };
+    return {
+      inputs: response.getInputs().toJavaScript(),
+      failures: response.getFailuresList().map((f: any) => ({ property: f.getProperty(), reason: f.getReason() })),
+    };
   }
 
   it("serves its schema and version", async () => {
@@ -71,7 +79,12 @@ describe("native provider service", () => {
     req.setNews(struct({ baseUrl: "http://127.0.0.1:1", apiKey: "k-plain", timeoutMs: "5", version: "0.5.0" }));
     const response = await call("checkConfig", req);
     const failures = response.getFailuresList().map((f: any) => [f.getProperty(), f.getReason()]);
-    assert.deepEqual(failures, [["", 'integration-platform:timeoutMs (INTEGRATION_PLATFORM_TIMEOUT_MS) must be a whole number from 100 to 600000; got "5"']]);
+    assert.deepEqual(failures, [
+      [
+        "",
+        'integration-platform:timeoutMs (INTEGRATION_PLATFORM_TIMEOUT_MS) must be a whole number from 100 to 600000; got "5"',
+      ],
+    ]);
     assert.deepEqual(response.getInputs().toJavaScript().apiKey, { [SIG]: SECRET, value: "k-plain" });
     req.setNews(struct({ requestsPerSecond: 5 }));
     assert.deepEqual((await call("checkConfig", req)).getFailuresList(), []);
@@ -89,7 +102,13 @@ describe("native provider service", () => {
 
   it("checks a resource as the dynamic one does: each failure named in its reason, no request for a bad id", async () => {
     await configure();
-    const { failures } = await check("ConfigField", { slug: "hubspot", linkedAccountId: "..", configId: "globex", fieldId: "hs_pipeline", name: ["Sales"] });
+    const { failures } = await check("ConfigField", {
+      slug: "hubspot",
+      linkedAccountId: "..",
+      configId: "globex",
+      fieldId: "hs_pipeline",
+      name: ["Sales"],
+    });
     assert.deepEqual(failures, [
       { property: "", reason: 'linkedAccountId: must not be "." or "..", which a URL resolves to another path' },
       { property: "", reason: "name: must be a string" },
@@ -99,14 +118,22 @@ describe("native provider service", () => {
 
   it("takes a number given to a string property as its text, as Pulumi YAML passes config values", async () => {
     await configure({ validateAtPreview: "false" });
-    const { inputs, failures } = await check("EnvVariableValue", { definitionId: FIXTURE.definitions.accountQuota, linkedAccountId: "globex", value: 4242 });
+    const { inputs, failures } = await check("EnvVariableValue", {
+      definitionId: FIXTURE.definitions.accountQuota,
+      linkedAccountId: "globex",
+      value: 4242,
+    });
     assert.deepEqual(failures, []);
     assert.deepEqual(inputs.value, { [SIG]: SECRET, value: "4242" });
   });
 
   it("returns an env value as a secret input, and the definition's scope learned at check", async () => {
     await configure();
-    const { inputs, failures } = await check("EnvVariableValue", { definitionId: FIXTURE.definitions.accountQuota, linkedAccountId: "globex", value: { [SIG]: SECRET, value: "250" } });
+    const { inputs, failures } = await check("EnvVariableValue", {
+      definitionId: FIXTURE.definitions.accountQuota,
+      linkedAccountId: "globex",
+      value: { [SIG]: SECRET, value: "250" },
+    });
     assert.deepEqual(failures, []);
     assert.deepEqual(inputs.value, { [SIG]: SECRET, value: "250" });
     assert.equal(inputs.scope, "linked_account");
@@ -116,7 +143,13 @@ describe("native provider service", () => {
     const req = new provproto.DiffRequest();
     req.setId("x");
     req.setUrn(URN("WorkflowToggle"));
-    const base = { slug: "hubspot", linkedAccountId: "globex", configId: "globex", workflowId: "wf_hs_contact_sync", enabled: true };
+    const base = {
+      slug: "hubspot",
+      linkedAccountId: "globex",
+      configId: "globex",
+      workflowId: "wf_hs_contact_sync",
+      enabled: true,
+    };
     req.setOlds(struct({ ...base, previousEnabled: false, __provider: "exports.handler = ..." }));
     req.setNews(struct({ ...base, workflowId: "wf_hs_deal_alerts", enabled: false }));
     const response = await call("diff", req);
@@ -124,7 +157,10 @@ describe("native provider service", () => {
     const map = response.getDetaileddiffMap();
     const detailed: Record<string, number> = {};
     map.forEach((diff: { getKind(): number }, key: string) => (detailed[key] = diff.getKind()));
-    assert.deepEqual(detailed, { workflowId: provproto.PropertyDiff.Kind.UPDATE_REPLACE, enabled: provproto.PropertyDiff.Kind.UPDATE });
+    assert.deepEqual(detailed, {
+      workflowId: provproto.PropertyDiff.Kind.UPDATE_REPLACE,
+      enabled: provproto.PropertyDiff.Kind.UPDATE,
+    });
   });
 
   it("imports a field by its id with no write, recording nothing to put back; a type that cannot be read says what to do", async () => {
@@ -136,23 +172,48 @@ describe("native provider service", () => {
     const response = await call("read", req);
     const props = response.getProperties().toJavaScript();
     assert.equal(response.getId(), "globex/hubspot/globex//hs_api_domain");
-    assert.deepEqual([props.fieldId, props.workflowId, props.field.name, props.previous], ["hs_api_domain", undefined, "API domain", {}]);
-    assert.deepEqual(response.getInputs().toJavaScript(), { slug: "hubspot", linkedAccountId: "globex", configId: "globex", fieldId: "hs_api_domain" });
-    assert.deepEqual(ctx.emulator.requests.list().filter((r) => r.method !== "GET"), []);
+    assert.deepEqual(
+      [props.fieldId, props.workflowId, props.field.name, props.previous],
+      ["hs_api_domain", undefined, "API domain", {}],
+    );
+    assert.deepEqual(response.getInputs().toJavaScript(), {
+      slug: "hubspot",
+      linkedAccountId: "globex",
+      configId: "globex",
+      fieldId: "hs_api_domain",
+    });
+    assert.deepEqual(
+      ctx.emulator.requests.list().filter((r) => r.method !== "GET"),
+      [],
+    );
 
     req.setUrn(URN("ApplicationEvent"));
     req.setId(FIXTURE.events[0]);
-    await assert.rejects(call("read", req), /ApplicationEvent cannot be imported: the API has no read of an event\. Declare it in the program with restoreOnDelete/);
+    await assert.rejects(
+      call("read", req),
+      /ApplicationEvent cannot be imported: the API has no read of an event\. Declare it in the program with restoreOnDelete/,
+    );
     req.setUrn(URN("ConfigField"));
     req.setId("globex/hubspot/globex//hs_nope");
-    await assert.rejects(call("read", req), /ConfigField "globex\/hubspot\/globex\/\/hs_nope" was not found on the platform: check each part of the id/);
+    await assert.rejects(
+      call("read", req),
+      /ConfigField "globex\/hubspot\/globex\/\/hs_nope" was not found on the platform: check each part of the id/,
+    );
   });
 
   it("creates a field and keeps the env value's previous value secret", async () => {
     await configure();
     const req = new provproto.CreateRequest();
     req.setUrn(URN("EnvVariableValue"));
-    req.setProperties(struct({ definitionId: FIXTURE.definitions.accountTier, linkedAccountId: "acme", value: { [SIG]: SECRET, value: "gold" }, scope: "linked_account", encrypted: false }));
+    req.setProperties(
+      struct({
+        definitionId: FIXTURE.definitions.accountTier,
+        linkedAccountId: "acme",
+        value: { [SIG]: SECRET, value: "gold" },
+        scope: "linked_account",
+        encrypted: false,
+      }),
+    );
     const response = await call("create", req);
     const outs = response.getProperties().toJavaScript();
     assert.deepEqual(outs.value, { [SIG]: SECRET, value: "gold" });

@@ -75,7 +75,14 @@ describe("rate broker (shards on one machine share one pacer)", () => {
 
   it("refuses any address but plain http on 127.0.0.1: a turn never leaves the machine", () => {
     assert.equal(brokerUrlProblem("http://127.0.0.1:4000/abc"), undefined);
-    for (const url of ["https://127.0.0.1:4000/abc", "http://example.com/abc", "http://localhost:4000/abc", "http://u:p@127.0.0.1:1/x", "http://127.0.0.1:1/x?y", "not a url"]) {
+    for (const url of [
+      "https://127.0.0.1:4000/abc",
+      "http://example.com/abc",
+      "http://localhost:4000/abc",
+      "http://u:p@127.0.0.1:1/x",
+      "http://127.0.0.1:1/x?y",
+      "not a url",
+    ]) {
       assert.ok(brokerUrlProblem(url), url);
     }
   });

@@ -15,7 +15,8 @@ describe("Rate limits: the client paces itself and waits out 429s", () => {
   const calls = () => ctx.emulator.requests.list().filter((r) => r.path.startsWith("/api/v2/public/linked-account"));
   const spanMs = (log: { time: string }[]) => Date.parse(log[log.length - 1].time) - Date.parse(log[0].time);
   /** N distinct reads at once (distinct, so that identical reads in flight are not shared). */
-  const burst = (c: PlatformClient, n: number) => Promise.all(Array.from({ length: n }, (_, i) => c.listLinkedAccounts({ search: `n${i}` })));
+  const burst = (c: PlatformClient, n: number) =>
+    Promise.all(Array.from({ length: n }, (_, i) => c.listLinkedAccounts({ search: `n${i}` })));
 
   // The pacer is one per process; each test starts from a freshly configured one.
   afterEach(() => pacer.configure(0));
@@ -24,7 +25,10 @@ describe("Rate limits: the client paces itself and waits out 429s", () => {
     await burst(client(), 30);
     const log = calls();
     assert.equal(log.length, 30);
-    assert.deepEqual(log.filter((r) => r.status !== 200), []);
+    assert.deepEqual(
+      log.filter((r) => r.status !== 200),
+      [],
+    );
     // 1 token at start, then one every 50 ms: 29 × 50 ms.
     assert.ok(spanMs(log) >= 1_300, `30 calls at 20/s must span about 1.45 s; they spanned ${spanMs(log)} ms`);
   });
@@ -45,26 +49,42 @@ describe("Rate limits: the client paces itself and waits out 429s", () => {
     const limited = log.filter((r) => r.status === 429).length;
     assert.ok(limited > 0, "the shared key's limit was met");
     assert.equal(log.filter((r) => r.status === 200).length, 16);
-    assert.ok(pacer.cutCount >= 1 && pacer.currentRate < 20, `the pacer slowed down (rate ${pacer.currentRate}, cuts ${pacer.cutCount})`);
+    assert.ok(
+      pacer.cutCount >= 1 && pacer.currentRate < 20,
+      `the pacer slowed down (rate ${pacer.currentRate}, cuts ${pacer.cutCount})`,
+    );
     assert.ok(limited < 16, `fewer 429s than calls once slowed down; got ${limited}`);
   });
 
   it("retries 429s for the time budget, not maxRetries, then fails naming the operation, the wait and the settings", async () => {
     ctx.emulator.faults.add([{ path: "^/api/v2/public/linked-account", action: { status: 429 } }]);
     const started = Date.now();
-    const error = await rejection(client({ INTEGRATION_PLATFORM_MAX_RETRIES: "0", INTEGRATION_PLATFORM_RATE_LIMIT_BUDGET_MS: "1500" }).listLinkedAccounts({}));
+    const error = await rejection(
+      client({
+        INTEGRATION_PLATFORM_MAX_RETRIES: "0",
+        INTEGRATION_PLATFORM_RATE_LIMIT_BUDGET_MS: "1500",
+      }).listLinkedAccounts({}),
+    );
     assert.ok(error instanceof RateLimitError);
     assert.ok(Date.now() - started >= 1_500, "kept trying for the whole budget");
     const attempts = calls().length;
     assert.ok(attempts >= 3, `maxRetries 0 does not stop 429 retries; made ${attempts} attempts`);
-    assert.match(error.message, new RegExp(`^429 from GET /linked-account: .*held this call for 1\\.\\d s over ${attempts} attempts \\(the budget is 1500 ms\\)`));
+    assert.match(
+      error.message,
+      new RegExp(
+        `^429 from GET /linked-account: .*held this call for 1\\.\\d s over ${attempts} attempts \\(the budget is 1500 ms\\)`,
+      ),
+    );
     assert.match(error.message, /integration-platform:requestsPerSecond/);
-    assert.match(error.message, /`integration-platform:rateLimitBudgetMs` \(INTEGRATION_PLATFORM_RATE_LIMIT_BUDGET_MS\)/);
+    assert.match(
+      error.message,
+      /`integration-platform:rateLimitBudgetMs` \(INTEGRATION_PLATFORM_RATE_LIMIT_BUDGET_MS\)/,
+    );
     assert.match(error.message, /run the same command again/);
     assert.doesNotMatch(error.message, new RegExp(ctx.emulator.apiKey));
   });
 
-  it("waits out the limit answered as 403 \"Rate Limit Hit\" (the platform's older form) like a 429, and every call succeeds", async () => {
+  it('waits out the limit answered as 403 "Rate Limit Hit" (the platform\'s older form) like a 429, and every call succeeds', async () => {
     // The emulator answers its limit the older way; the client believes 20/s where 4/s is allowed.
     ctx.emulator.rateLimit.set({ rateLimit: "4/1", status: 403 });
     const results = await burst(client(), 12);
@@ -73,22 +93,34 @@ describe("Rate limits: the client paces itself and waits out 429s", () => {
     const limited = log.filter((r) => r.status === 403);
     assert.ok(limited.length > 0 && limited.every((r) => r.rateLimited), "the limit was met, and answered 403");
     assert.equal(log.filter((r) => r.status === 200).length, 12);
-    assert.ok(pacer.cutCount >= 1, "a 403 \"Rate Limit Hit\" slows the pacer as a 429 does");
+    assert.ok(pacer.cutCount >= 1, 'a 403 "Rate Limit Hit" slows the pacer as a 429 does');
   });
 
-  it("fails a 403 \"Rate Limit Hit\" past the budget with the rate-limit advice naming 403, and any other 403 at once with the credentials' advice", async () => {
-    ctx.emulator.faults.add([{ path: "^/api/v2/public/linked-account", action: { status: 403, message: "Rate Limit Hit" } }]);
-    const limited = await rejection(client({ INTEGRATION_PLATFORM_RATE_LIMIT_BUDGET_MS: "1000" }).listLinkedAccounts({}));
+  it('fails a 403 "Rate Limit Hit" past the budget with the rate-limit advice naming 403, and any other 403 at once with the credentials\' advice', async () => {
+    ctx.emulator.faults.add([
+      { path: "^/api/v2/public/linked-account", action: { status: 403, message: "Rate Limit Hit" } },
+    ]);
+    const limited = await rejection(
+      client({ INTEGRATION_PLATFORM_RATE_LIMIT_BUDGET_MS: "1000" }).listLinkedAccounts({}),
+    );
     assert.ok(limited instanceof RateLimitError, limited.message);
-    assert.match(limited.message, /^403 from GET \/linked-account: Rate Limit Hit \(the platform's rate limit, answered as 403 "Rate Limit Hit"\): .*held this call for 1\.\d s over \d+ attempts \(the budget is 1000 ms\)/);
+    assert.match(
+      limited.message,
+      /^403 from GET \/linked-account: Rate Limit Hit \(the platform's rate limit, answered as 403 "Rate Limit Hit"\): .*held this call for 1\.\d s over \d+ attempts \(the budget is 1000 ms\)/,
+    );
     assert.ok(calls().length >= 3, `retried within the budget; made ${calls().length} attempts`);
 
     ctx.emulator.faults.clear();
     ctx.emulator.requests.clear();
-    ctx.emulator.faults.add([{ path: "^/api/v2/public/linked-account", action: { status: 403, message: "Forbidden" } }]);
+    ctx.emulator.faults.add([
+      { path: "^/api/v2/public/linked-account", action: { status: 403, message: "Forbidden" } },
+    ]);
     const refused = await rejection(client().listLinkedAccounts({}));
     assert.ok(refused instanceof AuthenticationError, refused.message);
-    assert.match(refused.message, /^403 from GET \/linked-account: Forbidden: the API key was refused; check `integration-platform:apiKey`/);
+    assert.match(
+      refused.message,
+      /^403 from GET \/linked-account: Forbidden: the API key was refused; check `integration-platform:apiKey`/,
+    );
     assert.equal(calls().length, 1, "a plain 403 is not retried");
   });
 
@@ -106,7 +138,10 @@ describe("Rate limits: the client paces itself and waits out 429s", () => {
     await c.listLinkedAccounts({ search: "a" });
     await c.listLinkedAccounts({ search: "b" });
     const log = calls();
-    assert.deepEqual(log.map((r) => r.status), [200, 429, 200]);
+    assert.deepEqual(
+      log.map((r) => r.status),
+      [200, 429, 200],
+    );
     const waited = Date.parse(log[2].time) - Date.parse(log[1].time);
     assert.ok(waited >= 950, `waited ${waited} ms after "Retry-After: 1"`);
   });
@@ -120,7 +155,10 @@ describe("Rate limits: the client paces itself and waits out 429s", () => {
       data: {},
     });
     assert.equal(retryDelayMs(tooLong, 120_000), MAX_RETRY_DELAY_MS);
-    const short = new AxiosError("429", "ERR_BAD_REQUEST", undefined, undefined, { ...tooLong.response!, headers: { "retry-after": "2" } });
+    const short = new AxiosError("429", "ERR_BAD_REQUEST", undefined, undefined, {
+      ...tooLong.response!,
+      headers: { "retry-after": "2" },
+    });
     const delay = retryDelayMs(short, 120_000);
     assert.ok(delay >= 2_000 && delay <= 2_400, `Retry-After: 2 waits 2 s plus jitter; got ${delay}`);
   });

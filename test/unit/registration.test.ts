@@ -7,7 +7,13 @@ import { TYPE } from "../support/fixture";
 import { registrations } from "../support/mocks";
 
 describe("registering a resource", () => {
-  const args = { slug: "hubspot", linkedAccountId: "acme", configId: "acme", fieldId: "hs_pipeline", name: "Deals pipeline" };
+  const args = {
+    slug: "hubspot",
+    linkedAccountId: "acme",
+    configId: "acme",
+    fieldId: "hs_pipeline",
+    name: "Deals pipeline",
+  };
   let before: number;
   beforeEach(() => {
     before = Error.stackTraceLimit;

@@ -12,7 +12,10 @@ import { REPO } from "../support/engine";
 
 describe("npm run release", () => {
   it("names the archives as the CLI downloads them, with the executable the CLI runs", () => {
-    assert.equal(archiveName("0.6.0", "darwin-arm64"), "pulumi-resource-integration-platform-v0.6.0-darwin-arm64.tar.gz");
+    assert.equal(
+      archiveName("0.6.0", "darwin-arm64"),
+      "pulumi-resource-integration-platform-v0.6.0-darwin-arm64.tar.gz",
+    );
     assert.equal(executableName("windows-amd64"), "pulumi-resource-integration-platform.exe");
     assert.equal(executableName("linux-arm64"), "pulumi-resource-integration-platform");
   });
@@ -22,13 +25,20 @@ describe("npm run release", () => {
     assert.equal(changelogSection(changelog, "Unreleased"), "- new\n");
     assert.equal(changelogSection(changelog, "0.5.0"), "- old\n");
     assert.equal(changelogSection(changelog, "0.6.0"), undefined);
-    assert.ok(changelogSection(fs.readFileSync(path.join(REPO, "CHANGELOG.md"), "utf8"), "Unreleased")?.includes("one executable"));
+    assert.ok(
+      changelogSection(fs.readFileSync(path.join(REPO, "CHANGELOG.md"), "utf8"), "Unreleased")?.includes(
+        "one executable",
+      ),
+    );
   });
 });
 
 describe(".github/workflows/release.yml", () => {
   const text = fs.readFileSync(path.join(REPO, ".github", "workflows", "release.yml"), "utf8");
-  const workflow = parse(text) as { on: { push: { tags: string[] } }; jobs: { release: { steps: { name?: string; run?: string; env?: Record<string, string> }[] } } };
+  const workflow = parse(text) as {
+    on: { push: { tags: string[] } };
+    jobs: { release: { steps: { name?: string; run?: string; env?: Record<string, string> }[] } };
+  };
   const steps = workflow.jobs.release.steps;
   const step = (name: string) => steps.find((s) => s.name?.startsWith(name))!;
 

@@ -22,21 +22,44 @@ describe("Run: the reads a command shares", () => {
     const definition = store.envDefinition(batchSize)!;
     const targets: EnvTarget[] = [];
     for (let i = 0; i < count; i++) {
-      store.setEnvValue({ definition, value: String(i), linkedAccountId: `tenant-${i}`, workflowId: WORKFLOW, actor: "api_key" });
-      targets.push({ definitionId: batchSize, scope: "workflow", workflowId: WORKFLOW, linkedAccountId: `tenant-${i}` });
+      store.setEnvValue({
+        definition,
+        value: String(i),
+        linkedAccountId: `tenant-${i}`,
+        workflowId: WORKFLOW,
+        actor: "api_key",
+      });
+      targets.push({
+        definitionId: batchSize,
+        scope: "workflow",
+        workflowId: WORKFLOW,
+        linkedAccountId: `tenant-${i}`,
+      });
     }
     await store.commit();
     ctx.emulator.requests.clear();
     return targets;
   }
 
-  const calls = () => ctx.emulator.requests.list().map((r) => `${r.method} ${r.path}?${new URLSearchParams(r.query as Record<string, string>)}`);
+  const calls = () =>
+    ctx.emulator.requests
+      .list()
+      .map((r) => `${r.method} ${r.path}?${new URLSearchParams(r.query as Record<string, string>)}`);
 
   it("a workflow's per-account values of one definition are listed once for all accounts, 100 per page", async () => {
     const placements = await seedWorkflowValues(150);
     const run = newRun();
-    const found = await Promise.all([...placements, { definitionId: batchSize, scope: "workflow" as const, workflowId: WORKFLOW, linkedAccountId: "tenant-none" }].map((t) => run.findEnvValue(t)));
-    assert.deepEqual(found.slice(0, 150).map((doc) => doc?.value), placements.map((_, i) => String(i)), "each account gets its own value");
+    const found = await Promise.all(
+      [
+        ...placements,
+        { definitionId: batchSize, scope: "workflow" as const, workflowId: WORKFLOW, linkedAccountId: "tenant-none" },
+      ].map((t) => run.findEnvValue(t)),
+    );
+    assert.deepEqual(
+      found.slice(0, 150).map((doc) => doc?.value),
+      placements.map((_, i) => String(i)),
+      "each account gets its own value",
+    );
     assert.equal(found[150], undefined, "an account without a value has none");
     assert.deepEqual(calls(), [
       `GET /api/v2/public/env/values/workflow?variable_definition_id=${FIXTURE.definitions.batchSize}&workflow_id=${WORKFLOW}&page=1&limit=100`,
@@ -47,7 +70,13 @@ describe("Run: the reads a command shares", () => {
   it("the workflow's own value (no linked account) is told apart from its per-account values", async () => {
     await seedWorkflowValues(3);
     const { store } = ctx.emulator;
-    store.setEnvValue({ definition: store.envDefinition(FIXTURE.definitions.batchSize)!, value: "7", linkedAccountId: null, workflowId: WORKFLOW, actor: "api_key" });
+    store.setEnvValue({
+      definition: store.envDefinition(FIXTURE.definitions.batchSize)!,
+      value: "7",
+      linkedAccountId: null,
+      workflowId: WORKFLOW,
+      actor: "api_key",
+    });
     await store.commit();
     const run = newRun();
     const [own, acme] = await Promise.all([
@@ -68,11 +97,18 @@ describe("Run: the reads a command shares", () => {
     client.listEnvValues = (scope, query = {}) =>
       new PageList(async (page, limit) => {
         const listed = await listEnvValues(scope, { ...query, page, limit });
-        return { ...listed, docs: listed.docs.map(({ linked_account_id: _account, workflow_id: _workflow, ...documented }) => documented) };
+        return {
+          ...listed,
+          docs: listed.docs.map(({ linked_account_id: _account, workflow_id: _workflow, ...documented }) => documented),
+        };
       }, query);
     const run = new Run(client);
     const found = await Promise.all(placements.map((t) => run.findEnvValue(t)));
-    assert.deepEqual(found.map((doc) => doc?.value), ["0", "1", "2"], "each account still gets its own value, not another account's");
+    assert.deepEqual(
+      found.map((doc) => doc?.value),
+      ["0", "1", "2"],
+      "each account still gets its own value, not another account's",
+    );
     assert.equal(calls().length, 1 + 3, "the workflow's listing, then one listing per placement");
   });
 
@@ -90,7 +126,12 @@ describe("Run: the reads a command shares", () => {
   });
 
   it("a value this run writes is looked up at the platform again, not in the run's listing", async () => {
-    const target: EnvTarget = { definitionId: batchSize, scope: "workflow", workflowId: WORKFLOW, linkedAccountId: "acme" };
+    const target: EnvTarget = {
+      definitionId: batchSize,
+      scope: "workflow",
+      workflowId: WORKFLOW,
+      linkedAccountId: "acme",
+    };
     const run = newRun();
     ctx.emulator.requests.clear();
     assert.equal((await run.findEnvValue(target))?.value, "50");
@@ -109,6 +150,10 @@ describe("Run: the reads a command shares", () => {
     const reread = await run.readConfig(field);
     await run.readConfig(toggle);
     assert.equal(reread.fields.find((f) => f.id === field.fieldId)?.name, "Written");
-    assert.deepEqual(calls().map((c) => c.split("?")[0].split(" ")[0]), ["GET", "PUT", "GET"], "the toggle's read is served by the first");
+    assert.deepEqual(
+      calls().map((c) => c.split("?")[0].split(" ")[0]),
+      ["GET", "PUT", "GET"],
+      "the toggle's read is served by the first",
+    );
   });
 });

@@ -12,7 +12,10 @@ const ids = Array.from({ length: 2000 }, (_, i) => `tenant-${i}`);
 describe("shardOf", () => {
   it("depends on the id and the number of shards alone", () => {
     // Fixed values: a change to the hash would move every user's tenants between stacks.
-    assert.deepEqual(["acme", "globex", "initech", "tenant-0"].map((id) => shardOf(id, 7)), [1, 6, 6, 3]);
+    assert.deepEqual(
+      ["acme", "globex", "initech", "tenant-0"].map((id) => shardOf(id, 7)),
+      [1, 6, 6, 3],
+    );
     for (const id of ids.slice(0, 50)) assert.equal(shardOf(id, 1), 0);
   });
 
@@ -25,9 +28,15 @@ describe("shardOf", () => {
   it("from S to S + 1 shards moves only ids into the new shard, about 1 in S + 1", () => {
     for (const shards of [1, 4, 9]) {
       const moved = ids.filter((id) => shardOf(id, shards) !== shardOf(id, shards + 1));
-      assert.ok(moved.every((id) => shardOf(id, shards + 1) === shards), "every moved id goes to the new shard");
+      assert.ok(
+        moved.every((id) => shardOf(id, shards + 1) === shards),
+        "every moved id goes to the new shard",
+      );
       const expected = ids.length / (shards + 1);
-      assert.ok(Math.abs(moved.length - expected) <= expected * 0.15, `${moved.length} moved, about ${expected} expected`);
+      assert.ok(
+        Math.abs(moved.length - expected) <= expected * 0.15,
+        `${moved.length} moved, about ${expected} expected`,
+      );
     }
   });
 
@@ -51,9 +60,16 @@ describe("stackShard and inThisShard", () => {
   });
 
   it("says what to fix: a count out of range, a name without its shard, or a shard past the count", () => {
-    assert.throws(() => stackShard(reader({ "integration-platform:shards": "two" }), "prod-0"), /integration-platform:shards must be a whole number from 1 to 1000; got "two"/);
+    assert.throws(
+      () => stackShard(reader({ "integration-platform:shards": "two" }), "prod-0"),
+      /integration-platform:shards must be a whole number from 1 to 1000; got "two"/,
+    );
     for (const name of ["prod", "prod-4", "prod-02"]) {
-      assert.throws(() => stackShard(four, name), /must be named for its shard, from 0 to 3 \(integration-platform:shards is 4\), at the end of its name: e.g. prod-0/, name);
+      assert.throws(
+        () => stackShard(four, name),
+        /must be named for its shard, from 0 to 3 \(integration-platform:shards is 4\), at the end of its name: e.g. prod-0/,
+        name,
+      );
     }
   });
 });
@@ -61,7 +77,12 @@ describe("stackShard and inThisShard", () => {
 describe("shards move: the plan", () => {
   const stack = { urn: "urn:pulumi:s-0::p::pulumi:pulumi:Stack::p-s-0", type: "pulumi:pulumi:Stack" };
   const setup = (id: string) => [
-    { urn: `urn:pulumi:s-0::p::integration-platform:index:LinkedAccountSetup::${id}`, type: "integration-platform:index:LinkedAccountSetup", parent: stack.urn, inputs: {} },
+    {
+      urn: `urn:pulumi:s-0::p::integration-platform:index:LinkedAccountSetup::${id}`,
+      type: "integration-platform:index:LinkedAccountSetup",
+      parent: stack.urn,
+      inputs: {},
+    },
     {
       urn: `urn:pulumi:s-0::p::integration-platform:index:LinkedAccountSetup$pulumi-nodejs:dynamic/integration-platform:ConfigField::${id}/field`,
       type: "pulumi-nodejs:dynamic/integration-platform:ConfigField",
@@ -72,19 +93,37 @@ describe("shards move: the plan", () => {
 
   it("moves each account's top-level resource to its new shard, and leaves the rest", () => {
     const tenants = ids.slice(0, 40).filter((id) => shardOf(id, 1) === 0);
-    const resources = [stack, ...tenants.flatMap(setup), { urn: "urn:pulumi:s-0::p::pulumi-nodejs:dynamic/integration-platform:ApplicationEvent::e", type: "pulumi-nodejs:dynamic/integration-platform:ApplicationEvent", parent: stack.urn, inputs: {} }];
+    const resources = [
+      stack,
+      ...tenants.flatMap(setup),
+      {
+        urn: "urn:pulumi:s-0::p::pulumi-nodejs:dynamic/integration-platform:ApplicationEvent::e",
+        type: "pulumi-nodejs:dynamic/integration-platform:ApplicationEvent",
+        parent: stack.urn,
+        inputs: {},
+      },
+    ];
     const { moves, unplaced } = planMoves(0, resources, 3);
     const expected = tenants.filter((id) => shardOf(id, 3) !== 0);
     assert.deepEqual(moves.map((m) => m.linkedAccountId).sort(), expected.sort());
     for (const move of moves) {
-      assert.deepEqual(move.urns, [`urn:pulumi:s-0::p::integration-platform:index:LinkedAccountSetup::${move.linkedAccountId}`], "only the component: its children move with it");
+      assert.deepEqual(
+        move.urns,
+        [`urn:pulumi:s-0::p::integration-platform:index:LinkedAccountSetup::${move.linkedAccountId}`],
+        "only the component: its children move with it",
+      );
       assert.equal(move.to, shardOf(move.linkedAccountId, 3));
     }
     assert.deepEqual(unplaced, ["urn:pulumi:s-0::p::pulumi-nodejs:dynamic/integration-platform:ApplicationEvent::e"]);
   });
 
   it("plans a native stack's resources (and its default provider) as a dynamic one's", () => {
-    const provider = { urn: "urn:pulumi:s-0::p::pulumi:providers:integration-platform::default_0_5_0", type: "pulumi:providers:integration-platform", parent: stack.urn, inputs: {} };
+    const provider = {
+      urn: "urn:pulumi:s-0::p::pulumi:providers:integration-platform::default_0_5_0",
+      type: "pulumi:providers:integration-platform",
+      parent: stack.urn,
+      inputs: {},
+    };
     const field = (id: string) => ({
       urn: `urn:pulumi:s-0::p::integration-platform:index:ConfigField::${id}-pipeline`,
       type: "integration-platform:index:ConfigField",
@@ -106,7 +145,8 @@ describe("shards move: the plan", () => {
 
   it("names stacks from a template that must hold {shard}", () => {
     assert.equal(stackName("prod-{shard}", 3), "prod-3");
-    for (const bad of ["prod", "{shard}-prod", "prod1{shard}", "{shard}-{shard}"]) assert.throws(() => checkTemplate(bad), /--stack must end with \{shard\}/, bad);
+    for (const bad of ["prod", "{shard}-prod", "prod1{shard}", "{shard}-{shard}"])
+      assert.throws(() => checkTemplate(bad), /--stack must end with \{shard\}/, bad);
     checkTemplate("{shard}");
     checkTemplate("my-org/prod-{shard}");
   });
@@ -118,13 +158,22 @@ describe("summarize of several stacks' previews", () => {
     urn: `urn:pulumi:${stackName}::p::pulumi-nodejs:dynamic/integration-platform:WorkflowToggle::${account}-alerts`,
     newState: {
       type: "pulumi-nodejs:dynamic/integration-platform:WorkflowToggle",
-      inputs: { slug: "hubspot", linkedAccountId: account, configId: account, workflowId: "wf_hs_deal_alerts", enabled: true },
+      inputs: {
+        slug: "hubspot",
+        linkedAccountId: account,
+        configId: account,
+        workflowId: "wf_hs_deal_alerts",
+        enabled: true,
+      },
     },
   });
 
   it("merges steps, counts and diagnostics, and the summary names every stack's accounts", () => {
     const a = parsePreview({ steps: [step("s-0", "acme")], changeSummary: { create: 1 }, diagnostics: [] });
-    const b = parsePreview({ steps: [step("s-1", "globex"), step("s-1", "initech")], changeSummary: { create: 2, same: 3 } });
+    const b = parsePreview({
+      steps: [step("s-1", "globex"), step("s-1", "initech")],
+      changeSummary: { create: 2, same: 3 },
+    });
     const merged = mergePreviews([a, b]);
     assert.equal(merged.steps.length, 3);
     assert.deepEqual(merged.changeSummary, { create: 3, same: 3 });
@@ -146,15 +195,31 @@ describe("createWithoutRead", () => {
   it("is off by default, and takes only true or false", () => {
     const base = { INTEGRATION_PLATFORM_BASE_URL: "http://127.0.0.1:1", INTEGRATION_PLATFORM_API_KEY: "k" };
     assert.equal(resolveSettings(undefined, base).createWithoutRead, false);
-    assert.equal(resolveSettings(undefined, { ...base, INTEGRATION_PLATFORM_CREATE_WITHOUT_READ: "TRUE" }).createWithoutRead, true);
-    assert.throws(() => resolveSettings(undefined, { ...base, INTEGRATION_PLATFORM_CREATE_WITHOUT_READ: "yes" }), /createWithoutRead \(INTEGRATION_PLATFORM_CREATE_WITHOUT_READ\) must be true or false; got "yes"/);
+    assert.equal(
+      resolveSettings(undefined, { ...base, INTEGRATION_PLATFORM_CREATE_WITHOUT_READ: "TRUE" }).createWithoutRead,
+      true,
+    );
+    assert.throws(
+      () => resolveSettings(undefined, { ...base, INTEGRATION_PLATFORM_CREATE_WITHOUT_READ: "yes" }),
+      /createWithoutRead \(INTEGRATION_PLATFORM_CREATE_WITHOUT_READ\) must be true or false; got "yes"/,
+    );
   });
 
   it("creates a field, a toggle and an env value that declare restoreOnDelete with one write each and no read; delete puts back what they declare", async () => {
     startRun(ctx.emulator, { "integration-platform:createWithoutRead": "true" });
     const scope = { scope: "linked_account", encrypted: false };
-    const f = await field.create({ ...CONFIG, fieldId: "hs_pipeline", name: "Tenant pipeline", restoreOnDelete: { name: "Pipeline" } });
-    const t = await toggle.create({ ...CONFIG, workflowId: "wf_hs_deal_alerts", enabled: true, restoreOnDelete: false });
+    const f = await field.create({
+      ...CONFIG,
+      fieldId: "hs_pipeline",
+      name: "Tenant pipeline",
+      restoreOnDelete: { name: "Pipeline" },
+    });
+    const t = await toggle.create({
+      ...CONFIG,
+      workflowId: "wf_hs_deal_alerts",
+      enabled: true,
+      restoreOnDelete: false,
+    });
     const v = await envValue.create({ ...QUOTA, ...scope, value: "777", restoreOnDelete: "100" });
     assert.deepEqual(calls(), [
       "PUT /api/v2/public/config/field/hs_pipeline",
@@ -178,7 +243,13 @@ describe("createWithoutRead", () => {
 
   it("creates an env value that declares noValueBefore with one write and no read; delete deletes it", async () => {
     startRun(ctx.emulator, { "integration-platform:createWithoutRead": "true" });
-    const v = await envValue.create({ ...QUOTA, scope: "linked_account", encrypted: false, value: "777", noValueBefore: true });
+    const v = await envValue.create({
+      ...QUOTA,
+      scope: "linked_account",
+      encrypted: false,
+      value: "777",
+      noValueBefore: true,
+    });
     assert.deepEqual(calls(), ["POST /api/v2/public/env/values"]);
     assert.equal(v.outs.foundExisting, undefined);
     assert.equal(ctx.emulator.store.envValue(v.id)?.value, "777");
@@ -193,7 +264,12 @@ describe("createWithoutRead", () => {
   it("noValueBefore wins over what create found: a value found (e.g. a stopped run's own write) is adopted, and delete still deletes it", async () => {
     startRun(ctx.emulator); // createWithoutRead off: create lists first
     // acme holds ACCOUNT_TIER "enterprise" in the fixture (64f…f5).
-    const tier = { definitionId: "64f0000000000000000000d5", linkedAccountId: "acme", scope: "linked_account", encrypted: false };
+    const tier = {
+      definitionId: "64f0000000000000000000d5",
+      linkedAccountId: "acme",
+      scope: "linked_account",
+      encrypted: false,
+    };
     const v = await envValue.create({ ...tier, value: "enterprise", noValueBefore: true });
     assert.equal(v.id, "64f0000000000000000000f5");
     assert.equal(writes(ctx.emulator).length, 0, "adopted without a write");
@@ -206,10 +282,19 @@ describe("createWithoutRead", () => {
     startRun(ctx.emulator);
     const both = await envValue.check({}, { ...QUOTA, value: "5", noValueBefore: true, restoreOnDelete: "1" });
     assert.deepEqual(both.failures, [
-      { property: "noValueBefore", reason: "must not be true together with restoreOnDelete: declare one of them, what delete sets the value to or that it deletes it" },
+      {
+        property: "noValueBefore",
+        reason:
+          "must not be true together with restoreOnDelete: declare one of them, what delete sets the value to or that it deletes it",
+      },
     ]);
     const adopt = await envValue.check({}, { ...QUOTA, value: "5", noValueBefore: true, adoptEncryptedValue: true });
-    assert.deepEqual(adopt.failures, [{ property: "noValueBefore", reason: "must not be true together with adoptEncryptedValue: adopting takes over a value that is already there" }]);
+    assert.deepEqual(adopt.failures, [
+      {
+        property: "noValueBefore",
+        reason: "must not be true together with adoptEncryptedValue: adopting takes over a value that is already there",
+      },
+    ]);
     const wrong = await envValue.check({}, { ...QUOTA, value: "5", noValueBefore: "yes" });
     assert.deepEqual(wrong.failures, [{ property: "noValueBefore", reason: "must be true or false, not a string" }]);
     assert.equal(ctx.emulator.requests.list().length, 0);
@@ -220,7 +305,14 @@ describe("createWithoutRead", () => {
     await field.create({ ...CONFIG, fieldId: "hs_pipeline", name: "Tenant pipeline" });
     assert.deepEqual(calls().slice(0, 1), ["GET /api/v2/public/slug/hubspot/config/acme"]);
     ctx.emulator.requests.clear();
-    await envValue.create({ ...QUOTA, scope: "linked_account", encrypted: true, value: "5", adoptEncryptedValue: true, restoreOnDelete: "1" });
+    await envValue.create({
+      ...QUOTA,
+      scope: "linked_account",
+      encrypted: true,
+      value: "5",
+      adoptEncryptedValue: true,
+      restoreOnDelete: "1",
+    });
     assert.deepEqual(calls().slice(0, 1), ["GET /api/v2/public/env/values/linked_account"]);
     assert.ok(writes(ctx.emulator).length <= 1);
   });

@@ -31,7 +31,15 @@ async function server(handle: (req: http.IncomingMessage, res: http.ServerRespon
     handle(req, res);
   });
   await new Promise<void>((resolve) => s.listen(0, "127.0.0.1", resolve));
-  return { url: `http://127.0.0.1:${(s.address() as AddressInfo).port}`, seen, close: () => new Promise<void>((resolve) => { s.closeAllConnections(); s.close(() => resolve()); }) };
+  return {
+    url: `http://127.0.0.1:${(s.address() as AddressInfo).port}`,
+    seen,
+    close: () =>
+      new Promise<void>((resolve) => {
+        s.closeAllConnections();
+        s.close(() => resolve());
+      }),
+  };
 }
 
 describe("security: ids that cannot change meaning", () => {
@@ -42,7 +50,14 @@ describe("security: ids that cannot change meaning", () => {
   for (const [id, what] of HOSTILE) {
     it(`check refuses ${what} in every id of a ConfigField, naming the property, without a request`, async () => {
       for (const property of ["slug", "linkedAccountId", "configId", "fieldId", "workflowId"]) {
-        const inputs = { slug: "hubspot", linkedAccountId: "acme", configId: "acme", fieldId: "hs_pipeline", name: "x", [property]: id };
+        const inputs = {
+          slug: "hubspot",
+          linkedAccountId: "acme",
+          configId: "acme",
+          fieldId: "hs_pipeline",
+          name: "x",
+          [property]: id,
+        };
         const failures = (await field.check({}, inputs)).failures ?? [];
         assert.equal(failures.length, 1, `${property}: ${JSON.stringify(failures)}`);
         assert.equal(failures[0].property, property);
@@ -58,7 +73,15 @@ describe("security: ids that cannot change meaning", () => {
       const inPath = await rejection(client.getConfig({ slug: id, configId: "acme", linkedAccountId: "acme" }));
       assert.ok(inPath instanceof InvalidIdError, inPath.message);
       assert.match(inPath.message, /^slug .*; no request was sent/);
-      const inHeader = await rejection(client.setWorkflowEnabled({ slug: "hubspot", configId: "acme", linkedAccountId: id, workflowId: "wf_hs_deal_alerts", enabled: true }));
+      const inHeader = await rejection(
+        client.setWorkflowEnabled({
+          slug: "hubspot",
+          configId: "acme",
+          linkedAccountId: id,
+          workflowId: "wf_hs_deal_alerts",
+          enabled: true,
+        }),
+      );
       assert.match(inHeader.message, /^linked_account_id .*; no request was sent/);
     }
     assert.equal(ctx.emulator.requests.list().length, 0);
@@ -66,9 +89,26 @@ describe("security: ids that cannot change meaning", () => {
 
   it("an id that is fine reaches the platform exactly at the path it names", async () => {
     // Check accepts the id, and its validation asks the platform for exactly that config, which it does not have.
-    const { failures } = await toggle.check({}, { slug: "hubspot", linkedAccountId: "acme", configId: "a/b%2e..c", workflowId: "wf_hs_deal_alerts", enabled: true });
-    assert.deepEqual(failures, [{ property: "configId", reason: 'the platform has no config "a/b%2e..c" of app "hubspot" for linked account "acme": check configId' }]);
-    assert.deepEqual(ctx.emulator.requests.list().map((r) => r.path), ["/api/v2/public/slug/hubspot/config/a%2Fb%252e..c", "/api/v2/public/slug/hubspot/config/acme"]);
+    const { failures } = await toggle.check(
+      {},
+      {
+        slug: "hubspot",
+        linkedAccountId: "acme",
+        configId: "a/b%2e..c",
+        workflowId: "wf_hs_deal_alerts",
+        enabled: true,
+      },
+    );
+    assert.deepEqual(failures, [
+      {
+        property: "configId",
+        reason: 'the platform has no config "a/b%2e..c" of app "hubspot" for linked account "acme": check configId',
+      },
+    ]);
+    assert.deepEqual(
+      ctx.emulator.requests.list().map((r) => r.path),
+      ["/api/v2/public/slug/hubspot/config/a%2Fb%252e..c", "/api/v2/public/slug/hubspot/config/acme"],
+    );
   });
 });
 
@@ -80,10 +120,19 @@ describe("security: credentials stay with the platform's host", () => {
       res.end();
     });
     try {
-      const client = openClient(resolveSettings(undefined, { INTEGRATION_PLATFORM_BASE_URL: first.url, INTEGRATION_PLATFORM_API_KEY: "tk_secret_key", INTEGRATION_PLATFORM_MAX_RETRIES: "0" }));
+      const client = openClient(
+        resolveSettings(undefined, {
+          INTEGRATION_PLATFORM_BASE_URL: first.url,
+          INTEGRATION_PLATFORM_API_KEY: "tk_secret_key",
+          INTEGRATION_PLATFORM_MAX_RETRIES: "0",
+        }),
+      );
       const error = await rejection(client.setEnvValue({ variable_definition_id: "d", value: "a secret value" }));
       assert.ok(error instanceof RedirectError, error.message);
-      assert.match(error.message, /^307 from POST \/env\/values: the platform redirected the request, and redirects are not followed/);
+      assert.match(
+        error.message,
+        /^307 from POST \/env\/values: the platform redirected the request, and redirects are not followed/,
+      );
       assert.doesNotMatch(error.message, /tk_secret_key|a secret value/);
       assert.equal(first.seen.length, 1);
       assert.equal(second.seen.length, 0, "the key never reached the second host");
@@ -94,10 +143,26 @@ describe("security: credentials stay with the platform's host", () => {
   });
 
   it("refuses plain http to a host other than this machine, unless allowPlainHttp says so", () => {
-    const env = (url: string, extra: Record<string, string> = {}) => ({ INTEGRATION_PLATFORM_BASE_URL: url, INTEGRATION_PLATFORM_API_KEY: "k", ...extra });
-    assert.throws(() => resolveSettings(undefined, env("http://api.example.com")), (e: Error) => e instanceof SettingsError && /uses http:\/\/ to api\.example\.com, which is not this machine: the API key would cross the network unencrypted\. Use https:\/\/, or, on a network you trust, set integration-platform:allowPlainHttp/.test(e.message));
-    assert.equal(resolveSettings(undefined, env("http://api.example.com", { INTEGRATION_PLATFORM_ALLOW_PLAIN_HTTP: "true" })).baseUrl, "http://api.example.com");
-    for (const local of ["http://localhost:4010", "http://127.0.0.1:1", "http://127.1.2.3", "http://[::1]:80"]) assert.ok(resolveSettings(undefined, env(local)).baseUrl);
+    const env = (url: string, extra: Record<string, string> = {}) => ({
+      INTEGRATION_PLATFORM_BASE_URL: url,
+      INTEGRATION_PLATFORM_API_KEY: "k",
+      ...extra,
+    });
+    assert.throws(
+      () => resolveSettings(undefined, env("http://api.example.com")),
+      (e: Error) =>
+        e instanceof SettingsError &&
+        /uses http:\/\/ to api\.example\.com, which is not this machine: the API key would cross the network unencrypted\. Use https:\/\/, or, on a network you trust, set integration-platform:allowPlainHttp/.test(
+          e.message,
+        ),
+    );
+    assert.equal(
+      resolveSettings(undefined, env("http://api.example.com", { INTEGRATION_PLATFORM_ALLOW_PLAIN_HTTP: "true" }))
+        .baseUrl,
+      "http://api.example.com",
+    );
+    for (const local of ["http://localhost:4010", "http://127.0.0.1:1", "http://127.1.2.3", "http://[::1]:80"])
+      assert.ok(resolveSettings(undefined, env(local)).baseUrl);
     assert.ok(resolveSettings(undefined, env("https://api.example.com")).baseUrl);
   });
 
@@ -109,12 +174,22 @@ describe("security: credentials stay with the platform's host", () => {
       res.on("close", () => clearInterval(timer));
     });
     try {
-      const client = openClient(resolveSettings(undefined, { INTEGRATION_PLATFORM_BASE_URL: trickle.url, INTEGRATION_PLATFORM_API_KEY: "k", INTEGRATION_PLATFORM_TIMEOUT_MS: "500", INTEGRATION_PLATFORM_MAX_RETRIES: "1" }));
+      const client = openClient(
+        resolveSettings(undefined, {
+          INTEGRATION_PLATFORM_BASE_URL: trickle.url,
+          INTEGRATION_PLATFORM_API_KEY: "k",
+          INTEGRATION_PLATFORM_TIMEOUT_MS: "500",
+          INTEGRATION_PLATFORM_MAX_RETRIES: "1",
+        }),
+      );
       const started = Date.now();
       const error = await rejection(client.listLinkedAccounts({}));
       assert.ok(error instanceof ConnectionError, error.message);
       assert.match(error.message, /the platform did not answer in time/);
-      assert.ok(Date.now() - started < 3000, `failed after ${Date.now() - started} ms: two attempts of 500 ms and a backoff`);
+      assert.ok(
+        Date.now() - started < 3000,
+        `failed after ${Date.now() - started} ms: two attempts of 500 ms and a backoff`,
+      );
       assert.equal(trickle.seen.length, 2, "the timeout is retried like any other");
     } finally {
       await trickle.close();
@@ -127,7 +202,13 @@ describe("security: credentials stay with the platform's host", () => {
       res.end(`{"docs":[],"pad":"${"x".repeat(17 * 1024 * 1024)}"}`);
     });
     try {
-      const client = openClient(resolveSettings(undefined, { INTEGRATION_PLATFORM_BASE_URL: big.url, INTEGRATION_PLATFORM_API_KEY: "k", INTEGRATION_PLATFORM_MAX_RETRIES: "0" }));
+      const client = openClient(
+        resolveSettings(undefined, {
+          INTEGRATION_PLATFORM_BASE_URL: big.url,
+          INTEGRATION_PLATFORM_API_KEY: "k",
+          INTEGRATION_PLATFORM_MAX_RETRIES: "0",
+        }),
+      );
       const error = await rejection(client.listLinkedAccounts({}));
       assert.match(error.message, /the answer was larger than 16 MiB/);
     } finally {
@@ -144,10 +225,14 @@ describe("security: summaries show what a name holds", () => {
         {
           op: "create",
           urn: "urn:pulumi:dev::p::pulumi-nodejs:dynamic/integration-platform:WorkflowToggle::alerts\u0007",
-          newState: { type: "pulumi-nodejs:dynamic/integration-platform:WorkflowToggle", inputs: { slug: "hubspot", linkedAccountId: account, configId: "c", workflowId: "wf", enabled: true } },
+          newState: {
+            type: "pulumi-nodejs:dynamic/integration-platform:WorkflowToggle",
+            inputs: { slug: "hubspot", linkedAccountId: account, configId: "c", workflowId: "wf", enabled: true },
+          },
         },
       ],
     });
+    // eslint-disable-next-line no-control-regex -- the bell character is what it looks for
     assert.doesNotMatch(text, /[\u0007\u202e]/);
     assert.match(text, /acme\\u202etxt\.exe/);
     assert.match(text, /alerts\\u0007/);

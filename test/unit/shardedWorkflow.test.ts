@@ -12,7 +12,9 @@ import { WORKFLOW_FOLDER, type Job, type Workflow } from "../support/githubWorkf
 type MatrixJob = Job & { needs?: string | string[]; strategy?: { matrix: { shard: string }; "fail-fast"?: boolean } };
 
 describe("examples/github-actions/sharded.yml", () => {
-  const workflow = parse(fs.readFileSync(path.join(WORKFLOW_FOLDER, "sharded.yml"), "utf8")) as Workflow & { jobs: Record<string, MatrixJob> };
+  const workflow = parse(fs.readFileSync(path.join(WORKFLOW_FOLDER, "sharded.yml"), "utf8")) as Workflow & {
+    jobs: Record<string, MatrixJob>;
+  };
   const step = (job: string, name: RegExp) => workflow.jobs[job].steps.find((s) => name.test(s.name ?? s.run ?? ""))!;
   /** Runs a step's script in bash with GITHUB_OUTPUT and GITHUB_ENV files; returns what it wrote to them. */
   const runStep = (script: string, env: Record<string, string>) => {
@@ -22,9 +24,15 @@ describe("examples/github-actions/sharded.yml", () => {
       for (const file of Object.values(files)) fs.writeFileSync(file, "");
       // `pulumi` is a stub that records its arguments: the step's own logic is what is tested.
       fs.writeFileSync(path.join(dir, "pulumi"), `#!/bin/sh\necho "$@" >> "${dir}/pulumi.log"\n`, { mode: 0o755 });
-      execFileSync("bash", ["-euo", "pipefail", "-c", script], { env: { ...process.env, ...env, ...files, PATH: `${dir}:${process.env.PATH}` } });
+      execFileSync("bash", ["-euo", "pipefail", "-c", script], {
+        env: { ...process.env, ...env, ...files, PATH: `${dir}:${process.env.PATH}` },
+      });
       const read = (file: string) => (fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "");
-      return { output: read(files.GITHUB_OUTPUT), env: read(files.GITHUB_ENV), pulumi: read(path.join(dir, "pulumi.log")) };
+      return {
+        output: read(files.GITHUB_OUTPUT),
+        env: read(files.GITHUB_ENV),
+        pulumi: read(path.join(dir, "pulumi.log")),
+      };
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
@@ -55,7 +63,10 @@ describe("examples/github-actions/sharded.yml", () => {
     const summary = workflow.jobs.summary;
     assert.equal(summary.needs, "preview");
     const script = step("summary", /One summary/).run!;
-    assert.match(script, /npx pulumi-integration-platform summarize previews\/preview-\*\.json --full summary-full\.md/);
+    assert.match(
+      script,
+      /npx pulumi-integration-platform summarize previews\/preview-\*\.json --full summary-full\.md/,
+    );
     assert.match(script, /test "\$\(ls previews\/preview-\*\.json \| wc -l\)" -eq "\$SHARDS"/);
     assert.equal(step("summary", /Fail when/).if, "${{ needs.preview.result != 'success' }}");
     assert.equal(workflow.jobs.up.concurrency?.group, "integration-platform-up-${{ matrix.shard }}");
@@ -64,6 +75,10 @@ describe("examples/github-actions/sharded.yml", () => {
   it("validates at the pull request's preview, not again at up, where it would cost the read createWithoutRead saves", () => {
     assert.equal(workflow.env?.INTEGRATION_PLATFORM_CREATE_WITHOUT_READ, "true");
     assert.equal(step("up", /pulumi up/).env?.INTEGRATION_PLATFORM_VALIDATE_AT_PREVIEW, "false");
-    assert.equal(step("preview", /pulumi preview/).env?.INTEGRATION_PLATFORM_VALIDATE_AT_PREVIEW, undefined, "the preview validates (the default)");
+    assert.equal(
+      step("preview", /pulumi preview/).env?.INTEGRATION_PLATFORM_VALIDATE_AT_PREVIEW,
+      undefined,
+      "the preview validates (the default)",
+    );
   });
 });

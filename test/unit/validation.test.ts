@@ -19,25 +19,45 @@ describe("Validation at preview", () => {
   const reads = () => ctx.emulator.requests.list().map((r) => `${r.method} ${r.path}`);
 
   it("passes what exists, with one read of the config for all its fields and toggles", async () => {
-    const results = await Promise.all([field.check({}, PIPELINE), field.check({}, { ...PIPELINE, fieldId: "hs_sync_limit" }), toggle.check({}, CONTACT_SYNC)]);
-    assert.deepEqual(results.map((r) => r.failures), [[], [], []]);
+    const results = await Promise.all([
+      field.check({}, PIPELINE),
+      field.check({}, { ...PIPELINE, fieldId: "hs_sync_limit" }),
+      toggle.check({}, CONTACT_SYNC),
+    ]);
+    assert.deepEqual(
+      results.map((r) => r.failures),
+      [[], [], []],
+    );
     assert.deepEqual(reads(), ["GET /api/v2/public/slug/hubspot/config/acme"]);
   });
 
   it("names a field id that is not in the config", async () => {
     const { failures } = await field.check({}, { ...PIPELINE, fieldId: "hs_pipline" });
     assert.deepEqual(failures, [
-      { property: "fieldId", reason: 'config "acme" (app "hubspot", linked account "acme") has no field "hs_pipline" global to the app: check fieldId and workflowId' },
+      {
+        property: "fieldId",
+        reason:
+          'config "acme" (app "hubspot", linked account "acme") has no field "hs_pipline" global to the app: check fieldId and workflowId',
+      },
     ]);
   });
 
   it("names a workflow field's workflow when the config does not list it, and its field when the workflow lacks it", async () => {
     const unknown = await field.check({}, { ...PIPELINE, fieldId: "hs_contact_owner", workflowId: "wf_nope" });
-    assert.deepEqual(unknown.failures?.map((f) => f.property), ["workflowId"]);
+    assert.deepEqual(
+      unknown.failures?.map((f) => f.property),
+      ["workflowId"],
+    );
     const missing = await field.check({}, { ...PIPELINE, fieldId: "hs_pipeline", workflowId: "wf_hs_contact_sync" });
-    assert.deepEqual(missing.failures?.map((f) => [f.property, f.reason]), [
-      ["fieldId", 'config "acme" (app "hubspot", linked account "acme") has no field "hs_pipeline" of workflow "wf_hs_contact_sync": check fieldId and workflowId'],
-    ]);
+    assert.deepEqual(
+      missing.failures?.map((f) => [f.property, f.reason]),
+      [
+        [
+          "fieldId",
+          'config "acme" (app "hubspot", linked account "acme") has no field "hs_pipeline" of workflow "wf_hs_contact_sync": check fieldId and workflowId',
+        ],
+      ],
+    );
   });
 
   it("refuses a toggle of a draft workflow, and of an unknown one, with what to do", async () => {
@@ -45,15 +65,31 @@ describe("Validation at preview", () => {
       const { failures } = await toggle.check({}, { ...CONTACT_SYNC, workflowId });
       assert.equal(failures?.length, 1);
       assert.equal(failures![0].property, "workflowId");
-      assert.match(failures![0].reason, new RegExp(`^"${workflowId}" is not a published workflow of config "acme" .*publish it, then run again.*check workflowId`));
+      assert.match(
+        failures![0].reason,
+        new RegExp(
+          `^"${workflowId}" is not a published workflow of config "acme" .*publish it, then run again.*check workflowId`,
+        ),
+      );
     }
   });
 
   it("tells an unknown linked account from an unknown config of a known one", async () => {
     const account = await field.check({}, { ...PIPELINE, linkedAccountId: "nobody", configId: "nobody" });
-    assert.deepEqual(account.failures, [{ property: "linkedAccountId", reason: 'the platform has no config of app "hubspot" for linked account "nobody": check linkedAccountId and slug' }]);
+    assert.deepEqual(account.failures, [
+      {
+        property: "linkedAccountId",
+        reason:
+          'the platform has no config of app "hubspot" for linked account "nobody": check linkedAccountId and slug',
+      },
+    ]);
     const config = await toggle.check({}, { ...CONTACT_SYNC, configId: "acme-eu" });
-    assert.deepEqual(config.failures, [{ property: "configId", reason: 'the platform has no config "acme-eu" of app "hubspot" for linked account "acme": check configId' }]);
+    assert.deepEqual(config.failures, [
+      {
+        property: "configId",
+        reason: 'the platform has no config "acme-eu" of app "hubspot" for linked account "acme": check configId',
+      },
+    ]);
   });
 
   it("costs nothing for an unchanged resource, for ids not known until up, and with validateAtPreview off", async () => {
@@ -63,7 +99,15 @@ describe("Validation at preview", () => {
     assert.deepEqual((await field.check({}, { ...PIPELINE, configId: UNKNOWN })).failures, []);
     startRun(ctx.emulator, { "integration-platform:validateAtPreview": "false" });
     assert.deepEqual((await field.check({}, { ...PIPELINE, fieldId: "hs_pipline" })).failures, []);
-    assert.deepEqual((await envValue.check({}, { definitionId: FIXTURE.definitions.accountQuota, linkedAccountId: "acme", value: "7" })).failures, []);
+    assert.deepEqual(
+      (
+        await envValue.check(
+          {},
+          { definitionId: FIXTURE.definitions.accountQuota, linkedAccountId: "acme", value: "7" },
+        )
+      ).failures,
+      [],
+    );
     assert.deepEqual(reads(), []);
   });
 
@@ -80,19 +124,36 @@ describe("Validation at preview", () => {
     const first = await field.check({}, PIPELINE);
     assert.equal(first.failures?.length, 1);
     assert.equal(first.failures![0].property, "");
-    assert.match(first.failures![0].reason, /^the change could not be validated against the platform: 401 .*integration-platform:apiKey/);
+    assert.match(
+      first.failures![0].reason,
+      /^the change could not be validated against the platform: 401 .*integration-platform:apiKey/,
+    );
     assert.doesNotMatch(first.failures![0].reason, /tk_revoked/);
     const calls = reads().length;
     assert.deepEqual((await toggle.check({}, CONTACT_SYNC)).failures, []);
-    assert.deepEqual((await envValue.check({}, { definitionId: FIXTURE.definitions.accountQuota, linkedAccountId: "acme", value: "7" })).failures, []);
+    assert.deepEqual(
+      (
+        await envValue.check(
+          {},
+          { definitionId: FIXTURE.definitions.accountQuota, linkedAccountId: "acme", value: "7" },
+        )
+      ).failures,
+      [],
+    );
     assert.equal(reads().length, calls, "no call after the refusal");
   });
 
   it("with validateAtPreview off, an env value's definition is read at create, and a misfit fails there, before any write", async () => {
     startRun(ctx.emulator, { "integration-platform:validateAtPreview": "false" });
-    const { inputs } = await envValue.check({}, { definitionId: FIXTURE.definitions.accountQuota, linkedAccountId: "acme", value: "seven" });
+    const { inputs } = await envValue.check(
+      {},
+      { definitionId: FIXTURE.definitions.accountQuota, linkedAccountId: "acme", value: "seven" },
+    );
     const error = await rejection(envValue.create(inputs));
-    assert.equal(error.message, "EnvVariableValue: value: must be a number, because the definition's var_format is number");
+    assert.equal(
+      error.message,
+      "EnvVariableValue: value: must be a number, because the definition's var_format is number",
+    );
     assert.deepEqual(writes(ctx.emulator), []);
     const created = await envValue.create({ ...inputs, value: "7" });
     assert.equal(created.outs.scope, "linked_account");

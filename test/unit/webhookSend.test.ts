@@ -9,7 +9,12 @@ import { startReceiver, type TestReceiver } from "../support/receiver";
 /** Runs the command line in-process with `env`; returns its exit status and output. */
 async function cli(args: string[], env: NodeJS.ProcessEnv) {
   const run = { stdout: "", stderr: "" };
-  const code = await main(args, { stdout: (t) => (run.stdout += t), stderr: (t) => (run.stderr += t), readStdin: async () => "", env });
+  const code = await main(args, {
+    stdout: (t) => (run.stdout += t),
+    stderr: (t) => (run.stderr += t),
+    readStdin: async () => "",
+    env,
+  });
   return { code, ...run };
 }
 
@@ -21,12 +26,30 @@ describe("the command line: webhook send", () => {
   it("posts one signed event with the payload given, which the exported check accepts; exit 0 on a 2xx", async () => {
     receiver = await startReceiver(() => 202);
     const run = await cli(
-      ["webhook", "send", "--url", receiver.url, "--event", "timed_out", "--linked-account-id", "acme", "--workflow-id", "wf_1", "--workflow-name", "Sync", "--instance-id", "run-1"],
+      [
+        "webhook",
+        "send",
+        "--url",
+        receiver.url,
+        "--event",
+        "timed_out",
+        "--linked-account-id",
+        "acme",
+        "--workflow-id",
+        "wf_1",
+        "--workflow-name",
+        "Sync",
+        "--instance-id",
+        "run-1",
+      ],
       KEY,
     );
     assert.equal(run.code, 0, run.stderr);
     const [got] = await receiver.waitFor(1);
-    assert.equal(checkWebhookSignature(got.rawBody, got.headers["x-cobalt-signature"], KEY.INTEGRATION_PLATFORM_API_KEY).valid, true);
+    assert.equal(
+      checkWebhookSignature(got.rawBody, got.headers["x-cobalt-signature"], KEY.INTEGRATION_PLATFORM_API_KEY).valid,
+      true,
+    );
     assert.deepEqual(parseWebhookPayload(got.rawBody), {
       linked_account_id: "acme",
       instance_id: "run-1",
@@ -37,7 +60,12 @@ describe("the command line: webhook send", () => {
       status: "TIMED_OUT",
     });
     // It prints the request as sent (the body byte for byte), then the answer; never the key.
-    assert.ok(run.stdout.startsWith(`POST ${receiver.url}\nx-cobalt-signature: ${got.headers["x-cobalt-signature"]}\n${got.rawBody.toString()}\n`), run.stdout);
+    assert.ok(
+      run.stdout.startsWith(
+        `POST ${receiver.url}\nx-cobalt-signature: ${got.headers["x-cobalt-signature"]}\n${got.rawBody.toString()}\n`,
+      ),
+      run.stdout,
+    );
     assert.match(run.stdout, /^accepted: 202 in \d+ ms$/m);
     assert.ok(!(run.stdout + run.stderr).includes(KEY.INTEGRATION_PLATFORM_API_KEY));
   });
@@ -67,7 +95,11 @@ describe("the command line: webhook send", () => {
     [[], KEY, /webhook send needs --url/],
     [["--url", "file:///etc/passwd"], KEY, /--url: receiver URL must be http or https, got file:/],
     [["--url", "http://127.0.0.1:1/x", "--event", "started"], KEY, /--event: unknown webhook event "started"/],
-    [["--url", "http://127.0.0.1:1/x"], {}, /the signing key is read from INTEGRATION_PLATFORM_API_KEY, which is not set/],
+    [
+      ["--url", "http://127.0.0.1:1/x"],
+      {},
+      /the signing key is read from INTEGRATION_PLATFORM_API_KEY, which is not set/,
+    ],
     [["--url", "http://127.0.0.1:1/x", "--timeout", "soon"], KEY, /--timeout must be a whole number of milliseconds/],
     [["--url", "http://127.0.0.1:1/x", "--linked-account-id", " "], KEY, /--linked-account-id must not be empty/],
   ] as const) {

@@ -12,7 +12,8 @@ import {
 } from "../../provider/webhooks";
 
 const KEY = "tk_signing_key";
-const BODY = '{"linked_account_id":"acme","instance_id":"i-1","workflow_id":"wf","config_id":"acme","event":"Workflow Completed","workflow_name":"Sync","status":"COMPLETED"}';
+const BODY =
+  '{"linked_account_id":"acme","instance_id":"i-1","workflow_id":"wf","config_id":"acme","event":"Workflow Completed","workflow_name":"Sync","status":"COMPLETED"}';
 // Computed independently of the module: the facts' definition, hex HMAC-SHA256 of the raw body.
 const SIGNATURE = createHmac("sha256", KEY).update(BODY).digest("hex");
 
@@ -36,13 +37,19 @@ describe("webhook signatures (pulumi-integration-platform/webhooks)", () => {
     const parsed = JSON.parse(BODY);
     const check = checkWebhookSignature(parsed, SIGNATURE, KEY);
     assert.equal(codeOf(check), "body_not_raw");
-    assert.match(check.valid ? "" : check.reason, /must be the raw bytes received .* got an object: a parsed and re-serialized JSON body is not the text that was signed/);
+    assert.match(
+      check.valid ? "" : check.reason,
+      /must be the raw bytes received .* got an object: a parsed and re-serialized JSON body is not the text that was signed/,
+    );
     // The trap itself: the same JSON with other whitespace is other bytes, and fails.
     assert.equal(codeOf(checkWebhookSignature(JSON.stringify(parsed, null, 2), SIGNATURE, KEY)), "signature_mismatch");
   });
 
   it("refuses a changed body, another key, a missing, malformed or repeated header, and no key", () => {
-    assert.equal(codeOf(checkWebhookSignature(BODY.replace("COMPLETED", "ERRORED"), SIGNATURE, KEY)), "signature_mismatch");
+    assert.equal(
+      codeOf(checkWebhookSignature(BODY.replace("COMPLETED", "ERRORED"), SIGNATURE, KEY)),
+      "signature_mismatch",
+    );
     assert.equal(codeOf(checkWebhookSignature(BODY, SIGNATURE, "tk_other")), "signature_mismatch");
     assert.equal(codeOf(checkWebhookSignature(BODY, undefined, KEY)), "missing_signature");
     assert.equal(codeOf(checkWebhookSignature(BODY, "", KEY)), "missing_signature");

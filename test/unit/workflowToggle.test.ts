@@ -19,16 +19,26 @@ describe("WorkflowToggle provider", () => {
       { property: "workflowId", reason: "is required" },
       { property: "enabled", reason: "must be true or false, not a string" },
     ]);
-    assert.deepEqual((await toggle.check({}, { ...DEAL_ALERTS })).failures, [{ property: "enabled", reason: "is required" }]);
+    assert.deepEqual((await toggle.check({}, { ...DEAL_ALERTS })).failures, [
+      { property: "enabled", reason: "is required" },
+    ]);
     assert.equal(ctx.emulator.requests.list().length, 0);
     assert.deepEqual((await toggle.check({}, { ...DEAL_ALERTS, enabled: UNKNOWN })).failures, []);
   });
 
   it("diff replaces for identity and updates `enabled` in place", async () => {
     const olds = { ...DEAL_ALERTS, enabled: true, previousEnabled: false };
-    assert.deepEqual(await toggle.diff("id", olds, { ...DEAL_ALERTS, enabled: true }), { changes: false, replaces: [] });
-    assert.deepEqual(await toggle.diff("id", olds, { ...DEAL_ALERTS, enabled: false }), { changes: true, replaces: [] });
-    assert.deepEqual((await toggle.diff("id", olds, { ...DEAL_ALERTS, configId: "other", enabled: true })).replaces, ["configId"]);
+    assert.deepEqual(await toggle.diff("id", olds, { ...DEAL_ALERTS, enabled: true }), {
+      changes: false,
+      replaces: [],
+    });
+    assert.deepEqual(await toggle.diff("id", olds, { ...DEAL_ALERTS, enabled: false }), {
+      changes: true,
+      replaces: [],
+    });
+    assert.deepEqual((await toggle.diff("id", olds, { ...DEAL_ALERTS, configId: "other", enabled: true })).replaces, [
+      "configId",
+    ]);
   });
 
   it("enables, shows drift, updates, and restores the previous state on delete", async () => {
@@ -37,9 +47,10 @@ describe("WorkflowToggle provider", () => {
     assert.equal(created.id, "acme/hubspot/acme/wf_hs_deal_alerts");
     assert.equal(created.outs.previousEnabled, false);
     assert.equal(await enabled(ctx.emulator, "wf_hs_deal_alerts"), true);
-    assert.deepEqual(writes(ctx.emulator).map((r) => r.method + " " + r.path), [
-      "PUT /api/v2/public/slug/hubspot/config/acme/workflows/wf_hs_deal_alerts",
-    ]);
+    assert.deepEqual(
+      writes(ctx.emulator).map((r) => r.method + " " + r.path),
+      ["PUT /api/v2/public/slug/hubspot/config/acme/workflows/wf_hs_deal_alerts"],
+    );
 
     const config = ctx.emulator.store.config({ linkedAccountId: "acme", slug: "hubspot", configId: "acme" })!;
     ctx.emulator.store.configWorkflowState(config, "wf_hs_deal_alerts").enabled = false;
@@ -61,7 +72,11 @@ describe("WorkflowToggle provider", () => {
     const created = await toggle.create({ ...DEAL_ALERTS, enabled: true });
     assert.equal(created.outs.previousEnabled, false);
     ctx.emulator.requests.clear();
-    const updated = await toggle.update(created.id, created.outs, { ...DEAL_ALERTS, enabled: true, restoreOnDelete: true });
+    const updated = await toggle.update(created.id, created.outs, {
+      ...DEAL_ALERTS,
+      enabled: true,
+      restoreOnDelete: true,
+    });
     assert.deepEqual(writes(ctx.emulator), [], "restoreOnDelete acts at delete only");
     startRun(ctx.emulator);
     await toggle.delete(created.id, updated.outs);
@@ -71,7 +86,10 @@ describe("WorkflowToggle provider", () => {
 
   it("adopts a workflow already in the declared state: one read, no write, and delete leaves it as found", async () => {
     const created = await toggle.create({ ...DEAL_ALERTS, workflowId: "wf_hs_contact_sync", enabled: true });
-    assert.deepEqual(ctx.emulator.requests.list().map((r) => `${r.method} ${r.path}`), ["GET /api/v2/public/slug/hubspot/config/acme"]);
+    assert.deepEqual(
+      ctx.emulator.requests.list().map((r) => `${r.method} ${r.path}`),
+      ["GET /api/v2/public/slug/hubspot/config/acme"],
+    );
     assert.equal(created.outs.previousEnabled, true);
     startRun(ctx.emulator);
     await toggle.delete(created.id, created.outs);
@@ -89,9 +107,10 @@ describe("WorkflowToggle provider", () => {
     ctx.emulator.requests.clear();
     await toggle.delete(created.id, created.outs);
     // It tried to restore, heard that the config is gone, and left the platform as it was.
-    assert.deepEqual(ctx.emulator.requests.list().map((r) => `${r.method} ${r.path} ${r.status}`), [
-      "PUT /api/v2/public/slug/hubspot/config/acme/workflows/wf_hs_deal_alerts 404",
-    ]);
+    assert.deepEqual(
+      ctx.emulator.requests.list().map((r) => `${r.method} ${r.path} ${r.status}`),
+      ["PUT /api/v2/public/slug/hubspot/config/acme/workflows/wf_hs_deal_alerts 404"],
+    );
     assert.equal(ctx.emulator.store.config({ linkedAccountId: "acme", slug: "hubspot", configId: "acme" }), undefined);
   });
 

@@ -28,7 +28,11 @@ new platform.ConfigField("contact-owner", {
 });
 
 // Turn the contact sync on for this end user.
-const contactSync = new platform.WorkflowToggle("contact-sync", { ...hubspot, workflowId: "wf_hs_contact_sync", enabled: true });
+const contactSync = new platform.WorkflowToggle("contact-sync", {
+  ...hubspot,
+  workflowId: "wf_hs_contact_sync",
+  enabled: true,
+});
 
 // The response structure of the deal.won event. The API cannot read an event back, so what
 // `pulumi destroy` restores is declared here.

@@ -32,7 +32,11 @@ async function startMirror(): Promise<{ url: string; asked: string[]; close: () 
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, asked, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    asked,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 describe(`e2e: pulumi up installs the plugin from the SDK's download URL, through a mirror ${LANGUAGES}`, function () {
@@ -65,14 +69,20 @@ describe(`e2e: pulumi up installs the plugin from the SDK's download URL, throug
     const fixture = await observeQuickstart(emulator);
     const plugins = path.join(workspace.root, "home", "plugins");
     await step("1. no plugin is installed, and none is on PATH", async () => {
-      assert.ok(!fs.existsSync(plugins) || !fs.readdirSync(plugins).some((name) => name.startsWith("resource-integration-platform")));
+      assert.ok(
+        !fs.existsSync(plugins) ||
+          !fs.readdirSync(plugins).some((name) => name.startsWith("resource-integration-platform")),
+      );
     });
     await step("2. up fetches the plugin from the mirror, then creates", async () => {
       const up = await stack.ok(["up", "--yes", "--skip-preview"]);
       assert.match(up.stdout, /\+ 8 created/);
       assert.deepEqual(mirror.asked, [`/v${VERSION}/${archiveName(VERSION, "linux-amd64")}`]);
       const installed = path.join(plugins, `resource-integration-platform-v${VERSION}`);
-      assert.ok(fs.existsSync(path.join(installed, "pulumi-resource-integration-platform")), `the CLI installed the plugin in ${installed}`);
+      assert.ok(
+        fs.existsSync(path.join(installed, "pulumi-resource-integration-platform")),
+        `the CLI installed the plugin in ${installed}`,
+      );
       assert.notDeepEqual(await observeQuickstart(emulator), fixture);
     });
     await step("3. destroy, with the installed plugin and no second download, puts the fixture back", async () => {

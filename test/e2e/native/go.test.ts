@@ -9,7 +9,8 @@ describe(`e2e: the native provider from Go (the generated SDK as a Go module) ${
   this.timeout(20 * 60_000);
   const secrets = nativeSecrets();
   const e2e = useEmulatorStack(
-    (workspace) => new Stack(workspace, copyNativeExample("go", workspace.root), "dev", { PATH: nativePath(languageHostsDir()) }),
+    (workspace) =>
+      new Stack(workspace, copyNativeExample("go", workspace.root), "dev", { PATH: nativePath(languageHostsDir()) }),
     { emulator: { apiKey: secrets.apiKey }, secrets: { crmToken: secrets.crmToken, accountQuota: secrets.quota } },
   );
 

@@ -14,11 +14,21 @@ import { copyProgram } from "../../support/program";
 
 /** What destroy restores, per resource name: the outputs create recorded. */
 function restoreRecords(state: StackExport) {
-  const ours = (state.deployment.resources ?? []).filter((r) => r.type.startsWith(DYNAMIC_TYPE_PREFIX) || r.type.startsWith(NATIVE_TYPE_PREFIX));
+  const ours = (state.deployment.resources ?? []).filter(
+    (r) => r.type.startsWith(DYNAMIC_TYPE_PREFIX) || r.type.startsWith(NATIVE_TYPE_PREFIX),
+  );
   return Object.fromEntries(
     ours.map((r) => {
       const outputs = r.outputs as Record<string, unknown>;
-      return [r.urn.split("::").pop(), { previous: outputs.previous, previousEnabled: outputs.previousEnabled, previousValue: outputs.previousValue, foundExisting: outputs.foundExisting }];
+      return [
+        r.urn.split("::").pop(),
+        {
+          previous: outputs.previous,
+          previousEnabled: outputs.previousEnabled,
+          previousValue: outputs.previousValue,
+          foundExisting: outputs.foundExisting,
+        },
+      ];
     }),
   );
 }
@@ -28,7 +38,13 @@ describe(`e2e: moving a TypeScript stack from the dynamic resources to the nativ
   const secrets = nativeSecrets();
   const e2e = useEmulatorStack(
     // The dynamic quickstart, with both packages installed: the dynamic one it imports, and the generated SDK it moves to.
-    (workspace) => new Stack(workspace, copyProgram(path.join(REPO, "examples/quickstart"), workspace.root, nodeSdkInstall()), "dev", { PATH: nativePath() }),
+    (workspace) =>
+      new Stack(
+        workspace,
+        copyProgram(path.join(REPO, "examples/quickstart"), workspace.root, nodeSdkInstall()),
+        "dev",
+        { PATH: nativePath() },
+      ),
     { emulator: { apiKey: secrets.apiKey }, secrets: { crmToken: secrets.crmToken, accountQuota: secrets.quota } },
   );
 
@@ -50,22 +66,31 @@ describe(`e2e: moving a TypeScript stack from the dynamic resources to the nativ
       const preview = await e2e.stack.ok(["preview", "--diff"]);
       assert.match(preview.stdout, /8 unchanged/);
       assert.doesNotMatch(preview.stdout, /to create|to replace|to delete|to update/);
-      assert.deepEqual(e2e.emulator.requests.list().filter((r) => r.method !== "GET"), []);
+      assert.deepEqual(
+        e2e.emulator.requests.list().filter((r) => r.method !== "GET"),
+        [],
+      );
     });
 
-    await step("3. up writes nothing to the platform; the state names the native types and keeps what destroy restores", async () => {
-      e2e.emulator.requests.clear();
-      const up = await e2e.stack.ok(["up", "--yes", "--skip-preview"]);
-      assert.match(up.stdout, /8 unchanged/);
-      assert.deepEqual(e2e.emulator.requests.list().filter((r) => r.method !== "GET"), []);
-      const state = await e2e.stack.exportState();
-      const types = (state.deployment.resources ?? []).map((r) => r.type);
-      assert.equal(types.filter((t) => t.startsWith(NATIVE_TYPE_PREFIX)).length, 7);
-      assert.equal(types.filter((t) => t.startsWith(DYNAMIC_TYPE_PREFIX)).length, 0);
-      assert.deepEqual(restoreRecords(state), before);
-      const text = JSON.stringify(state);
-      for (const secret of Object.values(secrets)) assert.ok(!text.includes(secret), "no secret in the state");
-    });
+    await step(
+      "3. up writes nothing to the platform; the state names the native types and keeps what destroy restores",
+      async () => {
+        e2e.emulator.requests.clear();
+        const up = await e2e.stack.ok(["up", "--yes", "--skip-preview"]);
+        assert.match(up.stdout, /8 unchanged/);
+        assert.deepEqual(
+          e2e.emulator.requests.list().filter((r) => r.method !== "GET"),
+          [],
+        );
+        const state = await e2e.stack.exportState();
+        const types = (state.deployment.resources ?? []).map((r) => r.type);
+        assert.equal(types.filter((t) => t.startsWith(NATIVE_TYPE_PREFIX)).length, 7);
+        assert.equal(types.filter((t) => t.startsWith(DYNAMIC_TYPE_PREFIX)).length, 0);
+        assert.deepEqual(restoreRecords(state), before);
+        const text = JSON.stringify(state);
+        for (const secret of Object.values(secrets)) assert.ok(!text.includes(secret), "no secret in the state");
+      },
+    );
 
     await step("4. a refresh drops the old __provider, and the stack previews no change", async () => {
       await e2e.stack.ok(["refresh", "--yes", "--skip-preview"]);

@@ -35,7 +35,9 @@ function headerOf(file: Buffer): { format: string; machine: number } {
 
 /** The schema as the CLI prints it: it drops empty `required` lists. */
 function normalized(schema: unknown): unknown {
-  return JSON.parse(JSON.stringify(schema), (key, value) => (key === "required" && Array.isArray(value) && value.length === 0 ? undefined : value));
+  return JSON.parse(JSON.stringify(schema), (key, value) =>
+    key === "required" && Array.isArray(value) && value.length === 0 ? undefined : value,
+  );
 }
 
 describe(`e2e: the release's plugin archives ${LANGUAGES}`, function () {
@@ -49,9 +51,20 @@ describe(`e2e: the release's plugin archives ${LANGUAGES}`, function () {
 
   it("SHA256SUMS lists every file of the release folder, and each matches", () => {
     const folder = releaseFolder();
-    const listed = fs.readFileSync(path.join(folder, "SHA256SUMS"), "utf8").trim().split("\n").map((line) => line.split("  ")[1]);
-    assert.deepEqual(listed, fs.readdirSync(folder).filter((name) => name !== "SHA256SUMS").sort());
-    for (const target of TARGETS) assert.ok(listed.includes(path.basename(pluginArchive(target))), `SHA256SUMS lists the ${target} archive`);
+    const listed = fs
+      .readFileSync(path.join(folder, "SHA256SUMS"), "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => line.split("  ")[1]);
+    assert.deepEqual(
+      listed,
+      fs
+        .readdirSync(folder)
+        .filter((name) => name !== "SHA256SUMS")
+        .sort(),
+    );
+    for (const target of TARGETS)
+      assert.ok(listed.includes(path.basename(pluginArchive(target))), `SHA256SUMS lists the ${target} archive`);
     // sha256sum exits non-zero on any mismatch.
     execFileSync("sha256sum", ["--check", "--strict", "--quiet", "SHA256SUMS"], { cwd: folder });
   });
@@ -69,15 +82,24 @@ describe(`e2e: the release's plugin archives ${LANGUAGES}`, function () {
       assert.deepEqual(headerOf(file), EXPECTED[target]);
       if (!target.startsWith("windows-")) assert.ok(fs.statSync(executable).mode & 0o100, "the executable bit is set");
       // Node flips its fuse when an application is joined; the plugin's own code is in the blob.
-      assert.ok(file.includes("NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2:1"), "Node's single-executable fuse is set");
-      assert.ok(file.includes("pulumi-resource-integration-platform: cannot listen on 127.0.0.1"), "the plugin's code is joined");
+      assert.ok(
+        file.includes("NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2:1"),
+        "Node's single-executable fuse is set",
+      );
+      assert.ok(
+        file.includes("pulumi-resource-integration-platform: cannot listen on 127.0.0.1"),
+        "the plugin's code is joined",
+      );
       if (target.startsWith("darwin-")) {
         const info = execFileSync(rcodesign(), ["print-signature-info", executable], { encoding: "utf8" });
         assert.match(info, /flags: CodeSignatureFlags\(ADHOC\)/, "signed ad hoc");
         assert.match(info, /identifier: pulumi-resource-integration-platform\n/);
         const start = Number(/macho_signature_start_offset: (\d+)/.exec(info)?.[1]);
         const signed = Number(/signed_entity_size: (\d+)/.exec(info)?.[1]);
-        assert.ok(start > 0 && signed === start, `the signature covers the whole executable before it (${signed} of ${start} bytes)`);
+        assert.ok(
+          start > 0 && signed === start,
+          `the signature covers the whole executable before it (${signed} of ${start} bytes)`,
+        );
       }
       if (target !== "linux-amd64") fs.rmSync(dir, { recursive: true, force: true });
     });

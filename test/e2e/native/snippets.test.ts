@@ -19,7 +19,12 @@ const JAVA_PACKAGE = `${JAVA_BASE_PACKAGE}.integrationplatform`;
 /** The fenced blocks of one language in the shipped docs, with where they are. */
 function blocks(language: string): { where: string; code: string }[] {
   const found: { where: string; code: string }[] = [];
-  const files = ["README.md", ...(fs.readdirSync(path.join(REPO, "docs"), { recursive: true }) as string[]).filter((f) => f.endsWith(".md")).map((f) => path.join("docs", f))];
+  const files = [
+    "README.md",
+    ...(fs.readdirSync(path.join(REPO, "docs"), { recursive: true }) as string[])
+      .filter((f) => f.endsWith(".md"))
+      .map((f) => path.join("docs", f)),
+  ];
   for (const file of files) {
     const lines = fs.readFileSync(path.join(REPO, file), "utf8").split("\n");
     for (let i = 0; i < lines.length; i++) {
@@ -57,7 +62,8 @@ describe(`docs: the Python, Go, Java and YAML blocks against the generated SDKs 
   this.timeout(10 * 60_000);
 
   it("has blocks of each language to check", () => {
-    for (const language of ["python", "go", "java", "yaml"]) assert.ok(blocks(language).length > 0, `no ${language} block in the docs`);
+    for (const language of ["python", "go", "java", "yaml"])
+      assert.ok(blocks(language).length > 0, `no ${language} block in the docs`);
   });
 
   it("every Python block compiles and calls the SDK as it is", () => {
@@ -72,7 +78,9 @@ describe(`docs: the Python, Go, Java and YAML blocks against the generated SDKs 
     for (const { where, code } of blocks("go")) {
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pip-go-snippet-"));
       try {
-        const gomod = fs.readFileSync(path.join(REPO, "examples/native/go/go.mod"), "utf8").replace("=> ../../../sdk/go", `=> ${path.join(REPO, "sdk", "go")}`);
+        const gomod = fs
+          .readFileSync(path.join(REPO, "examples/native/go/go.mod"), "utf8")
+          .replace("=> ../../../sdk/go", `=> ${path.join(REPO, "sdk", "go")}`);
         fs.writeFileSync(path.join(dir, "go.mod"), gomod.replace("module quickstart-go", "module snippet"));
         fs.copyFileSync(path.join(REPO, "examples/native/go/go.sum"), path.join(dir, "go.sum"));
         // A fragment is the body of a program's pulumi.Run, with the SDK imported as `ip`.
@@ -81,7 +89,12 @@ describe(`docs: the Python, Go, Java and YAML blocks against the generated SDKs 
           : `package main\n\nimport (\n\tip "github.com/pulumi-integration-platform/pulumi-integration-platform/sdk/go/integrationplatform"\n\t"github.com/pulumi/pulumi/sdk/v3/go/pulumi"\n)\n\nfunc main() {\n\tpulumi.Run(func(ctx *pulumi.Context) error {\n${code}\n\t\treturn nil\n\t})\n}\n`;
         fs.writeFileSync(path.join(dir, "main.go"), program);
         try {
-          execFileSync("go", ["build", "-o", path.join(dir, "snippet"), "."], { cwd: dir, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, GOFLAGS: "-mod=mod", GOTOOLCHAIN: "local" } });
+          execFileSync("go", ["build", "-o", path.join(dir, "snippet"), "."], {
+            cwd: dir,
+            encoding: "utf8",
+            stdio: ["ignore", "pipe", "pipe"],
+            env: { ...process.env, GOFLAGS: "-mod=mod", GOTOOLCHAIN: "local" },
+          });
         } catch (error) {
           assert.fail(`${where} does not build: ${(error as { stderr?: string }).stderr}`);
         }
@@ -101,23 +114,44 @@ describe(`docs: the Python, Go, Java and YAML blocks against the generated SDKs 
         // A whole file keeps its own package and class; a fragment is the body of a program's stack(ctx).
         const whole = /^package (\w+);/m.exec(code);
         const name = whole ? `${whole[1]}/${/public class (\w+)/.exec(code)![1]}.java` : `snippets/Snippet${i}.java`;
-        const imports = ["com.pulumi.Context", "com.pulumi.core.Output", `${JAVA_PACKAGE}.*`, `${JAVA_PACKAGE}.inputs.*`, "java.util.Map"];
+        const imports = [
+          "com.pulumi.Context",
+          "com.pulumi.core.Output",
+          `${JAVA_PACKAGE}.*`,
+          `${JAVA_PACKAGE}.inputs.*`,
+          "java.util.Map",
+        ];
         const text = whole
           ? code
           : `package snippets;\n\n${imports.map((name) => `import ${name};\n`).join("")}\nclass Snippet${i} {\n    static void stack(Context ctx) {\n${code}\n    }\n}\n`;
-        if (whole && where.has(name)) assert.fail(`${at}: a second whole file named ${name} (first at ${where.get(name)})`);
+        if (whole && where.has(name))
+          assert.fail(`${at}: a second whole file named ${name} (first at ${where.get(name)})`);
         fs.mkdirSync(path.dirname(path.join(sources, name)), { recursive: true });
         fs.writeFileSync(path.join(sources, name), text);
         where.set(name, at);
       });
       assert.ok(where.size > 0, "no Java block in the docs");
       try {
-        execFileSync("mvn", ["--batch-mode", "--quiet", "--no-transfer-progress", "compile"], { cwd: dir, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...javaEnv() } });
+        execFileSync("mvn", ["--batch-mode", "--quiet", "--no-transfer-progress", "compile"], {
+          cwd: dir,
+          encoding: "utf8",
+          stdio: ["ignore", "pipe", "pipe"],
+          env: { ...process.env, ...javaEnv() },
+        });
       } catch (error) {
         const out = (error as { stdout?: string }).stdout ?? "";
         // Name each failing block by where it stands in the docs.
-        const named = out.replace(/\/src\/main\/java\/([\w/]+\.java)/g, (match, file: string) => ` ${where.get(file) ?? file} (${file})`);
-        assert.fail(`Java blocks do not compile:\n${named.split("\n").filter((line) => line.includes("ERROR")).slice(0, 40).join("\n")}`);
+        const named = out.replace(
+          /\/src\/main\/java\/([\w/]+\.java)/g,
+          (match, file: string) => ` ${where.get(file) ?? file} (${file})`,
+        );
+        assert.fail(
+          `Java blocks do not compile:\n${named
+            .split("\n")
+            .filter((line) => line.includes("ERROR"))
+            .slice(0, 40)
+            .join("\n")}`,
+        );
       }
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
@@ -125,15 +159,19 @@ describe(`docs: the Python, Go, Java and YAML blocks against the generated SDKs 
   });
 
   it("every YAML program block uses the schema's types and their inputs, with the required ones", () => {
-    const schema = JSON.parse(fs.readFileSync(path.join(REPO, "sdk", "schema.json"), "utf8")) as { resources: Record<string, { inputProperties: Record<string, unknown>; requiredInputs: string[] }> };
+    const schema = JSON.parse(fs.readFileSync(path.join(REPO, "sdk", "schema.json"), "utf8")) as {
+      resources: Record<string, { inputProperties: Record<string, unknown>; requiredInputs: string[] }>;
+    };
     let checked = 0;
     for (const { where, code } of blocks("yaml")) {
       const doc = parse(code) as { resources?: Record<string, { type: string; properties?: Record<string, unknown> }> };
       for (const [name, resource] of Object.entries(doc?.resources ?? {})) {
         const spec = schema.resources[resource.type];
         assert.ok(spec, `${where}: ${name} has the type ${resource.type}, which the schema does not have`);
-        for (const property of Object.keys(resource.properties ?? {})) assert.ok(property in spec.inputProperties, `${where}: ${resource.type} has no input ${property}`);
-        for (const property of spec.requiredInputs) assert.ok(property in (resource.properties ?? {}), `${where}: ${name} lacks the required ${property}`);
+        for (const property of Object.keys(resource.properties ?? {}))
+          assert.ok(property in spec.inputProperties, `${where}: ${resource.type} has no input ${property}`);
+        for (const property of spec.requiredInputs)
+          assert.ok(property in (resource.properties ?? {}), `${where}: ${name} lacks the required ${property}`);
         checked++;
       }
     }

@@ -9,7 +9,10 @@ describe(`e2e: the native provider from TypeScript (the generated SDK) ${LANGUAG
   this.timeout(20 * 60_000);
   const secrets = nativeSecrets();
   const e2e = useEmulatorStack(
-    (workspace) => new Stack(workspace, copyNativeExample("typescript", workspace.root), "dev", { PATH: nativePath(languageHostsDir()) }),
+    (workspace) =>
+      new Stack(workspace, copyNativeExample("typescript", workspace.root), "dev", {
+        PATH: nativePath(languageHostsDir()),
+      }),
     { emulator: { apiKey: secrets.apiKey }, secrets: { crmToken: secrets.crmToken, accountQuota: secrets.quota } },
   );
 

@@ -16,7 +16,9 @@ describe(`e2e: the native provider from YAML (the release's plugin archive, no N
   const e2e = useEmulatorStack(
     (workspace) => {
       installPluginFromArchive(workspace);
-      return new Stack(workspace, copyNativeExample("yaml", workspace.root), "dev", { PATH: pathWithoutNode(engineBinDir(), languageHostsDir()) });
+      return new Stack(workspace, copyNativeExample("yaml", workspace.root), "dev", {
+        PATH: pathWithoutNode(engineBinDir(), languageHostsDir()),
+      });
     },
     { emulator: { apiKey: secrets.apiKey }, secrets: { crmToken: secrets.crmToken, accountQuota: secrets.quota } },
   );

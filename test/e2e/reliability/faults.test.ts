@@ -101,28 +101,37 @@ describe("e2e reliability: faults", function () {
   it(`converges under ~20% faults: up of ${resourceCount(fullSpec("x"))} resources, a no-op second up, and destroy`, async function () {
     this.timeout(3 * 10 * 60_000);
 
-    await step(`up of ${resourceCount(fullSpec("x"))} resources of all four kinds converges while ~20% of calls fail`, async () => {
-      assert.ok(resourceCount(spec) >= 50);
-      const since = logCursor(e2e.emulator);
-      e2e.emulator.faults.add(TWENTY_PERCENT);
-      const up = await e2e.stack.ok(["up", "--yes", "--skip-preview", "--parallel", "8"]);
-      const log = e2e.emulator.requests.list(since);
-      survived.push(...log);
+    await step(
+      `up of ${resourceCount(fullSpec("x"))} resources of all four kinds converges while ~20% of calls fail`,
+      async () => {
+        assert.ok(resourceCount(spec) >= 50);
+        const since = logCursor(e2e.emulator);
+        e2e.emulator.faults.add(TWENTY_PERCENT);
+        const up = await e2e.stack.ok(["up", "--yes", "--skip-preview", "--parallel", "8"]);
+        const log = e2e.emulator.requests.list(since);
+        survived.push(...log);
 
-      assert.match(up.stdout, new RegExp(`\\+ ${resourceCount(spec) + 1} created`));
-      assertPlatformMatches(e2e.emulator.store.snapshot(), spec);
-      assertStateMatches(await e2e.stack.exportState(), spec);
+        assert.match(up.stdout, new RegExp(`\\+ ${resourceCount(spec) + 1} created`));
+        assertPlatformMatches(e2e.emulator.store.snapshot(), spec);
+        assertStateMatches(await e2e.stack.exportState(), spec);
 
-      // The faults really were about 20%, of every kind, and the client really retried.
-      const faulted = log.filter((e) => e.fault);
-      const rate = faulted.length / log.length;
-      const counts = faultCounts(log);
-      console.log(`      up: ${log.length} calls, ${faulted.length} faulted (${(rate * 100).toFixed(1)}%) ${JSON.stringify(counts)}, ${up.ms} ms`);
-      // About 20%: the bounds sit about 4 standard deviations away for ~125 attempts.
-      assert.ok(rate > 0.08 && rate < 0.36, `fault rate ${rate}`);
-      for (const kind of ["429", "500", "503", "reset", "delay"]) assert.ok(counts[kind] > 0, `at least one ${kind} fault fired`);
-      assert.ok(log.some((e) => e.status === 499), "a delay fault made the client give up and retry");
-    });
+        // The faults really were about 20%, of every kind, and the client really retried.
+        const faulted = log.filter((e) => e.fault);
+        const rate = faulted.length / log.length;
+        const counts = faultCounts(log);
+        console.log(
+          `      up: ${log.length} calls, ${faulted.length} faulted (${(rate * 100).toFixed(1)}%) ${JSON.stringify(counts)}, ${up.ms} ms`,
+        );
+        // About 20%: the bounds sit about 4 standard deviations away for ~125 attempts.
+        assert.ok(rate > 0.08 && rate < 0.36, `fault rate ${rate}`);
+        for (const kind of ["429", "500", "503", "reset", "delay"])
+          assert.ok(counts[kind] > 0, `at least one ${kind} fault fired`);
+        assert.ok(
+          log.some((e) => e.status === 499),
+          "a delay fault made the client give up and retry",
+        );
+      },
+    );
 
     await step("a second up under the same faults is a no-op: no write, every resource unchanged", async () => {
       const since = logCursor(e2e.emulator);
@@ -136,30 +145,54 @@ describe("e2e reliability: faults", function () {
       assertStateMatches(await e2e.stack.exportState(), spec);
     });
 
-    await step("destroy under the same faults puts back every env value that was there, deletes the ones it created, and restores every toggle", async () => {
-      const since = logCursor(e2e.emulator);
-      const destroy = await e2e.stack.ok(["destroy", "--yes", "--skip-preview", "--parallel", "8"]);
-      survived.push(...e2e.emulator.requests.list(since));
-      assert.match(destroy.stdout, new RegExp(`- ${resourceCount(spec) + 1} deleted`));
-      e2e.emulator.faults.clear();
-      const state = e2e.emulator.store.snapshot();
-      // Delete never loses what was there: a value the stack replaced is put back (an encrypted
-      // one, which cannot be read, is left as the stack set it); one the stack created is deleted.
-      const encrypted = new Set(fixture.envDefinitions.filter((d) => d.encrypted).map((d) => d._id));
-      const left = new Map(state.envValues.map((v) => [placement(v.variable_definition_id, v.linked_account_id, v.workflow_id), v]));
-      const before = fixture.envValues.map((v) => [placement(v.variable_definition_id, v.linked_account_id, v.workflow_id), v] as const);
-      assert.deepEqual([...left.keys()].sort(), before.map(([key]) => key).sort(), "exactly the placements that held a value before hold one again");
-      for (const [key, value] of before) {
-        // Compared without printing: values stand for secrets.
-        if (!encrypted.has(value.variable_definition_id)) assert.ok(left.get(key)!.value === value.value, `${key}: the value it held before is back`);
-      }
-      for (const { args } of spec.toggles!) {
-        const enabled = (s: typeof state) =>
-          s.configs.find((c) => c.linked_account_id === args.linkedAccountId && c.slug === args.slug && c.config_id === args.configId)?.workflows.find((w) => w.id === args.workflowId)?.enabled ?? false;
-        assert.equal(enabled(state), enabled(fixture), `${args.linkedAccountId}/${args.workflowId} is back as the fixture had it`);
-      }
-      assert.deepEqual((await e2e.stack.exportState()).deployment.resources?.filter((r) => r.type !== "pulumi:pulumi:Stack") ?? [], []);
-    });
+    await step(
+      "destroy under the same faults puts back every env value that was there, deletes the ones it created, and restores every toggle",
+      async () => {
+        const since = logCursor(e2e.emulator);
+        const destroy = await e2e.stack.ok(["destroy", "--yes", "--skip-preview", "--parallel", "8"]);
+        survived.push(...e2e.emulator.requests.list(since));
+        assert.match(destroy.stdout, new RegExp(`- ${resourceCount(spec) + 1} deleted`));
+        e2e.emulator.faults.clear();
+        const state = e2e.emulator.store.snapshot();
+        // Delete never loses what was there: a value the stack replaced is put back (an encrypted
+        // one, which cannot be read, is left as the stack set it); one the stack created is deleted.
+        const encrypted = new Set(fixture.envDefinitions.filter((d) => d.encrypted).map((d) => d._id));
+        const left = new Map(
+          state.envValues.map((v) => [placement(v.variable_definition_id, v.linked_account_id, v.workflow_id), v]),
+        );
+        const before = fixture.envValues.map(
+          (v) => [placement(v.variable_definition_id, v.linked_account_id, v.workflow_id), v] as const,
+        );
+        assert.deepEqual(
+          [...left.keys()].sort(),
+          before.map(([key]) => key).sort(),
+          "exactly the placements that held a value before hold one again",
+        );
+        for (const [key, value] of before) {
+          // Compared without printing: values stand for secrets.
+          if (!encrypted.has(value.variable_definition_id))
+            assert.ok(left.get(key)!.value === value.value, `${key}: the value it held before is back`);
+        }
+        for (const { args } of spec.toggles!) {
+          const enabled = (s: typeof state) =>
+            s.configs
+              .find(
+                (c) =>
+                  c.linked_account_id === args.linkedAccountId && c.slug === args.slug && c.config_id === args.configId,
+              )
+              ?.workflows.find((w) => w.id === args.workflowId)?.enabled ?? false;
+          assert.equal(
+            enabled(state),
+            enabled(fixture),
+            `${args.linkedAccountId}/${args.workflowId} is back as the fixture had it`,
+          );
+        }
+        assert.deepEqual(
+          (await e2e.stack.exportState()).deployment.resources?.filter((r) => r.type !== "pulumi:pulumi:Stack") ?? [],
+          [],
+        );
+      },
+    );
   });
 
   // Stands alone: its own stack, its own spec (a part of the before hook's), and a snapshot of the
@@ -174,9 +207,16 @@ describe("e2e reliability: faults", function () {
     };
     // Fewer retries than the converging runs, so that the bound is short: 3 attempts of at most 1 s
     // each, and 2 s of 429s (a 429 is retried for a time budget, not a count).
-    const permanent = await e2e.addStack(new Stack(e2e.workspace, specProgram(e2e.workspace, "permanent"), "permanent"), {
-      config: { "integration-platform:timeoutMs": "1000", "integration-platform:maxRetries": "2", "integration-platform:rateLimitBudgetMs": "2000" },
-    });
+    const permanent = await e2e.addStack(
+      new Stack(e2e.workspace, specProgram(e2e.workspace, "permanent"), "permanent"),
+      {
+        config: {
+          "integration-platform:timeoutMs": "1000",
+          "integration-platform:maxRetries": "2",
+          "integration-platform:rateLimitBudgetMs": "2000",
+        },
+      },
+    );
     const before = e2e.emulator.store.snapshot();
     // Every call fails, each path in its own way.
     e2e.emulator.faults.add([
@@ -193,10 +233,14 @@ describe("e2e reliability: faults", function () {
     writeSpec(permanent.dir, { envValues: small.envValues });
     const preview = await permanent.run(["preview"]);
     writeSpec(permanent.dir, { fields: small.fields, events: small.events });
-    const up = await permanent.run(["up", "--yes", "--skip-preview", "--continue-on-error"], { INTEGRATION_PLATFORM_VALIDATE_AT_PREVIEW: "false" });
+    const up = await permanent.run(["up", "--yes", "--skip-preview", "--continue-on-error"], {
+      INTEGRATION_PLATFORM_VALIDATE_AT_PREVIEW: "false",
+    });
     const log = e2e.emulator.requests.list(since);
     e2e.emulator.faults.clear();
-    console.log(`      permanent fault: preview failed in ${preview.ms} ms, up in ${up.ms} ms, after ${log.length} calls`);
+    console.log(
+      `      permanent fault: preview failed in ${preview.ms} ms, up in ${up.ms} ms, after ${log.length} calls`,
+    );
 
     assert.notEqual(preview.code, 0);
     assert.notEqual(up.code, 0);
@@ -208,8 +252,10 @@ describe("e2e reliability: faults", function () {
     const output = preview.stdout + preview.stderr + up.stdout + up.stderr;
     const named = {
       "429 from GET /env/definitions:": "raise `integration-platform:rateLimitBudgetMs`",
-      "GET /slug/hubspot/config/acme failed (after 3 attempts): the platform could not be reached (ECONNRESET)": "check `integration-platform:baseUrl`",
-      "GET /slug/slack/config/acme failed (after 3 attempts): the platform did not answer in time": "check `integration-platform:baseUrl`",
+      "GET /slug/hubspot/config/acme failed (after 3 attempts): the platform could not be reached (ECONNRESET)":
+        "check `integration-platform:baseUrl`",
+      "GET /slug/slack/config/acme failed (after 3 attempts): the platform did not answer in time":
+        "check `integration-platform:baseUrl`",
       "503 from PUT /application/event/64f0000000000000000000e1 (after 3 attempts)": "run again later",
     };
     for (const [message, advice] of Object.entries(named)) {

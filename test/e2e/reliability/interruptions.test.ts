@@ -37,14 +37,38 @@ function setup(accounts: readonly string[], version: number, batchWorkflow = "wf
   const spec: Spec = { fields: [], toggles: [], envValues: [], events: [] };
   for (const account of accounts) {
     const ids = { slug: "hubspot", linkedAccountId: account, configId: account };
-    spec.fields!.push({ name: `${account}-pipeline`, args: { ...ids, fieldId: "hs_pipeline", name: `Pipeline v${version}` } });
-    spec.toggles!.push({ name: `${account}-deal-alerts`, args: { ...ids, workflowId: "wf_hs_deal_alerts", enabled: version % 2 === 1 } });
+    spec.fields!.push({
+      name: `${account}-pipeline`,
+      args: { ...ids, fieldId: "hs_pipeline", name: `Pipeline v${version}` },
+    });
+    spec.toggles!.push({
+      name: `${account}-deal-alerts`,
+      args: { ...ids, workflowId: "wf_hs_deal_alerts", enabled: version % 2 === 1 },
+    });
     spec.envValues!.push(
-      { name: `${account}-quota`, args: { definitionId: FIXTURE.definitions.accountQuota, linkedAccountId: account, value: String(1000 * version + accounts.indexOf(account)) } },
-      { name: `${account}-batch`, args: { definitionId: FIXTURE.definitions.batchSize, linkedAccountId: account, workflowId: batchWorkflow, value: String(10 * version) } },
+      {
+        name: `${account}-quota`,
+        args: {
+          definitionId: FIXTURE.definitions.accountQuota,
+          linkedAccountId: account,
+          value: String(1000 * version + accounts.indexOf(account)),
+        },
+      },
+      {
+        name: `${account}-batch`,
+        args: {
+          definitionId: FIXTURE.definitions.batchSize,
+          linkedAccountId: account,
+          workflowId: batchWorkflow,
+          value: String(10 * version),
+        },
+      },
     );
   }
-  spec.events!.push({ name: "deal-won", args: { eventId: FIXTURE.events[1], name: `deal.won.v${version}`, response: { deal: { id: "d_1", version } } } });
+  spec.events!.push({
+    name: "deal-won",
+    args: { eventId: FIXTURE.events[1], name: `deal.won.v${version}`, response: { deal: { id: "d_1", version } } },
+  });
   return spec;
 }
 
@@ -60,7 +84,9 @@ interface PointReport {
 describe(`e2e reliability: interruptions ${ENGINE_RECOVERY}`, function () {
   this.timeout(10 * 60_000);
   // Default client settings (10 s timeout): the held write of point 3 must not time out.
-  const e2e = useEmulatorStack((workspace) => new Stack(workspace, specProgram(workspace, "interrupted"), "interrupted"));
+  const e2e = useEmulatorStack(
+    (workspace) => new Stack(workspace, specProgram(workspace, "interrupted"), "interrupted"),
+  );
   /** Every env placement the stack has declared so far: those no longer declared must be empty. */
   const everDeclared = new Set<string>();
   /** Every value the stack has declared at each placement. */
@@ -74,7 +100,9 @@ describe(`e2e reliability: interruptions ${ENGINE_RECOVERY}`, function () {
 
   after(() => {
     for (const r of reports) {
-      console.log(`      ${r.point}: ${r.writesBeforeKill} writes before the kill; lock left: ${r.lockLeft}; pending: ${r.pending.join(", ") || "none"}${r.repairedSidecars.length ? `; zero-byte sidecar deleted: ${r.repairedSidecars.join(", ")}` : ""}`);
+      console.log(
+        `      ${r.point}: ${r.writesBeforeKill} writes before the kill; lock left: ${r.lockLeft}; pending: ${r.pending.join(", ") || "none"}${r.repairedSidecars.length ? `; zero-byte sidecar deleted: ${r.repairedSidecars.join(", ")}` : ""}`,
+      );
     }
   });
 
@@ -101,11 +129,26 @@ describe(`e2e reliability: interruptions ${ENGINE_RECOVERY}`, function () {
   ): Promise<RequestLogEntry[]> {
     writeSpec(e2e.stack.dir, spec);
     const since = logCursor(e2e.emulator);
-    const answeredWrites = () => writesIn(e2e.emulator.requests.list(since)).filter((e) => e.status >= 200 && e.status < 300).length;
-    const [held] = options.hold ? e2e.emulator.faults.add([{ method: options.hold.method, path: options.hold.path, action: { delayMs: options.hold.delayMs }, times: 1 }]).slice(-1) : [];
+    const answeredWrites = () =>
+      writesIn(e2e.emulator.requests.list(since)).filter((e) => e.status >= 200 && e.status < 300).length;
+    const [held] = options.hold
+      ? e2e.emulator.faults
+          .add([
+            {
+              method: options.hold.method,
+              path: options.hold.path,
+              action: { delayMs: options.hold.delayMs },
+              times: 1,
+            },
+          ])
+          .slice(-1)
+      : [];
     const isHeld = () => !held || e2e.emulator.faults.list().find((r) => r.id === held.id)!.fired === 1;
     const up: BackgroundCommand = e2e.stack.start(options.args ?? ["up", "--yes", "--skip-preview"]);
-    await waitFor(`${point}: the kill condition`, () => isHeld() && options.killWhen({ calls: e2e.emulator.requests.list(since).length, writes: answeredWrites() }));
+    await waitFor(
+      `${point}: the kill condition`,
+      () => isHeld() && options.killWhen({ calls: e2e.emulator.requests.list(since).length, writes: answeredWrites() }),
+    );
     const killedAt = Date.now();
     const writesBeforeKill = answeredWrites();
     const atKill = e2e.emulator.requests.list(since);
@@ -122,11 +165,20 @@ describe(`e2e reliability: interruptions ${ENGINE_RECOVERY}`, function () {
     const backend = path.join(e2e.workspace.root, "backend");
     const lockLeft = lockHeld(backend);
     const { repairedSidecars, outputs } = await recoverInterruptedUp(e2e.stack, backend, (exported) => {
-      const ops = ((exported.deployment as { pending_operations?: { type: string; resource: { urn: string } }[] }).pending_operations ?? []).map((op) => ({
+      const ops = (
+        (exported.deployment as { pending_operations?: { type: string; resource: { urn: string } }[] })
+          .pending_operations ?? []
+      ).map((op) => ({
         type: op.type,
         name: op.resource.urn.split("::").pop()!,
       }));
-      reports.push({ point, writesBeforeKill, lockLeft, pending: ops.map((op) => `${op.type} ${op.name}`), repairedSidecars: [] });
+      reports.push({
+        point,
+        writesBeforeKill,
+        lockLeft,
+        pending: ops.map((op) => `${op.type} ${op.name}`),
+        repairedSidecars: [],
+      });
       options.beforeRecovery?.(ops);
     });
     reports[reports.length - 1].repairedSidecars = repairedSidecars.map((file) => path.relative(backend, file));
@@ -142,8 +194,14 @@ describe(`e2e reliability: interruptions ${ENGINE_RECOVERY}`, function () {
       everDeclared.add(key);
       ownValues.set(key, new Set([...(ownValues.get(key) ?? []), v.args.value]));
     }
-    const declared = new Set((spec.envValues ?? []).map((v) => placement(v.args.definitionId, v.args.linkedAccountId, v.args.workflowId)));
-    assertPlatformMatches(e2e.emulator.store.snapshot(), spec, { retired: [...everDeclared].filter((p) => !declared.has(p)), before: fixture, ownValues });
+    const declared = new Set(
+      (spec.envValues ?? []).map((v) => placement(v.args.definitionId, v.args.linkedAccountId, v.args.workflowId)),
+    );
+    assertPlatformMatches(e2e.emulator.store.snapshot(), spec, {
+      retired: [...everDeclared].filter((p) => !declared.has(p)),
+      before: fixture,
+      ownValues,
+    });
     assertStateMatches(await e2e.stack.exportState(), spec);
     const noop = await e2e.stack.run(["preview", "--expect-no-changes"]);
     assert.equal(noop.code, 0, `${point}: a preview after recovery shows no change:\n${noop.stdout}${noop.stderr}`);
@@ -166,56 +224,90 @@ describe(`e2e reliability: interruptions ${ENGINE_RECOVERY}`, function () {
       assert.equal(reports[0].writesBeforeKill, 0);
     });
 
-    await step("2. killed while creating, after the second write (every process at once, as a cancelled CI job)", async () => {
-      await interruptUp("2. creating, after 2 writes", setup(["acme", "globex"], 1), { killWhen: ({ writes }) => writes >= 2 });
-    });
+    await step(
+      "2. killed while creating, after the second write (every process at once, as a cancelled CI job)",
+      async () => {
+        await interruptUp("2. creating, after 2 writes", setup(["acme", "globex"], 1), {
+          killWhen: ({ writes }) => writes >= 2,
+        });
+      },
+    );
 
-    await step("3. killed while the platform holds a create (pulumi alone; its provider sees the write land)", async () => {
-      const since = logCursor(e2e.emulator);
-      await interruptUp("3. creating, pulumi alone, a write held", setup(["acme", "globex", "initech"], 1), {
-        hold: { method: "POST", path: "^/api/v2/public/env/values$", delayMs: 3000 },
-        killWhen: () => true,
-        pulumiAlone: {
-          // The provider process outlives pulumi and receives the platform's answer to the held write.
-          settle: () => waitFor("the held write to land", () => e2e.emulator.requests.list(since).some((e) => e.fault === "delay" && e.status === 200), 10_000),
-        },
-        beforeRecovery: (pending) => assert.ok(pending.some((op) => op.type === "creating"), `an interrupted create is pending: ${JSON.stringify(pending)}`),
-      });
-    });
+    await step(
+      "3. killed while the platform holds a create (pulumi alone; its provider sees the write land)",
+      async () => {
+        const since = logCursor(e2e.emulator);
+        await interruptUp("3. creating, pulumi alone, a write held", setup(["acme", "globex", "initech"], 1), {
+          hold: { method: "POST", path: "^/api/v2/public/env/values$", delayMs: 3000 },
+          killWhen: () => true,
+          pulumiAlone: {
+            // The provider process outlives pulumi and receives the platform's answer to the held write.
+            settle: () =>
+              waitFor(
+                "the held write to land",
+                () => e2e.emulator.requests.list(since).some((e) => e.fault === "delay" && e.status === 200),
+                10_000,
+              ),
+          },
+          beforeRecovery: (pending) =>
+            assert.ok(
+              pending.some((op) => op.type === "creating"),
+              `an interrupted create is pending: ${JSON.stringify(pending)}`,
+            ),
+        });
+      },
+    );
 
     await step("4. killed while updating, with one update held by the platform", async () => {
       await interruptUp("4. updating, a write held", setup(["acme", "globex", "initech"], 2), {
         hold: { method: "PUT", path: "^/api/v2/public/config/field/", delayMs: 1500 },
         killWhen: ({ writes }) => writes >= 2,
-        beforeRecovery: (pending) => assert.ok(pending.some((op) => op.type === "updating"), `an interrupted update is pending: ${JSON.stringify(pending)}`),
+        beforeRecovery: (pending) =>
+          assert.ok(
+            pending.some((op) => op.type === "updating"),
+            `an interrupted update is pending: ${JSON.stringify(pending)}`,
+          ),
       });
     });
 
-    await step("5. killed while replacing, after the first replacement was created and before any old value was deleted", async () => {
-      const atKill = await interruptUp("5. replacing, between create and delete", setup(["acme", "globex", "initech"], 2, "wf_hs_deal_alerts"), {
-        killWhen: ({ writes }) => writes >= 1,
-      });
-      // Replaced values are deleted only after every replacement exists (create before delete).
-      assert.deepEqual(
-        atKill.filter((e) => e.method === "DELETE" && e.status < 300),
-        [],
-        "no replaced value was deleted before the kill",
-      );
-      // The three old values (at wf_hs_contact_sync) are gone now: interruptUp checked those
-      // placements as retired, so the recovery deleted them.
-    });
+    await step(
+      "5. killed while replacing, after the first replacement was created and before any old value was deleted",
+      async () => {
+        const atKill = await interruptUp(
+          "5. replacing, between create and delete",
+          setup(["acme", "globex", "initech"], 2, "wf_hs_deal_alerts"),
+          {
+            killWhen: ({ writes }) => writes >= 1,
+          },
+        );
+        // Replaced values are deleted only after every replacement exists (create before delete).
+        assert.deepEqual(
+          atKill.filter((e) => e.method === "DELETE" && e.status < 300),
+          [],
+          "no replaced value was deleted before the kill",
+        );
+        // The three old values (at wf_hs_contact_sync) are gone now: interruptUp checked those
+        // placements as retired, so the recovery deleted them.
+      },
+    );
 
     await step("6. killed while deleting, with one delete held by the platform", async () => {
       await interruptUp("6. deleting, a write held", setup(["acme"], 2, "wf_hs_deal_alerts"), {
         hold: { method: "DELETE", path: "^/api/v2/public/env/values/", delayMs: 1500 },
         killWhen: ({ writes }) => writes >= 1,
-        beforeRecovery: (pending) => assert.ok(pending.some((op) => op.type === "deleting"), `an interrupted delete is pending: ${JSON.stringify(pending)}`),
+        beforeRecovery: (pending) =>
+          assert.ok(
+            pending.some((op) => op.type === "deleting"),
+            `an interrupted delete is pending: ${JSON.stringify(pending)}`,
+          ),
       });
     });
 
     await step("7. killed right after the last write of an update was answered", async () => {
       // Five writes: the field, the toggle, two env values and the event.
-      await interruptUp("7. after the last write", setup(["acme"], 3, "wf_hs_deal_alerts"), { killWhen: ({ writes }) => writes >= 5 });
+      await interruptUp("7. after the last write", setup(["acme"], 3, "wf_hs_deal_alerts"), {
+        killWhen: ({ writes }) => writes >= 5,
+      });
     });
   });
 });

@@ -30,12 +30,46 @@ const CHANGED: Record<string, string> = {
 const NOT_A_NUMBER = `not-a-number-${hex()}`;
 
 const SPEC: Spec = {
-  fields: [{ name: "pipeline", args: { slug: "hubspot", linkedAccountId: "acme", configId: "acme", fieldId: "hs_pipeline", name: "Sales pipeline" } }],
-  toggles: [{ name: "contact-sync", args: { slug: "hubspot", linkedAccountId: "acme", configId: "acme", workflowId: "wf_hs_contact_sync", enabled: true } }],
+  fields: [
+    {
+      name: "pipeline",
+      args: {
+        slug: "hubspot",
+        linkedAccountId: "acme",
+        configId: "acme",
+        fieldId: "hs_pipeline",
+        name: "Sales pipeline",
+      },
+    },
+  ],
+  toggles: [
+    {
+      name: "contact-sync",
+      args: {
+        slug: "hubspot",
+        linkedAccountId: "acme",
+        configId: "acme",
+        workflowId: "wf_hs_contact_sync",
+        enabled: true,
+      },
+    },
+  ],
   envValues: [
-    { name: "crm-token", args: { definitionId: FIXTURE.definitions.crmApiToken, linkedAccountId: "acme", value: "" }, valueFromConfig: "crmToken" },
-    { name: "quota", args: { definitionId: FIXTURE.definitions.accountQuota, linkedAccountId: "acme", value: "" }, valueFromConfig: "quota" },
-    { name: "webhook", args: { definitionId: FIXTURE.definitions.webhookUrl, workflowId: "wf_hs_deal_alerts", value: "" }, valueFromConfig: "webhook" },
+    {
+      name: "crm-token",
+      args: { definitionId: FIXTURE.definitions.crmApiToken, linkedAccountId: "acme", value: "" },
+      valueFromConfig: "crmToken",
+    },
+    {
+      name: "quota",
+      args: { definitionId: FIXTURE.definitions.accountQuota, linkedAccountId: "acme", value: "" },
+      valueFromConfig: "quota",
+    },
+    {
+      name: "webhook",
+      args: { definitionId: FIXTURE.definitions.webhookUrl, workflowId: "wf_hs_deal_alerts", value: "" },
+      valueFromConfig: "webhook",
+    },
   ],
 };
 
@@ -110,7 +144,9 @@ describe("e2e reliability: secrets", function () {
   };
 
   after(() => {
-    console.log(`      searched ${(searched / 1e6).toFixed(1)} MB of output and state for ${Object.keys(secrets()).length} secrets; ${exempted} engine RPC log lines at -v=9 held one`);
+    console.log(
+      `      searched ${(searched / 1e6).toFixed(1)} MB of output and state for ${Object.keys(secrets()).length} secrets; ${exempted} engine RPC log lines at -v=9 held one`,
+    );
   });
 
   // One walk of the stack: each step starts from the values, config and state the steps before it
@@ -124,7 +160,9 @@ describe("e2e reliability: secrets", function () {
       check("up --debug (stdout)", up.stdout);
       assertPlatformMatches(e2e.emulator.store.snapshot(), SPEC, { values: VALUES });
       // The token really was used, for the env operations (so a leak of it had its chance).
-      assert.ok(e2e.emulator.requests.list().some((e) => e.auth === "bearer" && e.path.startsWith("/api/v2/public/env/")));
+      assert.ok(
+        e2e.emulator.requests.list().some((e) => e.auth === "bearer" && e.path.startsWith("/api/v2/public/env/")),
+      );
       check("stack export", await e2e.stack.exportText());
     });
 
@@ -179,7 +217,7 @@ describe("e2e reliability: secrets", function () {
     const dir = writeProgram(e2e.workspace.root, "engine-probe", {
       "index.js": [
         'const pulumi = require("@pulumi/pulumi");',
-        "const echo = { async create() { return { id: \"echo-1\", outs: {} }; } };",
+        'const echo = { async create() { return { id: "echo-1", outs: {} }; } };',
         "class Echo extends pulumi.dynamic.Resource { constructor(name, message) { super(echo, name, { message }, {}); } }",
         'new Echo("echo", new pulumi.Config().requireSecret("probe"));',
         "",
@@ -192,9 +230,14 @@ describe("e2e reliability: secrets", function () {
     const v9 = await engine.ok(["up", "--yes", "--logtostderr", "-v=9"]);
     const lines = v9.stderr.split("\n").filter((l) => l.includes(probe));
     assert.ok(lines.length > 0, "the engine prints the secret at -v=9");
-    assert.ok(lines.every(isEngineRpcPropertyLog), `only in its RPC property lines:\n${lines.join("\n").split(probe).join("<SECRET>")}`);
+    assert.ok(
+      lines.every(isEngineRpcPropertyLog),
+      `only in its RPC property lines:\n${lines.join("\n").split(probe).join("<SECRET>")}`,
+    );
     const v8 = await engine.ok(["refresh", "--yes", "--logtostderr", "-v=8"]);
     assert.ok(!all(v8).includes(probe), "and not at -v=8");
-    console.log(`      engine probe: ${lines.length} -v=9 RPC log lines printed a secret input of a resource that is not ours`);
+    console.log(
+      `      engine probe: ${lines.length} -v=9 RPC log lines printed a secret input of a resource that is not ours`,
+    );
   });
 });

@@ -12,7 +12,7 @@ const spec = JSON.parse(fs.readFileSync(path.join(__dirname, "spec.json"), "utf8
 const config = new pulumi.Config();
 
 /** An env value is given inline, or named by a stack config key that holds it as a secret. */
-function valueOf(entry) {
+function entryValue(entry) {
   return entry.valueFromConfig ? config.requireSecret(entry.valueFromConfig) : entry.args.value;
 }
 
@@ -34,6 +34,6 @@ module.exports = async () => {
   for (const f of spec.fields || []) new platform.ConfigField(f.name, f.args);
   for (const t of spec.toggles || []) new platform.WorkflowToggle(t.name, t.args);
   for (const e of spec.events || []) new platform.ApplicationEvent(e.name, e.args);
-  for (const v of spec.envValues || []) new platform.EnvVariableValue(v.name, { ...v.args, value: valueOf(v) });
+  for (const v of spec.envValues || []) new platform.EnvVariableValue(v.name, { ...v.args, value: entryValue(v) });
   return outputs;
 };

@@ -1,0 +1,76 @@
+// The import graph's rules (docs/design/code.md): no circles, and every import pointing down a
+// layer. `npm run lint` checks them; `npm run graph` draws the graph into docs/design/imports.md.
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: "no-circular",
+      severity: "error",
+      comment: "A circle has no bottom: each of its modules needs the others loaded first.",
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: "contract-stands-alone",
+      severity: "error",
+      comment: "The platform's contract is what the provider, the CLI and the emulator agree on; it imports none of them.",
+      from: { path: "^contract/" },
+      to: { path: "^(provider|cli|emulator|harness|scripts|test)/" },
+    },
+    {
+      name: "provider-below-cli",
+      severity: "error",
+      comment: "The provider is the library; the CLI and the emulator are built beside or on it, never under it.",
+      from: { path: "^provider/" },
+      to: { path: "^(cli|emulator|harness|scripts|test)/" },
+    },
+    {
+      name: "emulator-is-the-platform",
+      severity: "error",
+      comment: "The emulator stands in for the platform: it must not borrow the client's code, or a mistake both share passes every test.",
+      from: { path: "^emulator/" },
+      to: { path: "^(provider|cli|harness|scripts|test)/" },
+    },
+    {
+      name: "cli-uses-the-provider",
+      severity: "error",
+      comment: "The CLI talks to the platform (or the emulator) over HTTP, as a user's tool does.",
+      from: { path: "^cli/" },
+      to: { path: "^(emulator|harness|scripts|test)/" },
+    },
+    {
+      name: "harness-serves-tests-and-scripts",
+      severity: "error",
+      comment: "The harness (emulator processes, stacks, the engine) is imported by tests and scripts, never the reverse.",
+      from: { path: "^harness/" },
+      to: { path: "^(scripts|test)/" },
+    },
+    {
+      name: "scripts-use-the-harness",
+      severity: "error",
+      comment: "Scripts share code with tests through harness/, not by reaching into test/.",
+      from: { path: "^scripts/" },
+      to: { path: "^test/" },
+    },
+    {
+      name: "client-is-the-bottom",
+      severity: "error",
+      comment: "The HTTP client knows the platform's operations, not the resources or plugins built on them.",
+      from: { path: "^provider/client/" },
+      to: { path: "^provider/(resources|functions|native|dynamic|bridge|components|webhooks)/" },
+    },
+    {
+      name: "resources-below-plugins",
+      severity: "error",
+      comment: "Resources and lookups are defined once; the dynamic host and the native plugin serve them.",
+      from: { path: "^provider/(resources|functions)/" },
+      to: { path: "^provider/native/" },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    exclude: { path: "^(dist|sdk|release|tools|node_modules|test/e2e/upgrade)/" },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.test.json" },
+  },
+};
