@@ -53,6 +53,13 @@ module.exports = {
       to: { path: "^test/" },
     },
     {
+      name: "forwarders-are-leaves",
+      severity: "error",
+      comment: "The forwarders' module is serialized into every stack's state; the rest of the code must not lean on it.",
+      from: { pathNot: "^provider/(bridge|dynamic)/(providers|forwarders)/" },
+      to: { path: "^provider/(bridge|dynamic)/program[.]ts$" },
+    },
+    {
       name: "client-is-the-bottom",
       severity: "error",
       comment: "The HTTP client knows the platform's operations, not the resources or plugins built on them.",

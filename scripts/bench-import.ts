@@ -3,7 +3,7 @@
 //
 // For each size N: a fresh emulator enforcing its default limit (20 requests/s, burst 5, per
 // credential) with the default fixture's 3 linked accounts plus N tenants, each with a setup made
-// outside Pulumi (test/support/tenants.ts, `existingSetup`: a renamed field, an enabled workflow,
+// outside Pulumi (harness/tenants.ts, `existingSetup`: a renamed field, an enabled workflow,
 // an env value, and every tenth an encrypted one); then the built command line
 // (dist/cli/main.js, `import --slug hubspot`) in a child process, with the provider's
 // default settings, as a user runs it. Reported: wall time (the process's, Node's start
@@ -15,8 +15,8 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { startEmulator } from "../emulator";
-import { REPO } from "../test/support/engine";
-import { seedTenants } from "../test/support/tenants";
+import { REPO } from "../harness/engine";
+import { seedTenants } from "../harness/tenants";
 
 const BIN = path.join(REPO, "dist/cli/main.js");
 /** The platform's documented limit, which the emulator enforces by default and the provider paces to. */

@@ -10,9 +10,9 @@ import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { startEmulator, type RunningEmulator } from "../emulator";
 import { DEFAULT_REQUESTS_PER_SECOND } from "../provider/settings";
-import { Stack, Workspace } from "../test/support/engine";
-import { nodeSdkInstall } from "../test/support/languages";
-import { nativePath } from "../test/support/native";
+import { Stack, Workspace } from "../harness/engine";
+import { nodeSdkInstall } from "../harness/languages";
+import { nativePath } from "../harness/native";
 import { measure, seed, specs, stateSizes, type Measured } from "./lib/workload";
 
 const PROGRAMS = {

@@ -3,7 +3,7 @@
 //
 // For each size N (resources) and each of the two places a tenant's env value can live: a stack
 // of N / 3 tenants, each with a ConfigField, a WorkflowToggle and an EnvVariableValue
-// (test/support/tenants.ts), through the real CLI with the package installed from its tarball.
+// (harness/tenants.ts), through the real CLI with the package installed from its tarball.
 //   - workflow: the value is the tenant's BATCH_SIZE at a workflow (TENANT_WORKFLOW_PROGRAM);
 //     the values of all tenants at a workflow are listed together, 100 per page.
 //   - linked_account: the value is the tenant's ACCOUNT_QUOTA (TENANT_PROGRAM); the platform
@@ -17,9 +17,9 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import { parseArgs } from "node:util";
 import { startEmulator } from "../emulator";
-import { Stack, succeeded, Workspace } from "../test/support/engine";
-import { writeProgram } from "../test/support/program";
-import { seedTenants, TENANT_PROGRAM, TENANT_WORKFLOW_PROGRAM } from "../test/support/tenants";
+import { Stack, succeeded, Workspace } from "../harness/engine";
+import { writeProgram } from "../harness/program";
+import { seedTenants, TENANT_PROGRAM, TENANT_WORKFLOW_PROGRAM } from "../harness/tenants";
 
 /** The platform's documented limit, which the emulator enforces by default and the provider paces to. */
 const LIMIT_PER_SECOND = 20;

@@ -14,7 +14,7 @@
 // with PULUMI_SKIP_CHECKPOINTS=true (`shards-skip`, `single-skip`); `--programs` which programs run.
 // `up` runs without validation at check, as the sharded example's up jobs (docs/design/validation.md);
 // `--validate-at-up` keeps it on, to measure what it costs there. `--backends file,s3` keeps the
-// stacks' state in a folder, in a bucket of a real S3-compatible server (test/support/s3.ts), or
+// stacks' state in a folder, in a bucket of a real S3-compatible server (harness/s3.ts), or
 // each in turn; `--peer 1000` also runs the peer (OpenTofu + restapi, ../shared/peer) at those sizes,
 // on its own emulator at the same limit, after ours.
 import { execFile } from "node:child_process";
@@ -23,15 +23,15 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { startEmulator, type RunningEmulator } from "../emulator";
-import { observableState } from "../test/support/e2e";
-import { REPO, Stack, Workspace } from "../test/support/engine";
+import { observableState } from "../harness/e2e";
+import { REPO, Stack, Workspace } from "../harness/engine";
 import { NOOP_RESOURCE } from "./lib/floor";
 import { watchProviderHostsTogether } from "./lib/hosts";
 import { ensurePeer, preparePeer, runPeerPhase, seedPeerTenants, type PeerPhase } from "./lib/peer";
 import { COMMANDS, type Command, type Measured, type PeerMeasured, type ProgramRun } from "./lib/scale";
-import { startS3Backend } from "../test/support/s3";
-import { writeProgram } from "../test/support/program";
-import { ACCOUNT_TIER, seedTenants } from "../test/support/tenants";
+import { startS3Backend } from "../harness/s3";
+import { writeProgram } from "../harness/program";
+import { ACCOUNT_TIER, seedTenants } from "../harness/tenants";
 
 const CLI = path.join(REPO, "dist/cli/main.js");
 
@@ -214,7 +214,7 @@ async function runProgram(
   }
 }
 
-/** Where the stacks' state is kept: a folder, or a bucket of a real S3-compatible server (test/support/s3.ts). */
+/** Where the stacks' state is kept: a folder, or a bucket of a real S3-compatible server (harness/s3.ts). */
 type Backend = "file" | "s3";
 
 /** The peer at K tenants, on its own emulator at the documented limit: create, refresh, destroy. */

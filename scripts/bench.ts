@@ -27,10 +27,10 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { parseRateLimitStatus, startEmulator, type EmulatorOptions, type RunningEmulator } from "../emulator";
-import { Stack, Workspace } from "../test/support/engine";
+import { Stack, Workspace } from "../harness/engine";
 import { NOOP_RESOURCE } from "./lib/floor";
 import { measure, seed, specs, stateSizes, type Measured } from "./lib/workload";
-import { writeProgram } from "../test/support/program";
+import { writeProgram } from "../harness/program";
 
 const OPS = ["up (create)", "preview (no changes)", "up (10% changed)", "refresh", "destroy"] as const;
 type Op = (typeof OPS)[number];

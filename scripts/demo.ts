@@ -7,8 +7,8 @@
 import * as path from "node:path";
 import axios from "axios";
 import { startEmulator, type RunningEmulator } from "../emulator";
-import { REPO, Stack, Workspace, engineDescription, type CommandResult } from "../test/support/engine";
-import { copyProgram } from "../test/support/program";
+import { REPO, Stack, Workspace, engineDescription, type CommandResult } from "../harness/engine";
+import { copyProgram } from "../harness/program";
 
 const bold = (text: string) => (process.stdout.isTTY ? `\x1b[1m${text}\x1b[0m` : text);
 let step = 0;

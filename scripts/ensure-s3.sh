@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Makes a real S3-compatible object store available: `versitygw` (the Versity S3 Gateway), whose
 # `posix` backend serves buckets from plain directories. The tests and benchmarks start it (see
-# test/support/s3.ts) as the store behind Pulumi's self-managed backend, `pulumi login s3://...`,
+# harness/s3.ts) as the store behind Pulumi's self-managed backend, `pulumi login s3://...`,
 # so that what they prove about s3:// state (locking, `pulumi cancel`, `state move`) is proven
 # against the S3 protocol itself and the CLI's own gocloud.dev/AWS SDK client, not a mock.
 # Prints the directory holding `versitygw` as the last line of stdout (progress goes to stderr):

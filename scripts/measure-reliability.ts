@@ -17,9 +17,9 @@ import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { startEmulator, type RunningEmulator } from "../emulator";
-import { Stack, Workspace } from "../test/support/engine";
-import { writeProgram } from "../test/support/program";
-import { fullSpec, recoverInterruptedUp, specProgram, waitFor, writeSpec, writesIn } from "../test/support/reliability";
+import { Stack, Workspace } from "../harness/engine";
+import { writeProgram } from "../harness/program";
+import { fullSpec, recoverInterruptedUp, specProgram, waitFor, writeSpec, writesIn } from "../harness/reliability";
 
 /** An emulator, a workspace and one stack of the spec program, connected to each other. */
 async function setup(name: string) {

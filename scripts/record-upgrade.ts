@@ -15,8 +15,8 @@ import * as path from "node:path";
 import { startEmulator, type RunningEmulator } from "../emulator";
 import { TYPE_PREFIX } from "../provider/bridge/program";
 import { RESOURCES } from "../provider/resources";
-import { REPO, Workspace } from "../test/support/engine";
-import { copyProgram, installTarball, packTarball } from "../test/support/program";
+import { REPO, Workspace } from "../harness/engine";
+import { copyProgram, installTarball, packTarball } from "../harness/program";
 import {
   RECORDED_PROGRAM,
   RECORDING,
@@ -26,7 +26,7 @@ import {
   UPGRADE_SECRETS,
   UPGRADE_STACK,
   upgradeStack,
-} from "../test/support/upgrade";
+} from "../harness/upgrade";
 
 /** Every resource type crosses the bridge, so the recording must hold one of each. */
 const TYPES = RESOURCES.map((definition) => definition.type);
@@ -108,7 +108,7 @@ That release, built, packed and installed from its tarball, ran its own \`${RECO
   they are test-only strings.
 - The emulator's address is not in the stack's config but in \`INTEGRATION_PLATFORM_BASE_URL\`,
   so that the test's emulator can listen on any free port (\`upgradeStack\` in
-  \`test/support/upgrade.ts\` says why).
+  \`harness/upgrade.ts\` says why).
 - These files stand for what users of ${version} have in their state: do not edit them, and
   record them again only if the recording itself is broken:
 

@@ -1,7 +1,7 @@
 # What the scripts/ensure-*.sh and gen-sdk.sh share; sourced, after they set `ensure_name`:
 #   ensure_name=ensure-s3; . "$repo/scripts/lib/ensure.sh"
 # Builds are cached in $PULUMI_IP_CACHE_DIR (default ~/.cache/pulumi-integration-platform);
-# test/support/languages.ts reads the same place.
+# harness/languages.ts reads the same place.
 
 # Where every build is cached.
 cache_root="${PULUMI_IP_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-integration-platform}"

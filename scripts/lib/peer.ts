@@ -49,7 +49,7 @@ export function peerTenantIds(count: number): string[] {
   return Array.from({ length: count }, (_, i) => `tenant${String(i).padStart(4, "0")}`);
 }
 
-/** Adds the peer's K linked accounts to the emulator, each with an empty hubspot config (as test/support/tenants.ts seeds ours); returns their ids. */
+/** Adds the peer's K linked accounts to the emulator, each with an empty hubspot config (as harness/tenants.ts seeds ours); returns their ids. */
 export async function seedPeerTenants(emulator: RunningEmulator, count: number): Promise<string[]> {
   // Not seedTenants: its ids are `${prefix}-${i}`, and main.tf fixes the zero-padded form.
   const ids = peerTenantIds(count);

@@ -1,7 +1,7 @@
 // The benchmarks' shared workload: the resource mix, the emulator's seed for it, and how one
 // CLI command is measured (calls from the emulator's request log, the provider hosts' memory).
 import type { RunningEmulator } from "../../emulator";
-import type { Stack, StackExport } from "../../test/support/engine";
+import type { Stack, StackExport } from "../../harness/engine";
 import { watchProviderHosts } from "./hosts";
 
 /** One resource of the mix: its class, name and arguments. */

@@ -9,10 +9,10 @@ import * as assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { Stack } from "../support/engine";
-import { writeProgram } from "../support/program";
-import { BATCH_SIZE, CONTACT_SYNC, seedTenants, TENANT_WORKFLOW_PROGRAM } from "../support/tenants";
-import { publicCall, step, useEmulatorStack } from "../support/e2e";
+import { Stack } from "../../harness/engine";
+import { writeProgram } from "../../harness/program";
+import { BATCH_SIZE, CONTACT_SYNC, seedTenants, TENANT_WORKFLOW_PROGRAM } from "../../harness/tenants";
+import { publicCall, step, useEmulatorStack } from "../../harness/e2e";
 
 const TENANTS = 40;
 /** The bound on the calls of one drift check: one per tenant, and ten to spare. */

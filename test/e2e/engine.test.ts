@@ -5,8 +5,8 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { engineBinDir, REPO, resourcesOfType, Stack, Workspace } from "../support/engine";
-import { writeProgram } from "../support/program";
+import { engineBinDir, REPO, resourcesOfType, Stack, Workspace } from "../../harness/engine";
+import { writeProgram } from "../../harness/program";
 
 const PROGRAM = `
 import * as pulumi from "@pulumi/pulumi";

@@ -8,11 +8,11 @@ import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { RunningEmulator } from "../../emulator";
-import { resourcesOfType, Stack } from "../support/engine";
-import { installedPackage } from "../support/program";
-import { ENCRYPTED_EVERY, seedTenants } from "../support/tenants";
-import { AT_SCALE, observableState, step, useEmulatorStack, type E2EContext } from "../support/e2e";
-import { FIXTURE, TYPE } from "../support/fixture";
+import { resourcesOfType, Stack } from "../../harness/engine";
+import { installedPackage } from "../../harness/program";
+import { ENCRYPTED_EVERY, seedTenants } from "../../harness/tenants";
+import { AT_SCALE, observableState, step, useEmulatorStack, type E2EContext } from "../../harness/e2e";
+import { FIXTURE, TYPE } from "../../harness/fixture";
 
 /** What one run of the import did. */
 interface ImportRun {

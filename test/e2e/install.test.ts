@@ -8,8 +8,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import { startEmulator, type RunningEmulator } from "../../emulator";
-import { REPO, Stack, Workspace } from "../support/engine";
-import { step } from "../support/e2e";
+import { REPO, Stack, Workspace } from "../../harness/engine";
+import { step } from "../../harness/e2e";
 
 const run = promisify(execFile);
 

@@ -4,10 +4,10 @@ import * as assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import * as path from "node:path";
 import type { RunningEmulator } from "../../emulator";
-import { REPO, resourcesOfType, Stack } from "../support/engine";
-import { copyProgram } from "../support/program";
-import { eventDocument, publicGet, step, useEmulatorStack } from "../support/e2e";
-import { FIXTURE, TYPE, TYPE_PREFIX, type Kind } from "../support/fixture";
+import { REPO, resourcesOfType, Stack } from "../../harness/engine";
+import { copyProgram } from "../../harness/program";
+import { eventDocument, publicGet, step, useEmulatorStack } from "../../harness/e2e";
+import { FIXTURE, TYPE, TYPE_PREFIX, type Kind } from "../../harness/fixture";
 
 // Distinctive values, so that finding them in state or output means a leak and nothing else.
 const API_KEY = `tk_e2e_${randomBytes(6).toString("hex")}`;

@@ -2,9 +2,9 @@
 // account; a new matching account adds only its own resources.
 import * as assert from "node:assert/strict";
 import * as path from "node:path";
-import { REPO, resourcesOfType, Stack } from "../support/engine";
-import { copyProgram } from "../support/program";
-import { step, useEmulatorStack } from "../support/e2e";
+import { REPO, resourcesOfType, Stack } from "../../harness/engine";
+import { copyProgram } from "../../harness/program";
+import { step, useEmulatorStack } from "../../harness/e2e";
 
 describe("e2e: the multi-tenant example through the real CLI", function () {
   this.timeout(10 * 60_000);

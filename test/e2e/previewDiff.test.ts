@@ -10,9 +10,9 @@ import * as path from "node:path";
 import { promisify } from "node:util";
 import { applicationEventSchema } from "../../emulator";
 import { summarize } from "../../cli/summary";
-import { Stack } from "../support/engine";
-import { writeProgram } from "../support/program";
-import { step, useEmulatorStack } from "../support/e2e";
+import { Stack } from "../../harness/engine";
+import { writeProgram } from "../../harness/program";
+import { step, useEmulatorStack } from "../../harness/e2e";
 
 const GOLDEN = path.join(__dirname, "golden");
 const UPDATE = process.env.UPDATE_GOLDEN === "1";

@@ -3,10 +3,10 @@
 // instead, naming the resource and the property, with no write and at most C + 2 reads.
 import * as assert from "node:assert/strict";
 import { summarize } from "../../cli/summary";
-import { Stack } from "../support/engine";
-import { writeProgram } from "../support/program";
-import { seedTenants } from "../support/tenants";
-import { step, useEmulatorStack } from "../support/e2e";
+import { Stack } from "../../harness/engine";
+import { writeProgram } from "../../harness/program";
+import { seedTenants } from "../../harness/tenants";
+import { step, useEmulatorStack } from "../../harness/e2e";
 
 /** One program per case, chosen by the stack's `case` config: what a pull request might declare. */
 const PROGRAM = `import * as pulumi from "@pulumi/pulumi";

@@ -5,10 +5,10 @@ import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { RunningEmulator } from "../../emulator";
-import { Stack, succeeded, type CommandResult, type Workspace } from "../support/engine";
-import { writeProgram } from "../support/program";
-import { ACCOUNT_QUOTA, seedTenants, TENANT_PROGRAM } from "../support/tenants";
-import { AT_SCALE, observableState, step, useEmulatorStack } from "../support/e2e";
+import { Stack, succeeded, type CommandResult, type Workspace } from "../../harness/engine";
+import { writeProgram } from "../../harness/program";
+import { ACCOUNT_QUOTA, seedTenants, TENANT_PROGRAM } from "../../harness/tenants";
+import { AT_SCALE, observableState, step, useEmulatorStack } from "../../harness/e2e";
 
 /** A tenant stack's program, with no tenants yet (see `seedStack`). */
 function tenantStack(workspace: Workspace, name: string): Stack {

@@ -8,12 +8,12 @@ import * as assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { REPO, resourcesOfType, Stack } from "../support/engine";
-import { copyProgram } from "../support/program";
-import { seedTenants } from "../support/tenants";
+import { REPO, resourcesOfType, Stack } from "../../harness/engine";
+import { copyProgram } from "../../harness/program";
+import { seedTenants } from "../../harness/tenants";
 import { shardOf } from "../../provider/sharding";
-import { AT_SCALE, step, useEmulatorStack } from "../support/e2e";
-import { lockHeld, waitFor } from "../support/reliability";
+import { AT_SCALE, step, useEmulatorStack } from "../../harness/e2e";
+import { lockHeld, waitFor } from "../../harness/reliability";
 
 const TENANTS = 400;
 const CLI = path.join(REPO, "dist/cli/main.js");

@@ -9,10 +9,10 @@ import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { promisify } from "node:util";
-import { Stack } from "../support/engine";
-import { writeProgram } from "../support/program";
-import { seedTenants, TENANT_PROGRAM } from "../support/tenants";
-import { AT_SCALE, step, useEmulatorStack } from "../support/e2e";
+import { Stack } from "../../harness/engine";
+import { writeProgram } from "../../harness/program";
+import { seedTenants, TENANT_PROGRAM } from "../../harness/tenants";
+import { AT_SCALE, step, useEmulatorStack } from "../../harness/e2e";
 
 const TENANTS = 700;
 /** TENANT_PROGRAM declares a field, a toggle and an env value per linked account. */

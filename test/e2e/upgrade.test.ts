@@ -7,10 +7,10 @@ import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { readStateFile } from "../../emulator/store";
-import type { StackExport } from "../support/engine";
-import { copyProgram } from "../support/program";
-import { recordedReleases, RECORDING, UPGRADE_API_KEY, UPGRADE_DIR, upgradeStack } from "../support/upgrade";
-import { observableState, step, useEmulatorStack } from "../support/e2e";
+import type { StackExport } from "../../harness/engine";
+import { copyProgram } from "../../harness/program";
+import { recordedReleases, RECORDING, UPGRADE_API_KEY, UPGRADE_DIR, upgradeStack } from "../../harness/upgrade";
+import { observableState, step, useEmulatorStack } from "../../harness/e2e";
 
 /** The counts of the CLI's last "Resources:" summary (an update's, not its preview's), e.g. `{ deleted: 8 }`. */
 function resourceSummary(stdout: string): Record<string, number> {

@@ -8,10 +8,10 @@ import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import { createWebhookReceiver } from "../../examples/webhook-receiver/receiver";
 import { checkWebhookSignature, type WebhookPayload } from "../../provider/webhooks";
-import { Stack } from "../support/engine";
-import { writeProgram } from "../support/program";
+import { Stack } from "../../harness/engine";
+import { writeProgram } from "../../harness/program";
 import { startReceiver, type TestReceiver } from "../support/receiver";
-import { step, useEmulatorStack } from "../support/e2e";
+import { step, useEmulatorStack } from "../../harness/e2e";
 
 const PROGRAM = `import * as platform from "pulumi-integration-platform";
 

@@ -1,7 +1,7 @@
 import { describe, it } from "mocha";
 import { strict as assert } from "node:assert";
 import type { AxiosInstance } from "axios";
-import { FIXTURE } from "../support/fixture";
+import { FIXTURE } from "../../harness/fixture";
 import { assertError, client, ok, useEmulatorClients } from "../support/emulatorClients";
 
 interface Operation {

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { SETTINGS } from "../../provider/settings";
 import { runEmulator, waitForBanner } from "../support/emulatorProcess";
-import { FIXTURE } from "../support/fixture";
+import { FIXTURE } from "../../harness/fixture";
 
 describe("emulator: command line (main.ts as a child process)", () => {
   let dir: string;

@@ -1,6 +1,6 @@
 import { describe, it } from "mocha";
 import { strict as assert } from "node:assert";
-import { FIXTURE } from "../support/fixture";
+import { FIXTURE } from "../../harness/fixture";
 import { assertError, ok, refillRateLimit, useEmulatorClients } from "../support/emulatorClients";
 
 const EVENT = FIXTURE.events[1];

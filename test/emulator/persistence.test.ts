@@ -5,7 +5,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { EmulatorConfigError, defaultFixturePath, startEmulator } from "../../emulator";
-import { FIXTURE } from "../support/fixture";
+import { FIXTURE } from "../../harness/fixture";
 import { client, ok } from "../support/emulatorClients";
 
 describe("emulator: persistence with --data", () => {

@@ -7,8 +7,8 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { archiveName, type Target } from "../../scripts/release/plugin";
-import { REPO, type Workspace } from "./engine";
-import { MAVEN_REPOSITORY } from "./languages";
+import { REPO, type Workspace } from "../../harness/engine";
+import { MAVEN_REPOSITORY } from "../../harness/languages";
 
 /** The package's version, which the release carries. */
 export const VERSION = (JSON.parse(fs.readFileSync(path.join(REPO, "package.json"), "utf8")) as { version: string })

@@ -2,7 +2,7 @@ import * as assert from "node:assert/strict";
 import { NotFoundError } from "../../provider";
 import { UNKNOWN } from "../../provider/resources/inputs";
 import { provider, rejection, startRun, useProviderAgainstEmulator, writes } from "../support/provider";
-import { FIXTURE } from "../support/fixture";
+import { FIXTURE } from "../../harness/fixture";
 
 const event = provider("ApplicationEvent");
 const DEAL_WON = FIXTURE.events[1];

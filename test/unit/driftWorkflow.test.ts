@@ -11,7 +11,7 @@ import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { TYPE } from "../support/fixture";
+import { TYPE } from "../../harness/fixture";
 import { readWorkflow as read, uses, type Job, type Step } from "../support/githubWorkflow";
 
 /** The one step whose script matches `pattern`. */

@@ -6,7 +6,7 @@ import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { REPO } from "../support/engine";
+import { REPO } from "../../harness/engine";
 
 const SCRIPT = path.join(REPO, "scripts/ensure-pulumi.sh");
 

@@ -1,7 +1,7 @@
 import * as assert from "node:assert/strict";
 import { UNKNOWN } from "../../provider/resources/inputs";
 import { provider, rejection, startRun, useProviderAgainstEmulator, writes } from "../support/provider";
-import { FIXTURE } from "../support/fixture";
+import { FIXTURE } from "../../harness/fixture";
 
 const envValue = provider("EnvVariableValue");
 const QUOTA = { definitionId: FIXTURE.definitions.accountQuota, linkedAccountId: "globex", value: "250" };

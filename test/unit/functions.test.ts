@@ -12,7 +12,7 @@ import {
   NotFoundError,
 } from "../../provider";
 import { rejection, startRun, useProviderAgainstEmulator } from "../support/provider";
-import { FIXTURE } from "../support/fixture";
+import { FIXTURE } from "../../harness/fixture";
 
 const EXTRA = 120;
 

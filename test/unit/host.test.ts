@@ -10,7 +10,7 @@ import { currentRun } from "../../provider/connection";
 import { configure, providers, resourceProviders } from "../../provider/bridge/host";
 import { RESOURCES } from "../../provider/resources";
 import { useProviderAgainstEmulator } from "../support/provider";
-import { FIXTURE } from "../support/fixture";
+import { FIXTURE } from "../../harness/fixture";
 
 describe("runtime entry point", () => {
   useProviderAgainstEmulator();

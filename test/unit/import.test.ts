@@ -9,7 +9,7 @@ import * as path from "node:path";
 import type { RunningEmulator } from "../../emulator";
 import { main } from "../../cli/main";
 import { useResetEmulator } from "../support/emulator";
-import { FIXTURE, TYPE } from "../support/fixture";
+import { FIXTURE, TYPE } from "../../harness/fixture";
 import { registrations } from "../support/mocks";
 
 const REPO = path.resolve(__dirname, "../..");

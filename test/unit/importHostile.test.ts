@@ -8,9 +8,9 @@ import * as os from "node:os";
 import * as path from "node:path";
 import * as ts from "typescript";
 import { main } from "../../cli/main";
-import { REPO } from "../support/engine";
+import { REPO } from "../../harness/engine";
 import { useResetEmulator } from "../support/emulator";
-import { TYPE } from "../support/fixture";
+import { TYPE } from "../../harness/fixture";
 import { registrations } from "../support/mocks";
 
 /** Hostile names, each the name of an org definition with a plain value, and an encrypted linked-account one. */

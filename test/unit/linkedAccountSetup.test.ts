@@ -4,7 +4,7 @@
 import * as assert from "node:assert/strict";
 import * as pulumi from "@pulumi/pulumi";
 import { LinkedAccountSetup } from "../../provider/components/linkedAccountSetup";
-import { TYPE } from "../support/fixture";
+import { TYPE } from "../../harness/fixture";
 import { registrations } from "../support/mocks";
 
 describe("LinkedAccountSetup", () => {

@@ -8,7 +8,7 @@ import { newRun } from "../../provider/connection";
 import { packageSchema } from "../../provider/native/schema";
 import { resourceProviderService } from "../../provider/native/server";
 import { useResetEmulator } from "../support/emulator";
-import { FIXTURE } from "../support/fixture";
+import { FIXTURE } from "../../harness/fixture";
 
 const provproto = require("@pulumi/pulumi/proto/provider_pb");
 const { ResourceProviderService, ResourceProviderClient } = require("@pulumi/pulumi/proto/provider_grpc_pb");

@@ -3,7 +3,7 @@
 // and what reaches the engine must not change. Run against Pulumi's mocks.
 import * as assert from "node:assert/strict";
 import { ConfigField } from "../../provider/resources/configField";
-import { TYPE } from "../support/fixture";
+import { TYPE } from "../../harness/fixture";
 import { registrations } from "../support/mocks";
 
 describe("registering a resource", () => {

@@ -8,7 +8,7 @@ import { parse } from "yaml";
 import { SDK_NAMES } from "../../provider/native/schema";
 import { changelogSection } from "../../scripts/release";
 import { archiveName, executableName } from "../../scripts/release/plugin";
-import { REPO } from "../support/engine";
+import { REPO } from "../../harness/engine";
 
 describe("npm run release", () => {
   it("names the archives as the CLI downloads them, with the executable the CLI runs", () => {

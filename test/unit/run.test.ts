@@ -4,7 +4,7 @@
 import * as assert from "node:assert/strict";
 import { PageList } from "../../provider/client/pagination";
 import { Run, type EnvTarget } from "../../provider/run";
-import { FIXTURE } from "../support/fixture";
+import { FIXTURE } from "../../harness/fixture";
 import { clientFor, useProviderAgainstEmulator } from "../support/provider";
 
 const WORKFLOW = "wf_hs_contact_sync";

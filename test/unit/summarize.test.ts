@@ -8,7 +8,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { main } from "../../cli/main";
 import { mergePreviews, parsePreview, PreviewJsonError, summarize, summarizeBounded } from "../../cli/summary";
-import { TYPE, type Kind } from "../support/fixture";
+import { TYPE, type Kind } from "../../harness/fixture";
 
 const GOLDEN = path.join(__dirname, "../e2e/golden");
 const BIN = path.join(__dirname, "../../dist/cli/main.js");

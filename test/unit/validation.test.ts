@@ -3,7 +3,7 @@
 // an unchanged one costs nothing. Observed through the providers' checks and the emulator's log.
 import * as assert from "node:assert/strict";
 import { UNKNOWN } from "../../provider/resources/inputs";
-import { FIXTURE } from "../support/fixture";
+import { FIXTURE } from "../../harness/fixture";
 import { provider, rejection, startRun, useProviderAgainstEmulator, writes } from "../support/provider";
 
 const field = provider("ConfigField");

@@ -10,10 +10,10 @@ import type { AddressInfo } from "node:net";
 import * as path from "node:path";
 import { PLUGIN_DOWNLOAD_URL } from "../../../provider/native/schema";
 import { archiveName } from "../../../scripts/release/plugin";
-import { engineBinDir, Stack } from "../../support/engine";
-import { step, useEmulatorStack } from "../../support/e2e";
-import { copyNativeExample, LANGUAGES, languageHostsDir } from "../../support/languages";
-import { nativeSecrets, observeQuickstart } from "../../support/native";
+import { engineBinDir, Stack } from "../../../harness/engine";
+import { step, useEmulatorStack } from "../../../harness/e2e";
+import { copyNativeExample, LANGUAGES, languageHostsDir } from "../../../harness/languages";
+import { nativeSecrets, observeQuickstart } from "../../../harness/native";
 import { freshVirtualenv, pathWithoutNode, releaseFolder, VERSION } from "../../support/release";
 
 /** A mirror of the release folder at /v<version>/, recording the paths it was asked for. */

@@ -1,9 +1,9 @@
 // The native provider from Go (the generated SDK as a Go module): the quickstart's resources through the real CLI, against
-// the emulator at its default rate limit (the walk is test/support/native.ts).
-import { Stack } from "../../support/engine";
-import { useEmulatorStack } from "../../support/e2e";
-import { copyNativeExample, LANGUAGES, languageHostsDir } from "../../support/languages";
-import { nativePath, nativeSecrets, walkNativeStack } from "../../support/native";
+// the emulator at its default rate limit (the walk is harness/native.ts).
+import { Stack } from "../../../harness/engine";
+import { useEmulatorStack } from "../../../harness/e2e";
+import { copyNativeExample, LANGUAGES, languageHostsDir } from "../../../harness/languages";
+import { nativePath, nativeSecrets, walkNativeStack } from "../../../harness/native";
 
 describe(`e2e: the native provider from Go (the generated SDK as a Go module) ${LANGUAGES}`, function () {
   this.timeout(20 * 60_000);

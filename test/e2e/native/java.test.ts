@@ -2,11 +2,11 @@
 // repository (as `mvn install` of the release's jar gives a user), the program laid out as
 // `pulumi new java` does (Maven; the Java host runs `mvn compile exec:java`), the plugin from its
 // release archive. The quickstart's resources walk their whole life through the real CLI, against
-// the emulator at its default rate limit (the walk is test/support/native.ts).
-import { engineBinDir, Stack } from "../../support/engine";
-import { useEmulatorStack } from "../../support/e2e";
-import { copyNativeExample, javaEnv, LANGUAGES, languageHostsDir } from "../../support/languages";
-import { nativeSecrets, walkNativeStack } from "../../support/native";
+// the emulator at its default rate limit (the walk is harness/native.ts).
+import { engineBinDir, Stack } from "../../../harness/engine";
+import { useEmulatorStack } from "../../../harness/e2e";
+import { copyNativeExample, javaEnv, LANGUAGES, languageHostsDir } from "../../../harness/languages";
+import { nativeSecrets, walkNativeStack } from "../../../harness/native";
 import { installPluginFromArchive, releaseFolder } from "../../support/release";
 
 describe(`e2e: the native provider from Java (the generated SDK with Maven, the release's plugin archive) ${LANGUAGES}`, function () {

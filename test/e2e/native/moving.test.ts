@@ -6,11 +6,11 @@ import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { NATIVE_TYPE_PREFIX, DYNAMIC_TYPE_PREFIX } from "../../../provider/typeTokens";
-import { REPO, Stack, type StackExport } from "../../support/engine";
-import { step, useEmulatorStack } from "../../support/e2e";
-import { LANGUAGES, nodeSdkInstall } from "../../support/languages";
-import { nativePath, nativeSecrets, observeQuickstart } from "../../support/native";
-import { copyProgram } from "../../support/program";
+import { REPO, Stack, type StackExport } from "../../../harness/engine";
+import { step, useEmulatorStack } from "../../../harness/e2e";
+import { LANGUAGES, nodeSdkInstall } from "../../../harness/languages";
+import { nativePath, nativeSecrets, observeQuickstart } from "../../../harness/native";
+import { copyProgram } from "../../../harness/program";
 
 /** What destroy restores, per resource name: the outputs create recorded. */
 function restoreRecords(state: StackExport) {

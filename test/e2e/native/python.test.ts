@@ -2,12 +2,12 @@
 // fresh virtualenv (`virtualenv: venv`, the layout `pulumi new python` writes), the plugin from its
 // release archive with `pulumi plugin install --file`, and no Node.js on the CLI's PATH. The
 // quickstart's resources walk their whole life through the real CLI, against the emulator at its
-// default rate limit (the walk is test/support/native.ts; the emulator runs in the test runner,
+// default rate limit (the walk is harness/native.ts; the emulator runs in the test runner,
 // which nothing on that PATH can reach but by HTTP).
-import { engineBinDir, Stack } from "../../support/engine";
-import { useEmulatorStack } from "../../support/e2e";
-import { copyNativeExample, LANGUAGES, languageHostsDir } from "../../support/languages";
-import { nativeSecrets, walkNativeStack } from "../../support/native";
+import { engineBinDir, Stack } from "../../../harness/engine";
+import { useEmulatorStack } from "../../../harness/e2e";
+import { copyNativeExample, LANGUAGES, languageHostsDir } from "../../../harness/languages";
+import { nativeSecrets, walkNativeStack } from "../../../harness/native";
 import { freshVirtualenv, installPluginFromArchive, pathWithoutNode, releaseFolder } from "../../support/release";
 
 describe(`e2e: the native provider from Python (the release's wheel and plugin archive, no Node.js) ${LANGUAGES}`, function () {

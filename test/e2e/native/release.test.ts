@@ -8,8 +8,8 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { executableName, TARGETS, type Target } from "../../../scripts/release/plugin";
-import { engineBinDir, REPO, Workspace } from "../../support/engine";
-import { LANGUAGES } from "../../support/languages";
+import { engineBinDir, REPO, Workspace } from "../../../harness/engine";
+import { LANGUAGES } from "../../../harness/languages";
 import { pluginArchive, rcodesign, releaseFolder, VERSION } from "../../support/release";
 
 /** What each target's executable must be: its container format and machine. */

@@ -9,9 +9,9 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { parse } from "yaml";
-import { REPO } from "../../support/engine";
+import { REPO } from "../../../harness/engine";
 import { JAVA_BASE_PACKAGE } from "../../../provider/native/schema";
-import { javaEnv, LANGUAGES, pythonBin } from "../../support/languages";
+import { javaEnv, LANGUAGES, pythonBin } from "../../../harness/languages";
 
 /** The Java SDK's package: the base package and the schema's name, as pulumi-java-gen joins them. */
 const JAVA_PACKAGE = `${JAVA_BASE_PACKAGE}.integrationplatform`;

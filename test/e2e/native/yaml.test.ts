@@ -1,11 +1,11 @@
 // The native provider from YAML (no SDK: the schema from the plugin), installed as a new YAML user
 // does it: the plugin from its release archive with `pulumi plugin install --file`, and no Node.js
 // on the CLI's PATH. The quickstart's resources walk their whole life through the real CLI, against
-// the emulator at its default rate limit (the walk is test/support/native.ts).
-import { engineBinDir, Stack } from "../../support/engine";
-import { useEmulatorStack } from "../../support/e2e";
-import { copyNativeExample, LANGUAGES, languageHostsDir } from "../../support/languages";
-import { nativeSecrets, walkNativeStack } from "../../support/native";
+// the emulator at its default rate limit (the walk is harness/native.ts).
+import { engineBinDir, Stack } from "../../../harness/engine";
+import { useEmulatorStack } from "../../../harness/e2e";
+import { copyNativeExample, LANGUAGES, languageHostsDir } from "../../../harness/languages";
+import { nativeSecrets, walkNativeStack } from "../../../harness/native";
 import { installPluginFromArchive, pathWithoutNode, releaseFolder } from "../../support/release";
 
 describe(`e2e: the native provider from YAML (the release's plugin archive, no Node.js) ${LANGUAGES}`, function () {

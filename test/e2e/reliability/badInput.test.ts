@@ -6,10 +6,10 @@
 import * as assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import * as net from "node:net";
-import { Stack } from "../../support/engine";
-import { useEmulatorStack } from "../../support/e2e";
-import { FIXTURE } from "../../support/fixture";
-import { logCursor, specProgram, writeSpec, type Spec } from "../../support/reliability";
+import { Stack } from "../../../harness/engine";
+import { useEmulatorStack } from "../../../harness/e2e";
+import { FIXTURE } from "../../../harness/fixture";
+import { logCursor, specProgram, writeSpec, type Spec } from "../../../harness/reliability";
 
 const TAG = randomBytes(4).toString("hex");
 const FIELD = { slug: "hubspot", linkedAccountId: "acme", configId: "acme", fieldId: "hs_pipeline", name: "Pipeline" };

@@ -11,8 +11,8 @@
 import * as assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import type { FaultRuleInput, RequestLogEntry, RunningEmulator } from "../../../emulator";
-import { Stack } from "../../support/engine";
-import { step, useEmulatorStack } from "../../support/e2e";
+import { Stack } from "../../../harness/engine";
+import { step, useEmulatorStack } from "../../../harness/e2e";
 import {
   assertPlatformMatches,
   assertStateMatches,
@@ -25,7 +25,7 @@ import {
   writeSpec,
   writesIn,
   type Spec,
-} from "../../support/reliability";
+} from "../../../harness/reliability";
 
 const API_KEY = `tk_faults_${randomBytes(6).toString("hex")}`;
 const API = "^/api/";

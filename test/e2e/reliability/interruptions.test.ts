@@ -15,9 +15,9 @@
 import * as assert from "node:assert/strict";
 import * as path from "node:path";
 import type { EmulatorState, RequestLogEntry } from "../../../emulator";
-import { Stack, type BackgroundCommand } from "../../support/engine";
-import { ENGINE_RECOVERY, step, useEmulatorStack } from "../../support/e2e";
-import { FIXTURE } from "../../support/fixture";
+import { Stack, type BackgroundCommand } from "../../../harness/engine";
+import { ENGINE_RECOVERY, step, useEmulatorStack } from "../../../harness/e2e";
+import { FIXTURE } from "../../../harness/fixture";
 import {
   assertPlatformMatches,
   assertStateMatches,
@@ -30,7 +30,7 @@ import {
   writeSpec,
   writesIn,
   type Spec,
-} from "../../support/reliability";
+} from "../../../harness/reliability";
 
 /** The setup the points interrupt: per account a field, a toggle and two env values, plus one event. */
 function setup(accounts: readonly string[], version: number, batchWorkflow = "wf_hs_contact_sync"): Spec {

@@ -5,12 +5,12 @@
 //   - a field and a toggle whose create was interrupted after its write landed record the value
 //     they had just written as "what was there", and a declared restoreOnDelete puts back the real
 //     one anyway. The interruption is a SIGKILL of every process of `pulumi up`, as a cancelled CI
-//     job does, followed by the documented recovery (recoverInterruptedUp, test/support/reliability.ts).
+//     job does, followed by the documented recovery (recoverInterruptedUp, harness/reliability.ts).
 import * as assert from "node:assert/strict";
 import * as path from "node:path";
-import { Stack } from "../../support/engine";
-import { publicGet, step, useEmulatorStack } from "../../support/e2e";
-import { FIXTURE } from "../../support/fixture";
+import { Stack } from "../../../harness/engine";
+import { publicGet, step, useEmulatorStack } from "../../../harness/e2e";
+import { FIXTURE } from "../../../harness/fixture";
 import {
   logCursor,
   recoverInterruptedUp,
@@ -19,7 +19,7 @@ import {
   writeSpec,
   writesIn,
   type Spec,
-} from "../../support/reliability";
+} from "../../../harness/reliability";
 
 const ACME = { slug: "hubspot", linkedAccountId: "acme", configId: "acme" };
 

@@ -5,11 +5,11 @@
 // in-process emulator.
 import * as assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
-import { Stack, type CommandResult } from "../../support/engine";
-import { writeProgram } from "../../support/program";
-import { step, useEmulatorStack } from "../../support/e2e";
-import { FIXTURE } from "../../support/fixture";
-import { assertPlatformMatches, specProgram, writeSpec, type Spec } from "../../support/reliability";
+import { Stack, type CommandResult } from "../../../harness/engine";
+import { writeProgram } from "../../../harness/program";
+import { step, useEmulatorStack } from "../../../harness/e2e";
+import { FIXTURE } from "../../../harness/fixture";
+import { assertPlatformMatches, specProgram, writeSpec, type Spec } from "../../../harness/reliability";
 
 const hex = () => randomBytes(8).toString("hex");
 const API_KEY = `tk_secret_${hex()}`;

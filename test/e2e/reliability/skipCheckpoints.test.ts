@@ -5,11 +5,11 @@
 // restoreOnDelete; otherwise what the killed run wrote is taken for what was there before.
 import * as assert from "node:assert/strict";
 import type { RunningEmulator } from "../../../emulator";
-import { Stack } from "../../support/engine";
-import { writeProgram } from "../../support/program";
-import { ACCOUNT_QUOTA, seedTenants } from "../../support/tenants";
-import { ENGINE_RECOVERY, observableState, step, useEmulatorStack } from "../../support/e2e";
-import { waitFor } from "../../support/reliability";
+import { Stack } from "../../../harness/engine";
+import { writeProgram } from "../../../harness/program";
+import { ACCOUNT_QUOTA, seedTenants } from "../../../harness/tenants";
+import { ENGINE_RECOVERY, observableState, step, useEmulatorStack } from "../../../harness/e2e";
+import { waitFor } from "../../../harness/reliability";
 
 const TENANTS = 12;
 const SKIP = { PULUMI_SKIP_CHECKPOINTS: "true" };

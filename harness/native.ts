@@ -4,8 +4,8 @@
 import * as assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import * as path from "node:path";
-import type { RunningEmulator } from "../../emulator";
-import { NATIVE_TYPE_PREFIX } from "../../provider/typeTokens";
+import type { RunningEmulator } from "../emulator";
+import { NATIVE_TYPE_PREFIX } from "../provider/typeTokens";
 import { eventDocument, publicGet, step, type E2EContext } from "./e2e";
 import { engineBinDir, resourcesOfType, type CommandResult } from "./engine";
 import { FIXTURE } from "./fixture";

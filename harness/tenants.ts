@@ -1,6 +1,6 @@
 // Multi-tenant stacks for the e2e tests and the benchmarks: many linked accounts in the emulator,
 // and a program that sets each of them up, as a customer with many end users writes it.
-import type { RunningEmulator } from "../../emulator";
+import type { RunningEmulator } from "../emulator";
 
 /** The fixture's ACCOUNT_TIER definition: a linked_account-scoped string, which seeded tenants do not hold. */
 export const ACCOUNT_TIER = "64f0000000000000000000d5";

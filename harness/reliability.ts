@@ -3,7 +3,7 @@
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { EmulatorState, RequestLogEntry, RunningEmulator } from "../../emulator";
+import type { EmulatorState, RequestLogEntry, RunningEmulator } from "../emulator";
 import type { Stack, StackExport, Workspace } from "./engine";
 import { writeProgram } from "./program";
 import { FIXTURE, TYPE, TYPE_PREFIX } from "./fixture";

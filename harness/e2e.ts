@@ -6,10 +6,10 @@ import {
   type EmulatorOptions,
   type EmulatorState,
   type RunningEmulator,
-} from "../../emulator";
-import { configView, eventView } from "../../emulator/views";
-import { pacer } from "../../provider/client/pacing";
-import { DEFAULT_REQUESTS_PER_SECOND } from "../../provider/settings";
+} from "../emulator";
+import { configView, eventView } from "../emulator/views";
+import { pacer } from "../provider/client/pacing";
+import { DEFAULT_REQUESTS_PER_SECOND } from "../provider/settings";
 import { Stack, Workspace } from "./engine";
 import { startS3Backend, type S3Backend } from "./s3";
 
@@ -54,7 +54,7 @@ export function useEmulatorStack(
   options: StackSettings & {
     emulator?: Omit<EmulatorOptions, "rateLimit" | "retryAfter">;
     init?: (stack: Stack) => Promise<void>;
-    /** Keep the state in a bucket of a real S3-compatible server (test/support/s3.ts), not a folder. */
+    /** Keep the state in a bucket of a real S3-compatible server (harness/s3.ts), not a folder. */
     s3Backend?: boolean;
   } = {},
 ): E2EContext {

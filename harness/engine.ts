@@ -7,7 +7,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 
 /** The repository root. */
-export const REPO = path.resolve(__dirname, "../..");
+export const REPO = path.resolve(__dirname, "..");
 
 let binDir: string | undefined;
 
@@ -57,7 +57,7 @@ export class Workspace {
   /** The passphrase of the stacks' secrets provider. */
   readonly passphrase = `pass-${randomBytes(8).toString("hex")}`;
 
-  /** `backend`: a backend other than a folder of this workspace (an S3 bucket: test/support/s3.ts), with the environment it needs. */
+  /** `backend`: a backend other than a folder of this workspace (an S3 bucket: harness/s3.ts), with the environment it needs. */
   constructor(readonly backend?: { url: string; env: Record<string, string> }) {
     fs.mkdirSync(path.join(this.root, "backend"));
   }
