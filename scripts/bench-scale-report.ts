@@ -30,7 +30,7 @@ const PEER_PHASE: Partial<Record<Command, "create" | "refresh" | "destroy">> = {
   refresh: "refresh",
   destroy: "destroy",
 };
-/** The peer (OpenTofu + restapi, ../shared/peer/README.md), as measured there at the same limit, for results without a peer run: wall seconds. */
+/** The peer (OpenTofu + restapi, BENCHMARKS.md "Peer"), as measured by its own README at the same limit, for results without a peer run: wall seconds. */
 const PEER: Record<number, Partial<Record<Command, string>>> = {
   100: { up: "26-34", refresh: "28-32", destroy: "65-68" },
   1000: { up: "255", refresh: "290", destroy: "702" },

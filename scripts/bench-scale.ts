@@ -15,7 +15,7 @@
 // `up` runs without validation at check, as the sharded example's up jobs (docs/design/validation.md);
 // `--validate-at-up` keeps it on, to measure what it costs there. `--backends file,s3` keeps the
 // stacks' state in a folder, in a bucket of a real S3-compatible server (harness/s3.ts), or
-// each in turn; `--peer 1000` also runs the peer (OpenTofu + restapi, ../shared/peer) at those sizes,
+// each in turn; `--peer 1000` also runs the peer (OpenTofu + restapi, BENCHMARKS.md "Peer") at those sizes,
 // on its own emulator at the same limit, after ours.
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
@@ -43,7 +43,7 @@ for (const id of tenants) {
   const config = { slug: "hubspot", linkedAccountId: id, configId: id };
   new platform.ConfigField(\`\${id}-pipeline\`, { ...config, fieldId: "hs_pipeline", name: \`\${id} pipeline\`, restoreOnDelete: { name: "Pipeline" } });
   new platform.WorkflowToggle(\`\${id}-deal-alerts\`, { ...config, workflowId: "wf_hs_deal_alerts", enabled: true, restoreOnDelete: false });
-  // As the peer's (../shared/peer/main.tf): a tier the new account did not have, so destroy deletes it.
+  // As the peer program does: a tier the new account did not have, so destroy deletes it.
   new platform.EnvVariableValue(\`\${id}-tier\`, { definitionId: "${ACCOUNT_TIER}", linkedAccountId: id, value: "tier-bench", noValueBefore: true });
 }
 `;

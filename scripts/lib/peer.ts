@@ -1,4 +1,4 @@
-// The peer (shared/peer/README.md): the same multi-tenant workload written for OpenTofu with the
+// The peer (BENCHMARKS.md, "Peer"): the same multi-tenant workload written for OpenTofu with the
 // Mastercard restapi provider, what a team without this project would use. The benchmarks run it
 // beside ours, against the same emulator, so both sets of figures come from one run on one machine.
 // scripts/ensure-peer.sh builds it; this module lays out its working folder and runs its phases.
