@@ -39,11 +39,22 @@ export default tseslint.config(
   },
   {
     // Tests reach into gRPC messages and engine JSON, whose shapes they assert rather than declare.
-    files: ["test/**/*.ts"],
+    files: ["test/**/*.ts", "harness/**/*.ts"],
     rules: { "@typescript-eslint/no-explicit-any": "off" },
   },
   {
-    files: ["provider/**/*.ts", "cli/**/*.ts", "emulator/**/*.ts"],
+    // The harness and the scripts: comments and code within 120 columns; their tables and
+    // commands, written as strings, may run longer.
+    files: ["harness/**/*.ts", "scripts/**/*.ts"],
+    rules: {
+      "max-len": [
+        "error",
+        { code: 120, ignoreStrings: true, ignoreTemplateLiterals: true, ignoreRegExpLiterals: true },
+      ],
+    },
+  },
+  {
+    files: ["provider/**/*.ts", "cli/**/*.ts", "emulator/**/*.ts", "contract/**/*.ts"],
     rules: {
       "max-lines-per-function": ["error", { max: 80, skipBlankLines: false, skipComments: false }],
       "max-len": ["error", { code: 120, ignoreUrls: false, ignoreStrings: false, ignoreTemplateLiterals: false }],

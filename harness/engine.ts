@@ -57,7 +57,10 @@ export class Workspace {
   /** The passphrase of the stacks' secrets provider. */
   readonly passphrase = `pass-${randomBytes(8).toString("hex")}`;
 
-  /** `backend`: a backend other than a folder of this workspace (an S3 bucket: harness/s3.ts), with the environment it needs. */
+  /**
+   * `backend`: a backend other than a folder of this workspace (an S3 bucket: harness/s3.ts), with the environment it
+   * needs.
+   */
   constructor(readonly backend?: { url: string; env: Record<string, string> }) {
     fs.mkdirSync(path.join(this.root, "backend"));
   }

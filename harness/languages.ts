@@ -29,7 +29,9 @@ function hashOf(dir: string): string {
 }
 
 let hosts: string | undefined;
-/** The directory of the Python, Go and YAML language hosts (scripts/ensure-languages.sh: installed, cached or built). */
+/**
+ * The directory of the Python, Go and YAML language hosts (scripts/ensure-languages.sh: installed, cached or built).
+ */
 export function languageHostsDir(): string {
   hosts ??= execFileSync("bash", [path.join(REPO, "scripts", "ensure-languages.sh")], {
     cwd: REPO,

@@ -43,8 +43,8 @@ export function packTarball(dir: string, destination: string): string {
 }
 
 /**
- * Installs a package tarball (and `also`, other packages' tarballs) with the engine's SDK into a directory keyed by the tarballs' hash,
- * reused across runs in the OS temporary directory, and returns that directory.
+ * Installs a package tarball (and `also`, other packages' tarballs) with the engine's SDK into a directory keyed by
+ * the tarballs' hash, reused across runs in the OS temporary directory, and returns that directory.
  */
 export function installTarball(tarball: string, also: string[] = []): string {
   const hash = [tarball, ...also]

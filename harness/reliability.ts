@@ -56,7 +56,9 @@ export interface Spec {
 /** Connection settings for short timeouts and enough retries (see faults.test.ts for the figures). */
 export const FAST_CLIENT = { "integration-platform:timeoutMs": "1000", "integration-platform:maxRetries": "8" };
 
-/** Writes the spec program (plain JavaScript) into the workspace as `name`; its stacks run what `writeSpec` last wrote. */
+/**
+ * Writes the spec program (plain JavaScript) into the workspace as `name`; its stacks run what `writeSpec` last wrote.
+ */
 export function specProgram(workspace: Workspace, name: string): string {
   return writeProgram(workspace.root, name, {
     "index.js": fs.readFileSync(path.join(__dirname, "specProgram", "index.js"), "utf8"),

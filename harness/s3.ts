@@ -41,7 +41,9 @@ export interface S3Backend {
 
 let binDir: Promise<string> | undefined;
 
-/** Runs ensure-s3.sh once per process (it builds versitygw on first use) and returns the directory holding `versitygw`. */
+/**
+ * Runs ensure-s3.sh once per process (it builds versitygw on first use) and returns the directory holding `versitygw`.
+ */
 export function s3BinDir(): Promise<string> {
   binDir ??= new Promise<string>((resolve, reject) => {
     // stderr is inherited so that a first, minutes-long build shows its progress.
@@ -90,7 +92,10 @@ kill "$reader" 2>/dev/null
 exit "$status"
 `;
 
-/** Starts versitygw on a free 127.0.0.1 port with a fresh data directory and random credentials, and creates the bucket. */
+/**
+ * Starts versitygw on a free 127.0.0.1 port with a fresh data directory and random credentials, and creates the
+ * bucket.
+ */
 export async function startS3Backend(options: S3BackendOptions = {}): Promise<S3Backend> {
   const bucket = options.bucket ?? "pulumi-state";
   const region = options.region ?? "us-east-1";

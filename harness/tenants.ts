@@ -51,7 +51,10 @@ export async function seedTenants(
   return ids;
 }
 
-/** A program that gives every linked account in `tenants.json` its pipeline field's name, the deal-alerts workflow enabled, and `envValue`. */
+/**
+ * A program that gives every linked account in `tenants.json` its pipeline field's name, the deal-alerts workflow
+ * enabled, and `envValue`.
+ */
 function tenantProgram(envValue: string): string {
   return `
 import * as platform from "pulumi-integration-platform";

@@ -15,7 +15,10 @@ import * as grpc from "@grpc/grpc-js";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 const { ResourceProviderClient } = require("@pulumi/pulumi/proto/provider_grpc_pb");
 
-/** One run: milliseconds from spawn to GetPluginInfo's answer, the version it answered, and the plugin's peak RSS (KiB) and CPU time (ms) by then. */
+/**
+ * One run: milliseconds from spawn to GetPluginInfo's answer, the version it answered, and the plugin's peak RSS (KiB)
+ * and CPU time (ms) by then.
+ */
 export interface StartRun {
   ms: number;
   version: string;

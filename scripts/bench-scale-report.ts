@@ -1,6 +1,8 @@
-// `npx ts-node --transpile-only scripts/bench-scale-report.ts <results.json> ... [--svg <file> --plot shards|shards-skip --backend file|s3]`: the
-// tables of `npm run bench:scale` in Markdown, and a plot (SVG) of how each command's time grows
-// with the number of linked accounts, against the rate floor and the engine floor.
+// The tables of `npm run bench:scale` in Markdown, and a plot (SVG) of how each command's time grows
+// with the number of linked accounts, against the rate floor and the engine floor:
+//
+//   npx ts-node --transpile-only scripts/bench-scale-report.ts <results.json> ... \
+//     [--svg <file> --plot shards|shards-skip --backend file|s3]
 import * as fs from "node:fs";
 import { parseArgs } from "node:util";
 import { COMMANDS, type Command, type Measured, type PeerMeasured, type ProgramRun } from "./lib/scale";
@@ -30,7 +32,10 @@ const PEER_PHASE: Partial<Record<Command, "create" | "refresh" | "destroy">> = {
   refresh: "refresh",
   destroy: "destroy",
 };
-/** The peer (OpenTofu + restapi, BENCHMARKS.md "Peer"), as measured by its own README at the same limit, for results without a peer run: wall seconds. */
+/**
+ * The peer (OpenTofu + restapi, BENCHMARKS.md "Peer"), as measured by its own README at the same limit, for results
+ * without a peer run: wall seconds.
+ */
 const PEER: Record<number, Partial<Record<Command, string>>> = {
   100: { up: "26-34", refresh: "28-32", destroy: "65-68" },
   1000: { up: "255", refresh: "290", destroy: "702" },
@@ -71,7 +76,10 @@ function peerOf(row: Row, command: Command): string {
   return PEER[row.k]?.[command] ?? (command === "preview" ? "" : "not run");
 }
 
-/** Where a command's seconds over its paced calls went: before the first call, and after the last (older results lack them). */
+/**
+ * Where a command's seconds over its paced calls went: before the first call, and after the last (older results lack
+ * them).
+ */
 function edges(o: Measured): string {
   return o.beforeFirstCall === undefined ? "" : `${fmt(o.beforeFirstCall)}, ${fmt(o.afterLastCall ?? 0)}`;
 }

@@ -1,5 +1,5 @@
-// `npm run bench [-- --sizes 50,200,1000 --rate-limited-sizes 200,1000 --rate-limit-status 429]`: what the provider costs
-// on top of the Pulumi engine, and how close it runs to the platform's rate limit.
+// `npm run bench [-- --sizes 50,200,1000 --rate-limited-sizes 200,1000 --rate-limit-status 429]`: what the
+// provider costs on top of the Pulumi engine, and how close it runs to the platform's rate limit.
 //
 // Both tables run two programs through the real CLI, in the same run, on the same engine and
 // with the same (default) parallelism:

@@ -139,7 +139,10 @@ function pythonPackages(out: string, work: string): void {
   run(path.join(tools, "bin", "python"), ["-m", "build", "--sdist", "--wheel", "--outdir", out, source], work);
 }
 
-/** The TypeScript SDK's npm tarball: compiled, then `bin/` packed with its package.json, as Pulumi's generated SDKs are published. */
+/**
+ * The TypeScript SDK's npm tarball: compiled, then `bin/` packed with its package.json, as Pulumi's generated SDKs are
+ * published.
+ */
 function nodeSdkPackage(out: string, work: string): void {
   const source = path.join(work, "nodejs");
   fs.cpSync(path.join(REPO, "sdk", "nodejs"), source, { recursive: true });

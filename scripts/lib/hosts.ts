@@ -9,7 +9,9 @@ export interface HostMemory {
   togetherMb: number;
 }
 
-/** Samples every dynamic provider host process every 100 ms until stopped; returns the largest host's peak RSS in MB. */
+/**
+ * Samples every dynamic provider host process every 100 ms until stopped; returns the largest host's peak RSS in MB.
+ */
 export function watchProviderHosts(): () => number {
   const watch = watchProviderHostsTogether();
   return () => watch().peakMb;

@@ -44,12 +44,18 @@ export function ensurePeer(): string {
   return home;
 }
 
-/** The linked account ids main.tf addresses for K tenants: `tenant0000`, `tenant0001`, … (its `format("tenant%04d", i)`). */
+/**
+ * The linked account ids main.tf addresses for K tenants: `tenant0000`, `tenant0001`, … (its `format("tenant%04d",
+ * i)`).
+ */
 export function peerTenantIds(count: number): string[] {
   return Array.from({ length: count }, (_, i) => `tenant${String(i).padStart(4, "0")}`);
 }
 
-/** Adds the peer's K linked accounts to the emulator, each with an empty hubspot config (as harness/tenants.ts seeds ours); returns their ids. */
+/**
+ * Adds the peer's K linked accounts to the emulator, each with an empty hubspot config (as harness/tenants.ts seeds
+ * ours); returns their ids.
+ */
 export async function seedPeerTenants(emulator: RunningEmulator, count: number): Promise<string[]> {
   // Not seedTenants: its ids are `${prefix}-${i}`, and main.tf fixes the zero-padded form.
   const ids = peerTenantIds(count);
@@ -72,7 +78,10 @@ export function preparePeer(dir: string, emulatorUrl: string, apiKey: string, te
   apiKeys.set(path.resolve(dir), apiKey);
 }
 
-/** Runs `tofu init` in a prepared folder (no API calls: the provider comes from PEER_HOME's mirror); throws when it fails. */
+/**
+ * Runs `tofu init` in a prepared folder (no API calls: the provider comes from PEER_HOME's mirror); throws when it
+ * fails.
+ */
 export async function initPeer(peerHome: string, dir: string, env?: NodeJS.ProcessEnv): Promise<PeerRun> {
   const run = await tofu(peerHome, dir, ["init", "-input=false", "-no-color"], env);
   if (run.code !== 0)

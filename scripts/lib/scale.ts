@@ -39,6 +39,9 @@ export interface PeerMeasured {
   /** Its exit code: the peer fails when its retries run out. */
   code: number;
   failed?: string;
-  /** When the phase failed: the same command run again, as its user would, until it succeeded (or 3 more tries); totals over every run. */
+  /**
+   * When the phase failed: the same command run again, as its user would, until it succeeded (or 3 more tries); totals
+   * over every run.
+   */
   untilDone?: { runs: number; seconds: number; calls: number; rateLimited: number; code: number };
 }
