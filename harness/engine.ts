@@ -5,9 +5,10 @@ import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { ensureTool, REPO } from "./tools";
 
 /** The repository root. */
-export const REPO = path.resolve(__dirname, "..");
+export { REPO };
 
 let binDir: string | undefined;
 
@@ -18,13 +19,7 @@ let binDir: string | undefined;
  */
 export function engineBinDir(): string {
   if (binDir === undefined) {
-    const out = execFileSync("bash", [path.join(REPO, "scripts", "ensure-pulumi.sh")], {
-      cwd: REPO,
-      encoding: "utf8",
-      stdio: ["ignore", "pipe", "inherit"],
-      timeout: 45 * 60_000,
-    });
-    binDir = out.trim().split("\n").pop()!;
+    binDir = ensureTool("ensure-pulumi.sh", { timeoutMinutes: 45 });
   }
   return binDir;
 }

@@ -1,6 +1,7 @@
 // What a program in each language needs, made the way its users make it: the generated SDK
 // installed as a package (npm, pip, a Go module), and the language host on PATH. Each is built
 // once per run, cached where it can be, and never skipped: without Go or Python the tests fail.
+import { ensureTool } from "./tools";
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
@@ -33,15 +34,7 @@ let hosts: string | undefined;
  * The directory of the Python, Go and YAML language hosts (scripts/ensure-languages.sh: installed, cached or built).
  */
 export function languageHostsDir(): string {
-  hosts ??= execFileSync("bash", [path.join(REPO, "scripts", "ensure-languages.sh")], {
-    cwd: REPO,
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "inherit"],
-    timeout: 30 * 60_000,
-  })
-    .trim()
-    .split("\n")
-    .pop()!;
+  hosts ??= ensureTool("ensure-languages.sh");
   return hosts;
 }
 

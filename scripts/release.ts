@@ -8,6 +8,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { Command, Option } from "commander";
+import { ensureTool, REPO } from "../harness/tools";
 import {
   archiveName,
   bundlePlugin,
@@ -18,8 +19,6 @@ import {
   TARGETS,
   type Target,
 } from "./release/plugin";
-
-const REPO = path.resolve(__dirname, "..");
 
 /** What one run of the command was asked. */
 interface ReleaseOptions {
@@ -41,14 +40,6 @@ function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEn
 /** Prints progress on stderr. */
 function log(message: string): void {
   process.stderr.write(`release: ${message}\n`);
-}
-
-/** The last line a scripts/ensure-*.sh printed: the path it provides. */
-function ensure(script: string): string {
-  return run("bash", [path.join(REPO, "scripts", script)], REPO)
-    .trim()
-    .split("\n")
-    .pop()!;
 }
 
 /** The CHANGELOG section of `version` (`[Unreleased]` for a snapshot), without its heading. */
@@ -93,8 +84,9 @@ function checkVersions(version: string): void {
 
 /** The plugin archives, one per target; returns their paths. */
 async function pluginArchives(version: string, targets: Target[], out: string, work: string): Promise<string[]> {
-  const nodes = ensure("ensure-sea-node.sh");
-  if (targets.some((t) => t.startsWith("darwin-"))) process.env.PULUMI_IP_RCODESIGN ||= ensure("ensure-rcodesign.sh");
+  const nodes = ensureTool("ensure-sea-node.sh");
+  if (targets.some((t) => t.startsWith("darwin-")))
+    process.env.PULUMI_IP_RCODESIGN ||= ensureTool("ensure-rcodesign.sh");
   const script = path.join(work, "plugin.js");
   const size = await bundlePlugin(REPO, script);
   log(`bundled the plugin into one script of ${(size / 1e6).toFixed(1)} MB`);

@@ -1,6 +1,7 @@
 // A release as users get it (docs/installation-configuration.md): the folder `npm run release`
 // writes, made once per test run, and what a user does with it: install the plugin from its
 // archive, install the Python SDK from its wheel into a fresh virtualenv, run with no Node.js.
+import { ensureTool } from "../../harness/tools";
 import * as assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -41,15 +42,7 @@ export function releaseFolder(): string {
 
 /** The `rcodesign` the release signs with (scripts/ensure-rcodesign.sh), to read the signatures back. */
 export function rcodesign(): string {
-  return execFileSync("bash", [path.join(REPO, "scripts", "ensure-rcodesign.sh")], {
-    cwd: REPO,
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "inherit"],
-    timeout: 30 * 60_000,
-  })
-    .trim()
-    .split("\n")
-    .pop()!;
+  return ensureTool("ensure-rcodesign.sh");
 }
 
 /** The release's plugin archive for a target. */
