@@ -2,7 +2,7 @@
 // only its pagination, not its items, so items are returned as the platform sends them.
 import { z } from "zod";
 import { listArgs, type ListArgs } from "./common";
-import { defineLookup } from "./definition";
+import { defineLookup, type OutputTwin } from "./definition";
 
 /** An audit log entry, in the platform's own (undocumented) shape. */
 export const AuditEventSchema = z.record(z.string(), z.unknown());
@@ -32,4 +32,5 @@ export type GetAuditEventsArgs = ListArgs;
 export const getAuditEvents: (args?: GetAuditEventsArgs) => Promise<AuditEvent[]> = AuditEventsLookup.call;
 
 /** getAuditEvents, taking Inputs and returning an Output. */
-export const getAuditEventsOutput = AuditEventsLookup.output(getAuditEvents);
+export const getAuditEventsOutput: OutputTwin<GetAuditEventsArgs, AuditEvent[]> =
+  AuditEventsLookup.output(getAuditEvents);

@@ -3,7 +3,7 @@ import { z } from "zod";
 import * as api from "../client/schemas";
 import { objectType } from "../resources/schemaTypes";
 import { Id, listArgs } from "./common";
-import { ArgsOf, defineLookup } from "./definition";
+import { ArgsOf, defineLookup, type OutputTwin } from "./definition";
 
 /** An env variable definition, as both lookups return it. */
 export const EnvDefinitionSchema = objectType(
@@ -101,6 +101,8 @@ export const getEnvDefinitions: (args?: GetEnvDefinitionsArgs) => Promise<EnvDef
 export const getEnvDefinition: (args: GetEnvDefinitionArgs) => Promise<EnvDefinition> = EnvDefinitionLookup.call;
 
 /** getEnvDefinitions, taking Inputs and returning an Output. */
-export const getEnvDefinitionsOutput = EnvDefinitionsLookup.output(getEnvDefinitions);
+export const getEnvDefinitionsOutput: OutputTwin<GetEnvDefinitionsArgs, EnvDefinition[]> =
+  EnvDefinitionsLookup.output(getEnvDefinitions);
 /** getEnvDefinition, taking Inputs and returning an Output. */
-export const getEnvDefinitionOutput = EnvDefinitionLookup.output(getEnvDefinition);
+export const getEnvDefinitionOutput: OutputTwin<GetEnvDefinitionArgs, EnvDefinition> =
+  EnvDefinitionLookup.output(getEnvDefinition);

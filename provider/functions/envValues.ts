@@ -4,7 +4,7 @@ import * as api from "../client/schemas";
 import { scopeViolations } from "../client/scopes";
 import { objectType } from "../resources/schemaTypes";
 import { Id, listArgs } from "./common";
-import { ArgsOf, defineLookup } from "./definition";
+import { ArgsOf, defineLookup, type OutputTwin } from "./definition";
 
 /** An env variable value as listed in a scope. */
 export const EnvValueSchema = objectType(
@@ -101,4 +101,4 @@ export type GetEnvValuesArgs = ArgsOf<typeof EnvValuesLookup.args>;
 export const getEnvValues: (args: GetEnvValuesArgs) => Promise<EnvValue[]> = EnvValuesLookup.call;
 
 /** getEnvValues, taking Inputs and returning a secret Output: values can be sensitive. */
-export const getEnvValuesOutput = EnvValuesLookup.output(getEnvValues);
+export const getEnvValuesOutput: OutputTwin<GetEnvValuesArgs, EnvValue[]> = EnvValuesLookup.output(getEnvValues);

@@ -4,7 +4,7 @@ import { z } from "zod";
 import * as api from "../client/schemas";
 import { objectType } from "../resources/schemaTypes";
 import { listArgs } from "./common";
-import { ArgsOf, defineLookup } from "./definition";
+import { ArgsOf, defineLookup, type OutputTwin } from "./definition";
 
 /** A user-defined field of a linked account. */
 const UserDefinedFieldSchema = objectType(
@@ -103,4 +103,5 @@ function toLinkedAccount(a: api.LinkedAccount): LinkedAccount {
 export const getLinkedAccounts: (args?: GetLinkedAccountsArgs) => Promise<LinkedAccount[]> = LinkedAccountsLookup.call;
 
 /** getLinkedAccounts, taking Inputs and returning an Output. */
-export const getLinkedAccountsOutput = LinkedAccountsLookup.output(getLinkedAccounts);
+export const getLinkedAccountsOutput: OutputTwin<GetLinkedAccountsArgs, LinkedAccount[]> =
+  LinkedAccountsLookup.output(getLinkedAccounts);
