@@ -70,6 +70,7 @@ export class LookupDefinition<A extends Shape, R extends z.ZodType> {
   }
 
   /** Checks the arguments before any request (the error names the lookup), then reads with this run. */
+  // An arrow, so that it keeps its definition when exported on its own as `getEnvValues`.
   readonly call = async (args?: unknown): Promise<z.output<R>> => {
     const parsed = parseArgs(this.name, this.validation, args);
     return this.body(currentRun().reader, parsed);
