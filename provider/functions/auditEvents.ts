@@ -1,22 +1,36 @@
-// Lookup of the audit log (`/audit/event-received`). The spec and the facts document only its
-// pagination, not its items, so items are returned as the platform sends them.
+// Lookup of the audit log (`/audit/event-received`). docs/design/contract.md#audit-logs documents
+// only its pagination, not its items, so items are returned as the platform sends them.
 import { z } from "zod";
-import { ListArgs, lookup, maxItems, outputVersion } from "./common";
+import { listArgs, type ListArgs } from "./common";
+import { defineLookup, type OutputTwin } from "./definition";
 
 /** An audit log entry, in the platform's own (undocumented) shape. */
-export type AuditEvent = Record<string, unknown>;
+export const AuditEventSchema = z.record(z.string(), z.unknown());
+
+/** An audit log entry, in the platform's own (undocumented) shape. */
+export type AuditEvent = z.output<typeof AuditEventSchema>;
+
+/** getAuditEvents, defined once (see definition.ts). */
+export const AuditEventsLookup = defineLookup({
+  name: "getAuditEvents",
+  description:
+    "Lists audit log entries, every page (newest first on the emulator), up to `maxItems`. " +
+    "Each entry is in the platform's own (undocumented) shape.",
+  args: listArgs,
+  result: z.array(AuditEventSchema),
+  listedAs: "events",
+  run: (reader, a) => reader.listAuditEvents().all(a.maxItems),
+});
 
 /** Arguments of getAuditEvents: only the bound, since no filters are documented. */
 export type GetAuditEventsArgs = ListArgs;
 
-const schema = z.object({ maxItems }).strict();
-
-/** Lists audit log entries, every page (newest first on the emulator), up to `maxItems`. */
-export const getAuditEvents: (args?: GetAuditEventsArgs) => Promise<AuditEvent[]> = lookup(
-  "getAuditEvents",
-  schema,
-  (reader, a) => reader.listAuditEvents().all(a.maxItems),
-);
+/**
+ * Lists audit log entries, every page (newest first on the emulator), up to `maxItems`. Each entry is in the
+ * platform's own (undocumented) shape.
+ */
+export const getAuditEvents: (args?: GetAuditEventsArgs) => Promise<AuditEvent[]> = AuditEventsLookup.call;
 
 /** getAuditEvents, taking Inputs and returning an Output. */
-export const getAuditEventsOutput = outputVersion(getAuditEvents);
+export const getAuditEventsOutput: OutputTwin<GetAuditEventsArgs, AuditEvent[]> =
+  AuditEventsLookup.output(getAuditEvents);

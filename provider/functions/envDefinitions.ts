@@ -1,55 +1,37 @@
 // Lookups of env variable definitions: the list (with filters) and one by id.
 import { z } from "zod";
 import * as api from "../client/schemas";
-import { ListArgs, lookup, maxItems, outputVersion } from "./common";
+import { objectType } from "../resources/schemaTypes";
+import { Id, listArgs } from "./common";
+import { ArgsOf, defineLookup, type OutputTwin } from "./definition";
+
+/** An env variable definition, as both lookups return it. */
+export const EnvDefinitionSchema = objectType(
+  "EnvDefinition",
+  z.object({
+    /** The definition's id (`_id`). */
+    id: z.string().describe("The definition's id (`_id`)."),
+    /** The variable's name. */
+    name: z.string().describe("The variable's name."),
+    /** What it is for. */
+    description: z.string().optional().describe("What it is for."),
+    /** Where its values live: org, workspace, linked_account or workflow. */
+    scope: api.EnvScope.describe("Where its values live: org, workspace, linked_account or workflow."),
+    /** The format its values must have: string, number or url. */
+    format: api.EnvFormat.describe("The format its values must have: string, number or url."),
+    /** Whether its values are encrypted (and so read back as "[REDACTED]"). */
+    encrypted: z.boolean().describe('Whether its values are encrypted (and so read back as "[REDACTED]").'),
+    /** The org it belongs to. */
+    orgId: z.string().optional().describe("The org it belongs to."),
+    /** Creation time, ISO 8601. */
+    createdAt: z.string().optional().describe("Creation time, ISO 8601."),
+    /** Last update time, ISO 8601. */
+    updatedAt: z.string().optional().describe("Last update time, ISO 8601."),
+  }),
+);
 
 /** An env variable definition. */
-export interface EnvDefinition {
-  /** The definition's id (`_id`). */
-  id: string;
-  /** The variable's name. */
-  name: string;
-  /** What it is for. */
-  description?: string;
-  /** Where its values live: org, workspace, linked_account or workflow. */
-  scope: api.EnvScope;
-  /** The format its values must have: string, number or url. */
-  format: api.EnvFormat;
-  /** Whether its values are encrypted (and so read back as "[REDACTED]"). */
-  encrypted: boolean;
-  /** The org it belongs to. */
-  orgId?: string;
-  /** Creation time, ISO 8601. */
-  createdAt?: string;
-  /** Last update time, ISO 8601. */
-  updatedAt?: string;
-}
-
-/** Arguments of getEnvDefinitions. */
-export interface GetEnvDefinitionsArgs extends ListArgs {
-  /** Only definitions of this scope. */
-  scope?: api.EnvScope;
-  /** Only definitions whose name matches (the platform's `name` filter). */
-  name?: string;
-  /** Only definitions of this format. */
-  format?: api.EnvFormat;
-}
-
-/** Arguments of getEnvDefinition. */
-export interface GetEnvDefinitionArgs {
-  /** The definition's id. */
-  definitionId: string;
-}
-
-const listSchema = z
-  .object({
-    scope: api.EnvScope.optional(),
-    name: z.string().min(1).optional(),
-    format: api.EnvFormat.optional(),
-    maxItems,
-  })
-  .strict();
-const getSchema = z.object({ definitionId: z.string().trim().min(1, "must not be empty") }).strict();
+export type EnvDefinition = z.output<typeof EnvDefinitionSchema>;
 
 /** Maps the platform's definition onto the package's camelCase shape. */
 export function toEnvDefinition(d: api.EnvDefinition): EnvDefinition {
@@ -66,26 +48,61 @@ export function toEnvDefinition(d: api.EnvDefinition): EnvDefinition {
   };
 }
 
-/** Lists env variable definitions, every page, optionally filtered. Uses the API key (the platform refuses bearer tokens here). */
-export const getEnvDefinitions: (args?: GetEnvDefinitionsArgs) => Promise<EnvDefinition[]> = lookup(
-  "getEnvDefinitions",
-  listSchema,
-  async (reader, a) => {
+/** getEnvDefinitions, defined once (see definition.ts). */
+export const EnvDefinitionsLookup = defineLookup({
+  name: "getEnvDefinitions",
+  description:
+    "Lists env variable definitions, every page, optionally filtered. " +
+    "Uses the API key (the platform refuses bearer tokens here).",
+  args: {
+    /** Only definitions of this scope. */
+    scope: api.EnvScope.optional().describe("Only definitions of this scope."),
+    /** Only definitions whose name matches (the platform's `name` filter). */
+    name: z.string().min(1).optional().describe("Only definitions whose name matches (the platform's `name` filter)."),
+    /** Only definitions of this format. */
+    format: api.EnvFormat.optional().describe("Only definitions of this format."),
+    ...listArgs,
+  },
+  result: z.array(EnvDefinitionSchema),
+  listedAs: "definitions",
+  run: async (reader, a) => {
     const docs = await reader
       .listEnvDefinitions({ scope: a.scope, name: a.name, var_format: a.format })
       .all(a.maxItems);
     return docs.map(toEnvDefinition);
   },
-);
+});
+
+/** getEnvDefinition, defined once (see definition.ts). */
+export const EnvDefinitionLookup = defineLookup({
+  name: "getEnvDefinition",
+  description: "Returns one env variable definition by id.",
+  args: {
+    /** The definition's id. */
+    definitionId: Id.describe("The definition's id."),
+  },
+  result: EnvDefinitionSchema,
+  run: async (reader, a) => toEnvDefinition(await reader.getEnvDefinition(a.definitionId)),
+});
+
+/** Arguments of getEnvDefinitions. */
+export type GetEnvDefinitionsArgs = ArgsOf<typeof EnvDefinitionsLookup.args>;
+
+/** Arguments of getEnvDefinition. */
+export type GetEnvDefinitionArgs = ArgsOf<typeof EnvDefinitionLookup.args>;
+
+/**
+ * Lists env variable definitions, every page, optionally filtered. Uses the API key (the platform refuses bearer
+ * tokens here).
+ */
+export const getEnvDefinitions: (args?: GetEnvDefinitionsArgs) => Promise<EnvDefinition[]> = EnvDefinitionsLookup.call;
 
 /** Returns one env variable definition by id. */
-export const getEnvDefinition: (args: GetEnvDefinitionArgs) => Promise<EnvDefinition> = lookup(
-  "getEnvDefinition",
-  getSchema,
-  async (reader, a) => toEnvDefinition(await reader.getEnvDefinition(a.definitionId)),
-);
+export const getEnvDefinition: (args: GetEnvDefinitionArgs) => Promise<EnvDefinition> = EnvDefinitionLookup.call;
 
 /** getEnvDefinitions, taking Inputs and returning an Output. */
-export const getEnvDefinitionsOutput = outputVersion(getEnvDefinitions);
+export const getEnvDefinitionsOutput: OutputTwin<GetEnvDefinitionsArgs, EnvDefinition[]> =
+  EnvDefinitionsLookup.output(getEnvDefinitions);
 /** getEnvDefinition, taking Inputs and returning an Output. */
-export const getEnvDefinitionOutput = outputVersion(getEnvDefinition);
+export const getEnvDefinitionOutput: OutputTwin<GetEnvDefinitionArgs, EnvDefinition> =
+  EnvDefinitionLookup.output(getEnvDefinition);

@@ -2,53 +2,60 @@
 import { z } from "zod";
 import * as api from "../client/schemas";
 import { scopeViolations } from "../client/scopes";
-import { ListArgs, lookup, maxItems, outputVersion } from "./common";
+import { objectType } from "../resources/schemaTypes";
+import { Id, listArgs } from "./common";
+import { ArgsOf, defineLookup, type OutputTwin } from "./definition";
 
 /** An env variable value as listed in a scope. */
-export interface EnvValue {
-  /** The value's id (`_id`). */
-  id: string;
-  /** The definition's id. */
-  definitionId: string;
-  /** The definition's name. */
-  definitionName?: string;
-  /** The definition's scope. */
-  scope?: api.EnvScope;
-  /** Whether the definition is encrypted; then `value` is "[REDACTED]", as the platform returns it. */
-  encrypted?: boolean;
-  /** The value, as the platform returns it (never guessed for encrypted definitions). */
-  value: string;
-  /** The linked account, for linked_account and workflow values. */
-  linkedAccountId?: string;
-  /** The workflow, for workflow values. */
-  workflowId?: string;
-  /** Last update time, ISO 8601. */
-  updatedAt?: string;
-}
+export const EnvValueSchema = objectType(
+  "EnvValue",
+  z.object({
+    /** The value's id (`_id`). */
+    id: z.string().describe("The value's id (`_id`)."),
+    /** The definition's id. */
+    definitionId: z.string().describe("The definition's id."),
+    /** The definition's name. */
+    definitionName: z.string().optional().describe("The definition's name."),
+    /** The definition's scope. */
+    scope: api.EnvScope.optional().describe("The definition's scope."),
+    /** Whether the definition is encrypted; then `value` is "[REDACTED]", as the platform returns it. */
+    encrypted: z
+      .boolean()
+      .optional()
+      .describe('Whether the definition is encrypted; then `value` is "[REDACTED]", as the platform returns it.'),
+    /** The value, as the platform returns it (never guessed for encrypted definitions). */
+    value: z.string().describe("The value, as the platform returns it (never guessed for encrypted definitions)."),
+    /** The linked account, for linked_account and workflow values. */
+    linkedAccountId: z.string().optional().describe("The linked account, for linked_account and workflow values."),
+    /** The workflow, for workflow values. */
+    workflowId: z.string().optional().describe("The workflow, for workflow values."),
+    /** Last update time, ISO 8601. */
+    updatedAt: z.string().optional().describe("Last update time, ISO 8601."),
+  }),
+);
 
-/** Arguments of getEnvValues. */
-export interface GetEnvValuesArgs extends ListArgs {
-  /** The scope to list: org, workspace, linked_account or workflow. */
-  scope: api.EnvScope;
-  /** Only values of this definition. */
-  definitionId?: string;
-  /** The linked account: required for linked_account, optional for workflow, refused for org and workspace. */
-  linkedAccountId?: string;
-  /** The workflow: required for workflow, refused otherwise. */
-  workflowId?: string;
-}
+/** An env variable value as listed in a scope. */
+export type EnvValue = z.output<typeof EnvValueSchema>;
 
-const id = z.string().trim().min(1, "must not be empty");
-const schema = z
-  .object({
-    scope: api.EnvScope,
-    definitionId: id.optional(),
-    linkedAccountId: id.optional(),
-    workflowId: id.optional(),
-    maxItems,
-  })
-  .strict()
-  .superRefine((args, ctx) => {
+/** getEnvValues, defined once (see definition.ts). */
+export const EnvValuesLookup = defineLookup({
+  name: "getEnvValues",
+  description:
+    'Lists the env values of one scope, every page. Encrypted values come back as "[REDACTED]"; the list is a secret.',
+  args: {
+    /** The scope to list: org, workspace, linked_account or workflow. */
+    scope: api.EnvScope.describe("The scope to list: org, workspace, linked_account or workflow."),
+    /** Only values of this definition. */
+    definitionId: Id.optional().describe("Only values of this definition."),
+    /** The linked account: required for linked_account, optional for workflow, refused for org and workspace. */
+    linkedAccountId: Id.optional().describe(
+      "The linked account: required for linked_account, optional for workflow, refused for org and workspace.",
+    ),
+    /** The workflow: required for workflow, refused otherwise. */
+    workflowId: Id.optional().describe("The workflow: required for workflow, refused otherwise."),
+    ...listArgs,
+  },
+  refine: (args, ctx) => {
     // The list operation's rules, checked here so that a wrong combination costs no request and
     // names the property.
     for (const { property, broken } of scopeViolations(args.scope, args)) {
@@ -56,13 +63,12 @@ const schema = z
         broken === "required" ? `is required for scope ${args.scope}` : `does not apply to scope ${args.scope}`;
       ctx.addIssue({ code: "custom", path: [property], message });
     }
-  });
-
-/** Lists the env values of one scope, every page. Encrypted values come back as "[REDACTED]". */
-export const getEnvValues: (args: GetEnvValuesArgs) => Promise<EnvValue[]> = lookup(
-  "getEnvValues",
-  schema,
-  async (reader, a) => {
+  },
+  result: z.array(EnvValueSchema),
+  listedAs: "values",
+  // Values of definitions that are not encrypted come back readable.
+  secret: true,
+  run: async (reader, a) => {
     const docs = await reader
       .listEnvValues(a.scope, {
         variable_definition_id: a.definitionId,
@@ -82,7 +88,17 @@ export const getEnvValues: (args: GetEnvValuesArgs) => Promise<EnvValue[]> = loo
       updatedAt: v.updatedAt ?? undefined,
     }));
   },
-);
+});
+
+/** Arguments of getEnvValues. */
+export type GetEnvValuesArgs = ArgsOf<typeof EnvValuesLookup.args>;
+
+/**
+ * Lists the env values of one scope, every page. Encrypted values come back as "[REDACTED]"; the list is a secret.
+ * @remarks The list is a secret in getEnvValuesOutput's Output and in the native function's result; this
+ * function's promise holds it plain.
+ */
+export const getEnvValues: (args: GetEnvValuesArgs) => Promise<EnvValue[]> = EnvValuesLookup.call;
 
 /** getEnvValues, taking Inputs and returning a secret Output: values can be sensitive. */
-export const getEnvValuesOutput = outputVersion(getEnvValues, true);
+export const getEnvValuesOutput: OutputTwin<GetEnvValuesArgs, EnvValue[]> = EnvValuesLookup.output(getEnvValues);

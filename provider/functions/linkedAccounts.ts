@@ -2,46 +2,63 @@
 // multi-tenant program chooses whom to set up.
 import { z } from "zod";
 import * as api from "../client/schemas";
-import { ListArgs, lookup, maxItems, outputVersion } from "./common";
+import { objectType } from "../resources/schemaTypes";
+import { listArgs } from "./common";
+import { ArgsOf, defineLookup, type OutputTwin } from "./definition";
+
+/** A user-defined field of a linked account. */
+const UserDefinedFieldSchema = objectType(
+  "UserDefinedField",
+  z.object({
+    /** The field's name. */
+    keyName: z.string().describe("The field's name."),
+    /** The field's value. */
+    keyValue: z.unknown().describe("The field's value."),
+  }),
+);
 
 /** A linked account. */
-export interface LinkedAccount {
-  /** The platform's id (`_id`). */
-  id: string;
-  /** Your identifier of the account: what resources take as `linkedAccountId`. */
-  accountId: string;
-  /** Display name. */
-  name?: string;
-  /** The environment the account lives in. */
-  environment?: string;
-  /** User-defined fields. */
-  udf: { keyName: string; keyValue: unknown }[];
-  /** Creation time, ISO 8601. */
-  createdAt?: string;
-  /** Last update time, ISO 8601. */
-  updatedAt?: string;
-}
+export const LinkedAccountSchema = objectType(
+  "LinkedAccount",
+  z.object({
+    /** The platform's id (`_id`). */
+    id: z.string().describe("The platform's id (`_id`)."),
+    /** Your identifier of the account: what resources take as `linkedAccountId`. */
+    accountId: z.string().describe("Your identifier of the account: what resources take as `linkedAccountId`."),
+    /** Display name. */
+    name: z.string().optional().describe("Display name."),
+    /** The environment the account lives in. */
+    environment: z.string().optional().describe("The environment the account lives in."),
+    /** User-defined fields. */
+    udf: z.array(UserDefinedFieldSchema).describe("User-defined fields."),
+    /** Creation time, ISO 8601. */
+    createdAt: z.string().optional().describe("Creation time, ISO 8601."),
+    /** Last update time, ISO 8601. */
+    updatedAt: z.string().optional().describe("Last update time, ISO 8601."),
+  }),
+);
 
-/** Arguments of getLinkedAccounts. */
-export interface GetLinkedAccountsArgs extends ListArgs {
-  /** Only accounts whose name contains this (the platform's `search`). */
-  search?: string;
-  /** Only accounts with a value of the env variable of this name... */
-  envVariableName?: string;
-  /** ...equal to this. Given together with `envVariableName`. */
-  envVariableValue?: string;
-}
+/** A linked account. */
+export type LinkedAccount = z.output<typeof LinkedAccountSchema>;
 
 const text = z.string().min(1, "must not be empty");
-const schema = z
-  .object({
-    search: text.optional(),
-    envVariableName: text.optional(),
-    envVariableValue: z.string().optional(),
-    maxItems,
-  })
-  .strict()
-  .superRefine((args, ctx) => {
+
+/** getLinkedAccounts, defined once (see definition.ts). */
+export const LinkedAccountsLookup = defineLookup({
+  name: "getLinkedAccounts",
+  description:
+    "Lists linked accounts, every page, optionally filtered. " +
+    "Uses the API key (the platform refuses bearer tokens here).",
+  args: {
+    /** Only accounts whose name contains this (the platform's `search`). */
+    search: text.optional().describe("Only accounts whose name contains this (the platform's `search`)."),
+    /** Only accounts with a value of the env variable of this name... */
+    envVariableName: text.optional().describe("Only accounts with a value of the env variable of this name..."),
+    /** ...equal to this. Given together with `envVariableName`. */
+    envVariableValue: z.string().optional().describe("...equal to this. Given together with `envVariableName`."),
+    ...listArgs,
+  },
+  refine: (args, ctx) => {
     if (args.envVariableValue !== undefined && args.envVariableName === undefined) {
       ctx.addIssue({
         code: "custom",
@@ -49,7 +66,23 @@ const schema = z
         message: "is required when envVariableValue is given",
       });
     }
-  });
+  },
+  result: z.array(LinkedAccountSchema),
+  listedAs: "linkedAccounts",
+  run: async (reader, a) => {
+    const docs = await reader
+      .listLinkedAccounts({
+        search: a.search,
+        env_variable_name: a.envVariableName,
+        env_variable_value: a.envVariableValue,
+      })
+      .all(a.maxItems);
+    return docs.map(toLinkedAccount);
+  },
+});
+
+/** Arguments of getLinkedAccounts. */
+export type GetLinkedAccountsArgs = ArgsOf<typeof LinkedAccountsLookup.args>;
 
 function toLinkedAccount(a: api.LinkedAccount): LinkedAccount {
   return {
@@ -63,21 +96,12 @@ function toLinkedAccount(a: api.LinkedAccount): LinkedAccount {
   };
 }
 
-/** Lists linked accounts, every page, optionally filtered. Uses the API key (the platform refuses bearer tokens here). */
-export const getLinkedAccounts: (args?: GetLinkedAccountsArgs) => Promise<LinkedAccount[]> = lookup(
-  "getLinkedAccounts",
-  schema,
-  async (reader, a) => {
-    const docs = await reader
-      .listLinkedAccounts({
-        search: a.search,
-        env_variable_name: a.envVariableName,
-        env_variable_value: a.envVariableValue,
-      })
-      .all(a.maxItems);
-    return docs.map(toLinkedAccount);
-  },
-);
+/**
+ * Lists linked accounts, every page, optionally filtered. Uses the API key (the platform refuses bearer tokens
+ * here).
+ */
+export const getLinkedAccounts: (args?: GetLinkedAccountsArgs) => Promise<LinkedAccount[]> = LinkedAccountsLookup.call;
 
 /** getLinkedAccounts, taking Inputs and returning an Output. */
-export const getLinkedAccountsOutput = outputVersion(getLinkedAccounts);
+export const getLinkedAccountsOutput: OutputTwin<GetLinkedAccountsArgs, LinkedAccount[]> =
+  LinkedAccountsLookup.output(getLinkedAccounts);

@@ -3,32 +3,13 @@
 // input and whether a change replaces, `secret` whether it is a secret (docs/design/native.md).
 // `npm run gen:schema` writes it to sdk/schema.json; the SDKs are generated from that file.
 import { z } from "zod";
+import { LOOKUPS } from "../functions";
 import { RESOURCES } from "../resources";
 import { AnyProperties } from "../resources/properties";
-import { schemaTypeOf, TypeSpec } from "../resources/schemaTypes";
 import { SETTINGS, type SettingSource } from "../settingNames";
 import { DYNAMIC_TYPE_PREFIX, nativeToken, PACKAGE } from "../typeTokens";
-import { FUNCTIONS } from "./functions";
-
-/** One property of a resource, a type, a function or the provider, as the schema writes it. */
-export interface PropertySpec extends TypeSpec {
-  /** What the property is, in the definition's words. */
-  description?: string;
-  /** Kept encrypted in state; the SDKs wrap it as a secret. */
-  secret?: boolean;
-  /** A change to it replaces the resource. */
-  replaceOnChanges?: boolean;
-  /** Default values the SDKs read from the environment (provider settings). */
-  defaultInfo?: { environment: string[] };
-}
-
-/** An object type of the schema (`types`), or the shape of a function's inputs or outputs. */
-export interface ObjectSpec {
-  description?: string;
-  type: "object";
-  properties: Record<string, PropertySpec>;
-  required?: string[];
-}
+import { functionSpec } from "./functions";
+import { description, isOptional, ObjectSpec, PropertySpec, typeOf } from "./types";
 
 /** The schema's top level: what `pulumi package get-schema` prints and the SDK generators read. */
 export interface PackageSchema {
@@ -92,19 +73,14 @@ export function packageSchema(version: string): PackageSchema {
   const resources: Record<string, unknown> = {};
   for (const definition of RESOURCES) resources[nativeToken(definition.type)] = resourceSpec(definition, types);
   const functions: Record<string, unknown> = {};
-  for (const fn of FUNCTIONS) {
-    functions[nativeToken(fn.name)] = {
-      description: fn.description,
-      inputs: objectOf(fn.args, types),
-      outputs: fn.outputs(types),
-    };
-  }
+  for (const lookup of LOOKUPS) functions[nativeToken(lookup.name)] = functionSpec(lookup, types);
   return {
     name: PACKAGE,
     displayName: "Integration Platform",
     version,
     description:
-      "Config fields, application events, workflow toggles and env variable values of the integration platform, as code.",
+      "Config fields, application events, workflow toggles and env variable values of the integration platform, " +
+      "as code.",
     keywords: ["pulumi", "integration-platform", "category/utility", "kind/native"],
     homepage: "https://github.com/pulumi-integration-platform/pulumi-integration-platform",
     repository: "https://github.com/pulumi-integration-platform/pulumi-integration-platform",
@@ -114,7 +90,8 @@ export function packageSchema(version: string): PackageSchema {
     config: { variables: settings },
     provider: {
       description:
-        "The connection to the integration platform. Without an explicit provider, the stack config `integration-platform:*` (or the environment variables) configures the default one.",
+        "The connection to the integration platform. Without an explicit provider, the stack config " +
+        "`integration-platform:*` (or the environment variables) configures the default one.",
       inputProperties: settings,
       // The provider's state repeats its inputs; the secret ones stay secret.
       properties: Object.fromEntries(Object.entries(settings).filter(([name]) => name === "baseUrl")),
@@ -173,82 +150,4 @@ function resourceSpec(definition: (typeof RESOURCES)[number], types: Record<stri
     // A TypeScript stack moves to the native resources without a replacement (docs/guides/moving-to-native.md).
     aliases: [{ type: `${DYNAMIC_TYPE_PREFIX}${definition.type}` }],
   };
-}
-
-/** The inputs or outputs of a function: an object of its zod shape. */
-export function objectOf(shape: z.ZodRawShape, types: Record<string, ObjectSpec>): ObjectSpec {
-  const entries = Object.entries(shape) as [string, z.ZodType][];
-  return {
-    type: "object",
-    properties: Object.fromEntries(
-      entries.map(([name, schema]) => [
-        name,
-        { ...typeOf(schema, types), ...(description(schema) ? { description: description(schema) } : {}) },
-      ]),
-    ),
-    required: entries.filter(([, schema]) => !isOptional(schema)).map(([name]) => name),
-  };
-}
-
-/** A property's description: its own, else its wrapped schema's (`.optional()` after `.describe()`). */
-export function description(schema: z.ZodType): string | undefined {
-  for (let s: z.ZodType | undefined = schema; s; s = inner(s)) if (s.description) return s.description;
-  return undefined;
-}
-
-/** Whether the property may be left out. */
-function isOptional(schema: z.ZodType): boolean {
-  return schema.safeParse(undefined).success;
-}
-
-/** The schema a wrapper wraps (optional, nullable, default, readonly, pipe's input), if it is one. */
-function inner(schema: z.ZodType): z.ZodType | undefined {
-  const def = schema._zod.def as { type: string; innerType?: z.ZodType; in?: z.ZodType };
-  if (def.type === "pipe") return def.in;
-  return def.innerType;
-}
-
-/** A zod schema's type in the package schema; object types are added to `types` by their registered name. */
-export function typeOf(schema: z.ZodType, types: Record<string, ObjectSpec>): TypeSpec {
-  const registered = schemaTypeOf(schema);
-  if (registered?.type) return registered.type;
-  const def = schema._zod.def as {
-    type: string;
-    element?: z.ZodType;
-    shape?: z.ZodRawShape;
-    valueType?: z.ZodType;
-    checks?: { _zod: { def: { check: string; format?: string } } }[];
-  };
-  switch (def.type) {
-    case "string":
-    case "enum":
-    case "literal":
-      return { type: "string" };
-    case "number":
-      return { type: (def.checks ?? []).some((c) => c._zod.def.format === "safeint") ? "integer" : "number" };
-    case "boolean":
-      return { type: "boolean" };
-    case "array":
-      return { type: "array", items: typeOf(def.element!, types) };
-    case "record":
-      return { type: "object", additionalProperties: typeOf(def.valueType!, types) };
-    case "object": {
-      const name = registered?.name;
-      if (!name)
-        throw new Error(
-          `an object schema without a name for the native schema: register it with objectType() (${Object.keys(def.shape ?? {}).join(", ")})`,
-        );
-      const token = nativeToken(name);
-      if (!types[token]) {
-        types[token] = { type: "object", properties: {} }; // placeholder first: a type may refer to itself
-        types[token] = objectOf(def.shape!, types);
-      }
-      return { $ref: `#/types/${token}` };
-    }
-    default: {
-      const wrapped = inner(schema);
-      if (wrapped) return typeOf(wrapped, types);
-      return { $ref: "pulumi.json#/Any" };
-    }
-  }
 }

@@ -13,7 +13,8 @@ if (process.argv.includes("--check")) {
   const current = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "";
   if (current !== text) {
     console.error(
-      "sdk/schema.json does not match the definitions: run `npm run gen:schema`, then `bash scripts/gen-sdk.sh`, and commit both",
+      "sdk/schema.json does not match the definitions: run `npm run gen:schema`, " +
+        "then `bash scripts/gen-sdk.sh`, and commit both",
     );
     process.exit(1);
   }

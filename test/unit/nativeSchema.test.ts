@@ -6,7 +6,7 @@ import * as path from "node:path";
 import * as ts from "typescript";
 import { packageSchema } from "../../provider/native/schema";
 import { RESOURCES } from "../../provider/resources";
-import { description } from "../../provider/native/schema";
+import { description } from "../../provider/native/types";
 import type { AnyProperties } from "../../provider/resources/properties";
 
 const REPO = path.resolve(__dirname, "../..");

@@ -1,0 +1,121 @@
+// One lookup, defined once: its name, description, arguments, result and secrecy. The exported
+// function, its Output twin, the TypeScript types and the native provider's function are all
+// derived from it (docs/design/native.md), as a resource's are from its definition.
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { currentRun } from "../connection";
+import type { PlatformReader } from "../run";
+
+/** A lookup's arguments: name to schema, each with its JSDoc and the same text in `.describe()`. */
+type Shape = z.ZodRawShape;
+
+/** The arguments a caller passes, as zod reads them: each property's JSDoc comes along. */
+export type ArgsOf<A extends Shape> = z.input<z.ZodObject<A>>;
+
+/** The arguments after validation, as the lookup's body sees them. */
+type ParsedArgs<A extends Shape> = z.output<z.ZodObject<A>>;
+
+/** The parts of a lookup's definition. */
+export interface LookupDefinitionArgs<A extends Shape, R extends z.ZodType> {
+  /** The exported function's name, and the end of the native function's token. */
+  name: string;
+  /** What it returns: the schema's description, and the exported function's JSDoc, word for word. */
+  description: string;
+  /** Its arguments, checked strictly (an unknown one is refused), and the schema's inputs. */
+  args: A;
+  /** Rules between arguments, checked with them before any request; each issue names its property. */
+  refine?(args: ParsedArgs<A>, ctx: z.RefinementCtx): void;
+  /** What it returns; object types registered with objectType() to be named in the schema. */
+  result: R;
+  /** For a list: the property the native function returns it under (`getLinkedAccounts(…).linkedAccounts`). */
+  listedAs?: string;
+  /** The result may hold readable secrets: the Output twin and the native function return it as a secret. */
+  secret?: boolean;
+  /** Reads the platform with the run's read-only operations. */
+  run(reader: PlatformReader, args: ParsedArgs<A>): Promise<z.output<R>>;
+}
+
+/** A lookup, defined once. */
+export class LookupDefinition<A extends Shape, R extends z.ZodType> {
+  /** See LookupDefinitionArgs. */
+  readonly name: string;
+  /** See LookupDefinitionArgs. */
+  readonly description: string;
+  /** See LookupDefinitionArgs. */
+  readonly args: A;
+  /** See LookupDefinitionArgs. */
+  readonly result: R;
+  /** See LookupDefinitionArgs. */
+  readonly listedAs: string | undefined;
+  /** See LookupDefinitionArgs. */
+  readonly secret: boolean;
+  /** The arguments' validation: each argument's schema, no unknown one, then the rules between them. */
+  readonly validation: z.ZodType<ParsedArgs<A>>;
+  private readonly body: LookupDefinitionArgs<A, R>["run"];
+
+  /** Defines the lookup; see LookupDefinitionArgs. */
+  constructor(args: LookupDefinitionArgs<A, R>) {
+    this.name = args.name;
+    this.description = args.description;
+    this.args = args.args;
+    this.result = args.result;
+    this.listedAs = args.listedAs;
+    this.secret = args.secret ?? false;
+    const strict = z.object(args.args).strict();
+    const refine = args.refine;
+    this.validation = (refine ? strict.superRefine((value, ctx) => refine(value, ctx)) : strict) as z.ZodType<
+      ParsedArgs<A>
+    >;
+    this.body = args.run;
+  }
+
+  /** Checks the arguments before any request (the error names the lookup), then reads with this run. */
+  // An arrow, so that it keeps its definition when exported on its own as `getEnvValues`.
+  readonly call = async (args?: unknown): Promise<z.output<R>> => {
+    const parsed = parseArgs(this.name, this.validation, args);
+    return this.body(currentRun().reader, parsed);
+  };
+
+  /** The `...Output` twin: takes Inputs, returns an Output, a secret one if the lookup is secret. */
+  output<P>(lookup: (args: P) => Promise<z.output<R>>): OutputTwin<P, z.output<R>> {
+    return outputVersion(lookup, this.secret);
+  }
+}
+
+/** Defines a lookup; see LookupDefinitionArgs. */
+export function defineLookup<A extends Shape, R extends z.ZodType>(
+  args: LookupDefinitionArgs<A, R>,
+): LookupDefinition<A, R> {
+  return new LookupDefinition(args);
+}
+
+/** Any lookup's definition. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each lookup has its own arguments and result
+export type AnyLookup = LookupDefinition<any, z.ZodType>;
+
+/** Validates a lookup's arguments; the error names the lookup, the property and the reason. */
+function parseArgs<T extends z.ZodType>(lookup: string, schema: T, args: unknown): z.infer<T> {
+  const result = schema.safeParse(args ?? {});
+  if (result.success) return result.data;
+  const reasons = result.error.issues.map((issue) => {
+    const property = issue.path.join(".") || "(arguments)";
+    const message = issue.code === "unrecognized_keys" ? `unknown ${issue.keys.join(", ")}` : issue.message;
+    return `${property}: ${message}`;
+  });
+  throw new Error(`${lookup}: invalid arguments: ${reasons.join("; ")}`);
+}
+
+/** A lookup's arguments, each of which may be an Input. */
+export type InputArgs<A> = { [K in keyof A]: pulumi.Input<A[K]> };
+
+/** A lookup's `...Output` twin: its arguments as Inputs, its result as an Output. */
+export type OutputTwin<A, R> = (args: InputArgs<NonNullable<A>>) => pulumi.Output<R>;
+
+/** Makes the `...Output` twin of a lookup: takes Inputs, returns an Output (a secret one if asked). */
+export function outputVersion<A, R>(lookup: (args: A) => Promise<R>, secret = false): OutputTwin<A, R> {
+  return (args) => {
+    // Results are plain data (no Outputs inside), so Unwrap<R> is R.
+    const result = pulumi.output(args).apply((plain) => lookup(plain as A)) as pulumi.Output<R>;
+    return secret ? (pulumi.secret(result) as pulumi.Output<R>) : result;
+  };
+}
