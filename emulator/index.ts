@@ -29,7 +29,6 @@ export {
 } from "./rateLimit";
 export { RequestLog, type RequestLogEntry } from "./requestLog";
 export { CONTROL_PREFIX } from "./control";
-export { API_PREFIX } from "./routes/shared";
 export { defaultFixturePath, EmulatorConfigError, EmulatorStore, type ConfigKey, type EnvValueInput } from "./store";
 export type { AuthKind, AuthPolicy } from "./auth";
 export { WorkflowRuns, MAX_RUN_DELAY_MS, type RunRequest, type RunStatus, type WorkflowRun } from "./runs";
@@ -37,14 +36,15 @@ export {
   WebhookDispatcher,
   DEFAULT_WEBHOOK_BACKOFF_MS,
   DEFAULT_WEBHOOK_TIMEOUT_MS,
-  WEBHOOK_RETRIES,
   type Delivery,
   type DeliveryAttempt,
   type DeliveryState,
   type WebhookReceiver,
-  type WebhookReceiverInput,
   type WebhookSettings,
 } from "./webhooks";
+export type { WebhookReceiverInput } from "./webhookReceivers";
+export { WEBHOOK_RETRIES } from "../contract/webhooks";
+export { API_PREFIX } from "../contract/api";
 
 /** Options of `startEmulator`. */
 export interface EmulatorOptions {

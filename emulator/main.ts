@@ -10,7 +10,8 @@ import {
   type RateLimitAnswerStatus,
   type RateLimitStatus,
 } from "./rateLimit";
-import { parseReceiverOption, receiverUrlProblem, webhookEventOf } from "./webhookReceivers";
+import { receiverUrlProblem, webhookEventOf } from "../contract/webhookReceivers";
+import { parseReceiverOption } from "./webhookReceivers";
 import type { WebhookSettings } from "./webhooks";
 
 /** Default port of the command line (the library defaults to 0, a free port). */

@@ -3,12 +3,12 @@
 // docs/emulator.md, "Workflow runs", is the user's side of this.
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { WEBHOOK_EVENTS, WORKFLOW_RUN_STATUSES, type WorkflowRunStatus } from "../provider/webhooks/payload";
+import { runStatusOf } from "../contract/webhookReceivers";
+import { WEBHOOK_EVENTS, WORKFLOW_RUN_STATUSES, type WorkflowRunStatus } from "../contract/webhooks";
 import { ApiError, notFound } from "./errors";
 import type { AuditEventType } from "./model";
 import type { EmulatorStore } from "./store";
 import { parseInput } from "./validation";
-import { runStatusOf } from "./webhookReceivers";
 import type { Delivery, WebhookDispatcher } from "./webhooks";
 
 /** Longest delay a run may be asked to take before it ends on its own. */

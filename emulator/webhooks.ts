@@ -5,18 +5,16 @@ import axios, { type AxiosError, type AxiosInstance } from "axios";
 import axiosRetry from "axios-retry";
 import fastq from "fastq";
 import { z } from "zod";
-import { WEBHOOK_EVENTS, type WebhookEvent, type WebhookPayload } from "../provider/webhooks/payload";
-import { signWebhookBody, WEBHOOK_SIGNATURE_HEADER } from "../provider/webhooks/signature";
+import { receiverUrlProblem, webhookEventOf, WebhookInputError } from "../contract/webhookReceivers";
 import {
-  parseReceiverOption,
-  receiverUrlProblem,
-  webhookEventOf,
-  WebhookInputError,
-  type WebhookReceiverInput,
-} from "./webhookReceivers";
-
-/** Retries after a failed first attempt (platform-facts.md: "retried up to 3 times"). */
-export const WEBHOOK_RETRIES = 3;
+  WEBHOOK_EVENTS,
+  WEBHOOK_RETRIES,
+  WEBHOOK_SIGNATURE_HEADER,
+  type WebhookEvent,
+  type WebhookPayload,
+} from "../contract/webhooks";
+import { parseReceiverOption, type WebhookReceiverInput } from "./webhookReceivers";
+import { signDelivery } from "./webhookSigning";
 /** Default time a receiver may take to answer one attempt. */
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 5_000;
 /** Default first backoff; each retry waits twice the one before (1 s, 2 s, 4 s). */
@@ -90,8 +88,6 @@ export const webhookReceiverBodySchema = z.strictObject({
   url: z.string().min(1).max(2048),
   events: z.array(z.string().max(64)).min(1).max(4).optional(),
 });
-
-export { WebhookInputError, type WebhookReceiverInput };
 
 /**
  * Sends workflow events to registered receivers. Deliveries go through a bounded queue, a few at
@@ -276,7 +272,7 @@ export class WebhookDispatcher {
     this.sending.set(delivery, new AbortController());
     const body = JSON.stringify(delivery.payload);
     const config = {
-      headers: { [WEBHOOK_SIGNATURE_HEADER]: signWebhookBody(body, this.signingKey) },
+      headers: { [WEBHOOK_SIGNATURE_HEADER]: signDelivery(body, this.signingKey) },
       [DELIVERY]: delivery.id,
     };
     try {

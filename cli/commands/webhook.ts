@@ -3,9 +3,9 @@
 import axios from "axios";
 import { randomUUID } from "node:crypto";
 import { Command } from "commander";
-import { webhookEventOf, receiverUrlProblem, runStatusOf } from "../../emulator/webhookReceivers";
-import { WEBHOOK_EVENTS, type WebhookPayload } from "../../provider/webhooks/payload";
-import { signWebhookBody, WEBHOOK_SIGNATURE_HEADER } from "../../provider/webhooks/signature";
+import { webhookEventOf, receiverUrlProblem, runStatusOf } from "../../contract/webhookReceivers";
+import { WEBHOOK_EVENTS, WEBHOOK_SIGNATURE_HEADER, type WebhookPayload } from "../../contract/webhooks";
+import { signWebhookBody } from "../../provider/webhooks/signature";
 import type { Io } from "../io";
 import { COMMAND, UsageError } from "../usage";
 

@@ -1,9 +1,10 @@
+import { API_PREFIX } from "../../contract/api";
 import type { FastifyInstance } from "fastify";
 import { paginate, paginationQuerySchema } from "../pagination";
 import type { EmulatorContext } from "../context";
 import { parseInput } from "../validation";
 import { auditView } from "../views";
-import { API_PREFIX, accepts } from "./shared";
+import { accepts } from "./shared";
 
 /** Audit log of received events, newest first; accepts the API key or a bearer token. */
 export function registerAuditRoutes(app: FastifyInstance, { store }: EmulatorContext): void {

@@ -1,3 +1,4 @@
+import { API_PREFIX } from "../../contract/api";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { badRequest, notFound, workflowNotPublished } from "../errors";
@@ -7,7 +8,6 @@ import { now } from "../store";
 import { parseInput } from "../validation";
 import { configFieldView, configView } from "../views";
 import {
-  API_PREFIX,
   accepts,
   commitChange,
   optionalHeader,

@@ -1,3 +1,4 @@
+import { API_PREFIX } from "../../contract/api";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { badRequest, notFound } from "../errors";
@@ -7,7 +8,7 @@ import type { EmulatorContext } from "../context";
 import type { EmulatorStore } from "../store";
 import { parseInput } from "../validation";
 import { envDefinitionView, envValueListItemView, envValueLookupView, envValueView } from "../views";
-import { API_PREFIX, accepts, actorOf, commitChange, requireLinkedAccount, requirePublishedWorkflow } from "./shared";
+import { accepts, actorOf, commitChange, requireLinkedAccount, requirePublishedWorkflow } from "./shared";
 
 const placement = {
   linked_account_id: z.string().min(1).optional(),

@@ -1,3 +1,4 @@
+import { API_PREFIX } from "../../contract/api";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { notFound } from "../errors";
@@ -5,7 +6,7 @@ import { describeSample, isPlainObject, parseSampleDocument } from "../model";
 import type { EmulatorContext } from "../context";
 import { parseInput } from "../validation";
 import { eventView } from "../views";
-import { API_PREFIX, accepts, commitChange } from "./shared";
+import { accepts, commitChange } from "./shared";
 
 const SAMPLE_ERROR = "must be a JSON object, or a string holding a JSON object";
 

@@ -1,3 +1,4 @@
+import { API_PREFIX } from "../../contract/api";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { badRequest } from "../errors";
@@ -6,7 +7,7 @@ import type { EmulatorContext } from "../context";
 import type { EmulatorStore } from "../store";
 import { parseInput } from "../validation";
 import { linkedAccountView } from "../views";
-import { API_PREFIX, accepts } from "./shared";
+import { accepts } from "./shared";
 
 const linkedAccountsQuerySchema = paginationQuerySchema.extend({
   search: z.string().optional(),

@@ -4,9 +4,6 @@ import { badRequest, missingLinkedAccountId, notFound, workflowNotPublished } fr
 import type { App, AuditEntry, AuditEventType, Config, WorkflowDefinition } from "../model";
 import type { ConfigKey, EmulatorStore } from "../store";
 
-/** Prefix of every public operation. */
-export const API_PREFIX = "/api/v2/public";
-
 /** Route options that declare which credentials an operation accepts. */
 export function accepts(auth: AuthPolicy) {
   return { config: { auth } };

@@ -1,3 +1,4 @@
+import { API_PREFIX } from "../../contract/api";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { badRequest } from "../errors";
@@ -6,7 +7,6 @@ import { now } from "../store";
 import { parseInput } from "../validation";
 import { workflowSummaries } from "../views";
 import {
-  API_PREFIX,
   accepts,
   commitChange,
   configNotFound,
