@@ -1,3 +1,5 @@
+// The session token refresh, which the platform decommissioned (docs/design/contract.md#authentication):
+// every call gets 410 and a pointer to the credentials that replace it.
 import { API_PREFIX } from "../../contract/api";
 import type { FastifyInstance } from "fastify";
 import { ApiError } from "../errors";
