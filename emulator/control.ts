@@ -23,7 +23,10 @@ const rateLimitChangeSchema = z.strictObject({
   status: z.union([z.literal(429), z.literal(403)]).optional(),
 });
 
-/** Control plane for tests and demos: health, reset, state, request log, fault rules, rate limit, workflow runs and webhooks. */
+/**
+ * Control plane for tests and demos: health, reset, state, request log, fault rules, rate limit,
+ * workflow runs and webhooks.
+ */
 export function registerControlPlane(app: FastifyInstance, ctx: EmulatorContext): void {
   const { store, rateLimit, faults, requests } = ctx;
   registerRunAndWebhookRoutes(app, CONTROL_PREFIX, ctx);

@@ -62,9 +62,15 @@ export interface EmulatorOptions {
   data?: string;
   /** Silences warnings (persistence failures, internal errors) on stderr. */
   quiet?: boolean;
-  /** Per-credential limit, "RPS/BURST", "off" or {requestsPerSecond, burst} (default "20/5", the platform's documented limit). */
+  /**
+   * Per-credential limit, "RPS/BURST", "off" or {requestsPerSecond, burst} (default "20/5", the
+   * platform's documented limit).
+   */
   rateLimit?: RateLimitSetting;
-  /** Adds `Retry-After` (whole seconds) to the rate limiter's answers (429, or 403 with `rateLimitStatus: 403`); off by default, as the platform documents none. */
+  /**
+   * Adds `Retry-After` (whole seconds) to the rate limiter's answers (429, or 403 with
+   * `rateLimitStatus: 403`); off by default, as the platform documents none.
+   */
   retryAfter?: boolean;
   /** The status the rate limit answers with: 429 (default), or 403 "Rate Limit Hit", the platform's older form. */
   rateLimitStatus?: RateLimitAnswerStatus;
@@ -76,7 +82,10 @@ export interface EmulatorOptions {
 export interface RunningRateLimit {
   /** The current limit and whether `Retry-After` is sent. */
   get(): RateLimitStatus;
-  /** Changes the limit, `Retry-After` and/or the status answered at run time, for credentials already seen too; returns the new status. */
+  /**
+   * Changes the limit, `Retry-After` and/or the status answered at run time, for credentials
+   * already seen too; returns the new status.
+   */
   set(change: RateLimitChange): RateLimitStatus;
   /** Refills every credential's bucket (forgets them all); the configured limit stays. */
   reset(): void;

@@ -243,7 +243,8 @@ async function main(argv: string[]): Promise<void> {
     // Never wedged: a disk that does not answer cannot keep the process past a few seconds.
     setTimeout(() => {
       process.stderr.write(
-        `emulator: the state could not be written within ${STOP_DEADLINE_MS / 1000} s of ${signal}; exiting without it\n`,
+        `emulator: the state could not be written within ${STOP_DEADLINE_MS / 1000} s of ${signal}; ` +
+          "exiting without it\n",
       );
       process.exit(1);
     }, STOP_DEADLINE_MS);
@@ -268,7 +269,11 @@ const STOP_DEADLINE_MS = 5_000;
 function describeRateLimit({ requestsPerSecond, burst, retryAfter, status }: RateLimitStatus): string {
   if (requestsPerSecond === null) return "Rate limit: off (--rate-limit RPS/BURST to enable)";
   const answer = status === 403 ? ', answered 403 "Rate Limit Hit"' : "";
-  return `Rate limit: ${requestsPerSecond} requests/s, burst ${burst}, per credential${answer}${retryAfter ? ", with Retry-After" : ""} (--rate-limit off to disable)`;
+  const withRetryAfter = retryAfter ? ", with Retry-After" : "";
+  return (
+    `Rate limit: ${requestsPerSecond} requests/s, burst ${burst}, per credential${answer}${withRetryAfter} ` +
+    "(--rate-limit off to disable)"
+  );
 }
 
 void main(process.argv.slice(2));

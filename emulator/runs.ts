@@ -45,7 +45,9 @@ const outcomeSchema = z.string().transform((text, ctx) => {
   if (status) return status;
   ctx.addIssue({
     code: "custom",
-    message: `must be one of ${WORKFLOW_RUN_STATUSES.join(", ")} (or an event name), got ${JSON.stringify(text.slice(0, 64))}`,
+    message:
+      `must be one of ${WORKFLOW_RUN_STATUSES.join(", ")} (or an event name), ` +
+      `got ${JSON.stringify(text.slice(0, 64))}`,
   });
   return z.NEVER;
 });
@@ -100,7 +102,10 @@ export class WorkflowRuns {
     private readonly warn: (message: string) => void = () => {},
   ) {}
 
-  /** Starts a run, or throws an ApiError: 400 for a bad request, 404 for what does not exist, 409 for a workflow that does not run here. */
+  /**
+   * Starts a run, or throws an ApiError: 400 for a bad request, 404 for what does not exist, 409
+   * for a workflow that does not run here.
+   */
   async start(request: RunRequest): Promise<WorkflowRun> {
     const input = parseInput(runRequestSchema, request);
     const { linked_account_id, slug, workflow_id, outcome, delay_ms } = input;
@@ -119,7 +124,8 @@ export class WorkflowRuns {
     if (!config.workflows.find((w) => w.id === workflow_id)?.enabled) {
       throw wontRun(
         "WORKFLOW_DISABLED",
-        `Workflow ${workflow_id} is disabled for config ${config_id} of ${linked_account_id}: enable it (a WorkflowToggle with enabled: true) and ask again`,
+        `Workflow ${workflow_id} is disabled for config ${config_id} of ${linked_account_id}: ` +
+          "enable it (a WorkflowToggle with enabled: true) and ask again",
       );
     }
     if (this.timers.size >= MAX_RUNNING)
@@ -150,7 +156,7 @@ export class WorkflowRuns {
     return run;
   }
 
-  /** Stops a running run (Workflow Stopped, with its audit entry and webhook); 404 when unknown, 409 when it has ended. */
+  /** Stops a running run (Workflow Stopped, with its audit entry and webhook); 404 when unknown, 409 once ended. */
   async stop(instanceId: string): Promise<WorkflowRun> {
     const run = this.runs.get(instanceId);
     if (!run) throw notFound(`Workflow run ${instanceId} not found`);

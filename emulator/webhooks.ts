@@ -186,7 +186,7 @@ export class WebhookDispatcher {
       .map((receiver) => this.enqueue(receiver.id, receiver.url, payload, null));
   }
 
-  /** Sends a logged delivery's payload again to the same URL, as a new delivery; undefined when it is not in the log. */
+  /** Sends a logged delivery's payload again to the same URL, as a new delivery; undefined when not in the log. */
   redeliver(id: string): Delivery | undefined {
     const original = this.log.get(id);
     return original && this.enqueue(original.receiverId, original.url, original.payload, original.id);
@@ -207,7 +207,10 @@ export class WebhookDispatcher {
     return this.queue.length() + this.queue.running();
   }
 
-  /** Cancels what is queued or being sent, forgets the log, and unregisters the control plane's receivers (the options' stay). */
+  /**
+   * Cancels what is queued or being sent, forgets the log, and unregisters the control plane's
+   * receivers (the options' stay).
+   */
   reset(): void {
     this.cancelAll();
     for (const receiver of this.receivers.values())
@@ -313,7 +316,10 @@ export class WebhookDispatcher {
   }
 }
 
-/** Where a request's config carries its delivery's id, for axios-retry's onRetry (axios copies objects in a config, not strings). */
+/**
+ * Where a request's config carries its delivery's id, for axios-retry's onRetry (axios copies
+ * objects in a config, not strings).
+ */
 const DELIVERY = "__delivery";
 
 function deliveryIdOf(config: object | undefined): string {

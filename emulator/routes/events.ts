@@ -24,7 +24,7 @@ const eventBodySchema = z.object({
   }),
 });
 
-/** Application event routes: update an event's name and declared response structure (docs/design/contract.md#application-events). */
+/** Application event routes: update an event's name and declared response structure. */
 export function registerEventRoutes(app: FastifyInstance, { store }: EmulatorContext): void {
   const url = `${API_PREFIX}/application/event/:event_id`;
   app.put<{ Params: { event_id: string } }>(url, accepts("api_key"), async (request) => {
