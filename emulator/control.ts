@@ -1,3 +1,5 @@
+// The control plane under /_emulator, for tests and demos: the emulator's own operations (reset,
+// state, request log, fault rules, rate limit), never authenticated, logged or faulted.
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { rateLimitTextProblem } from "./rateLimit";

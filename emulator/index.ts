@@ -1,3 +1,5 @@
+// The emulator as a library (`pulumi-integration-platform/emulator`): `startEmulator` wires the store,
+// the rate limit, faults, runs and webhooks into a server, and what users may import is exported here.
 import type { AddressInfo } from "node:net";
 import { FaultRules } from "./faults";
 import {

@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+// The emulator's command line (`pulumi-integration-platform-emulator`): options checked before the
+// server and its dependencies load, then the emulator runs until a signal stops it.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -205,7 +207,7 @@ async function main(argv: string[]): Promise<void> {
   }
   if (options.version) {
     // The package's own package.json, as the other command prints it.
-    const { packageRoot } = await import("./store");
+    const { packageRoot } = await import("./stateFile");
     const { version } = JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as { version: string };
     process.stdout.write(`${version}\n`);
     return;

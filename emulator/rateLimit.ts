@@ -1,3 +1,5 @@
+// The platform's per-credential rate limit (docs/design/contract.md#rate-limits), a token bucket per
+// credential, changeable at run time and tolerant of the emulator's own pauses (pauses.ts).
 import type { IncomingHttpHeaders } from "node:http";
 import { TokenBucket } from "limiter";
 import { bearerToken, type AuthKind } from "./auth";

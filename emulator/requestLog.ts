@@ -1,3 +1,5 @@
+// The log of API calls the control plane serves, bounded in entries and in what each keeps, so that
+// tests can count a client's attempts, retries included.
 import type { AuthKind } from "./auth";
 import type { FaultKind } from "./faults";
 
