@@ -1,3 +1,5 @@
+// Who is calling: the API key (`x-api-key`) or a bearer token, compared in constant time, and which
+// operations accept which (docs/design/contract.md#authentication).
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";
 import { ApiError, invalidCredentials } from "./errors";

@@ -1,3 +1,5 @@
+// The control plane under /_emulator, for tests and demos: the emulator's own operations (reset,
+// state, request log, fault rules, rate limit), never authenticated, logged or faulted.
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { rateLimitTextProblem } from "./rateLimit";
@@ -23,7 +25,10 @@ const rateLimitChangeSchema = z.strictObject({
   status: z.union([z.literal(429), z.literal(403)]).optional(),
 });
 
-/** Control plane for tests and demos: health, reset, state, request log, fault rules, rate limit, workflow runs and webhooks. */
+/**
+ * Control plane for tests and demos: health, reset, state, request log, fault rules, rate limit,
+ * workflow runs and webhooks.
+ */
 export function registerControlPlane(app: FastifyInstance, ctx: EmulatorContext): void {
   const { store, rateLimit, faults, requests } = ctx;
   registerRunAndWebhookRoutes(app, CONTROL_PREFIX, ctx);

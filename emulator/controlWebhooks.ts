@@ -2,11 +2,12 @@
 // a test asks for a run, registers receivers, and reads or repeats deliveries here.
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
+import { WebhookInputError } from "../contract/webhookReceivers";
 import type { EmulatorContext } from "./context";
 import { badRequest, notFound } from "./errors";
 import type { RunRequest } from "./runs";
 import { parseInput } from "./validation";
-import { webhookReceiverBodySchema, WebhookInputError } from "./webhooks";
+import { webhookReceiverBodySchema } from "./webhooks";
 
 const sinceQuerySchema = z.object({ since: z.coerce.number().int().min(0).default(0) });
 

@@ -1,3 +1,5 @@
+// The platform's error answers (docs/design/contract.md#errors): one body shape, its status and code,
+// and how anything thrown in a request becomes one, so that no internal detail reaches a client.
 import { STATUS_CODES } from "node:http";
 
 /** Which property of the error body carries the internal code; a few platform endpoints use `error_code`. */

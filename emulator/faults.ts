@@ -1,3 +1,5 @@
+// Fault injection: ordered rules, posted on the control plane, that answer matching requests with a
+// status, a reset connection or a delay, so that a client's retries can be tested.
 import { z } from "zod";
 import { parseInput } from "./validation";
 

@@ -1,3 +1,5 @@
+// The emulator as a library (`pulumi-integration-platform/emulator`): `startEmulator` wires the store,
+// the rate limit, faults, runs and webhooks into a server, and what users may import is exported here.
 import type { AddressInfo } from "node:net";
 import { FaultRules } from "./faults";
 import {
@@ -29,7 +31,6 @@ export {
 } from "./rateLimit";
 export { RequestLog, type RequestLogEntry } from "./requestLog";
 export { CONTROL_PREFIX } from "./control";
-export { API_PREFIX } from "./routes/shared";
 export { defaultFixturePath, EmulatorConfigError, EmulatorStore, type ConfigKey, type EnvValueInput } from "./store";
 export type { AuthKind, AuthPolicy } from "./auth";
 export { WorkflowRuns, MAX_RUN_DELAY_MS, type RunRequest, type RunStatus, type WorkflowRun } from "./runs";
@@ -37,14 +38,15 @@ export {
   WebhookDispatcher,
   DEFAULT_WEBHOOK_BACKOFF_MS,
   DEFAULT_WEBHOOK_TIMEOUT_MS,
-  WEBHOOK_RETRIES,
   type Delivery,
   type DeliveryAttempt,
   type DeliveryState,
   type WebhookReceiver,
-  type WebhookReceiverInput,
   type WebhookSettings,
 } from "./webhooks";
+export type { WebhookReceiverInput } from "./webhookReceivers";
+export { WEBHOOK_RETRIES } from "../contract/webhooks";
+export { API_PREFIX } from "../contract/api";
 
 /** Options of `startEmulator`. */
 export interface EmulatorOptions {
@@ -62,9 +64,15 @@ export interface EmulatorOptions {
   data?: string;
   /** Silences warnings (persistence failures, internal errors) on stderr. */
   quiet?: boolean;
-  /** Per-credential limit, "RPS/BURST", "off" or {requestsPerSecond, burst} (default "20/5", the platform's documented limit). */
+  /**
+   * Per-credential limit, "RPS/BURST", "off" or {requestsPerSecond, burst} (default "20/5", the
+   * platform's documented limit).
+   */
   rateLimit?: RateLimitSetting;
-  /** Adds `Retry-After` (whole seconds) to the rate limiter's answers (429, or 403 with `rateLimitStatus: 403`); off by default, as the platform documents none. */
+  /**
+   * Adds `Retry-After` (whole seconds) to the rate limiter's answers (429, or 403 with
+   * `rateLimitStatus: 403`); off by default, as the platform documents none.
+   */
   retryAfter?: boolean;
   /** The status the rate limit answers with: 429 (default), or 403 "Rate Limit Hit", the platform's older form. */
   rateLimitStatus?: RateLimitAnswerStatus;
@@ -76,7 +84,10 @@ export interface EmulatorOptions {
 export interface RunningRateLimit {
   /** The current limit and whether `Retry-After` is sent. */
   get(): RateLimitStatus;
-  /** Changes the limit, `Retry-After` and/or the status answered at run time, for credentials already seen too; returns the new status. */
+  /**
+   * Changes the limit, `Retry-After` and/or the status answered at run time, for credentials
+   * already seen too; returns the new status.
+   */
   set(change: RateLimitChange): RateLimitStatus;
   /** Refills every credential's bucket (forgets them all); the configured limit stays. */
   reset(): void;

@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+// The emulator's command line (`pulumi-integration-platform-emulator`): options checked before the
+// server and its dependencies load, then the emulator runs until a signal stops it.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -10,7 +12,8 @@ import {
   type RateLimitAnswerStatus,
   type RateLimitStatus,
 } from "./rateLimit";
-import { parseReceiverOption, receiverUrlProblem, webhookEventOf } from "./webhookReceivers";
+import { receiverUrlProblem, webhookEventOf } from "../contract/webhookReceivers";
+import { parseReceiverOption } from "./webhookReceivers";
 import type { WebhookSettings } from "./webhooks";
 
 /** Default port of the command line (the library defaults to 0, a free port). */
@@ -204,7 +207,7 @@ async function main(argv: string[]): Promise<void> {
   }
   if (options.version) {
     // The package's own package.json, as the other command prints it.
-    const { packageRoot } = await import("./store");
+    const { packageRoot } = await import("./stateFile");
     const { version } = JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as { version: string };
     process.stdout.write(`${version}\n`);
     return;
@@ -242,7 +245,8 @@ async function main(argv: string[]): Promise<void> {
     // Never wedged: a disk that does not answer cannot keep the process past a few seconds.
     setTimeout(() => {
       process.stderr.write(
-        `emulator: the state could not be written within ${STOP_DEADLINE_MS / 1000} s of ${signal}; exiting without it\n`,
+        `emulator: the state could not be written within ${STOP_DEADLINE_MS / 1000} s of ${signal}; ` +
+          "exiting without it\n",
       );
       process.exit(1);
     }, STOP_DEADLINE_MS);
@@ -267,7 +271,11 @@ const STOP_DEADLINE_MS = 5_000;
 function describeRateLimit({ requestsPerSecond, burst, retryAfter, status }: RateLimitStatus): string {
   if (requestsPerSecond === null) return "Rate limit: off (--rate-limit RPS/BURST to enable)";
   const answer = status === 403 ? ', answered 403 "Rate Limit Hit"' : "";
-  return `Rate limit: ${requestsPerSecond} requests/s, burst ${burst}, per credential${answer}${retryAfter ? ", with Retry-After" : ""} (--rate-limit off to disable)`;
+  const withRetryAfter = retryAfter ? ", with Retry-After" : "";
+  return (
+    `Rate limit: ${requestsPerSecond} requests/s, burst ${burst}, per credential${answer}${withRetryAfter} ` +
+    "(--rate-limit off to disable)"
+  );
 }
 
 void main(process.argv.slice(2));

@@ -1,3 +1,5 @@
+// The emulated organisation's state: the schema fixtures and data files are checked against, its
+// types, and the checks of values the store and the fixture loader both apply.
 import { z } from "zod";
 
 /** Timestamp given to fixture objects that do not carry one, so that every reset yields identical state. */

@@ -1,3 +1,5 @@
+// Pages of a list, as the platform serves them (docs/design/contract.md#pagination): `page` and
+// `limit` in the query, the mongoose-paginate envelope in the answer.
 import { z } from "zod";
 
 /** Largest page the platform serves. */

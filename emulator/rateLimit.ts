@@ -1,3 +1,5 @@
+// The platform's per-credential rate limit (docs/design/contract.md#rate-limits), a token bucket per
+// credential, changeable at run time and tolerant of the emulator's own pauses (pauses.ts).
 import type { IncomingHttpHeaders } from "node:http";
 import { TokenBucket } from "limiter";
 import { bearerToken, type AuthKind } from "./auth";
@@ -21,7 +23,10 @@ export interface RateLimitStatus {
   burst: number | null;
   /** Whether the limiter's answer (429 or 403) carries `Retry-After`. */
   retryAfter: boolean;
-  /** The status the limit answers with: 429, or 403 "Rate Limit Hit" (the older form, platform-facts.md "Conflicts"). */
+  /**
+   * The status the limit answers with: 429, or 403 "Rate Limit Hit", the older form
+   * (docs/design/contract.md#conflicts).
+   */
   status: RateLimitAnswerStatus;
 }
 
@@ -184,7 +189,10 @@ export class RateLimiter {
     );
   }
 
-  /** Takes one of the credential's tokens for the latest pause: what the limit allowed during it, spent soon after its end. */
+  /**
+   * Takes one of the credential's tokens for the latest pause: what the limit allowed during it,
+   * spent soon after its end.
+   */
   private spendPauseCredit(key: string, limit: RateLimitSpec, pause: Pause): boolean {
     const credit = this.credits.get(key)!;
     if (pause.end > credit.pauseEnd) {

@@ -1,9 +1,12 @@
+// The log of API calls the control plane serves, bounded in entries and in what each keeps, so that
+// tests can count a client's attempts, retries included.
 import type { AuthKind } from "./auth";
 import type { FaultKind } from "./faults";
 
 /**
  * One API request as the control plane reports it; `status` is 0 when a fault reset the connection.
- * `rateLimited` marks the rate limiter's answer (429, or 403 with the status set to 403); a fault-injected 429 has `fault: "status"` instead.
+ * `rateLimited` marks the rate limiter's answer (429, or 403 with the status set to 403); a
+ * fault-injected 429 has `fault: "status"` instead.
  */
 export interface RequestLogEntry {
   seq: number;
@@ -18,7 +21,7 @@ export interface RequestLogEntry {
   rateLimited?: true;
 }
 
-/** Default number of entries kept before the oldest are dropped: well over the calls of any test or benchmark command. */
+/** Entries kept by default before the oldest are dropped: well over the calls of any test or benchmark command. */
 export const REQUEST_LOG_CAPACITY = 50_000;
 /** What an entry keeps of a request's path, and of each query value: bounds the log's memory whatever clients send. */
 const MAX_TEXT = 256;

@@ -3,12 +3,12 @@
 // docs/emulator.md, "Workflow runs", is the user's side of this.
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { WEBHOOK_EVENTS, WORKFLOW_RUN_STATUSES, type WorkflowRunStatus } from "../provider/webhooks/payload";
+import { runStatusOf } from "../contract/webhookReceivers";
+import { WEBHOOK_EVENTS, WORKFLOW_RUN_STATUSES, type WorkflowRunStatus } from "../contract/webhooks";
 import { ApiError, notFound } from "./errors";
 import type { AuditEventType } from "./model";
 import type { EmulatorStore } from "./store";
 import { parseInput } from "./validation";
-import { runStatusOf } from "./webhookReceivers";
 import type { Delivery, WebhookDispatcher } from "./webhooks";
 
 /** Longest delay a run may be asked to take before it ends on its own. */
@@ -45,7 +45,9 @@ const outcomeSchema = z.string().transform((text, ctx) => {
   if (status) return status;
   ctx.addIssue({
     code: "custom",
-    message: `must be one of ${WORKFLOW_RUN_STATUSES.join(", ")} (or an event name), got ${JSON.stringify(text.slice(0, 64))}`,
+    message:
+      `must be one of ${WORKFLOW_RUN_STATUSES.join(", ")} (or an event name), ` +
+      `got ${JSON.stringify(text.slice(0, 64))}`,
   });
   return z.NEVER;
 });
@@ -100,7 +102,10 @@ export class WorkflowRuns {
     private readonly warn: (message: string) => void = () => {},
   ) {}
 
-  /** Starts a run, or throws an ApiError: 400 for a bad request, 404 for what does not exist, 409 for a workflow that does not run here. */
+  /**
+   * Starts a run, or throws an ApiError: 400 for a bad request, 404 for what does not exist, 409
+   * for a workflow that does not run here.
+   */
   async start(request: RunRequest): Promise<WorkflowRun> {
     const input = parseInput(runRequestSchema, request);
     const { linked_account_id, slug, workflow_id, outcome, delay_ms } = input;
@@ -119,7 +124,8 @@ export class WorkflowRuns {
     if (!config.workflows.find((w) => w.id === workflow_id)?.enabled) {
       throw wontRun(
         "WORKFLOW_DISABLED",
-        `Workflow ${workflow_id} is disabled for config ${config_id} of ${linked_account_id}: enable it (a WorkflowToggle with enabled: true) and ask again`,
+        `Workflow ${workflow_id} is disabled for config ${config_id} of ${linked_account_id}: ` +
+          "enable it (a WorkflowToggle with enabled: true) and ask again",
       );
     }
     if (this.timers.size >= MAX_RUNNING)
@@ -150,7 +156,7 @@ export class WorkflowRuns {
     return run;
   }
 
-  /** Stops a running run (Workflow Stopped, with its audit entry and webhook); 404 when unknown, 409 when it has ended. */
+  /** Stops a running run (Workflow Stopped, with its audit entry and webhook); 404 when unknown, 409 once ended. */
   async stop(instanceId: string): Promise<WorkflowRun> {
     const run = this.runs.get(instanceId);
     if (!run) throw notFound(`Workflow run ${instanceId} not found`);

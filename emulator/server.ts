@@ -1,3 +1,5 @@
+// The emulator's HTTP server: the platform's public operations (routes/), the control plane, and what
+// stands in front of them, in the platform's order: rate limit, injected faults, authentication.
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { setTimeout as sleep } from "node:timers/promises";
 import { detectAuthKind, enforceAuth, type AuthKind, type AuthPolicy } from "./auth";
@@ -40,7 +42,26 @@ export function buildServer(ctx: EmulatorContext): FastifyInstance {
   // Aborts delay faults when the server closes, so a long delay keeps neither close() nor the process waiting.
   const closing = new AbortController();
   app.addHook("preClose", async () => closing.abort());
+  registerBodyParsers(app);
+  registerGate(app, ctx, closing.signal);
+  registerErrorAnswers(app, ctx);
+  for (const register of [
+    registerConfigRoutes,
+    registerEventRoutes,
+    registerWorkflowRoutes,
+    registerEnvRoutes,
+    registerLinkedAccountRoutes,
+    registerAuditRoutes,
+    registerSessionRoutes,
+    registerControlPlane,
+  ]) {
+    register(app, ctx);
+  }
+  return app;
+}
 
+/** Reads JSON bodies only, within bounds on their size and depth. */
+function registerBodyParsers(app: FastifyInstance): void {
   // JSON only (fastify also parses text/plain by default). Same parser as fastify's, except that an
   // empty body with a JSON content type means "no body", which clients commonly send on DELETE;
   // routes that need a body then report it as required.
@@ -70,10 +91,18 @@ export function buildServer(ctx: EmulatorContext): FastifyInstance {
     if (body.toString() === "") done(null, undefined);
     else done(badRequest("Content-Type must be application/json"), undefined);
   });
+}
 
+/**
+ * Checks each API request before its route runs, as the platform's gateway does: the control plane
+ * answers loopback hosts only, then come the rate limit, an injected fault and the credentials.
+ * Every API call is logged when it ends, or is abandoned by its client.
+ */
+function registerGate(app: FastifyInstance, ctx: EmulatorContext, closing: AbortSignal): void {
   app.addHook("onRequest", async (request, reply) => {
     if (isControlPlane(request.url)) {
-      // Against DNS rebinding: a web page's script can reach this port under its own host name, never under a loopback one.
+      // Against DNS rebinding: a web page's script can reach this port under its own host name,
+      // never under a loopback one.
       if (!isLoopbackHost(request.headers.host)) {
         throw new ApiError(
           403,
@@ -98,7 +127,7 @@ export function buildServer(ctx: EmulatorContext): FastifyInstance {
     const fault = ctx.faults.match(request.method, pathOf(request.url));
     if (fault) {
       call.fault = fault.kind;
-      if (await applyFault(fault, request, reply, ctx, closing.signal)) return;
+      if (await applyFault(fault, request, reply, ctx, closing)) return;
     }
     const policy = request.routeOptions.config.auth;
     if (policy) enforceAuth(call.auth, policy);
@@ -114,7 +143,10 @@ export function buildServer(ctx: EmulatorContext): FastifyInstance {
   app.addHook("onRequestAbort", async (request) => {
     if (request.apiCall) logCall(ctx, request, 499);
   });
+}
 
+/** Answers errors and unknown operations with the platform's error body. */
+function registerErrorAnswers(app: FastifyInstance, ctx: EmulatorContext): void {
   app.setErrorHandler((err, _request, reply) => {
     const apiError = toApiError(err);
     if (apiError.statusCode >= 500 && !(err instanceof ApiError)) {
@@ -127,20 +159,6 @@ export function buildServer(ctx: EmulatorContext): FastifyInstance {
     const error = new ApiError(404, "RESOURCE_NOT_FOUND", `No operation ${request.method} ${pathOf(request.url)}`);
     return reply.code(404).send(error.toBody());
   });
-
-  for (const register of [
-    registerConfigRoutes,
-    registerEventRoutes,
-    registerWorkflowRoutes,
-    registerEnvRoutes,
-    registerLinkedAccountRoutes,
-    registerAuditRoutes,
-    registerSessionRoutes,
-    registerControlPlane,
-  ]) {
-    register(app, ctx);
-  }
-  return app;
 }
 
 /**

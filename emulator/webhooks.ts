@@ -5,18 +5,16 @@ import axios, { type AxiosError, type AxiosInstance } from "axios";
 import axiosRetry from "axios-retry";
 import fastq from "fastq";
 import { z } from "zod";
-import { WEBHOOK_EVENTS, type WebhookEvent, type WebhookPayload } from "../provider/webhooks/payload";
-import { signWebhookBody, WEBHOOK_SIGNATURE_HEADER } from "../provider/webhooks/signature";
+import { receiverUrlProblem, webhookEventOf, WebhookInputError } from "../contract/webhookReceivers";
 import {
-  parseReceiverOption,
-  receiverUrlProblem,
-  webhookEventOf,
-  WebhookInputError,
-  type WebhookReceiverInput,
-} from "./webhookReceivers";
-
-/** Retries after a failed first attempt (platform-facts.md: "retried up to 3 times"). */
-export const WEBHOOK_RETRIES = 3;
+  WEBHOOK_EVENTS,
+  WEBHOOK_RETRIES,
+  WEBHOOK_SIGNATURE_HEADER,
+  type WebhookEvent,
+  type WebhookPayload,
+} from "../contract/webhooks";
+import { parseReceiverOption, type WebhookReceiverInput } from "./webhookReceivers";
+import { signDelivery } from "./webhookSigning";
 /** Default time a receiver may take to answer one attempt. */
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 5_000;
 /** Default first backoff; each retry waits twice the one before (1 s, 2 s, 4 s). */
@@ -90,8 +88,6 @@ export const webhookReceiverBodySchema = z.strictObject({
   url: z.string().min(1).max(2048),
   events: z.array(z.string().max(64)).min(1).max(4).optional(),
 });
-
-export { WebhookInputError, type WebhookReceiverInput };
 
 /**
  * Sends workflow events to registered receivers. Deliveries go through a bounded queue, a few at
@@ -190,7 +186,7 @@ export class WebhookDispatcher {
       .map((receiver) => this.enqueue(receiver.id, receiver.url, payload, null));
   }
 
-  /** Sends a logged delivery's payload again to the same URL, as a new delivery; undefined when it is not in the log. */
+  /** Sends a logged delivery's payload again to the same URL, as a new delivery; undefined when not in the log. */
   redeliver(id: string): Delivery | undefined {
     const original = this.log.get(id);
     return original && this.enqueue(original.receiverId, original.url, original.payload, original.id);
@@ -211,7 +207,10 @@ export class WebhookDispatcher {
     return this.queue.length() + this.queue.running();
   }
 
-  /** Cancels what is queued or being sent, forgets the log, and unregisters the control plane's receivers (the options' stay). */
+  /**
+   * Cancels what is queued or being sent, forgets the log, and unregisters the control plane's
+   * receivers (the options' stay).
+   */
   reset(): void {
     this.cancelAll();
     for (const receiver of this.receivers.values())
@@ -276,7 +275,7 @@ export class WebhookDispatcher {
     this.sending.set(delivery, new AbortController());
     const body = JSON.stringify(delivery.payload);
     const config = {
-      headers: { [WEBHOOK_SIGNATURE_HEADER]: signWebhookBody(body, this.signingKey) },
+      headers: { [WEBHOOK_SIGNATURE_HEADER]: signDelivery(body, this.signingKey) },
       [DELIVERY]: delivery.id,
     };
     try {
@@ -317,7 +316,10 @@ export class WebhookDispatcher {
   }
 }
 
-/** Where a request's config carries its delivery's id, for axios-retry's onRetry (axios copies objects in a config, not strings). */
+/**
+ * Where a request's config carries its delivery's id, for axios-retry's onRetry (axios copies
+ * objects in a config, not strings).
+ */
 const DELIVERY = "__delivery";
 
 function deliveryIdOf(config: object | undefined): string {

@@ -3,9 +3,9 @@
 import axios from "axios";
 import { randomUUID } from "node:crypto";
 import { Command } from "commander";
-import { webhookEventOf, receiverUrlProblem, runStatusOf } from "../../emulator/webhookReceivers";
-import { WEBHOOK_EVENTS, type WebhookPayload } from "../../provider/webhooks/payload";
-import { signWebhookBody, WEBHOOK_SIGNATURE_HEADER } from "../../provider/webhooks/signature";
+import { webhookEventOf, receiverUrlProblem, runStatusOf } from "../../contract/webhookReceivers";
+import { WEBHOOK_EVENTS, WEBHOOK_SIGNATURE_HEADER, type WebhookPayload } from "../../contract/webhooks";
+import { signWebhookBody } from "../../provider/webhooks/signature";
 import type { Io } from "../io";
 import { COMMAND, UsageError } from "../usage";
 
@@ -31,7 +31,8 @@ interface GivenOptions {
 function sendOptions(positionals: string[], values: GivenOptions, env: NodeJS.ProcessEnv) {
   if (positionals.length > 0)
     throw new UsageError(
-      `webhook send takes no arguments besides its options; got ${positionals.map((p) => JSON.stringify(p)).join(", ")}`,
+      "webhook send takes no arguments besides its options; " +
+        `got ${positionals.map((p) => JSON.stringify(p)).join(", ")}`,
     );
   if (!values.url)
     throw new UsageError("webhook send needs --url: the receiver's address, e.g. --url http://127.0.0.1:3000/webhooks");
@@ -46,7 +47,8 @@ function sendOptions(positionals: string[], values: GivenOptions, env: NodeJS.Pr
   const key = env[values.keyEnv];
   if (!key) {
     throw new UsageError(
-      `the signing key is read from ${values.keyEnv}, which is not set: export ${values.keyEnv} with the API key your receiver checks with`,
+      `the signing key is read from ${values.keyEnv}, which is not set: ` +
+        `export ${values.keyEnv} with the API key your receiver checks with`,
     );
   }
   const timeoutMs = Number(values.timeout);
@@ -112,12 +114,17 @@ export function webhookCommand(io: Io, done: (status: number) => void): Command 
   const sendCommand = new Command("send")
     .summary("Send one signed workflow event to a webhook receiver, as the platform would.")
     .usage(
-      "--url <url> [--event <event>] [--linked-account-id <id>] [--config-id <id>]\n         [--workflow-id <id>] [--workflow-name <name>] [--instance-id <id>] [--key-env <name>] [--timeout <ms>]",
+      "--url <url> [--event <event>] [--linked-account-id <id>] [--config-id <id>]\n" +
+        "         [--workflow-id <id>] [--workflow-name <name>] [--instance-id <id>] " +
+        "[--key-env <name>] [--timeout <ms>]",
     )
     .description(
-      "Posts one workflow lifecycle event, {linked_account_id, instance_id, workflow_id, config_id, event, workflow_name, status}, " +
-        `to <url>, signed with ${WEBHOOK_SIGNATURE_HEADER} (the hex HMAC-SHA256 of the body, keyed with the API key read from ` +
-        `${DEFAULT_KEY_ENV}, or the variable --key-env names; never from an argument, which other users of the machine can see). ` +
+      "Posts one workflow lifecycle event, " +
+        "{linked_account_id, instance_id, workflow_id, config_id, event, workflow_name, status}, " +
+        `to <url>, signed with ${WEBHOOK_SIGNATURE_HEADER} ` +
+        "(the hex HMAC-SHA256 of the body, keyed with the API key read from " +
+        `${DEFAULT_KEY_ENV}, or the variable --key-env names; ` +
+        "never from an argument, which other users of the machine can see). " +
         "Prints the request as sent, then the answer. Sends once: the platform's retries are the emulator's to try.",
     )
     .option("--url <url>", "The receiver's address (http or https). Required.")

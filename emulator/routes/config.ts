@@ -1,21 +1,14 @@
+// The config operations (docs/design/contract.md#config-fields): update a field, in the spec's body
+// or the platform reference's `{value}` (#conflicts), read a config, create one. The rules are the store's.
+import { API_PREFIX } from "../../contract/api";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
-import { badRequest, notFound, workflowNotPublished } from "../errors";
-import { isPlainObject, nameValueSchema, type App, type FieldDefinition, type WorkflowDefinition } from "../model";
+import { badRequest } from "../errors";
+import { isPlainObject, nameValueSchema } from "../model";
 import type { EmulatorContext } from "../context";
-import { now } from "../store";
 import { parseInput } from "../validation";
 import { configFieldView, configView } from "../views";
-import {
-  API_PREFIX,
-  accepts,
-  commitChange,
-  optionalHeader,
-  requireConfig,
-  requireHeader,
-  requireLinkedAccount,
-  requireLinkedAccountId,
-} from "./shared";
+import { accepts, actorOf, optionalHeader, requireHeader, requireLinkedAccountId } from "./shared";
 
 const fieldInputSchema = z.object({
   id: z.string(),
@@ -24,7 +17,7 @@ const fieldInputSchema = z.object({
   labels: z.array(nameValueSchema).optional(),
 });
 
-/** The spec's field update body (4.1). */
+/** The spec's field update body (docs/design/contract.md#config-fields). */
 const specFieldBodySchema = z.object({
   slug: z.string(),
   config_id: z.string(),
@@ -51,12 +44,11 @@ const upsertConfigBodySchema = z.object({
 
 type FieldParams = { fieldId: string };
 type ConfigParams = { slug: string; config_id: string };
-type FieldInput = z.output<typeof fieldInputSchema>;
 type FieldBody =
   | ({ form: "spec" } & z.output<typeof specFieldBodySchema>)
   | ({ form: "value" } & z.output<typeof valueFieldBodySchema>);
 
-/** Config routes: update a field (4.1), get a config, upsert a config. */
+/** Config routes: update a field (docs/design/contract.md#config-fields), get a config, upsert a config. */
 export function registerConfigRoutes(app: FastifyInstance, { store }: EmulatorContext): void {
   app.put<{ Params: FieldParams }>(`${API_PREFIX}/config/field/:fieldId`, accepts("api_key"), async (request) => {
     const { fieldId } = request.params;
@@ -64,37 +56,13 @@ export function registerConfigRoutes(app: FastifyInstance, { store }: EmulatorCo
     const linkedAccountId = requireLinkedAccountId(request);
     const slug = requireHeader(request, "slug");
     const disableFieldOptions = parseDisableFieldOptions(request);
-    const body = parseFieldBody(request.body);
-    if (body.slug !== undefined && body.slug !== slug) {
-      throw badRequest(`slug: the body's slug ${body.slug} does not match the slug header ${slug}`);
+    const update = parseFieldBody(request.body);
+    if (update.slug !== undefined && update.slug !== slug) {
+      throw badRequest(`slug: the body's slug ${update.slug} does not match the slug header ${slug}`);
     }
-    const configId = body.config_id ?? query.config_id ?? linkedAccountId;
-    const { app: application, config } = requireConfig(store, { linkedAccountId, slug, configId });
-
-    const bodyWorkflowId =
-      body.form === "spec" ? body.workflows.find((w) => w.fields.some((f) => f.id === fieldId))?.id : undefined;
-    const { definition, workflow } = resolveField(application, fieldId, query.workflow_id, bodyWorkflowId);
-    if (workflow && !workflow.published) throw workflowNotPublished(workflow.id);
-
-    const workflowId = workflow?.id ?? null;
-    // Looked up before any state is touched, so that a refused body leaves the config as it was.
-    const entry = body.form === "spec" ? bodyEntryFor(body, fieldId, workflowId) : undefined;
-    const state = store.configFieldState(config, workflowId, fieldId);
-    if (entry) {
-      for (const property of ["name", "options", "labels"] as const) {
-        if (entry[property] !== undefined) Object.assign(state, { [property]: entry[property] });
-      }
-    } else if (body.form === "value") {
-      state.value = body.value;
-    }
-    config.updatedAt = now();
-    await commitChange(store, request, "CONFIG_FIELD_UPDATED", {
-      linked_account_id: linkedAccountId,
-      slug,
-      config_id: configId,
-      workflow_id: workflowId,
-      resource_id: fieldId,
-    });
+    const key = { linkedAccountId, slug, configId: update.config_id ?? query.config_id ?? linkedAccountId };
+    const fieldUpdate = { key, fieldId, workflowId: query.workflow_id, update };
+    const { definition, state } = await store.updateConfigField(fieldUpdate, actorOf(request));
     return configFieldView(definition, state, disableFieldOptions);
   });
 
@@ -104,7 +72,7 @@ export function registerConfigRoutes(app: FastifyInstance, { store }: EmulatorCo
     async (request) => {
       const { slug, config_id: configId } = request.params;
       const linkedAccountId = requireLinkedAccountId(request);
-      const { app: application, config } = requireConfig(store, { linkedAccountId, slug, configId });
+      const { app: application, config } = store.requireConfig({ linkedAccountId, slug, configId });
       return configView(application, config);
     },
   );
@@ -112,12 +80,8 @@ export function registerConfigRoutes(app: FastifyInstance, { store }: EmulatorCo
   app.post(`${API_PREFIX}/config`, accepts("api_key"), async (request) => {
     const linkedAccountId = requireLinkedAccountId(request);
     const body = parseInput(upsertConfigBodySchema, request.body);
-    const application = store.app(body.slug);
-    if (!application) throw notFound(`Application with slug ${body.slug} not found`);
-    requireLinkedAccount(store, linkedAccountId);
     const key = { linkedAccountId, slug: body.slug, configId: body.config_id ?? linkedAccountId };
-    const { config } = store.upsertConfig(key, body.labels);
-    await store.commit();
+    const { app: application, config } = await store.saveConfig(key, body.labels);
     return configView(application, config);
   });
 }
@@ -135,54 +99,4 @@ function parseDisableFieldOptions(request: FastifyRequest): boolean {
   if (value === undefined || value === "false") return false;
   if (value === "true") return true;
   throw badRequest('disable_field_options must be "true" or "false"');
-}
-
-/**
- * Finds the field's definition. An explicit `workflow_id` query is looked at first, then the
- * application's global fields, then the workflow whose body entry lists the field, and last the
- * one workflow of the application that has a field with this id.
- */
-function resolveField(
-  app: App,
-  fieldId: string,
-  queryWorkflowId: string | undefined,
-  bodyWorkflowId: string | undefined,
-): { definition: FieldDefinition; workflow: WorkflowDefinition | null } {
-  const inWorkflow = (workflowId: string) => {
-    const workflow = app.workflows.find((w) => w.id === workflowId);
-    if (!workflow) throw notFound(`Workflow ${workflowId} not found`);
-    const definition = workflow.fields.find((f) => f.id === fieldId);
-    return definition && { definition, workflow };
-  };
-  if (queryWorkflowId !== undefined) {
-    const found = inWorkflow(queryWorkflowId);
-    if (found) return found;
-  }
-  const global = app.fields.find((f) => f.id === fieldId);
-  if (global) return { definition: global, workflow: null };
-  if (queryWorkflowId === undefined) {
-    if (bodyWorkflowId !== undefined) {
-      const found = inWorkflow(bodyWorkflowId);
-      if (found) return found;
-    } else {
-      const owners = app.workflows.filter((w) => w.fields.some((f) => f.id === fieldId));
-      if (owners.length === 1) return inWorkflow(owners[0].id)!;
-    }
-  }
-  throw badRequest(`Field with id ${fieldId} not found`);
-}
-
-/** The body's entry for the field: in `fields` for a global field, in its workflow's `fields` otherwise. */
-function bodyEntryFor(
-  body: z.output<typeof specFieldBodySchema>,
-  fieldId: string,
-  workflowId: string | null,
-): FieldInput {
-  const entries = workflowId === null ? body.fields : (body.workflows.find((w) => w.id === workflowId)?.fields ?? []);
-  const entry = entries.find((f) => f.id === fieldId);
-  if (!entry) {
-    const where = workflowId === null ? "fields" : `the fields of workflows entry ${workflowId}`;
-    throw badRequest(`The body has no entry for field ${fieldId} in ${where}`);
-  }
-  return entry;
 }

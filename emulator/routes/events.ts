@@ -1,11 +1,13 @@
+// Update Application Event (docs/design/contract.md#application-events): the body's sample may come
+// as an object or as JSON text; the store renames the event and declares its structure.
+import { API_PREFIX } from "../../contract/api";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import { notFound } from "../errors";
-import { describeSample, isPlainObject, parseSampleDocument } from "../model";
+import { isPlainObject, parseSampleDocument } from "../model";
 import type { EmulatorContext } from "../context";
 import { parseInput } from "../validation";
 import { eventView } from "../views";
-import { API_PREFIX, accepts, commitChange } from "./shared";
+import { accepts, actorOf } from "./shared";
 
 const SAMPLE_ERROR = "must be a JSON object, or a string holding a JSON object";
 
@@ -22,20 +24,12 @@ const eventBodySchema = z.object({
   }),
 });
 
-/** Application event routes: update an event's name and declared response structure (4.2). */
+/** Application event routes: update an event's name and declared response structure. */
 export function registerEventRoutes(app: FastifyInstance, { store }: EmulatorContext): void {
   const url = `${API_PREFIX}/application/event/:event_id`;
   app.put<{ Params: { event_id: string } }>(url, accepts("api_key"), async (request) => {
-    const eventId = request.params.event_id;
     const body = parseInput(eventBodySchema, request.body);
-    const event = store.event(eventId);
-    if (!event) throw notFound("Event not found");
-    Object.assign(event, {
-      name: body.name,
-      response: describeSample(body.response),
-      raw_response: JSON.stringify(body.response),
-    });
-    await commitChange(store, request, "APPLICATION_EVENT_UPDATED", { resource_id: eventId });
-    return store.state.events.map(eventView);
+    await store.updateApplicationEvent(request.params.event_id, body, actorOf(request));
+    return store.applicationEvents().map(eventView);
   });
 }

@@ -1,7 +1,10 @@
+// The session token refresh, which the platform decommissioned (docs/design/contract.md#authentication):
+// every call gets 410 and a pointer to the credentials that replace it.
+import { API_PREFIX } from "../../contract/api";
 import type { FastifyInstance } from "fastify";
 import { ApiError } from "../errors";
 import type { EmulatorContext } from "../context";
-import { API_PREFIX, accepts } from "./shared";
+import { accepts } from "./shared";
 
 /** The session token refresh, decommissioned in v3.4.16: always 410, whatever the credentials. */
 export function registerSessionRoutes(app: FastifyInstance, _ctx: EmulatorContext): void {

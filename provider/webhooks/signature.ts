@@ -1,10 +1,8 @@
-// The platform signs each webhook delivery: `x-cobalt-signature` is the hex HMAC-SHA256 of the
-// raw body, keyed with the API key (platform-facts.md, "Webhooks"). docs/guides/webhook-receivers.md
+// A receiver's check of a delivery's signature: `x-cobalt-signature` is the hex HMAC-SHA256 of the
+// raw body, keyed with the API key (docs/design/contract.md#webhooks). docs/guides/webhook-receivers.md
 // tells a receiver's author why the raw bytes matter.
 import { createHmac, timingSafeEqual } from "node:crypto";
-
-/** The header that carries a delivery's signature (Node.js lower-cases header names). */
-export const WEBHOOK_SIGNATURE_HEADER = "x-cobalt-signature";
+import { WEBHOOK_SIGNATURE_HEADER } from "../../contract/webhooks";
 
 /** The bytes a receiver got, exactly as they came off the wire. */
 export type RawWebhookBody = Buffer | Uint8Array | string;
@@ -62,7 +60,8 @@ export function checkWebhookSignature(
     return refuse(
       "body_not_raw",
       `the body must be the raw bytes received (a Buffer or string), got ${describe(rawBody)}: ` +
-        "a parsed and re-serialized JSON body is not the text that was signed; read the body raw (e.g. express.raw()) and parse it after the check",
+        "a parsed and re-serialized JSON body is not the text that was signed; " +
+        "read the body raw (e.g. express.raw()) and parse it after the check",
     );
   }
   const header = Array.isArray(signature) ? (signature.length === 1 ? signature[0] : undefined) : signature;
@@ -83,13 +82,14 @@ export function checkWebhookSignature(
   if (!timingSafeEqual(expected, Buffer.from(received, "hex"))) {
     return refuse(
       "signature_mismatch",
-      "the signature does not match the body: the body was changed after signing, or it was signed with another API key",
+      "the signature does not match the body: " +
+        "the body was changed after signing, or it was signed with another API key",
     );
   }
   return { valid: true };
 }
 
-/** Like `checkWebhookSignature`, but throws a `WebhookSignatureError` with the reason when the signature does not hold. */
+/** Like `checkWebhookSignature`, but throws a `WebhookSignatureError` with the reason when the signature fails. */
 export function verifyWebhookSignature(
   rawBody: unknown,
   signature: string | string[] | undefined | null,

@@ -1,4 +1,5 @@
-// What a webhook delivery carries (platform-facts.md, "Webhooks"): one workflow lifecycle event.
+// What a webhook delivery is, as the platform describes it (docs/design/contract.md#webhooks): one
+// workflow lifecycle event, its header and its retries. The provider, the CLI and the emulator read them here.
 import { z } from "zod";
 
 /** How a workflow run ends, as the payload's `status` says it. */
@@ -15,6 +16,12 @@ export const WEBHOOK_EVENTS = {
 } as const satisfies Record<WorkflowRunStatus, string>;
 /** One of the four webhook event names. */
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[WorkflowRunStatus];
+
+/** The header that carries a delivery's signature (Node.js lower-cases header names). */
+export const WEBHOOK_SIGNATURE_HEADER = "x-cobalt-signature";
+
+/** Retries after a failed first attempt: a non-2xx answer is "retried up to 3 times", with exponential backoff. */
+export const WEBHOOK_RETRIES = 3;
 
 /** Schema of a delivery's body; extra properties the platform may add are kept. */
 export const webhookPayloadSchema = z.looseObject({
