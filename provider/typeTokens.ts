@@ -1,7 +1,7 @@
 // The two type families one resource type is known by: the dynamic resources' tokens, frozen in
 // every TypeScript stack since 0.1.0, and the native provider's, which every language uses. The
 // change summary, the drift report and `shards` read both (docs/design/native.md).
-import { TYPE_PREFIX } from "./bridge/program";
+import { TYPE_PREFIX } from "./dynamic/program";
 
 /** The package's name in the native schema: its tokens, its config namespace, its plugin's name. */
 export const PACKAGE = "integration-platform";

@@ -13,7 +13,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator, type RunningEmulator } from "../emulator";
-import { TYPE_PREFIX } from "../provider/bridge/program";
+import { TYPE_PREFIX } from "../provider/dynamic/program";
 import { RESOURCES } from "../provider/resources";
 import { REPO, Workspace } from "../harness/engine";
 import { copyProgram, installTarball, packTarball } from "../harness/program";
@@ -28,7 +28,7 @@ import {
   upgradeStack,
 } from "../harness/upgrade";
 
-/** Every resource type crosses the bridge, so the recording must hold one of each. */
+/** Every resource type crosses from the program to the provider host, so the recording must hold one of each. */
 const TYPES = RESOURCES.map((definition) => definition.type);
 
 function log(message: string): void {

@@ -2,8 +2,8 @@
 // read-only operations handed in, and the Output twins.
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { currentRun } from "../connection";
-import type { PlatformReader } from "../run";
+import { currentSession } from "../connection";
+import type { PlatformReader } from "../session";
 
 /** Every lookup that lists takes this bound. */
 export interface ListArgs {
@@ -38,7 +38,7 @@ export function lookup<T extends z.ZodType, R>(
 ): (args?: unknown) => Promise<R> {
   return async (args) => {
     const parsed = parseArgs(name, schema, args);
-    return body(currentRun().reader, parsed);
+    return body(currentSession().reader, parsed);
   };
 }
 

@@ -12,7 +12,7 @@ import { SettingsError } from "../client/errors";
 import { useStackConfig } from "../connection";
 import { RESOURCES } from "../resources";
 import { UNKNOWN, containsUnknown } from "../resources/inputs";
-import { providers } from "../bridge/host";
+import { providers } from "../dynamic/host";
 import { resolveSettings, type ConfigReader } from "../settings";
 import { SETTINGS, type SettingSource } from "../settingNames";
 import { PACKAGE, NATIVE_TYPE_PREFIX } from "../typeTokens";
@@ -87,7 +87,7 @@ function served(urn: string) {
     throw new Error(
       `${PACKAGE}: unknown resource type ${JSON.stringify(type)}; this provider serves ${RESOURCES.map((d) => d.type).join(", ")}`,
     );
-  // The same providers the dynamic host serves (bridge/host.ts), failures named in the reason.
+  // The same providers the dynamic host serves (dynamic/host.ts), failures named in the reason.
   const provider = providers[definition.type];
   return { definition, provider, secrets: definition.properties.secret as string[], strings: stringInputs(definition) };
 }

@@ -4,7 +4,7 @@
 import { z } from "zod";
 import { unlessGone } from "../client/errors";
 import * as api from "../client/schemas";
-import type { Run } from "../run";
+import type { Session } from "../session";
 import { defineResource } from "./definition";
 import { describe, Id, isRecord } from "./inputs";
 import { ArgsOf, declareProperties, StateOf } from "./properties";
@@ -110,8 +110,8 @@ export type ApplicationEventArgs = ArgsOf<typeof ApplicationEventProperties>;
 type ApplicationEventState = StateOf<typeof ApplicationEventProperties>;
 
 /** Updates the event and picks our record out of the org's list. */
-async function putEvent(run: Run, eventId: string, definition: EventDefinition): Promise<api.ApplicationEventRecord> {
-  const events = await run.updateApplicationEvent(eventId, definition);
+async function putEvent(session: Session, eventId: string, definition: EventDefinition): Promise<api.ApplicationEventRecord> {
+  const events = await session.updateApplicationEvent(eventId, definition);
   const record = events.find((e) => e._id === eventId);
   if (!record) {
     throw new Error(
@@ -135,8 +135,8 @@ export const ApplicationEventDefinition = defineResource({
   description: "Declares one application event's name and response structure.",
   properties: ApplicationEventProperties,
   operations: {
-    async create({ run, claim }, inputs) {
-      const record = await putEvent(run, inputs.eventId, { name: inputs.name, response: inputs.response });
+    async create({ session, claim }, inputs) {
+      const record = await putEvent(session, inputs.eventId, { name: inputs.name, response: inputs.response });
       claim(inputs.eventId);
       return { id: inputs.eventId, outs: stateOf(inputs, record) };
     },
@@ -147,13 +147,13 @@ export const ApplicationEventDefinition = defineResource({
     },
 
     async update(context, _id, _olds, news) {
-      const record = await putEvent(context.run, news.eventId, { name: news.name, response: news.response });
+      const record = await putEvent(context.session, news.eventId, { name: news.name, response: news.response });
       return { outs: stateOf(news, record) };
     },
 
     async delete(context, id, props) {
       if (!props.restoreOnDelete || context.claimedByAnother(id)) return;
-      await unlessGone(() => putEvent(context.run, props.eventId, props.restoreOnDelete!));
+      await unlessGone(() => putEvent(context.session, props.eventId, props.restoreOnDelete!));
     },
   },
   importable: {

@@ -7,7 +7,7 @@ import { z } from "zod";
 import { FieldNotFoundError, NotFoundError, unlessGone } from "../client/errors";
 import * as api from "../client/schemas";
 import { NameValue } from "../client/schemas";
-import type { Run } from "../run";
+import type { Session } from "../session";
 import { defineResource } from "./definition";
 import { describe, Id, isRecord, NameValueList } from "./inputs";
 import { objectType } from "./schemaTypes";
@@ -154,8 +154,8 @@ function where(s: ConfigFieldState): string {
 }
 
 /** Sends one field update; `values` holds only the properties to set. */
-async function putField(run: Run, target: ConfigFieldState, values: ManagedValues): Promise<ConfigFieldRecord> {
-  return toRecord(await run.updateConfigField(target, values));
+async function putField(session: Session, target: ConfigFieldState, values: ManagedValues): Promise<ConfigFieldRecord> {
+  return toRecord(await session.updateConfigField(target, values));
 }
 
 /** The values to send: what the user manages now, and the previous value of what they stopped managing. */
@@ -197,8 +197,8 @@ export const ConfigFieldDefinition = defineResource({
   description: "Sets one field's name, options or labels in one config, and restores them on delete.",
   properties: ConfigFieldProperties,
   operations: {
-    async validate({ run }, inputs) {
-      const config = await configOrFailure(run, inputs);
+    async validate({ session }, inputs) {
+      const config = await configOrFailure(session, inputs);
       if (isFailure(config)) return { failures: [config] };
       const { workflowId } = inputs;
       if (workflowId !== undefined && !config.workflows.some((w) => w.id === workflowId))
@@ -215,10 +215,10 @@ export const ConfigFieldDefinition = defineResource({
       };
     },
 
-    async create({ run, claim }, inputs) {
-      if (inputs.restoreOnDelete && run.settings.createWithoutRead) {
+    async create({ session, claim }, inputs) {
+      if (inputs.restoreOnDelete && session.settings.createWithoutRead) {
         // What delete puts back is declared, so a read would record nothing: one write instead (docs/guides/scaling.md).
-        const field = await putField(run, inputs, desiredValues(inputs));
+        const field = await putField(session, inputs, desiredValues(inputs));
         claim(idOf(inputs));
         return {
           id: idOf(inputs),
@@ -226,7 +226,7 @@ export const ConfigFieldDefinition = defineResource({
         };
       }
       // One read, shared with the config's other resources: what to restore, and is a write needed?
-      const before = findField(await run.readConfig(inputs), inputs.fieldId, inputs.workflowId);
+      const before = findField(await session.readConfig(inputs), inputs.fieldId, inputs.workflowId);
       if (!before) {
         const hint = inputs.workflowId
           ? `the workflow ${inputs.workflowId} is not a published workflow of this config, or has no such field`
@@ -238,14 +238,14 @@ export const ConfigFieldDefinition = defineResource({
       ) as ManagedValues;
       const desired = desiredValues(inputs);
       // Already as declared (an adopted setup, or a run that stopped after this write): no write.
-      const field = holds(before, desired) ? toRecord(before) : await putField(run, inputs, desired);
+      const field = holds(before, desired) ? toRecord(before) : await putField(session, inputs, desired);
       const outs: ConfigFieldState = { ...ConfigFieldProperties.inputsOf(inputs), field, previous };
       claim(idOf(inputs));
       return { id: idOf(inputs), outs };
     },
 
-    async read({ run }, id, props) {
-      const config = await unlessGone(() => run.readConfig(props));
+    async read({ session }, id, props) {
+      const config = await unlessGone(() => session.readConfig(props));
       const live = config && findField(config, props.fieldId, props.workflowId);
       // The config, the workflow or the field is gone: the resource leaves the state.
       if (!live) return { id: "", props: {} };
@@ -269,7 +269,7 @@ export const ConfigFieldDefinition = defineResource({
       const desired = desiredValues(news, olds);
       let live: api.ConfigFieldState | undefined;
       if (newlyManaged.length > 0) {
-        live = findField(await context.run.readConfig(news), news.fieldId, news.workflowId);
+        live = findField(await context.session.readConfig(news), news.fieldId, news.workflowId);
         for (const key of newlyManaged) previous[key] = liveValue(live, key);
       }
       // Only restoreOnDelete changed: it acts at delete, so there is nothing to write now.
@@ -279,7 +279,7 @@ export const ConfigFieldDefinition = defineResource({
         ? olds.field
         : live && holds(live, desired)
           ? toRecord(live)
-          : await putField(context.run, news, desired);
+          : await putField(context.session, news, desired);
       return { outs: { ...ConfigFieldProperties.inputsOf(news), field, previous: defined(previous) as ManagedValues } };
     },
 
@@ -289,7 +289,7 @@ export const ConfigFieldDefinition = defineResource({
       if (Object.keys(restore).length === 0 || context.claimedByAnother(id)) return;
       // A config, workflow or field that is gone has nothing left to restore.
       try {
-        await putField(context.run, props, restore);
+        await putField(context.session, props, restore);
       } catch (error) {
         if (!(error instanceof NotFoundError || error instanceof FieldNotFoundError)) throw error;
       }

@@ -9,7 +9,7 @@ import { z } from "zod";
 import { AdviceError, NotFoundError, unlessGone } from "../client/errors";
 import { EnvDefinition, EnvFormat, EnvScope } from "../client/schemas";
 import { scopeViolations } from "../client/scopes";
-import type { Run } from "../run";
+import type { Session } from "../session";
 import { defineResource } from "./definition";
 import { containsUnknown, describe, Id } from "./inputs";
 import { ArgsOf, declareProperties, defined } from "./properties";
@@ -140,13 +140,13 @@ function scopeFailures(
 
 /** The definition, or the failure that says it does not exist. */
 async function definitionOrFailure(
-  run: Run,
+  session: Session,
   definitionId: string,
 ): Promise<
   { found: EnvDefinition; failure?: undefined } | { found?: undefined; failure: pulumi.dynamic.CheckFailure }
 > {
   try {
-    return { found: await run.envDefinition(definitionId) };
+    return { found: await session.envDefinition(definitionId) };
   } catch (error) {
     if (!(error instanceof NotFoundError)) throw error;
     return {
@@ -175,10 +175,10 @@ function definitionFailures(definition: EnvDefinition, inputs: Record<string, un
 
 /** Inputs that check could not complete (validation off): their definition's scope and encryption, or an error naming each misfit. */
 async function withDefinition<T extends { definitionId: string }>(
-  run: Run,
+  session: Session,
   inputs: T,
 ): Promise<T & { scope: EnvScope; encrypted: boolean }> {
-  const definition = await definitionOrFailure(run, inputs.definitionId);
+  const definition = await definitionOrFailure(session, inputs.definitionId);
   const failures = definition.found ? definitionFailures(definition.found, inputs) : [definition.failure];
   if (failures.length > 0 || !definition.found)
     throw new AdviceError(`EnvVariableValue: ${failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`);
@@ -222,8 +222,8 @@ export const EnvVariableValueDefinition = defineResource({
     },
 
     // The definition's scope and format are the platform's data: read once per command for all values.
-    async validate({ run }, inputs) {
-      const definition = await definitionOrFailure(run, inputs.definitionId);
+    async validate({ session }, inputs) {
+      const definition = await definitionOrFailure(session, inputs.definitionId);
       if (!definition.found) return { failures: [definition.failure] };
       return {
         failures: definitionFailures(definition.found, inputs),
@@ -231,23 +231,23 @@ export const EnvVariableValueDefinition = defineResource({
       };
     },
 
-    async create({ run, claim }, checked) {
+    async create({ session, claim }, checked) {
       // Not validated at preview (validateAtPreview off): the definition is read now, and a misfit fails here.
-      const inputs = checked.scope !== undefined ? checked : await withDefinition(run, checked);
+      const inputs = checked.scope !== undefined ? checked : await withDefinition(session, checked);
       const declared = inputs.restoreOnDelete !== undefined || inputs.noValueBefore === true;
-      if (declared && inputs.adoptEncryptedValue !== true && run.settings.createWithoutRead) {
+      if (declared && inputs.adoptEncryptedValue !== true && session.settings.createWithoutRead) {
         // What delete does is declared, so the listing would record nothing: the upsert alone (docs/guides/scaling.md).
-        const { _id } = await run.setEnvValue(inputs, inputs.value);
+        const { _id } = await session.setEnvValue(inputs, inputs.value);
         claim(_id);
         return { id: _id, outs: EnvVariableValueProperties.inputsOf(inputs) };
       }
-      // One listing per placement, shared with the run's other values there: what is there already?
-      const existing = await run.findEnvValue(inputs);
+      // One listing per placement, shared with the session's other values there: what is there already?
+      const existing = await session.findEnvValue(inputs);
       // Already as declared (an adopted setup, or a run that stopped after this write): no write.
       const adopted =
         existing !== undefined &&
         (inputs.encrypted ? inputs.adoptEncryptedValue === true : existing.value === inputs.value);
-      const id = adopted ? existing._id : (await run.setEnvValue(inputs, inputs.value))._id;
+      const id = adopted ? existing._id : (await session.setEnvValue(inputs, inputs.value))._id;
       claim(id);
       // What delete puts back: the value found, when it can be read (an encrypted one reads redacted).
       const found =
@@ -257,8 +257,8 @@ export const EnvVariableValueDefinition = defineResource({
       return { id, outs: { ...EnvVariableValueProperties.inputsOf(inputs), ...found } };
     },
 
-    async read({ run }, _id, props) {
-      const live = await unlessGone(() => run.findEnvValue(props));
+    async read({ session }, _id, props) {
+      const live = await unlessGone(() => session.findEnvValue(props));
       if (!live) return { id: "", props: {} };
       // An encrypted value reads back as "[REDACTED]": the state's value is the best knowledge.
       const outs = { ...props, value: props.encrypted ? props.value : live.value };
@@ -268,7 +268,7 @@ export const EnvVariableValueDefinition = defineResource({
 
     async update(context, _id, olds, news) {
       // Only adoptEncryptedValue, restoreOnDelete or noValueBefore changed: they act at create and delete.
-      if (olds.value !== news.value) await context.run.setEnvValue(news, news.value);
+      if (olds.value !== news.value) await context.session.setEnvValue(news, news.value);
       return {
         outs: {
           ...EnvVariableValueProperties.inputsOf(news),
@@ -282,14 +282,14 @@ export const EnvVariableValueDefinition = defineResource({
       if (context.claimedByAnother(id)) return;
       // What was declared before what create found: a run that stopped after its write finds its own value.
       if (props.restoreOnDelete === undefined && props.noValueBefore === true) {
-        await unlessGone(() => context.run.deleteEnvValue(props, id));
+        await unlessGone(() => context.session.deleteEnvValue(props, id));
         return;
       }
       // Never lose what was there: a declared restoreOnDelete, else the value create replaced.
       const restore = props.restoreOnDelete ?? props.previousValue;
       if (restore !== undefined) {
         if (restore !== props.value || props.restoreOnDelete !== undefined)
-          await unlessGone(() => context.run.setEnvValue(props, restore));
+          await unlessGone(() => context.session.setEnvValue(props, restore));
         return;
       }
       if (props.foundExisting) {
@@ -301,7 +301,7 @@ export const EnvVariableValueDefinition = defineResource({
         );
         return;
       }
-      await unlessGone(() => context.run.deleteEnvValue(props, id));
+      await unlessGone(() => context.session.deleteEnvValue(props, id));
     },
   },
   importable: {

@@ -1,5 +1,5 @@
 // Every resource type of the package, in the order the change summary lists them. Adding a type
-// is its resource file, its line here, and its frozen forwarder in bridge/providers/.
+// is its resource file, its line here, and its frozen forwarder in dynamic/forwarders/.
 import { ApplicationEventDefinition } from "./applicationEvent";
 import { ConfigFieldDefinition } from "./configField";
 import { EnvVariableValueDefinition } from "./envVariableValue";

@@ -1,7 +1,7 @@
 // Runs in the program: the provider object each resource class hands to `dynamic.Resource`, which
 // state keeps as `__provider`. It only forwards, by package name, to the host (host.ts), so that
 // `__provider` stays small, secret-free and unchanged across releases. Its names are frozen:
-// docs/design/bridge.md says which, and test/e2e/upgrade.test.ts guards them.
+// docs/design/dynamic.md says which, and test/e2e/upgrade.test.ts guards them.
 import * as pulumi from "@pulumi/pulumi";
 
 /** The module token, so that types read `pulumi-nodejs:dynamic/integration-platform:<Type>`. */

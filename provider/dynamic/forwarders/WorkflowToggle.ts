@@ -1,5 +1,5 @@
 // What `__provider` requires, at the frozen subpath `pulumi-integration-platform/providers/WorkflowToggle`
-// (see bridge/program.ts). Node loads a module once, so all WorkflowToggles share this one object: the
+// (see dynamic/program.ts). Node loads a module once, so all WorkflowToggles share this one object: the
 // SDK caches serialization per provider object.
 import { forwardingProvider } from "../program";
 
