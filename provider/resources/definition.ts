@@ -4,7 +4,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { ApiError, SettingsError } from "../client/errors";
 import type { Session } from "../session";
-import { MODULE } from "../dynamic/program";
+import { DYNAMIC_MODULE } from "../typeTokens";
 import { idProblem } from "../client/ids";
 import { containsUnknown } from "./inputs";
 import { AnyProperties, ArgsOf, OutputsOf, StateOf } from "./properties";
@@ -266,7 +266,7 @@ function resourceClass<P extends AnyProperties>(type: string, properties: P): Re
       const limit = Error.stackTraceLimit;
       Error.stackTraceLimit = 0;
       try {
-        super(forwarder, name, props, options, MODULE, type);
+        super(forwarder, name, props, options, DYNAMIC_MODULE, type);
       } catch (error) {
         // What the SDK refuses at once keeps a stack that points at the program's line.
         Error.stackTraceLimit = limit;
