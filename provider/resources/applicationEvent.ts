@@ -6,7 +6,7 @@ import { unlessGone } from "../client/errors";
 import * as api from "../client/schemas";
 import type { Session } from "../session";
 import { defineResource } from "./definition";
-import { describe, Id, isRecord } from "./inputs";
+import { Id, isRecord, mustBe, required } from "./inputs";
 import { ArgsOf, declareProperties, StateOf } from "./properties";
 import { objectType, typedAs } from "./schemaTypes";
 
@@ -32,16 +32,9 @@ export interface DeclaredKey {
 /** A JSON object: what the platform accepts as a response sample. */
 const Sample = typedAs(
   { type: "object", additionalProperties: { $ref: "pulumi.json#/Any" } },
-  z.custom<EventResponseSample>(
-    (value) => value !== null && typeof value === "object" && !Array.isArray(value),
-    // A missing sample is its own case: "not a undefined" would not tell the user to add it.
-    {
-      error: (issue) =>
-        issue.input === undefined
-          ? "is required"
-          : `must be an object (a sample of the event's response), not ${describe(issue.input)}`,
-    },
-  ),
+  z.custom<EventResponseSample>((value) => value !== null && typeof value === "object" && !Array.isArray(value), {
+    error: required("an object (a sample of the event's response)"),
+  }),
 );
 
 /** A declared response key, as the platform returns it. */
@@ -57,15 +50,12 @@ const DeclaredKeySchema = objectType(
 export const ApplicationEventProperties = declareProperties({
   identity: {
     /** The event's id on the platform. Changing it replaces the resource. */
-    eventId: Id.describe("The event's id on the platform. Changing it replaces the resource."),
+    eventId: Id.describe("The event's id on the platform."),
   },
   settings: {
     /** The event's name. */
     name: z
-      .string({
-        error: (issue) =>
-          issue.input === undefined ? "is required" : `must be a string, not ${describe(issue.input)}`,
-      })
+      .string({ error: required("a string") })
       .trim()
       .min(1, "must not be empty")
       .describe("The event's name."),
@@ -85,7 +75,7 @@ export const ApplicationEventProperties = declareProperties({
             name: z.string().trim().min(1, "must not be empty").describe("The event's name."),
             response: Sample.describe("A sample of the response; the platform derives the declared keys from it."),
           },
-          { error: (issue) => `must be {name, response}, not ${describe(issue.input)}` },
+          { error: mustBe("{name, response}") },
         )
         .strict(),
     )
@@ -110,7 +100,11 @@ export type ApplicationEventArgs = ArgsOf<typeof ApplicationEventProperties>;
 type ApplicationEventState = StateOf<typeof ApplicationEventProperties>;
 
 /** Updates the event and picks our record out of the org's list. */
-async function putEvent(session: Session, eventId: string, definition: EventDefinition): Promise<api.ApplicationEventRecord> {
+async function putEvent(
+  session: Session,
+  eventId: string,
+  definition: EventDefinition,
+): Promise<api.ApplicationEventRecord> {
   const events = await session.updateApplicationEvent(eventId, definition);
   const record = events.find((e) => e._id === eventId);
   if (!record) {

@@ -9,7 +9,7 @@ import * as api from "../client/schemas";
 import { NameValue } from "../client/schemas";
 import type { Session } from "../session";
 import { defineResource } from "./definition";
-import { describe, Id, isRecord, NameValueList } from "./inputs";
+import { Id, isRecord, mustBe, NameValueList } from "./inputs";
 import { objectType } from "./schemaTypes";
 import { ArgsOf, declareProperties, defined, StateOf } from "./properties";
 import { configOrFailure, isFailure, quoted, unpublishedWorkflow } from "./validation";
@@ -60,7 +60,7 @@ const managed = {
 /** Values of the managed properties: what is set, found, or put back. */
 const ManagedValues = objectType(
   "ConfigFieldValues",
-  z.object(managed, { error: (issue) => `must be {name?, options?, labels?}, not ${describe(issue.input)}` }).strict(),
+  z.object(managed, { error: mustBe("{name?, options?, labels?}") }).strict(),
 );
 type ManagedValues = z.output<typeof ManagedValues>;
 
@@ -68,20 +68,16 @@ type ManagedValues = z.output<typeof ManagedValues>;
 export const ConfigFieldProperties = declareProperties({
   identity: {
     /** The application's slug, e.g. `hubspot`. Changing it replaces the resource. */
-    slug: Id.describe("The application's slug, e.g. `hubspot`. Changing it replaces the resource."),
+    slug: Id.describe("The application's slug, e.g. `hubspot`."),
     /** The customer's identifier of the linked account (end user). Changing it replaces the resource. */
-    linkedAccountId: Id.describe(
-      "The customer's identifier of the linked account (end user). Changing it replaces the resource.",
-    ),
+    linkedAccountId: Id.describe("The customer's identifier of the linked account (end user)."),
     /** The config to update; by default the platform names a config after its linked account. Changing it replaces the resource. */
-    configId: Id.describe(
-      "The config to update; by default the platform names a config after its linked account. Changing it replaces the resource.",
-    ),
+    configId: Id.describe("The config to update; by default the platform names a config after its linked account."),
     /** The field's id. Changing it replaces the resource. */
-    fieldId: Id.describe("The field's id. Changing it replaces the resource."),
+    fieldId: Id.describe("The field's id."),
     /** The published workflow the field belongs to; omit it for a field global to the app. Changing it replaces the resource. */
     workflowId: Id.optional().describe(
-      "The published workflow the field belongs to; omit it for a field global to the app. Changing it replaces the resource.",
+      "The published workflow the field belongs to; omit it for a field global to the app.",
     ),
   },
   settings: {

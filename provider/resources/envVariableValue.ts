@@ -11,29 +11,27 @@ import { EnvDefinition, EnvFormat, EnvScope } from "../client/schemas";
 import { scopeViolations } from "../client/scopes";
 import type { Session } from "../session";
 import { defineResource } from "./definition";
-import { containsUnknown, describe, Id } from "./inputs";
+import { containsUnknown, Id, mustBe, required } from "./inputs";
 import { ArgsOf, declareProperties, defined } from "./properties";
 
 /** EnvVariableValue's properties, each declared once (see properties.ts). */
 export const EnvVariableValueProperties = declareProperties({
   identity: {
     /** The env variable definition's id. Changing it replaces the resource. */
-    definitionId: Id.describe("The env variable definition's id. Changing it replaces the resource."),
+    definitionId: Id.describe("The env variable definition's id."),
     /** The linked account, for a `linked_account` definition (or optionally a `workflow` one). Changing it replaces the resource. */
     linkedAccountId: Id.optional().describe(
-      "The linked account, for a `linked_account` definition (or optionally a `workflow` one). Changing it replaces the resource.",
+      "The linked account, for a `linked_account` definition (or optionally a `workflow` one).",
     ),
     /** The workflow, for a `workflow` definition. Changing it replaces the resource. */
-    workflowId: Id.optional().describe("The workflow, for a `workflow` definition. Changing it replaces the resource."),
+    workflowId: Id.optional().describe("The workflow, for a `workflow` definition."),
   },
   settings: {
     // The value itself never goes into a reason: it is a secret. The class wraps it in
     // pulumi.secret(), so a missing value arrives as null.
     /** The value, always a string; `number` and `url` definitions check its format. Stored as a secret. */
     value: z
-      .string({
-        error: (issue) => (issue.input == null ? "is required" : `must be a string, not ${describe(issue.input)}`),
-      })
+      .string({ error: required("a string", (input) => input == null) })
       .describe("The value, always a string; `number` and `url` definitions check its format. Stored as a secret."),
     /**
      * For an encrypted definition: when the platform already holds a value at this scope, create
@@ -43,7 +41,7 @@ export const EnvVariableValueProperties = declareProperties({
      * that already equals `value` is never written, with or without this.
      */
     adoptEncryptedValue: z
-      .boolean({ error: (issue) => `must be true or false, not ${describe(issue.input)}` })
+      .boolean({ error: mustBe("true or false") })
       .optional()
       .describe(
         "For an encrypted definition: when the platform already holds a value at this scope, create takes it over without writing. An encrypted value reads back redacted, so it cannot be compared: `value` is trusted to equal it, and only a later change of `value` is written. `pulumi-integration-platform import` sets it on the values it brings in. A readable value that already equals `value` is never written, with or without this.",
@@ -53,7 +51,7 @@ export const EnvVariableValueProperties = declareProperties({
      * what create replaced or deleting it. Stored as a secret. Changing it writes nothing.
      */
     restoreOnDelete: z
-      .string({ error: (issue) => `must be a string, not ${describe(issue.input)}` })
+      .string({ error: mustBe("a string") })
       .optional()
       .describe(
         "What delete (destroy, or removing the resource) sets the value to, instead of putting back what create replaced or deleting it. Stored as a secret. Changing it writes nothing.",
@@ -65,7 +63,7 @@ export const EnvVariableValueProperties = declareProperties({
      * Changing it writes nothing.
      */
     noValueBefore: z
-      .boolean({ error: (issue) => `must be true or false, not ${describe(issue.input)}` })
+      .boolean({ error: mustBe("true or false") })
       .optional()
       .describe(
         "Declares that the platform held no value at this placement before this resource: delete (destroy, or removing the resource) deletes the value, whatever create found. With createWithoutRead, create is then one write. Not with restoreOnDelete or adoptEncryptedValue. Changing it writes nothing.",

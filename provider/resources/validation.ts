@@ -10,7 +10,10 @@ import type { ConfigTarget, Session } from "../session";
 export const quoted = (id: string) => JSON.stringify(id);
 
 /** The target's config, or the failure that names the property at fault. */
-export async function configOrFailure(session: Session, target: ConfigTarget): Promise<Config | pulumi.dynamic.CheckFailure> {
+export async function configOrFailure(
+  session: Session,
+  target: ConfigTarget,
+): Promise<Config | pulumi.dynamic.CheckFailure> {
   try {
     return await session.readConfig(target);
   } catch (error) {

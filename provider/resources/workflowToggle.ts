@@ -5,7 +5,7 @@ import { unlessGone, WorkflowNotPublishedError } from "../client/errors";
 import * as api from "../client/schemas";
 import type { Session } from "../session";
 import { defineResource } from "./definition";
-import { describe, Id } from "./inputs";
+import { Id, mustBe, required } from "./inputs";
 import { ArgsOf, declareProperties, StateOf } from "./properties";
 import { configOrFailure, isFailure, unpublishedWorkflow } from "./validation";
 
@@ -13,31 +13,23 @@ import { configOrFailure, isFailure, unpublishedWorkflow } from "./validation";
 export const WorkflowToggleProperties = declareProperties({
   identity: {
     /** The application's slug. Changing it replaces the resource. */
-    slug: Id.describe("The application's slug. Changing it replaces the resource."),
+    slug: Id.describe("The application's slug."),
     /** The linked account (end user) whose config holds the workflow. Changing it replaces the resource. */
-    linkedAccountId: Id.describe(
-      "The linked account (end user) whose config holds the workflow. Changing it replaces the resource.",
-    ),
+    linkedAccountId: Id.describe("The linked account (end user) whose config holds the workflow."),
     /** The config's id. Changing it replaces the resource. */
-    configId: Id.describe("The config's id. Changing it replaces the resource."),
+    configId: Id.describe("The config's id."),
     /** The published workflow's id. Changing it replaces the resource. */
-    workflowId: Id.describe("The published workflow's id. Changing it replaces the resource."),
+    workflowId: Id.describe("The published workflow's id."),
   },
   settings: {
-    // A missing `enabled` is its own case: "not a undefined" would not tell the user to add it.
     /** Whether the workflow runs for this config. */
-    enabled: z
-      .boolean({
-        error: (issue) =>
-          issue.input === undefined ? "is required" : `must be true or false, not ${describe(issue.input)}`,
-      })
-      .describe("Whether the workflow runs for this config."),
+    enabled: z.boolean({ error: required("true or false") }).describe("Whether the workflow runs for this config."),
     /**
      * What delete (destroy, or removing the resource) sets `enabled` back to, instead of what
      * create found (`previousEnabled`). Changing it writes nothing.
      */
     restoreOnDelete: z
-      .boolean({ error: (issue) => `must be true or false, not ${describe(issue.input)}` })
+      .boolean({ error: mustBe("true or false") })
       .optional()
       .describe(
         "What delete (destroy, or removing the resource) sets `enabled` back to, instead of what create found (`previousEnabled`). Changing it writes nothing.",
