@@ -20,7 +20,10 @@ export interface ConfigAddress {
   linkedAccountId: string;
 }
 
-/** What one resource manages in a config: a field (global, or of `workflowId`), or without `fieldId` a workflow's toggle. */
+/**
+ * What one resource manages in a config: a field (global, or of `workflowId`), or without `fieldId` a
+ * workflow's toggle.
+ */
 export interface ConfigTarget extends ConfigAddress {
   fieldId?: string;
   workflowId?: string;
@@ -134,7 +137,7 @@ export class Session {
     return shared(this.configs, key, () => this.client.getConfig(target));
   }
 
-  /** Sets `values` on the target's field (spec 4.1). */
+  /** Sets `values` on the target's field (docs/design/contract.md#config-fields). */
   updateConfigField(
     target: ConfigTarget & { fieldId: string },
     values: Record<string, unknown>,
@@ -143,13 +146,19 @@ export class Session {
     return this.client.updateConfigField({ ...target, values });
   }
 
-  /** Enables or disables the target's workflow (spec 4.3); answers with the config's workflows. */
+  /**
+   * Enables or disables the target's workflow (docs/design/contract.md#workflows); answers with the
+   * config's workflows.
+   */
   setWorkflowEnabled(target: ConfigAddress & { workflowId: string }, enabled: boolean) {
     this.written.add(configKey(target) + itemKey({ ...target, fieldId: undefined }));
     return this.client.setWorkflowEnabled({ ...target, enabled });
   }
 
-  /** Sets an application event's name and response (spec 4.2); answers with every event of the org. */
+  /**
+   * Sets an application event's name and response (docs/design/contract.md#application-events);
+   * answers with every event of the org.
+   */
   updateApplicationEvent(
     eventId: string,
     definition: { name: string; response: unknown },

@@ -8,7 +8,10 @@ import type { ServedProvider } from "../resources/definition";
 /** What each definition's provider is handed: this process's session, and its validation switch. */
 const HOST = { session: currentSession, validates: validatesChanges, stopValidation };
 
-/** Each resource type's provider, handed this process's session; its check reports failures per property (unit tests use these). */
+/**
+ * Each resource type's provider, handed this process's session; its check reports failures per
+ * property (unit tests use these).
+ */
 export const resourceProviders = Object.fromEntries(
   RESOURCES.map((definition) => [definition.type, definition.provider(HOST)]),
 ) as Record<ResourceType, ServedProvider>;

@@ -1,6 +1,6 @@
-// ApplicationEvent: one application event's name and response structure (spec 4.2). The API
-// cannot read an event, so refresh sees no drift and delete restores only a declared
-// `restoreOnDelete` (docs/resources/application-event.md).
+// ApplicationEvent: one application event's name and response structure
+// (docs/design/contract.md#application-events). The API cannot read an event, so refresh sees no
+// drift and delete restores only a declared `restoreOnDelete` (docs/resources/application-event.md).
 import { z } from "zod";
 import { unlessGone } from "../client/errors";
 import * as api from "../client/schemas";
@@ -64,9 +64,13 @@ export const ApplicationEventProperties = declareProperties({
      * property, with dot paths for nested properties (`user.id`), and keeps the sample itself.
      */
     response: Sample.describe(
-      "A sample of the event's response, as a readable object. The platform declares one key per property, with dot paths for nested properties (`user.id`), and keeps the sample itself.",
+      "A sample of the event's response, as a readable object. The platform declares one key per property, " +
+        "with dot paths for nested properties (`user.id`), and keeps the sample itself.",
     ),
-    /** What the event is set back to on delete. The API cannot read an event, so this must be declared to be restored. */
+    /**
+     * What the event is set back to on delete. The API cannot read an event, so this must be declared
+     * to be restored.
+     */
     restoreOnDelete: objectType(
       "EventDefinition",
       z
@@ -81,7 +85,8 @@ export const ApplicationEventProperties = declareProperties({
     )
       .optional()
       .describe(
-        "What the event is set back to on delete. The API cannot read an event, so this must be declared to be restored.",
+        "What the event is set back to on delete. The API cannot read an event, " +
+          "so this must be declared to be restored.",
       ),
   },
   outputs: {
@@ -109,7 +114,8 @@ async function putEvent(
   const record = events.find((e) => e._id === eventId);
   if (!record) {
     throw new Error(
-      `PUT /application/event/${eventId} succeeded, but the returned list has no event ${eventId}; run again, and report it if it persists`,
+      `PUT /application/event/${eventId} succeeded, but the returned list has no event ${eventId}; ` +
+        `run again, and report it if it persists`,
     );
   }
   return record;
@@ -151,7 +157,9 @@ export const ApplicationEventDefinition = defineResource({
     },
   },
   importable: {
-    why: "the API has no read of an event. Declare it in the program with restoreOnDelete: create writes the declared name and response",
+    why:
+      "the API has no read of an event. Declare it in the program with restoreOnDelete: " +
+      "create writes the declared name and response",
   },
   summary: {
     titled: ["name"],

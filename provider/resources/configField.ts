@@ -1,6 +1,7 @@
-// ConfigField: one field of one config (spec 4.1), in the config of one linked account and app.
-// The field sits in `fields` when it is global to the app and in `workflows[{id, fields}]` when
-// it belongs to a workflow. Create records what the field held before, and delete puts it back.
+// ConfigField: one field of one config (docs/design/contract.md#config-fields), in the config of
+// one linked account and app. The field sits in `fields` when it is global to the app and in
+// `workflows[{id, fields}]` when it belongs to a workflow. Create records what the field held
+// before, and delete puts it back.
 import { isDeepStrictEqual } from "node:util";
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
@@ -22,7 +23,7 @@ export interface NameValueInput {
   value: pulumi.Input<string>;
 }
 
-/** The field as the platform returns it (spec 2.1), in camelCase. */
+/** The field as the platform returns it (docs/design/contract.md#config-fields), in camelCase. */
 const ConfigFieldRecordSchema = objectType(
   "ConfigFieldRecord",
   z.object({
@@ -36,7 +37,7 @@ const ConfigFieldRecordSchema = objectType(
     dynamicSlotIdentifier: z.string().optional().describe("The dynamic slot's identifier."),
   }),
 );
-/** The field as the platform returns it (spec 2.1), in camelCase. */
+/** The field as the platform returns it (docs/design/contract.md#config-fields), in camelCase. */
 export type ConfigFieldRecord = z.output<typeof ConfigFieldRecordSchema>;
 
 /** The properties a ConfigField sets on the field, and so puts back on delete. */
@@ -71,11 +72,17 @@ export const ConfigFieldProperties = declareProperties({
     slug: Id.describe("The application's slug, e.g. `hubspot`."),
     /** The customer's identifier of the linked account (end user). Changing it replaces the resource. */
     linkedAccountId: Id.describe("The customer's identifier of the linked account (end user)."),
-    /** The config to update; by default the platform names a config after its linked account. Changing it replaces the resource. */
+    /**
+     * The config to update; by default the platform names a config after its linked account. Changing
+     * it replaces the resource.
+     */
     configId: Id.describe("The config to update; by default the platform names a config after its linked account."),
     /** The field's id. Changing it replaces the resource. */
     fieldId: Id.describe("The field's id."),
-    /** The published workflow the field belongs to; omit it for a field global to the app. Changing it replaces the resource. */
+    /**
+     * The published workflow the field belongs to; omit it for a field global to the app. Changing it
+     * replaces the resource.
+     */
     workflowId: Id.optional().describe(
       "The published workflow the field belongs to; omit it for a field global to the app.",
     ),
@@ -88,7 +95,9 @@ export const ConfigFieldProperties = declareProperties({
      * not the state to go back to, e.g. after an interrupted create. Changing it writes nothing.
      */
     restoreOnDelete: ManagedValues.optional().describe(
-      "What delete (destroy, or removing the resource) puts back, instead of what create found: exactly these properties, whatever create recorded. Declare it when what create found is not the state to go back to, e.g. after an interrupted create. Changing it writes nothing.",
+      "What delete (destroy, or removing the resource) puts back, instead of what create found: " +
+        "exactly these properties, whatever create recorded. Declare it when what create found is not the state " +
+        "to go back to, e.g. after an interrupted create. Changing it writes nothing.",
     ),
   },
   outputs: {
@@ -205,7 +214,10 @@ export const ConfigFieldDefinition = defineResource({
         failures: [
           {
             property: "fieldId",
-            reason: `config ${quoted(inputs.configId)} (app ${quoted(inputs.slug)}, linked account ${quoted(inputs.linkedAccountId)}) has no field ${quoted(inputs.fieldId)} ${place}: check fieldId and workflowId`,
+            reason:
+              `config ${quoted(inputs.configId)} (app ${quoted(inputs.slug)}, ` +
+              `linked account ${quoted(inputs.linkedAccountId)}) has no field ${quoted(inputs.fieldId)} ${place}: ` +
+              `check fieldId and workflowId`,
           },
         ],
       };
@@ -213,7 +225,8 @@ export const ConfigFieldDefinition = defineResource({
 
     async create({ session, claim }, inputs) {
       if (inputs.restoreOnDelete && session.settings.createWithoutRead) {
-        // What delete puts back is declared, so a read would record nothing: one write instead (docs/guides/scaling.md).
+        // What delete puts back is declared, so a read would record nothing: one write instead
+        // (docs/guides/scaling.md).
         const field = await putField(session, inputs, desiredValues(inputs));
         claim(idOf(inputs));
         return {

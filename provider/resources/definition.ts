@@ -17,7 +17,10 @@ export interface Context {
   claim(id: string): void;
   /** True when another resource of this type took `id` over earlier in this session: it is not ours to undo. */
   claimedByAnother(id: string): boolean;
-  /** Whether a check validates a change against the platform (`integration-platform:validateAtPreview`, and nothing stopped it). */
+  /**
+   * Whether a check validates a change against the platform (`integration-platform:validateAtPreview`,
+   * and nothing stopped it).
+   */
   readonly validates: boolean;
 }
 
@@ -85,7 +88,10 @@ export interface SummaryOf {
 
 /** The parts of a definition. */
 export interface ResourceDefinitionArgs<T extends string, P extends AnyProperties> {
-  /** The type's name: the last part of its token, `pulumi-nodejs:dynamic/integration-platform:<type>`. Frozen once released. */
+  /**
+   * The type's name: the last part of its token, `pulumi-nodejs:dynamic/integration-platform:<type>`.
+   * Frozen once released.
+   */
   type: T;
   /** What the resource does, in one or two sentences: the schema's, the SDKs' and the class's description. */
   description: string;
@@ -176,7 +182,8 @@ export class ResourceDefinition<T extends string, P extends AnyProperties> {
         const found = await ops.read(context, id, identity as StateOf<P>);
         if (!found.id)
           throw new Error(
-            `${type} ${JSON.stringify(id)} was not found on the platform: check each part of the id (${importable.parts.join("/")})`,
+            `${type} ${JSON.stringify(id)} was not found on the platform: ` +
+              `check each part of the id (${importable.parts.join("/")})`,
           );
         return { ...found, props: importable.adopt(found.props as Record<string, unknown>) };
       },
@@ -190,13 +197,18 @@ export interface ServedProvider extends pulumi.dynamic.ResourceProvider {
   importById(id: string): Promise<pulumi.dynamic.ReadResult>;
 }
 
-/** The identity an import id names: its parts joined with `/`, in `parts`' order; an empty part is an absent optional id. */
+/**
+ * The identity an import id names: its parts joined with `/`, in `parts`' order; an empty part is an
+ * absent optional id.
+ */
 function identityOf(type: string, parts: string[], id: string): Record<string, string> {
   const values = id.split("/");
   if (values.length !== parts.length) {
     throw new Error(
-      `${type} import ids are ${parts.join("/")} (${parts.length} parts, an optional one may be empty); got ${values.length} part(s). ` +
-        "An id that itself holds a / cannot be imported: declare the resource instead, and create adopts the object without writing",
+      `${type} import ids are ${parts.join("/")} (${parts.length} parts, an optional one may be empty); ` +
+        `got ${values.length} part(s). ` +
+        "An id that itself holds a / cannot be imported: declare the resource instead, " +
+        "and create adopts the object without writing",
     );
   }
   const identity: Record<string, string> = {};
@@ -219,7 +231,9 @@ async function validating(host: Host, validate: () => Promise<Validation>): Prom
     return await validate();
   } catch (error) {
     if (!(error instanceof ApiError || error instanceof SettingsError)) throw error;
-    const reason = `the change could not be validated against the platform: ${error.message}. Fix this, or set integration-platform:validateAtPreview to false (docs/guides/pull-requests.md)`;
+    const reason =
+      `the change could not be validated against the platform: ${error.message}. ` +
+      `Fix this, or set integration-platform:validateAtPreview to false (docs/guides/pull-requests.md)`;
     return { failures: host.stopValidation(reason) ? [{ property: "", reason }] : [] };
   }
 }
@@ -247,7 +261,8 @@ function forwarderOf(type: string): pulumi.dynamic.ResourceProvider {
   const load = FORWARDERS[type];
   if (!load)
     throw new Error(
-      `no forwarder module for resource type ${type}: add provider/dynamic/forwarders/${type}.ts and list it in FORWARDERS`,
+      `no forwarder module for resource type ${type}: ` +
+        `add provider/dynamic/forwarders/${type}.ts and list it in FORWARDERS`,
     );
   return load();
 }

@@ -1,4 +1,4 @@
-// EnvVariableValue: one env variable value (platform facts, "Environment variables"). Which ids
+// EnvVariableValue: one env variable value (docs/design/contract.md#env-variables). Which ids
 // are present decides the scope, and they must fit the definition's scope. Create looks first:
 // a value already as declared is adopted without a write; otherwise create is the API's upsert,
 // so an existing value for the same definition and scope is overwritten, never duplicated.
@@ -19,7 +19,10 @@ export const EnvVariableValueProperties = declareProperties({
   identity: {
     /** The env variable definition's id. Changing it replaces the resource. */
     definitionId: Id.describe("The env variable definition's id."),
-    /** The linked account, for a `linked_account` definition (or optionally a `workflow` one). Changing it replaces the resource. */
+    /**
+     * The linked account, for a `linked_account` definition (or optionally a `workflow` one). Changing
+     * it replaces the resource.
+     */
     linkedAccountId: Id.optional().describe(
       "The linked account, for a `linked_account` definition (or optionally a `workflow` one).",
     ),
@@ -44,7 +47,12 @@ export const EnvVariableValueProperties = declareProperties({
       .boolean({ error: mustBe("true or false") })
       .optional()
       .describe(
-        "For an encrypted definition: when the platform already holds a value at this scope, create takes it over without writing. An encrypted value reads back redacted, so it cannot be compared: `value` is trusted to equal it, and only a later change of `value` is written. `pulumi-integration-platform import` sets it on the values it brings in. A readable value that already equals `value` is never written, with or without this.",
+        "For an encrypted definition: when the platform already holds a value at this scope, " +
+          "create takes it over without writing. An encrypted value reads back redacted, " +
+          "so it cannot be compared: `value` is trusted to equal it, " +
+          "and only a later change of `value` is written. " +
+          "`pulumi-integration-platform import` sets it on the values it brings in. " +
+          "A readable value that already equals `value` is never written, with or without this.",
       ),
     /**
      * What delete (destroy, or removing the resource) sets the value to, instead of putting back
@@ -54,7 +62,9 @@ export const EnvVariableValueProperties = declareProperties({
       .string({ error: mustBe("a string") })
       .optional()
       .describe(
-        "What delete (destroy, or removing the resource) sets the value to, instead of putting back what create replaced or deleting it. Stored as a secret. Changing it writes nothing.",
+        "What delete (destroy, or removing the resource) sets the value to, " +
+          "instead of putting back what create replaced or deleting it. Stored as a secret. " +
+          "Changing it writes nothing.",
       ),
     /**
      * Declares that the platform held no value at this placement before this resource: delete
@@ -66,13 +76,20 @@ export const EnvVariableValueProperties = declareProperties({
       .boolean({ error: mustBe("true or false") })
       .optional()
       .describe(
-        "Declares that the platform held no value at this placement before this resource: delete (destroy, or removing the resource) deletes the value, whatever create found. With createWithoutRead, create is then one write. Not with restoreOnDelete or adoptEncryptedValue. Changing it writes nothing.",
+        "Declares that the platform held no value at this placement before this resource: " +
+          "delete (destroy, or removing the resource) deletes the value, whatever create found. " +
+          "With createWithoutRead, create is then one write. Not with restoreOnDelete or adoptEncryptedValue. " +
+          "Changing it writes nothing.",
       ),
   },
   derived: {
-    /** The definition's scope (org, workspace, linked_account or workflow), learned at check so that read knows which list to look in. */
+    /**
+     * The definition's scope (org, workspace, linked_account or workflow), learned at check so that
+     * read knows which list to look in.
+     */
     scope: EnvScope.describe(
-      "The definition's scope (org, workspace, linked_account or workflow), learned at check so that read knows which list to look in.",
+      "The definition's scope (org, workspace, linked_account or workflow), " +
+        "learned at check so that read knows which list to look in.",
     ),
     /** Whether the platform encrypts the value, and so redacts it on read: drift in it cannot be seen. */
     encrypted: z
@@ -109,7 +126,8 @@ function declarationFailures(inputs: Record<string, unknown>): pulumi.dynamic.Ch
     failures.push({
       property: "noValueBefore",
       reason:
-        "must not be true together with restoreOnDelete: declare one of them, what delete sets the value to or that it deletes it",
+        "must not be true together with restoreOnDelete: declare one of them, " +
+        "what delete sets the value to or that it deletes it",
     });
   }
   if (inputs.adoptEncryptedValue === true) {
@@ -171,7 +189,10 @@ function definitionFailures(definition: EnvDefinition, inputs: Record<string, un
   return failures;
 }
 
-/** Inputs that check could not complete (validation off): their definition's scope and encryption, or an error naming each misfit. */
+/**
+ * Inputs that check could not complete (validation off): their definition's scope and encryption, or
+ * an error naming each misfit.
+ */
 async function withDefinition<T extends { definitionId: string }>(
   session: Session,
   inputs: T,
@@ -294,8 +315,11 @@ export const EnvVariableValueDefinition = defineResource({
         // An encrypted value was there before, and could not be read: leave the current one rather
         // than delete what may be an end user's credential.
         pulumi.log.warn(
-          `EnvVariableValue ${id} (definition ${props.definitionId}${props.linkedAccountId ? `, linked account ${props.linkedAccountId}` : ""}${props.workflowId ? `, workflow ${props.workflowId}` : ""}): ` +
-            "left on the platform, not deleted: it replaced an encrypted value that existed before and could not be read back. Declare restoreOnDelete to set a value on delete.",
+          `EnvVariableValue ${id} (definition ${props.definitionId}` +
+            (props.linkedAccountId ? `, linked account ${props.linkedAccountId}` : "") +
+            (props.workflowId ? `, workflow ${props.workflowId}` : "") +
+            "): left on the platform, not deleted: it replaced an encrypted value that existed before " +
+            "and could not be read back. Declare restoreOnDelete to set a value on delete.",
         );
         return;
       }
@@ -303,12 +327,16 @@ export const EnvVariableValueDefinition = defineResource({
     },
   },
   importable: {
-    why: "its id is the platform's value id, which the API cannot look up. Declare it in the program: create adopts a value that already equals `value` without writing (an encrypted one with adoptEncryptedValue: true)",
+    why:
+      "its id is the platform's value id, which the API cannot look up. " +
+      "Declare it in the program: create adopts a value that already equals `value` without writing " +
+      "(an encrypted one with adoptEncryptedValue: true)",
   },
   summary: {
     section: (i) => (i.linkedAccountId === undefined ? "Env values (org, workspace and workflow scope)" : "Env values"),
     title: (i, _o, t) =>
-      `env value of definition ${t.id(i.definitionId)}${i.workflowId !== undefined ? ` for workflow ${t.id(i.workflowId)}` : ""}` +
+      `env value of definition ${t.id(i.definitionId)}` +
+      (i.workflowId !== undefined ? ` for workflow ${t.id(i.workflowId)}` : "") +
       (typeof i.scope === "string" ? `, scope ${t.code(i.scope)}` : ""),
     // The order of delete above; the values themselves are secrets and never shown.
     release: (i, o, t) =>

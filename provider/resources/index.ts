@@ -14,7 +14,11 @@ export const RESOURCES = [
   ApplicationEventDefinition,
 ] as const;
 
-/** A resource type's name, as its tokens end: `pulumi-nodejs:dynamic/integration-platform:<ResourceType>` and `integration-platform:index:<ResourceType>`. */
+/**
+ * A resource type's name, as its tokens end:
+ * `pulumi-nodejs:dynamic/integration-platform:<ResourceType>` and
+ * `integration-platform:index:<ResourceType>`.
+ */
 export type ResourceType = (typeof RESOURCES)[number]["type"];
 
 /** The resource type a token names, in either family (typeTokens.ts); undefined for any other token. */

@@ -20,7 +20,8 @@ export async function configOrFailure(
     if (!(error instanceof NotFoundError)) throw error;
   }
   const where = `app ${quoted(target.slug)} for linked account ${quoted(target.linkedAccountId)}`;
-  // The platform says only "Config ... not found": the account's own config tells a wrong configId from a wrong account.
+  // The platform says only "Config ... not found": the account's own config tells a wrong configId
+  // from a wrong account.
   if (target.configId !== target.linkedAccountId) {
     const own = await session.readConfig({ ...target, configId: target.linkedAccountId }).catch((error) => {
       if (error instanceof NotFoundError) return undefined;
@@ -43,8 +44,10 @@ export function unpublishedWorkflow(target: ConfigTarget & { workflowId: string 
   return {
     property: "workflowId",
     reason:
-      `${quoted(target.workflowId)} is not a published workflow of config ${quoted(target.configId)} (app ${quoted(target.slug)}, linked account ${quoted(target.linkedAccountId)}): ` +
-      "a draft is blocked from public routes until it is published (publish it, then run again), or the id is wrong (check workflowId)",
+      `${quoted(target.workflowId)} is not a published workflow of config ${quoted(target.configId)} ` +
+      `(app ${quoted(target.slug)}, linked account ${quoted(target.linkedAccountId)}): ` +
+      "a draft is blocked from public routes until it is published (publish it, then run again), " +
+      "or the id is wrong (check workflowId)",
   };
 }
 

@@ -1,4 +1,4 @@
-// WorkflowToggle: enables or disables one published workflow in one config (spec 4.3). Create
+// WorkflowToggle: enables or disables one published workflow in one config (docs/design/contract.md#workflows). Create
 // records whether the workflow was enabled before, and delete puts that back.
 import { z } from "zod";
 import { unlessGone, WorkflowNotPublishedError } from "../client/errors";
@@ -32,7 +32,8 @@ export const WorkflowToggleProperties = declareProperties({
       .boolean({ error: mustBe("true or false") })
       .optional()
       .describe(
-        "What delete (destroy, or removing the resource) sets `enabled` back to, instead of what create found (`previousEnabled`). Changing it writes nothing.",
+        "What delete (destroy, or removing the resource) sets `enabled` back to, " +
+          "instead of what create found (`previousEnabled`). Changing it writes nothing.",
       ),
   },
   outputs: {
@@ -62,7 +63,9 @@ async function setEnabled(session: Session, target: WorkflowToggleState, enabled
   } catch (error) {
     if (error instanceof WorkflowNotPublishedError) {
       throw error.withAdvice(
-        `Workflow ${target.workflowId} of app ${target.slug} is a draft, and the platform blocks drafts from public routes (${error.status} from ${error.operation}: ${error.detail ?? error.code}). Publish it, then run again.`,
+        `Workflow ${target.workflowId} of app ${target.slug} is a draft, ` +
+          `and the platform blocks drafts from public routes (${error.status} from ${error.operation}: ` +
+          `${error.detail ?? error.code}). Publish it, then run again.`,
       );
     }
     throw error;
@@ -136,7 +139,8 @@ export const WorkflowToggleDefinition = defineResource({
   },
   summary: {
     title: (i, o, t) =>
-      `workflow ${t.id(i.workflowId)}${typeof o.workflowName === "string" && o.workflowName ? ` (${t.text(o.workflowName)})` : ""}`,
+      `workflow ${t.id(i.workflowId)}` +
+      (typeof o.workflowName === "string" && o.workflowName ? ` (${t.text(o.workflowName)})` : ""),
     release: (i, o, t) => {
       const declared = typeof i.restoreOnDelete === "boolean";
       const restore = declared ? i.restoreOnDelete : o.previousEnabled;

@@ -3,5 +3,8 @@
 // SDK caches serialization per provider object.
 import { forwardingProvider } from "../program";
 
-/** ApplicationEvent's forwarding provider; the installed package's serializer writes it as a bare `require` of this module. */
+/**
+ * ApplicationEvent's forwarding provider; the installed package's serializer writes it as a bare
+ * `require` of this module.
+ */
 export = forwardingProvider("ApplicationEvent");

@@ -3,5 +3,8 @@
 // SDK caches serialization per provider object.
 import { forwardingProvider } from "../program";
 
-/** ConfigField's forwarding provider; the installed package's serializer writes it as a bare `require` of this module. */
+/**
+ * ConfigField's forwarding provider; the installed package's serializer writes it as a bare `require`
+ * of this module.
+ */
 export = forwardingProvider("ConfigField");

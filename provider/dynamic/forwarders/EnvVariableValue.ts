@@ -3,5 +3,8 @@
 // SDK caches serialization per provider object.
 import { forwardingProvider } from "../program";
 
-/** EnvVariableValue's forwarding provider; the installed package's serializer writes it as a bare `require` of this module. */
+/**
+ * EnvVariableValue's forwarding provider; the installed package's serializer writes it as a bare
+ * `require` of this module.
+ */
 export = forwardingProvider("EnvVariableValue");
