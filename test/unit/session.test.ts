@@ -81,7 +81,12 @@ describe("Session: the reads a command shares", () => {
     const session = newSession();
     const [own, acme] = await Promise.all([
       session.findEnvValue({ definitionId: batchSize, scope: "workflow", workflowId: WORKFLOW }),
-      session.findEnvValue({ definitionId: batchSize, scope: "workflow", workflowId: WORKFLOW, linkedAccountId: "acme" }),
+      session.findEnvValue({
+        definitionId: batchSize,
+        scope: "workflow",
+        workflowId: WORKFLOW,
+        linkedAccountId: "acme",
+      }),
     ]);
     assert.equal(own?.value, "7");
     assert.equal(acme?._id, FIXTURE.values.batchSizeAcmeContactSync);
