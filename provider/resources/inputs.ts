@@ -37,8 +37,10 @@ export const required =
   (issue: Refused): string =>
     missing(issue.input) ? "is required" : mustBe(what)(issue);
 
-/** An id the platform issues or the user chose, that reaches the platform unchanged in a path or header. */
-// What the platform accepts in an id, and why it is checked before any call: client/ids.ts.
+/**
+ * An id the platform issues or the user chose, that reaches the platform unchanged in a path or
+ * header (client/ids.ts).
+ */
 export const Id = z.string({ error: required("a string") }).superRefine((value, ctx) => {
   const problem = idProblem(value);
   if (problem) ctx.addIssue({ code: "custom", message: problem });

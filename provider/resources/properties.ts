@@ -57,7 +57,7 @@ export type AnyProperties = ResourceProperties<any, any, any, any>;
  * What every identity property's description ends with: the group says for itself that a change
  * replaces the resource, so that no property has to.
  */
-export const REPLACES = "Changing it replaces the resource.";
+const REPLACES = "Changing it replaces the resource.";
 
 /** The identity group with REPLACES after each property's own description. */
 function replacing<I extends Shape>(identity: I): I {
