@@ -55,16 +55,16 @@ module.exports = {
     {
       name: "forwarders-are-leaves",
       severity: "error",
-      comment: "The forwarders' module is serialized into every stack's state; the rest of the code must not lean on it.",
-      from: { pathNot: "^provider/(bridge|dynamic)/(providers|forwarders)/" },
-      to: { path: "^provider/(bridge|dynamic)/program[.]ts$" },
+      comment: "The forwarders' module (dynamic/program.ts) is serialized into every stack's state: only forwarders import it.",
+      from: { pathNot: "^provider/dynamic/forwarders/" },
+      to: { path: "^provider/dynamic/program[.]ts$" },
     },
     {
       name: "client-is-the-bottom",
       severity: "error",
       comment: "The HTTP client knows the platform's operations, not the resources or plugins built on them.",
       from: { path: "^provider/client/" },
-      to: { path: "^provider/(resources|functions|native|dynamic|bridge|components|webhooks)/" },
+      to: { path: "^provider/(resources|functions|native|dynamic|components|webhooks)/" },
     },
     {
       name: "resources-below-plugins",

@@ -1,32 +1,32 @@
-// The process's connection to the platform, and the run it belongs to. The provider host hands
+// The process's connection to the platform, and the session it belongs to. The provider host hands
 // over the stack config at `configure()`; a program's lookups read the program's own config.
 // Either way the environment is the fallback (settings.ts).
 import * as pulumi from "@pulumi/pulumi";
 import type { PlatformClient } from "./client/http";
-import type { Run } from "./run";
+import type { Session } from "./session";
 import { SettingsError } from "./client/errors";
 import { ConfigReader, ConnectionSettings, SETTINGS, resolveSettings, validatesAtPreview } from "./settings";
 
 let stackConfig: ConfigReader | undefined;
-let run: Run | undefined;
+let session: Session | undefined;
 /** Why validation stopped for this command (a refused credential, an unreachable platform), once reported. */
 let validationStopped: string | undefined;
-/** The settings the current run was made with, to tell a repeated configure() from a new connection. */
-let runSettings: string | undefined;
+/** The settings the current session was made with, to tell a repeated configure() from a new connection. */
+let sessionSettings: string | undefined;
 
 /**
  * Records the stack config that the engine passed to `configure()`: once per resource type, while
- * other operations may already run, so the run is kept unless the settings differ.
+ * other operations may already run, so the session is kept unless the settings differ.
  */
 export function useStackConfig(config: ConfigReader | undefined): void {
   stackConfig = config;
-  if (run && runSettings !== settingsKey(config)) newRun();
+  if (session && sessionSettings !== settingsKey(config)) newSession();
 }
 
-/** Ends the current run, so the next call starts a new one, as a new `pulumi` command's process would. */
-export function newRun(): void {
-  run = undefined;
-  runSettings = undefined;
+/** Ends the current session, so the next call starts a new one, as a new `pulumi` command's process would. */
+export function newSession(): void {
+  session = undefined;
+  sessionSettings = undefined;
   validationStopped = undefined;
 }
 
@@ -43,18 +43,18 @@ function settingsKey(config: ConfigReader | undefined): string | undefined {
 const programConfig: ConfigReader = { get: (key) => pulumi.runtime.getConfig(key) };
 
 /**
- * This process's current run, made on first use so that a missing setting fails the operation
- * that needs it. Only the provider host (bridge/host.ts) and the lookups (functions/common.ts) call it.
+ * This process's current session, made on first use so that a missing setting fails the operation
+ * that needs it. Only the provider host (dynamic/host.ts) and the lookups (functions/common.ts) call it.
  */
-export function currentRun(): Run {
-  if (!run) {
+export function currentSession(): Session {
+  if (!session) {
     // Loaded on first use: a program that only declares resources never needs axios.
-    const { Run: RunOf } = require("./run") as typeof import("./run");
+    const { Session: SessionOf } = require("./session") as typeof import("./session");
     const settings = resolveSettings(stackConfig ?? programConfig);
-    run = new RunOf(openClient(settings));
-    runSettings = JSON.stringify(settings);
+    session = new SessionOf(openClient(settings));
+    sessionSettings = JSON.stringify(settings);
   }
-  return run;
+  return session;
 }
 
 /**

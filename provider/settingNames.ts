@@ -1,7 +1,36 @@
-// How messages name the connection settings, in the words of whoever read them: the provider
-// reads stack config with the environment as fallback, so its messages name both; `import`
-// reads the environment alone, so its messages name the variable and an `export` line.
-import type { ConnectionSettings } from "./settings";
+// The connection settings, and how messages name them, in the words of whoever read them: the
+// provider reads stack config with the environment as fallback, so its messages name both;
+// `import` reads the environment alone, so its messages name the variable and an `export` line.
+// It imports nothing: the errors that name a setting and the settings' reader both build on it.
+
+/** Where and how to reach the platform: the settings, resolved (settings.ts). */
+export interface ConnectionSettings {
+  /** The platform's base address, without `/api/v2/public`. */
+  baseUrl: string;
+  /** The `x-api-key` value. */
+  apiKey?: string;
+  /** An optional bearer token, used by the operations that accept one. */
+  token?: string;
+  /** Per-attempt timeout in milliseconds. */
+  timeoutMs: number;
+  /** Retries after the first attempt, for 5xx, timeouts and connection errors (429s have their own budget). */
+  maxRetries: number;
+  /** Requests per second this process sends at most; 0 turns pacing off. */
+  requestsPerSecond: number;
+  /** How long one call may keep waiting out 429 answers before it fails, in milliseconds. */
+  rateLimitBudgetMs: number;
+  /**
+   * Create a resource that declares `restoreOnDelete` with one write, without first reading what
+   * the platform holds.
+   */
+  createWithoutRead: boolean;
+  /** Send the credentials over plain http to a host other than this machine. */
+  allowPlainHttp: boolean;
+  /** Check a preview's changes against the platform: configs, fields and workflows exist, the credentials work. */
+  validateAtPreview: boolean;
+  /** Where they were read from, which decides how messages name them (settingName); absent, `stack`. */
+  terms?: SettingTerms;
+}
 
 /** One setting: its stack config key, its environment variable, and the command that sets it. */
 export interface SettingSource {
@@ -20,7 +49,8 @@ export interface SettingSource {
 export const SETTINGS = {
   baseUrl: {
     description:
-      "The platform's base address, e.g. `https://api.example.com`, with or without `/api/v2/public`. Plain `http://` is refused unless the host is this machine or `allowPlainHttp` is true.",
+      "The platform's base address, e.g. `https://api.example.com`, with or without `/api/v2/public`. Plain " +
+      "`http://` is refused unless the host is this machine or `allowPlainHttp` is true.",
     type: "string",
     config: "integration-platform:baseUrl",
     env: "INTEGRATION_PLATFORM_BASE_URL",
@@ -28,7 +58,8 @@ export const SETTINGS = {
   },
   apiKey: {
     description:
-      "The API key, sent as `x-api-key` to the platform's host and nowhere else. Required unless `token` is set. A secret: set it with `pulumi config set --secret`.",
+      "The API key, sent as `x-api-key` to the platform's host and nowhere else. Required unless `token` is set. A " +
+      "secret: set it with `pulumi config set --secret`.",
     type: "string",
     secret: true,
     config: "integration-platform:apiKey",
@@ -52,7 +83,8 @@ export const SETTINGS = {
   },
   maxRetries: {
     description:
-      "Retries after the first attempt for 5xx answers, 408, connection resets and timeouts, from 0 to 10 (default 3). 429s have their own budget, `rateLimitBudgetMs`.",
+      "Retries after the first attempt for 5xx answers, 408, connection resets and timeouts, from 0 to 10 (default " +
+      "3). 429s have their own budget, `rateLimitBudgetMs`.",
     type: "integer",
     config: "integration-platform:maxRetries",
     env: "INTEGRATION_PLATFORM_MAX_RETRIES",
@@ -60,7 +92,8 @@ export const SETTINGS = {
   },
   requestsPerSecond: {
     description:
-      "Requests per second this process sends at most, from 0 to 1000 (default 20, the platform's documented limit); 0 turns pacing off.",
+      "Requests per second this process sends at most, from 0 to 1000 (default 20, the platform's documented " +
+      "limit); 0 turns pacing off.",
     type: "number",
     config: "integration-platform:requestsPerSecond",
     env: "INTEGRATION_PLATFORM_REQUESTS_PER_SECOND",
@@ -68,7 +101,8 @@ export const SETTINGS = {
   },
   rateLimitBudgetMs: {
     description:
-      "How long one call may keep waiting out 429 answers before it fails, in milliseconds, from 0 to 3600000 (default 120000).",
+      "How long one call may keep waiting out 429 answers before it fails, in milliseconds, from 0 to 3600000 " +
+      "(default 120000).",
     type: "integer",
     config: "integration-platform:rateLimitBudgetMs",
     env: "INTEGRATION_PLATFORM_RATE_LIMIT_BUDGET_MS",
@@ -76,7 +110,8 @@ export const SETTINGS = {
   },
   createWithoutRead: {
     description:
-      "Create a resource that declares `restoreOnDelete` with one write, without first reading what the platform holds (default false).",
+      "Create a resource that declares `restoreOnDelete` with one write, without first reading what the platform " +
+      "holds (default false).",
     type: "boolean",
     config: "integration-platform:createWithoutRead",
     env: "INTEGRATION_PLATFORM_CREATE_WITHOUT_READ",
@@ -91,7 +126,8 @@ export const SETTINGS = {
   },
   validateAtPreview: {
     description:
-      "Check what a preview would change against the platform: configs, fields and workflows exist, the credentials work (default true).",
+      "Check what a preview would change against the platform: configs, fields and workflows exist, the " +
+      "credentials work (default true).",
     type: "boolean",
     config: "integration-platform:validateAtPreview",
     env: "INTEGRATION_PLATFORM_VALIDATE_AT_PREVIEW",

@@ -3,35 +3,16 @@
 // are never captured into `__provider` (which would put the API key into state in plaintext,
 // pulumi/pulumi#8265).
 import { SettingsError } from "./client/errors";
-import { SETTINGS, settingHint, settingName, type SettingSource, type SettingTerms } from "./settingNames";
+import {
+  SETTINGS,
+  settingHint,
+  settingName,
+  type ConnectionSettings,
+  type SettingSource,
+  type SettingTerms,
+} from "./settingNames";
 
-export { SETTINGS, type SettingTerms } from "./settingNames";
-
-/** Where and how to reach the platform. */
-export interface ConnectionSettings {
-  /** The platform's base address, without `/api/v2/public`. */
-  baseUrl: string;
-  /** The `x-api-key` value. */
-  apiKey?: string;
-  /** An optional bearer token, used by the operations that accept one. */
-  token?: string;
-  /** Per-attempt timeout in milliseconds. */
-  timeoutMs: number;
-  /** Retries after the first attempt, for 5xx, timeouts and connection errors (429s have their own budget). */
-  maxRetries: number;
-  /** Requests per second this process sends at most; 0 turns pacing off. */
-  requestsPerSecond: number;
-  /** How long one call may keep waiting out 429 answers before it fails, in milliseconds. */
-  rateLimitBudgetMs: number;
-  /** Create a resource that declares `restoreOnDelete` with one write, without first reading what the platform holds. */
-  createWithoutRead: boolean;
-  /** Send the credentials over plain http to a host other than this machine. */
-  allowPlainHttp: boolean;
-  /** Check what a preview would change against the platform: configs, fields and workflows exist, the credentials work. */
-  validateAtPreview: boolean;
-  /** Where they were read from, which decides how messages name them (settingNames.ts); absent, `stack`. */
-  terms?: SettingTerms;
-}
+export { SETTINGS, type ConnectionSettings, type SettingTerms } from "./settingNames";
 
 /** Reads a stack config value; the dynamic provider's `ConfigureRequest.config` has this shape. */
 export interface ConfigReader {
@@ -42,7 +23,7 @@ export interface ConfigReader {
 export const DEFAULT_TIMEOUT_MS = 10_000;
 /** See DEFAULT_TIMEOUT_MS. */
 export const DEFAULT_MAX_RETRIES = 3;
-/** The platform's documented limit (platform facts, "Common"): 20 requests per second, burst 5. */
+/** The platform's documented limit (docs/design/contract.md#rate-limits): 20 requests per second, burst 5. */
 export const DEFAULT_REQUESTS_PER_SECOND = 20;
 /**
  * Two minutes of 429s for one call. A 429 means "wait": while another job shares the API key, a
@@ -105,6 +86,53 @@ export function validatesAtPreview(config?: ConfigReader, env: NodeJS.ProcessEnv
   return booleanSetting("stack", SETTINGS.validateAtPreview, read(SETTINGS.validateAtPreview, config, env), true);
 }
 
+/** The numeric settings: each one's range and default. */
+const NUMBERS = {
+  timeoutMs: { fallback: DEFAULT_TIMEOUT_MS, min: 100, max: 600_000, whole: true },
+  maxRetries: { fallback: DEFAULT_MAX_RETRIES, min: 0, max: 10, whole: true },
+  requestsPerSecond: { fallback: DEFAULT_REQUESTS_PER_SECOND, min: 0, max: 1000, whole: false },
+  rateLimitBudgetMs: { fallback: DEFAULT_RATE_LIMIT_BUDGET_MS, min: 0, max: 3_600_000, whole: true },
+} as const;
+
+/** Throws one SettingsError naming every missing connection setting: the base URL, and a credential. */
+function requireConnection(terms: SettingTerms, found: { baseUrl?: string; apiKey?: string; token?: string }): void {
+  const missing: SettingSource[] = [];
+  if (!found.baseUrl) missing.push(SETTINGS.baseUrl);
+  if (!found.apiKey && !found.token) missing.push(SETTINGS.apiKey);
+  if (missing.length === 0) return;
+  const lines = missing.map((s) =>
+    terms === "stack"
+      ? `  ${s.config} (or the environment variable ${s.env}): ${s.hint}`
+      : `  ${s.env}: ${settingHint(s, terms)}`,
+  );
+  throw new SettingsError(`The integration platform connection is not configured. Set:\n${lines.join("\n")}`);
+}
+
+/** The base URL as a URL: absolute, http or https. */
+function baseUrlOf(terms: SettingTerms, baseUrl: string): URL {
+  const name = settingName(SETTINGS.baseUrl, terms, "key");
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new SettingsError(`${name} must be an absolute http(s) URL; got ${JSON.stringify(baseUrl)}`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new SettingsError(`${name} must use http or https; got ${JSON.stringify(url.protocol)}`);
+  }
+  return url;
+}
+
+/** Refuses plain http to another machine unless opted in: the API key would cross the network unencrypted. */
+function refusePlainHttp(terms: SettingTerms, url: URL, allowPlainHttp: boolean): void {
+  if (url.protocol !== "http:" || isLoopback(url.hostname) || allowPlainHttp) return;
+  throw new SettingsError(
+    `${settingName(SETTINGS.baseUrl, terms, "key")} uses http:// to ${url.hostname}, which is not this machine: ` +
+      "the API key would cross the network unencrypted. " +
+      `Use https://, or, on a network you trust, set ${settingName(SETTINGS.allowPlainHttp, terms)} to true`,
+  );
+}
+
 /**
  * Resolves the settings from stack config, then the environment; throws one SettingsError naming
  * every missing key. `terms`: how this and every later message names a setting (`environment`
@@ -115,83 +143,26 @@ export function resolveSettings(
   env: NodeJS.ProcessEnv = process.env,
   terms: SettingTerms = "stack",
 ): ConnectionSettings {
-  const baseUrl = read(SETTINGS.baseUrl, config, env);
-  const apiKey = read(SETTINGS.apiKey, config, env);
-  const token = read(SETTINGS.token, config, env);
-
-  const missing: SettingSource[] = [];
-  if (!baseUrl) missing.push(SETTINGS.baseUrl);
-  if (!apiKey && !token) missing.push(SETTINGS.apiKey);
-  if (missing.length > 0) {
-    const lines = missing.map((s) =>
-      terms === "stack"
-        ? `  ${s.config} (or the environment variable ${s.env}): ${s.hint}`
-        : `  ${s.env}: ${settingHint(s, terms)}`,
-    );
-    throw new SettingsError(`The integration platform connection is not configured. Set:\n${lines.join("\n")}`);
-  }
-
-  let url: URL;
-  try {
-    url = new URL(baseUrl!);
-  } catch {
-    throw new SettingsError(
-      `${settingName(SETTINGS.baseUrl, terms, "key")} must be an absolute http(s) URL; got ${JSON.stringify(baseUrl)}`,
-    );
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new SettingsError(
-      `${settingName(SETTINGS.baseUrl, terms, "key")} must use http or https; got ${JSON.stringify(url.protocol)}`,
-    );
-  }
-  // The API lives under /api/v2/public; accept a base URL given with or without it.
-  const normalized = url
-    .toString()
-    .replace(/\/+$/, "")
-    .replace(/\/api\/v2\/public$/, "");
-
-  const createWithoutRead = booleanSetting(
-    terms,
-    SETTINGS.createWithoutRead,
-    read(SETTINGS.createWithoutRead, config, env),
-  );
-  const allowPlainHttp = booleanSetting(terms, SETTINGS.allowPlainHttp, read(SETTINGS.allowPlainHttp, config, env));
-  // Plain http would carry the API key across the network unencrypted: only to this machine, unless opted in.
-  if (url.protocol === "http:" && !isLoopback(url.hostname) && !allowPlainHttp) {
-    throw new SettingsError(
-      `${settingName(SETTINGS.baseUrl, terms, "key")} uses http:// to ${url.hostname}, which is not this machine: the API key would cross the network unencrypted. ` +
-        `Use https://, or, on a network you trust, set ${settingName(SETTINGS.allowPlainHttp, terms)} to true`,
-    );
-  }
-
+  const raw = (source: SettingSource) => read(source, config, env);
+  const [baseUrl, apiKey, token] = [raw(SETTINGS.baseUrl), raw(SETTINGS.apiKey), raw(SETTINGS.token)];
+  requireConnection(terms, { baseUrl, apiKey, token });
+  const url = baseUrlOf(terms, baseUrl!);
+  const createWithoutRead = booleanSetting(terms, SETTINGS.createWithoutRead, raw(SETTINGS.createWithoutRead));
+  const allowPlainHttp = booleanSetting(terms, SETTINGS.allowPlainHttp, raw(SETTINGS.allowPlainHttp));
+  refusePlainHttp(terms, url, allowPlainHttp);
+  const number = (key: keyof typeof NUMBERS) => numberSetting(terms, SETTINGS[key], raw(SETTINGS[key]), NUMBERS[key]);
   return {
-    baseUrl: normalized,
+    // The API lives under /api/v2/public; accept a base URL given with or without it.
+    baseUrl: url
+      .toString()
+      .replace(/\/+$/, "")
+      .replace(/\/api\/v2\/public$/, ""),
     apiKey,
     token,
-    timeoutMs: numberSetting(terms, SETTINGS.timeoutMs, read(SETTINGS.timeoutMs, config, env), {
-      fallback: DEFAULT_TIMEOUT_MS,
-      min: 100,
-      max: 600_000,
-      whole: true,
-    }),
-    maxRetries: numberSetting(terms, SETTINGS.maxRetries, read(SETTINGS.maxRetries, config, env), {
-      fallback: DEFAULT_MAX_RETRIES,
-      min: 0,
-      max: 10,
-      whole: true,
-    }),
-    requestsPerSecond: numberSetting(terms, SETTINGS.requestsPerSecond, read(SETTINGS.requestsPerSecond, config, env), {
-      fallback: DEFAULT_REQUESTS_PER_SECOND,
-      min: 0,
-      max: 1000,
-      whole: false,
-    }),
-    rateLimitBudgetMs: numberSetting(terms, SETTINGS.rateLimitBudgetMs, read(SETTINGS.rateLimitBudgetMs, config, env), {
-      fallback: DEFAULT_RATE_LIMIT_BUDGET_MS,
-      min: 0,
-      max: 3_600_000,
-      whole: true,
-    }),
+    timeoutMs: number("timeoutMs"),
+    maxRetries: number("maxRetries"),
+    requestsPerSecond: number("requestsPerSecond"),
+    rateLimitBudgetMs: number("rateLimitBudgetMs"),
     createWithoutRead,
     allowPlainHttp,
     validateAtPreview: validatesAtPreview(config, env),

@@ -59,7 +59,8 @@ export function stackShard(
   const shard = Number(number);
   if (number === undefined || shard >= shards || (number.length > 1 && number.startsWith("0"))) {
     throw new Error(
-      `stack ${JSON.stringify(stack)} must be named for its shard, from 0 to ${shards - 1} (${SHARDS_SETTING} is ${shards}), at the end of its name: e.g. prod-0`,
+      `stack ${JSON.stringify(stack)} must be named for its shard, ` +
+        `from 0 to ${shards - 1} (${SHARDS_SETTING} is ${shards}), at the end of its name: e.g. prod-0`,
     );
   }
   return { shard, shards };

@@ -1,13 +1,16 @@
 // The two type families one resource type is known by: the dynamic resources' tokens, frozen in
 // every TypeScript stack since 0.1.0, and the native provider's, which every language uses. The
-// change summary, the drift report and `shards` read both (docs/design/native.md).
-import { TYPE_PREFIX } from "./bridge/program";
+// change summary, the drift report and `shards` read both (docs/design/native.md). A leaf: the
+// forwarders' module (dynamic/program.ts) is serialized into state, so nothing leans on it.
 
 /** The package's name in the native schema: its tokens, its config namespace, its plugin's name. */
 export const PACKAGE = "integration-platform";
 
-/** How a dynamic resource's type token starts: `pulumi-nodejs:dynamic/integration-platform:<Type>`. */
-export const DYNAMIC_TYPE_PREFIX = TYPE_PREFIX;
+/** The dynamic resources' module token, so that types read `pulumi-nodejs:dynamic/integration-platform:<Type>`. */
+export const DYNAMIC_MODULE = "integration-platform";
+
+/** How a dynamic resource's type token starts, as state and `pulumi preview --json` show it. */
+export const DYNAMIC_TYPE_PREFIX = `pulumi-nodejs:dynamic/${DYNAMIC_MODULE}:`;
 
 /** How a native resource's type token starts: `integration-platform:index:<Type>`. */
 export const NATIVE_TYPE_PREFIX = `${PACKAGE}:index:`;

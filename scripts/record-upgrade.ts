@@ -13,7 +13,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator, type RunningEmulator } from "../emulator";
-import { TYPE_PREFIX } from "../provider/bridge/program";
+import { DYNAMIC_TYPE_PREFIX } from "../provider/typeTokens";
 import { RESOURCES } from "../provider/resources";
 import { REPO, Workspace } from "../harness/engine";
 import { copyProgram, installTarball, packTarball } from "../harness/program";
@@ -28,7 +28,7 @@ import {
   upgradeStack,
 } from "../harness/upgrade";
 
-/** Every resource type crosses the bridge, so the recording must hold one of each. */
+/** Every resource type crosses from the program to the provider host, so the recording must hold one of each. */
 const TYPES = RESOURCES.map((definition) => definition.type);
 
 function log(message: string): void {
@@ -57,14 +57,14 @@ function checkRecording(stateText: string, configText: string, envValues: string
   const state = JSON.parse(stateText) as {
     deployment: { resources?: { type: string; urn: string; inputs?: { __provider?: string } }[] };
   };
-  const ours = (state.deployment.resources ?? []).filter((r) => r.type.startsWith(TYPE_PREFIX));
-  const missing = TYPES.filter((type) => !ours.some((r) => r.type === TYPE_PREFIX + type));
+  const ours = (state.deployment.resources ?? []).filter((r) => r.type.startsWith(DYNAMIC_TYPE_PREFIX));
+  const missing = TYPES.filter((type) => !ours.some((r) => r.type === DYNAMIC_TYPE_PREFIX + type));
   if (missing.length)
     throw new Error(
       `the recorded program declares no ${missing.join(", ")}: record a program that declares every type`,
     );
   for (const r of ours) {
-    const type = r.type.slice(TYPE_PREFIX.length);
+    const type = r.type.slice(DYNAMIC_TYPE_PREFIX.length);
     if (!r.inputs?.__provider?.includes(`require("pulumi-integration-platform/providers/${type}")`)) {
       throw new Error(
         `${r.urn}: __provider is not a require of pulumi-integration-platform/providers/${type}; was the package installed?\n${r.inputs?.__provider?.slice(0, 500)}`,

@@ -3,7 +3,7 @@
 // command must never change the platform it is bringing under management.
 import { AdviceError, NotFoundError } from "../../provider/client/errors";
 import type * as api from "../../provider/client/schemas";
-import type { PlatformReader } from "../../provider/run";
+import type { PlatformReader } from "../../provider/session";
 
 /** Which part of the workspace to read. */
 export interface ImportSelection {

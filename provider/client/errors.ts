@@ -44,11 +44,11 @@ export class ApiError extends Error implements ApiErrorFields {
 
 /** 400: the platform refused the request's content. */
 export class BadRequestError extends ApiError {}
-/** 400 "Field with id <id> not found" (platform facts): the platform says "not found" with a 400 for fields. */
+/** 400 "Field with id <id> not found": a missing field is a 400 (docs/design/contract.md#config-fields). */
 export class FieldNotFoundError extends BadRequestError {}
 /** 400 for a draft workflow: the platform blocks drafts from public routes until they are published. */
 export class WorkflowNotPublishedError extends BadRequestError {}
-/** 3xx: the platform redirected the request; redirects are never followed, so credentials stay with the configured host. */
+/** 3xx: the platform redirected the request; never followed, so credentials stay with the configured host. */
 export class RedirectError extends ApiError {}
 /** 401 or 403: the credentials were refused. */
 export class AuthenticationError extends ApiError {}
@@ -56,7 +56,7 @@ export class AuthenticationError extends ApiError {}
 export class NotFoundError extends ApiError {}
 /** 410: the operation was removed from the platform. */
 export class GoneError extends ApiError {}
-/** 429 (or 403 "Rate Limit Hit"): the rate limit held the call for longer than its time budget (`rateLimitBudgetMs`). */
+/** 429 (or 403 "Rate Limit Hit"): the rate limit held the call past its time budget (`rateLimitBudgetMs`). */
 export class RateLimitError extends ApiError {}
 /** 5xx: the platform failed, through every retry. */
 export class ServerError extends ApiError {}
@@ -114,7 +114,7 @@ function platformMessage(body: unknown): { message?: string; code?: string } {
 
 /**
  * Whether an answer is the platform's rate limit: a 429, or a 403 that says "Rate Limit Hit", as
- * one older page of the platform's docs describes it (platform-facts.md, "Conflicts"). Any other
+ * one older page of the platform's docs describes it (docs/design/contract.md#conflicts). Any other
  * 403 refuses the credentials.
  */
 export function isRateLimitAnswer(status: number | undefined, body: unknown): boolean {
@@ -126,105 +126,123 @@ export function isRateLimitAnswer(status: number | undefined, body: unknown): bo
   return texts.some((text) => typeof text === "string" && /rate[\s_-]*limit/i.test(text));
 }
 
+/** What the messages about one answered exchange share: its facts, and how they name settings. */
+interface Answer {
+  failure: FailedExchange;
+  status: number;
+  /** The fields every error of an answer keeps. */
+  fields: ApiErrorFields;
+  /** The platform's message, when it sent one. */
+  message?: string;
+  /** `: <the platform's message>`, or nothing. */
+  said: string;
+  /** ` (after N attempts)`, or nothing. */
+  tries: string;
+  /** A setting, named as the reader of the settings names it. */
+  setting(source: SettingSource): string;
+}
+
 /** Turns a failed exchange into the ApiError subclass for its meaning. */
 export function apiErrorFrom(failure: FailedExchange): ApiError {
-  const { operation, status } = failure;
-  const { message, code } = platformMessage(failure.body);
-  const said = message ? `: ${message}` : "";
   const tries = failure.attempts > 1 ? ` (after ${failure.attempts} attempts)` : "";
   const setting = (source: SettingSource) => settingName(source, failure.terms ?? "stack", "code");
-  const credential =
-    failure.auth === "token"
-      ? `the bearer token was refused; check ${setting(SETTINGS.token)}, or unset it to use the API key`
-      : `the API key was refused; check ${setting(SETTINGS.apiKey)}`;
+  if (failure.status === undefined) return unansweredError(failure, tries, setting);
+  const { message, code } = platformMessage(failure.body);
+  const { operation, status } = failure;
+  const answer: Answer = {
+    failure,
+    status,
+    fields: { operation, status, code, detail: message },
+    message,
+    said: message ? `: ${message}` : "",
+    tries,
+    setting,
+  };
+  return statusError(answer) ?? refusedRequestError(answer);
+}
 
-  if (status === undefined) {
-    const why =
-      failure.transportCode === "ECONNABORTED" ||
-      failure.transportCode === "ETIMEDOUT" ||
-      failure.transportCode === "ERR_CANCELED"
-        ? "the platform did not answer in time"
-        : failure.transportCode === "ERR_RESPONSE_TOO_LARGE"
-          ? "the answer was larger than 16 MiB, which no operation of the API sends"
-          : `the platform could not be reached (${failure.transportCode ?? "network error"})`;
-    return new ConnectionError(
-      `${operation} failed${tries}: ${why}; check ${setting(SETTINGS.baseUrl)} and that the service is up`,
-      { operation, code: failure.transportCode },
-    );
-  }
+/** No answer: the platform was not reached, or did not answer in time, through every retry. */
+function unansweredError(
+  failure: FailedExchange,
+  tries: string,
+  setting: (source: SettingSource) => string,
+): ConnectionError {
+  const why =
+    failure.transportCode === "ECONNABORTED" ||
+    failure.transportCode === "ETIMEDOUT" ||
+    failure.transportCode === "ERR_CANCELED"
+      ? "the platform did not answer in time"
+      : failure.transportCode === "ERR_RESPONSE_TOO_LARGE"
+        ? "the answer was larger than 16 MiB, which no operation of the API sends"
+        : `the platform could not be reached (${failure.transportCode ?? "network error"})`;
+  return new ConnectionError(
+    `${failure.operation} failed${tries}: ${why}; check ${setting(SETTINGS.baseUrl)} and that the service is up`,
+    { operation: failure.operation, code: failure.transportCode },
+  );
+}
+
+/** The error a status means by itself (a redirect, the rate limit, refused credentials, 404, 410, 5xx), if any. */
+function statusError(answer: Answer): ApiError | undefined {
+  const { failure, status, fields, said, setting } = answer;
+  const { operation } = failure;
   if (status >= 300 && status < 400) {
     return new RedirectError(
-      `${status} from ${operation}: the platform redirected the request, and redirects are not followed, so that the API key never reaches another address. ` +
+      `${status} from ${operation}: the platform redirected the request, and redirects are not followed, ` +
+        "so that the API key never reaches another address. " +
         `Set ${setting(SETTINGS.baseUrl)} to the address the API is served at`,
-      { operation, status, code, detail: message },
+      fields,
     );
   }
-  if (isRateLimitAnswer(status, failure.body)) {
-    const held = `${((failure.rateLimitedMs ?? 0) / 1000).toFixed(1)} s`;
-    const budget = failure.rateLimitBudgetMs === undefined ? "" : ` (the budget is ${failure.rateLimitBudgetMs} ms)`;
-    const answered = status === 429 ? "" : ` (the platform's rate limit, answered as ${status} "Rate Limit Hit")`;
-    return new RateLimitError(
-      `${status} from ${operation}${said}${answered}: the platform's rate limit held this call for ${held} over ${failure.attempts} attempts${budget}. ` +
-        `Another job or program may be using the same API key: stagger the jobs, lower ${setting(SETTINGS.requestsPerSecond)}, ` +
-        `or raise ${setting(SETTINGS.rateLimitBudgetMs)}. ` +
-        "Nothing is lost: run the same command again and it carries on",
-      { operation, status, code, detail: message },
-    );
-  }
+  if (isRateLimitAnswer(status, failure.body)) return rateLimitError(answer);
   if (status === 401 || status === 403) {
-    return new AuthenticationError(`${status} from ${operation}${said}: ${credential}`, {
-      operation,
-      status,
-      code,
-      detail: message,
-    });
+    const credential =
+      failure.auth === "token"
+        ? `the bearer token was refused; check ${setting(SETTINGS.token)}, or unset it to use the API key`
+        : `the API key was refused; check ${setting(SETTINGS.apiKey)}`;
+    return new AuthenticationError(`${status} from ${operation}${said}: ${credential}`, fields);
   }
-  if (status === 404) {
-    return new NotFoundError(`404 from ${operation}${said}: check the ids you gave`, {
-      operation,
-      status,
-      code,
-      detail: message,
-    });
-  }
-  if (status === 410) {
-    return new GoneError(`410 from ${operation}${said}: the platform removed this operation`, {
-      operation,
-      status,
-      code,
-      detail: message,
-    });
-  }
+  if (status === 404) return new NotFoundError(`404 from ${operation}${said}: check the ids you gave`, fields);
+  if (status === 410) return new GoneError(`410 from ${operation}${said}: the platform removed this operation`, fields);
   if (status >= 500) {
     return new ServerError(
-      `${status} from ${operation}${tries}${said}: the platform failed; run again later, and contact its support if it persists`,
-      { operation, status, code, detail: message },
+      `${status} from ${operation}${answer.tries}${said}: the platform failed; run again later, ` +
+        "and contact its support if it persists",
+      fields,
     );
   }
-  // The platform's quirks are recognised here, once, so that callers test a class, not a message.
+  return undefined;
+}
+
+/** The rate limit held the call past its budget: what to do about another job sharing the API key. */
+function rateLimitError({ failure, status, fields, said, setting }: Answer): RateLimitError {
+  const held = `${((failure.rateLimitedMs ?? 0) / 1000).toFixed(1)} s`;
+  const budget = failure.rateLimitBudgetMs === undefined ? "" : ` (the budget is ${failure.rateLimitBudgetMs} ms)`;
+  const answered = status === 429 ? "" : ` (the platform's rate limit, answered as ${status} "Rate Limit Hit")`;
+  return new RateLimitError(
+    `${status} from ${failure.operation}${said}${answered}: ` +
+      `the platform's rate limit held this call for ${held} over ${failure.attempts} attempts${budget}. ` +
+      "Another job or program may be using the same API key: " +
+      `stagger the jobs, lower ${setting(SETTINGS.requestsPerSecond)}, ` +
+      `or raise ${setting(SETTINGS.rateLimitBudgetMs)}. ` +
+      "Nothing is lost: run the same command again and it carries on",
+    fields,
+  );
+}
+
+/**
+ * The platform refused the request's content. Its quirks are recognised here, once, so that
+ * callers test a class, not a message.
+ */
+function refusedRequestError({ failure, status, fields, message, said }: Answer): ApiError {
+  const from = `${status} from ${failure.operation}${said}`;
   if (/^Field with id .* not found$/i.test(message ?? "")) {
-    return new FieldNotFoundError(`${status} from ${operation}${said}: check fieldId and workflowId`, {
-      operation,
-      status,
-      code,
-      detail: message,
-    });
+    return new FieldNotFoundError(`${from}: check fieldId and workflowId`, fields);
   }
-  // The spec does not show how a draft is refused; the code, or a message about drafts, tells.
-  if (code === "WORKFLOW_NOT_PUBLISHED" || /\bdraft\b|not published|unpublished/i.test(message ?? "")) {
-    return new WorkflowNotPublishedError(`${status} from ${operation}${said}: publish the workflow, then run again`, {
-      operation,
-      status,
-      code,
-      detail: message,
-    });
+  // The platform's docs do not show how a draft is refused; the code, or a message about drafts, tells.
+  if (fields.code === "WORKFLOW_NOT_PUBLISHED" || /\bdraft\b|not published|unpublished/i.test(message ?? "")) {
+    return new WorkflowNotPublishedError(`${from}: publish the workflow, then run again`, fields);
   }
-  return new BadRequestError(`${status} from ${operation}${said}: fix the input named in the message`, {
-    operation,
-    status,
-    code,
-    detail: message,
-  });
+  return new BadRequestError(`${from}: fix the input named in the message`, fields);
 }
 
 /** Runs a platform call whose 404 means "already gone"; returns undefined then. */

@@ -11,7 +11,7 @@ import { pacer } from "./pacing"; // its rate is set where a connection is opene
 import { PageList, PageQuery } from "./pagination";
 import * as s from "./schemas";
 
-/** The version segment every public operation carries (spec 9). */
+/** The version segment every public operation carries (docs/design/contract.md#versioning). */
 const API_PREFIX = "/api/v2/public";
 /** Retry n waits this × 2^n (n counts from 1: 500 ms, 1 s, 2 s, ...), plus up to 20% jitter. */
 const RETRY_BASE_DELAY_MS = 250;
@@ -186,7 +186,8 @@ export class PlatformClient {
     }
     if (!this.settings.apiKey) {
       throw new SettingsError(
-        `${operation} needs an API key, and only a bearer token is configured: set ${settingName(SETTINGS.apiKey, this.terms)}: ${settingHint(SETTINGS.apiKey, this.terms)}`,
+        `${operation} needs an API key, and only a bearer token is configured: ` +
+          `set ${settingName(SETTINGS.apiKey, this.terms)}: ${settingHint(SETTINGS.apiKey, this.terms)}`,
       );
     }
     return { headers: { "x-api-key": this.settings.apiKey }, used: "apiKey" };
@@ -253,7 +254,8 @@ export class PlatformClient {
       const issue = parsed.error.issues[0];
       const where = issue.path.length ? issue.path.join(".") : "(the whole body)";
       throw new ResponseValidationError(
-        `${operation} answered ${status} with a body that does not have the documented shape: \`${where}\`: ${issue.message}. The platform's API may have changed; report this with the package version.`,
+        `${operation} answered ${status} with a body that does not have the documented shape: \`${where}\`: ` +
+          `${issue.message}. The platform's API may have changed; report this with the package version.`,
         { operation, status },
       );
     }
@@ -286,7 +288,7 @@ export class PlatformClient {
     });
   }
 
-  /** `GET /slug/:slug/config/:configId` (platform facts). */
+  /** `GET /slug/:slug/config/:configId` (docs/design/contract.md#config-fields). */
   async getConfig(args: { slug: string; configId: string; linkedAccountId: string }): Promise<s.Config> {
     return this.call({
       method: "GET",
@@ -297,7 +299,7 @@ export class PlatformClient {
     });
   }
 
-  /** `PUT /application/event/:eventId` (spec 4.2); returns every event of the org. */
+  /** `PUT /application/event/:eventId` (docs/design/contract.md#application-events); returns every event of the org. */
   async updateApplicationEvent(
     eventId: string,
     body: { name: string; response: unknown },
@@ -311,7 +313,10 @@ export class PlatformClient {
     });
   }
 
-  /** `PUT /slug/:slug/config/:configId/workflows/:workflowId` with `{enabled}` (spec 4.3; PUT per the conflicts rule). */
+  /**
+   * `PUT /slug/:slug/config/:configId/workflows/:workflowId` with `{enabled}` (docs/design/contract.md#workflows;
+   * PUT per docs/design/contract.md#conflicts).
+   */
   async setWorkflowEnabled(args: {
     slug: string;
     configId: string;
@@ -321,7 +326,9 @@ export class PlatformClient {
   }): Promise<z.infer<typeof s.WorkflowToggleResult>> {
     return this.call({
       method: "PUT",
-      path: `/slug/${segment("slug", args.slug)}/config/${segment("configId", args.configId)}/workflows/${segment("workflowId", args.workflowId)}`,
+      path:
+        `/slug/${segment("slug", args.slug)}/config/${segment("configId", args.configId)}` +
+        `/workflows/${segment("workflowId", args.workflowId)}`,
       auth: "apiKey",
       headers: { linked_account_id: args.linkedAccountId },
       body: { enabled: args.enabled },

@@ -17,7 +17,10 @@ export function idProblem(value: string): string | undefined {
   if (value === "." || value === "..") return `must not be "." or "..", which a URL resolves to another path`;
   if (value.length > MAX_ID_LENGTH) return `must be at most ${MAX_ID_LENGTH} characters long`;
   if (/[^\x20-\x7e]/.test(value)) {
-    return "must hold only printable ASCII characters: control characters, line breaks and other characters cannot reach the platform unchanged in a path or a header";
+    return (
+      "must hold only printable ASCII characters: control characters, " +
+      "line breaks and other characters cannot reach the platform unchanged in a path or a header"
+    );
   }
   return undefined;
 }

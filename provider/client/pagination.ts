@@ -1,7 +1,7 @@
-// The platform's paginated lists (`page`, `limit`, and the envelope of platform facts, "Common"),
+// The platform's paginated lists (`page`, `limit`, and the envelope of docs/design/contract.md#pagination),
 // walked here once: every list operation of the client returns a PageList (docs/design/client.md).
 
-/** The platform's page size limit (platform facts: `limit` at most 100). */
+/** The platform's page size limit (docs/design/contract.md#pagination: `limit` at most 100). */
 export const MAX_PAGE_SIZE = 100;
 
 /** One page of a list, as the platform returns it. */

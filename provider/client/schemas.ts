@@ -1,14 +1,14 @@
-// zod schemas of the platform's response shapes (spec section 2, and the platform facts where
-// the spec says "not shown"). Objects are loose: the platform adds fields to responses without
-// notice (spec 9), and an additive change must never break a deployment.
+// zod schemas of the platform's response shapes (docs/design/contract.md). Objects are loose: the
+// platform adds fields to responses without notice (docs/design/contract.md#versioning), and an additive
+// change must never break a deployment.
 import { z } from "zod";
 
-/** `{name, value}` pairs, used by field options and labels (spec 2.2). */
+/** `{name, value}` pairs, used by field options and labels (docs/design/contract.md#config-fields). */
 export const NameValue = z.object({ name: z.string(), value: z.string() });
 /** A `{name, value}` pair. */
 export type NameValue = z.infer<typeof NameValue>;
 
-/** The config field returned by the field update (spec 2.1). */
+/** The config field returned by the field update (docs/design/contract.md#config-fields). */
 export const ConfigFieldRecord = z.looseObject({
   id: z.string(),
   name: z.string().nullish(),
@@ -23,7 +23,10 @@ export const ConfigFieldRecord = z.looseObject({
 /** A config field as the platform returns it. */
 export type ConfigFieldRecord = z.infer<typeof ConfigFieldRecord>;
 
-/** A field inside a config (get config): spec 2.1 plus `labels` and `value`. */
+/**
+ * A field inside a config (get config): the field record (docs/design/contract.md#config-fields) plus
+ * `labels` and `value`.
+ */
 export const ConfigFieldState = ConfigFieldRecord.extend({
   labels: z.array(z.unknown()).nullish(),
   value: z.unknown().optional(),
@@ -41,7 +44,7 @@ export const WorkflowState = z.looseObject({
 /** A workflow's state in one config. */
 export type WorkflowState = z.infer<typeof WorkflowState>;
 
-/** Get config and upsert config (platform facts). */
+/** Get config and upsert config (docs/design/contract.md#config-fields). */
 export const Config = z.looseObject({
   slug: z.string(),
   config_id: z.string(),
@@ -52,10 +55,10 @@ export const Config = z.looseObject({
 /** One config of one linked account and app. */
 export type Config = z.infer<typeof Config>;
 
-/** Workflow toggle response (platform facts). */
+/** Workflow toggle response (docs/design/contract.md#workflows). */
 export const WorkflowToggleResult = z.looseObject({ workflows: z.array(WorkflowState) });
 
-/** An application event record (spec 2.4). */
+/** An application event record (docs/design/contract.md#application-events). */
 export const ApplicationEventRecord = z.looseObject({
   _id: z.string(),
   name: z.string(),
@@ -65,20 +68,20 @@ export const ApplicationEventRecord = z.looseObject({
 /** An application event as the platform returns it. */
 export type ApplicationEventRecord = z.infer<typeof ApplicationEventRecord>;
 
-/** The event update returns every event of the org (platform facts). */
+/** The event update returns every event of the org (docs/design/contract.md#application-events). */
 export const ApplicationEventList = z.array(ApplicationEventRecord);
 
-/** Env variable scopes (platform facts). */
+/** Env variable scopes (docs/design/contract.md#env-variables). */
 export const EnvScope = z.enum(["org", "workspace", "linked_account", "workflow"]);
 /** The scope of an env variable definition. */
 export type EnvScope = z.infer<typeof EnvScope>;
 
-/** Env variable formats (platform facts). */
+/** Env variable formats (docs/design/contract.md#env-variables). */
 export const EnvFormat = z.enum(["string", "number", "url"]);
 /** The format an env variable's values must have. */
 export type EnvFormat = z.infer<typeof EnvFormat>;
 
-/** An env variable definition (platform facts). */
+/** An env variable definition (docs/design/contract.md#env-variables). */
 export const EnvDefinition = z.looseObject({
   _id: z.string(),
   org_id: z.string().nullish(),
@@ -128,7 +131,7 @@ export const EnvValueListItem = z.looseObject({
 /** One env value in a list by scope. */
 export type EnvValueListItem = z.infer<typeof EnvValueListItem>;
 
-/** A linked account (platform facts). */
+/** A linked account (docs/design/contract.md#linked-accounts). */
 export const LinkedAccount = z.looseObject({
   _id: z.string(),
   account_id: z.string(),
@@ -141,7 +144,7 @@ export const LinkedAccount = z.looseObject({
 /** A linked account. */
 export type LinkedAccount = z.infer<typeof LinkedAccount>;
 
-/** The paginated envelope `{docs, totalDocs, limit, page, ...}` (platform facts). */
+/** The paginated envelope `{docs, totalDocs, limit, page, ...}` (docs/design/contract.md#pagination). */
 export function Page<T extends z.ZodType>(item: T) {
   return z.looseObject({
     docs: z.array(item),

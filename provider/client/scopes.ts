@@ -1,4 +1,4 @@
-// Which ids an env variable scope takes (platform facts, "Environment variables"): the scope of a
+// Which ids an env variable scope takes (docs/design/contract.md#env-variables): the scope of a
 // value follows from the ids present when it is set, and the list of a scope needs the same ids.
 // Resources and lookups both check them before any request, from this one table.
 import type { EnvScope } from "./schemas";

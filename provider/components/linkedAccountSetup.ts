@@ -47,7 +47,10 @@ export interface LinkedAccountSetupArgs {
   configId?: pulumi.Input<string>;
   /** Fields to set in the config. */
   fields?: SetupField[];
-  /** Workflows to enable (true) or disable (false), by workflow id; or WorkflowToggle's settings, `{enabled, restoreOnDelete?}`. */
+  /**
+   * Workflows to enable (true) or disable (false), by workflow id; or WorkflowToggle's settings,
+   * `{enabled, restoreOnDelete?}`.
+   */
   workflows?: Record<string, pulumi.Input<boolean> | SetupWorkflow>;
   /** Env variable values of this linked account. */
   envValues?: SetupEnvValue[];

@@ -3,8 +3,8 @@
 // derived from it (docs/design/native.md), as a resource's are from its definition.
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { currentRun } from "../connection";
-import type { PlatformReader } from "../run";
+import { currentSession } from "../connection";
+import type { PlatformReader } from "../session";
 
 /** A lookup's arguments: name to schema, each with its JSDoc and the same text in `.describe()`. */
 type Shape = z.ZodRawShape;
@@ -73,7 +73,7 @@ export class LookupDefinition<A extends Shape, R extends z.ZodType> {
   // An arrow, so that it keeps its definition when exported on its own as `getEnvValues`.
   readonly call = async (args?: unknown): Promise<z.output<R>> => {
     const parsed = parseArgs(this.name, this.validation, args);
-    return this.body(currentRun().reader, parsed);
+    return this.body(currentSession().reader, parsed);
   };
 
   /** The `...Output` twin: takes Inputs, returns an Output, a secret one if the lookup is secret. */

@@ -1,11 +1,11 @@
 // The resources' calls: check, diff, create, read, update and delete, each served by the same
-// provider the dynamic host serves (bridge/host.ts), so validation, pacing and errors are the same
+// provider the dynamic host serves (dynamic/host.ts), so validation, pacing and errors are the same
 // code (docs/design/native.md, "The plugin").
 import { isDeepStrictEqual } from "node:util";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
 import type { z } from "zod";
-import { providers } from "../bridge/host";
+import { providers } from "../dynamic/host";
 import { RESOURCES } from "../resources";
 import { containsUnknown } from "../resources/inputs";
 import { NATIVE_TYPE_PREFIX, PACKAGE } from "../typeTokens";
@@ -27,7 +27,7 @@ function served(urn: string) {
     const known = RESOURCES.map((d) => d.type).join(", ");
     throw new Error(`${PACKAGE}: unknown resource type ${JSON.stringify(type)}; this provider serves ${known}`);
   }
-  // The same providers the dynamic host serves (bridge/host.ts), failures named in the reason.
+  // The same providers the dynamic host serves (dynamic/host.ts), failures named in the reason.
   const provider = providers[definition.type];
   return { definition, provider, secrets: definition.properties.secret as string[], strings: stringInputs(definition) };
 }

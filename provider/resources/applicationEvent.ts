@@ -1,12 +1,12 @@
-// ApplicationEvent: one application event's name and response structure (spec 4.2). The API
-// cannot read an event, so refresh sees no drift and delete restores only a declared
-// `restoreOnDelete` (docs/resources/application-event.md).
+// ApplicationEvent: one application event's name and response structure
+// (docs/design/contract.md#application-events). The API cannot read an event, so refresh sees no
+// drift and delete restores only a declared `restoreOnDelete` (docs/resources/application-event.md).
 import { z } from "zod";
 import { unlessGone } from "../client/errors";
 import * as api from "../client/schemas";
-import type { Run } from "../run";
+import type { Session } from "../session";
 import { defineResource } from "./definition";
-import { describe, Id, isRecord } from "./inputs";
+import { Id, isRecord, mustBe, required } from "./inputs";
 import { ArgsOf, declareProperties, StateOf } from "./properties";
 import { objectType, typedAs } from "./schemaTypes";
 
@@ -32,16 +32,9 @@ export interface DeclaredKey {
 /** A JSON object: what the platform accepts as a response sample. */
 const Sample = typedAs(
   { type: "object", additionalProperties: { $ref: "pulumi.json#/Any" } },
-  z.custom<EventResponseSample>(
-    (value) => value !== null && typeof value === "object" && !Array.isArray(value),
-    // A missing sample is its own case: "not a undefined" would not tell the user to add it.
-    {
-      error: (issue) =>
-        issue.input === undefined
-          ? "is required"
-          : `must be an object (a sample of the event's response), not ${describe(issue.input)}`,
-    },
-  ),
+  z.custom<EventResponseSample>((value) => value !== null && typeof value === "object" && !Array.isArray(value), {
+    error: required("an object (a sample of the event's response)"),
+  }),
 );
 
 /** A declared response key, as the platform returns it. */
@@ -57,15 +50,12 @@ const DeclaredKeySchema = objectType(
 export const ApplicationEventProperties = declareProperties({
   identity: {
     /** The event's id on the platform. Changing it replaces the resource. */
-    eventId: Id.describe("The event's id on the platform. Changing it replaces the resource."),
+    eventId: Id.describe("The event's id on the platform."),
   },
   settings: {
     /** The event's name. */
     name: z
-      .string({
-        error: (issue) =>
-          issue.input === undefined ? "is required" : `must be a string, not ${describe(issue.input)}`,
-      })
+      .string({ error: required("a string") })
       .trim()
       .min(1, "must not be empty")
       .describe("The event's name."),
@@ -74,9 +64,13 @@ export const ApplicationEventProperties = declareProperties({
      * property, with dot paths for nested properties (`user.id`), and keeps the sample itself.
      */
     response: Sample.describe(
-      "A sample of the event's response, as a readable object. The platform declares one key per property, with dot paths for nested properties (`user.id`), and keeps the sample itself.",
+      "A sample of the event's response, as a readable object. The platform declares one key per property, " +
+        "with dot paths for nested properties (`user.id`), and keeps the sample itself.",
     ),
-    /** What the event is set back to on delete. The API cannot read an event, so this must be declared to be restored. */
+    /**
+     * What the event is set back to on delete. The API cannot read an event, so this must be declared
+     * to be restored.
+     */
     restoreOnDelete: objectType(
       "EventDefinition",
       z
@@ -85,13 +79,14 @@ export const ApplicationEventProperties = declareProperties({
             name: z.string().trim().min(1, "must not be empty").describe("The event's name."),
             response: Sample.describe("A sample of the response; the platform derives the declared keys from it."),
           },
-          { error: (issue) => `must be {name, response}, not ${describe(issue.input)}` },
+          { error: mustBe("{name, response}") },
         )
         .strict(),
     )
       .optional()
       .describe(
-        "What the event is set back to on delete. The API cannot read an event, so this must be declared to be restored.",
+        "What the event is set back to on delete. The API cannot read an event, " +
+          "so this must be declared to be restored.",
       ),
   },
   outputs: {
@@ -110,12 +105,17 @@ export type ApplicationEventArgs = ArgsOf<typeof ApplicationEventProperties>;
 type ApplicationEventState = StateOf<typeof ApplicationEventProperties>;
 
 /** Updates the event and picks our record out of the org's list. */
-async function putEvent(run: Run, eventId: string, definition: EventDefinition): Promise<api.ApplicationEventRecord> {
-  const events = await run.updateApplicationEvent(eventId, definition);
+async function putEvent(
+  session: Session,
+  eventId: string,
+  definition: EventDefinition,
+): Promise<api.ApplicationEventRecord> {
+  const events = await session.updateApplicationEvent(eventId, definition);
   const record = events.find((e) => e._id === eventId);
   if (!record) {
     throw new Error(
-      `PUT /application/event/${eventId} succeeded, but the returned list has no event ${eventId}; run again, and report it if it persists`,
+      `PUT /application/event/${eventId} succeeded, but the returned list has no event ${eventId}; ` +
+        `run again, and report it if it persists`,
     );
   }
   return record;
@@ -135,8 +135,8 @@ export const ApplicationEventDefinition = defineResource({
   description: "Declares one application event's name and response structure.",
   properties: ApplicationEventProperties,
   operations: {
-    async create({ run, claim }, inputs) {
-      const record = await putEvent(run, inputs.eventId, { name: inputs.name, response: inputs.response });
+    async create({ session, claim }, inputs) {
+      const record = await putEvent(session, inputs.eventId, { name: inputs.name, response: inputs.response });
       claim(inputs.eventId);
       return { id: inputs.eventId, outs: stateOf(inputs, record) };
     },
@@ -147,17 +147,19 @@ export const ApplicationEventDefinition = defineResource({
     },
 
     async update(context, _id, _olds, news) {
-      const record = await putEvent(context.run, news.eventId, { name: news.name, response: news.response });
+      const record = await putEvent(context.session, news.eventId, { name: news.name, response: news.response });
       return { outs: stateOf(news, record) };
     },
 
     async delete(context, id, props) {
       if (!props.restoreOnDelete || context.claimedByAnother(id)) return;
-      await unlessGone(() => putEvent(context.run, props.eventId, props.restoreOnDelete!));
+      await unlessGone(() => putEvent(context.session, props.eventId, props.restoreOnDelete!));
     },
   },
   importable: {
-    why: "the API has no read of an event. Declare it in the program with restoreOnDelete: create writes the declared name and response",
+    why:
+      "the API has no read of an event. Declare it in the program with restoreOnDelete: " +
+      "create writes the declared name and response",
   },
   summary: {
     titled: ["name"],

@@ -1,15 +1,16 @@
-// ConfigField: one field of one config (spec 4.1), in the config of one linked account and app.
-// The field sits in `fields` when it is global to the app and in `workflows[{id, fields}]` when
-// it belongs to a workflow. Create records what the field held before, and delete puts it back.
+// ConfigField: one field of one config (docs/design/contract.md#config-fields), in the config of
+// one linked account and app. The field sits in `fields` when it is global to the app and in
+// `workflows[{id, fields}]` when it belongs to a workflow. Create records what the field held
+// before, and delete puts it back.
 import { isDeepStrictEqual } from "node:util";
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { FieldNotFoundError, NotFoundError, unlessGone } from "../client/errors";
 import * as api from "../client/schemas";
 import { NameValue } from "../client/schemas";
-import type { Run } from "../run";
+import type { Session } from "../session";
 import { defineResource } from "./definition";
-import { describe, Id, isRecord, NameValueList } from "./inputs";
+import { Id, isRecord, mustBe, NameValueList } from "./inputs";
 import { objectType } from "./schemaTypes";
 import { ArgsOf, declareProperties, defined, StateOf } from "./properties";
 import { configOrFailure, isFailure, quoted, unpublishedWorkflow } from "./validation";
@@ -22,7 +23,7 @@ export interface NameValueInput {
   value: pulumi.Input<string>;
 }
 
-/** The field as the platform returns it (spec 2.1), in camelCase. */
+/** The field as the platform returns it (docs/design/contract.md#config-fields), in camelCase. */
 const ConfigFieldRecordSchema = objectType(
   "ConfigFieldRecord",
   z.object({
@@ -36,7 +37,7 @@ const ConfigFieldRecordSchema = objectType(
     dynamicSlotIdentifier: z.string().optional().describe("The dynamic slot's identifier."),
   }),
 );
-/** The field as the platform returns it (spec 2.1), in camelCase. */
+/** The field as the platform returns it (docs/design/contract.md#config-fields), in camelCase. */
 export type ConfigFieldRecord = z.output<typeof ConfigFieldRecordSchema>;
 
 /** The properties a ConfigField sets on the field, and so puts back on delete. */
@@ -60,7 +61,7 @@ const managed = {
 /** Values of the managed properties: what is set, found, or put back. */
 const ManagedValues = objectType(
   "ConfigFieldValues",
-  z.object(managed, { error: (issue) => `must be {name?, options?, labels?}, not ${describe(issue.input)}` }).strict(),
+  z.object(managed, { error: mustBe("{name?, options?, labels?}") }).strict(),
 );
 type ManagedValues = z.output<typeof ManagedValues>;
 
@@ -68,20 +69,22 @@ type ManagedValues = z.output<typeof ManagedValues>;
 export const ConfigFieldProperties = declareProperties({
   identity: {
     /** The application's slug, e.g. `hubspot`. Changing it replaces the resource. */
-    slug: Id.describe("The application's slug, e.g. `hubspot`. Changing it replaces the resource."),
+    slug: Id.describe("The application's slug, e.g. `hubspot`."),
     /** The customer's identifier of the linked account (end user). Changing it replaces the resource. */
-    linkedAccountId: Id.describe(
-      "The customer's identifier of the linked account (end user). Changing it replaces the resource.",
-    ),
-    /** The config to update; by default the platform names a config after its linked account. Changing it replaces the resource. */
-    configId: Id.describe(
-      "The config to update; by default the platform names a config after its linked account. Changing it replaces the resource.",
-    ),
+    linkedAccountId: Id.describe("The customer's identifier of the linked account (end user)."),
+    /**
+     * The config to update; by default the platform names a config after its linked account. Changing
+     * it replaces the resource.
+     */
+    configId: Id.describe("The config to update; by default the platform names a config after its linked account."),
     /** The field's id. Changing it replaces the resource. */
-    fieldId: Id.describe("The field's id. Changing it replaces the resource."),
-    /** The published workflow the field belongs to; omit it for a field global to the app. Changing it replaces the resource. */
+    fieldId: Id.describe("The field's id."),
+    /**
+     * The published workflow the field belongs to; omit it for a field global to the app. Changing it
+     * replaces the resource.
+     */
     workflowId: Id.optional().describe(
-      "The published workflow the field belongs to; omit it for a field global to the app. Changing it replaces the resource.",
+      "The published workflow the field belongs to; omit it for a field global to the app.",
     ),
   },
   settings: {
@@ -92,7 +95,9 @@ export const ConfigFieldProperties = declareProperties({
      * not the state to go back to, e.g. after an interrupted create. Changing it writes nothing.
      */
     restoreOnDelete: ManagedValues.optional().describe(
-      "What delete (destroy, or removing the resource) puts back, instead of what create found: exactly these properties, whatever create recorded. Declare it when what create found is not the state to go back to, e.g. after an interrupted create. Changing it writes nothing.",
+      "What delete (destroy, or removing the resource) puts back, instead of what create found: " +
+        "exactly these properties, whatever create recorded. Declare it when what create found is not the state " +
+        "to go back to, e.g. after an interrupted create. Changing it writes nothing.",
     ),
   },
   outputs: {
@@ -154,8 +159,8 @@ function where(s: ConfigFieldState): string {
 }
 
 /** Sends one field update; `values` holds only the properties to set. */
-async function putField(run: Run, target: ConfigFieldState, values: ManagedValues): Promise<ConfigFieldRecord> {
-  return toRecord(await run.updateConfigField(target, values));
+async function putField(session: Session, target: ConfigFieldState, values: ManagedValues): Promise<ConfigFieldRecord> {
+  return toRecord(await session.updateConfigField(target, values));
 }
 
 /** The values to send: what the user manages now, and the previous value of what they stopped managing. */
@@ -197,8 +202,8 @@ export const ConfigFieldDefinition = defineResource({
   description: "Sets one field's name, options or labels in one config, and restores them on delete.",
   properties: ConfigFieldProperties,
   operations: {
-    async validate({ run }, inputs) {
-      const config = await configOrFailure(run, inputs);
+    async validate({ session }, inputs) {
+      const config = await configOrFailure(session, inputs);
       if (isFailure(config)) return { failures: [config] };
       const { workflowId } = inputs;
       if (workflowId !== undefined && !config.workflows.some((w) => w.id === workflowId))
@@ -209,16 +214,20 @@ export const ConfigFieldDefinition = defineResource({
         failures: [
           {
             property: "fieldId",
-            reason: `config ${quoted(inputs.configId)} (app ${quoted(inputs.slug)}, linked account ${quoted(inputs.linkedAccountId)}) has no field ${quoted(inputs.fieldId)} ${place}: check fieldId and workflowId`,
+            reason:
+              `config ${quoted(inputs.configId)} (app ${quoted(inputs.slug)}, ` +
+              `linked account ${quoted(inputs.linkedAccountId)}) has no field ${quoted(inputs.fieldId)} ${place}: ` +
+              `check fieldId and workflowId`,
           },
         ],
       };
     },
 
-    async create({ run, claim }, inputs) {
-      if (inputs.restoreOnDelete && run.settings.createWithoutRead) {
-        // What delete puts back is declared, so a read would record nothing: one write instead (docs/guides/scaling.md).
-        const field = await putField(run, inputs, desiredValues(inputs));
+    async create({ session, claim }, inputs) {
+      if (inputs.restoreOnDelete && session.settings.createWithoutRead) {
+        // What delete puts back is declared, so a read would record nothing: one write instead
+        // (docs/guides/scaling.md).
+        const field = await putField(session, inputs, desiredValues(inputs));
         claim(idOf(inputs));
         return {
           id: idOf(inputs),
@@ -226,7 +235,7 @@ export const ConfigFieldDefinition = defineResource({
         };
       }
       // One read, shared with the config's other resources: what to restore, and is a write needed?
-      const before = findField(await run.readConfig(inputs), inputs.fieldId, inputs.workflowId);
+      const before = findField(await session.readConfig(inputs), inputs.fieldId, inputs.workflowId);
       if (!before) {
         const hint = inputs.workflowId
           ? `the workflow ${inputs.workflowId} is not a published workflow of this config, or has no such field`
@@ -238,14 +247,14 @@ export const ConfigFieldDefinition = defineResource({
       ) as ManagedValues;
       const desired = desiredValues(inputs);
       // Already as declared (an adopted setup, or a run that stopped after this write): no write.
-      const field = holds(before, desired) ? toRecord(before) : await putField(run, inputs, desired);
+      const field = holds(before, desired) ? toRecord(before) : await putField(session, inputs, desired);
       const outs: ConfigFieldState = { ...ConfigFieldProperties.inputsOf(inputs), field, previous };
       claim(idOf(inputs));
       return { id: idOf(inputs), outs };
     },
 
-    async read({ run }, id, props) {
-      const config = await unlessGone(() => run.readConfig(props));
+    async read({ session }, id, props) {
+      const config = await unlessGone(() => session.readConfig(props));
       const live = config && findField(config, props.fieldId, props.workflowId);
       // The config, the workflow or the field is gone: the resource leaves the state.
       if (!live) return { id: "", props: {} };
@@ -269,7 +278,7 @@ export const ConfigFieldDefinition = defineResource({
       const desired = desiredValues(news, olds);
       let live: api.ConfigFieldState | undefined;
       if (newlyManaged.length > 0) {
-        live = findField(await context.run.readConfig(news), news.fieldId, news.workflowId);
+        live = findField(await context.session.readConfig(news), news.fieldId, news.workflowId);
         for (const key of newlyManaged) previous[key] = liveValue(live, key);
       }
       // Only restoreOnDelete changed: it acts at delete, so there is nothing to write now.
@@ -279,7 +288,7 @@ export const ConfigFieldDefinition = defineResource({
         ? olds.field
         : live && holds(live, desired)
           ? toRecord(live)
-          : await putField(context.run, news, desired);
+          : await putField(context.session, news, desired);
       return { outs: { ...ConfigFieldProperties.inputsOf(news), field, previous: defined(previous) as ManagedValues } };
     },
 
@@ -289,7 +298,7 @@ export const ConfigFieldDefinition = defineResource({
       if (Object.keys(restore).length === 0 || context.claimedByAnother(id)) return;
       // A config, workflow or field that is gone has nothing left to restore.
       try {
-        await putField(context.run, props, restore);
+        await putField(context.session, props, restore);
       } catch (error) {
         if (!(error instanceof NotFoundError || error instanceof FieldNotFoundError)) throw error;
       }

@@ -3,21 +3,24 @@
 // host serves and the summary's entry are all derived from it (docs/design/resources.md).
 import * as pulumi from "@pulumi/pulumi";
 import { ApiError, SettingsError } from "../client/errors";
-import type { Run } from "../run";
-import { MODULE } from "../bridge/program";
+import type { Session } from "../session";
+import { DYNAMIC_MODULE } from "../typeTokens";
 import { idProblem } from "../client/ids";
 import { containsUnknown } from "./inputs";
 import { AnyProperties, ArgsOf, OutputsOf, StateOf } from "./properties";
 
-/** What each operation receives: the command's run, and the run's claims under this resource's type. */
+/** What each operation receives: the command's session, and its claims under this resource's type. */
 export interface Context {
-  /** The command's run, made on first use: a check that needs no platform data needs no settings. */
-  readonly run: Run;
+  /** The command's session, made on first use: a check that needs no platform data needs no settings. */
+  readonly session: Session;
   /** Records that this resource now manages platform object `id` (after a successful create). */
   claim(id: string): void;
-  /** True when another resource of this type took `id` over earlier in this run: it is not ours to undo. */
+  /** True when another resource of this type took `id` over earlier in this session: it is not ours to undo. */
   claimedByAnother(id: string): boolean;
-  /** Whether a check validates a change against the platform (`integration-platform:validateAtPreview`, and nothing stopped it). */
+  /**
+   * Whether a check validates a change against the platform (`integration-platform:validateAtPreview`,
+   * and nothing stopped it).
+   */
   readonly validates: boolean;
 }
 
@@ -27,10 +30,10 @@ export interface Validation {
   inputs?: Record<string, unknown>;
 }
 
-/** How the host runs a definition's operations: the command's run, and whether and how checks validate. */
+/** How the host runs a definition's operations: the command's session, and whether and how checks validate. */
 export interface Host {
-  /** This process's run. */
-  run(): Run;
+  /** This process's session. */
+  session(): Session;
   /** Whether checks validate against the platform now. */
   validates(): boolean;
   /** Stops validation for the command; true the first time, so that the problem is reported once. */
@@ -85,7 +88,10 @@ export interface SummaryOf {
 
 /** The parts of a definition. */
 export interface ResourceDefinitionArgs<T extends string, P extends AnyProperties> {
-  /** The type's name: the last part of its token, `pulumi-nodejs:dynamic/integration-platform:<type>`. Frozen once released. */
+  /**
+   * The type's name: the last part of its token, `pulumi-nodejs:dynamic/integration-platform:<type>`.
+   * Frozen once released.
+   */
   type: T;
   /** What the resource does, in one or two sentences: the schema's, the SDKs' and the class's description. */
   description: string;
@@ -136,15 +142,15 @@ export class ResourceDefinition<T extends string, P extends AnyProperties> {
     this.Resource = resourceClass(args.type, args.properties);
   }
 
-  /** The provider the host serves for this type: each engine call handed a context over the host's run. */
+  /** The provider the host serves for this type: each engine call handed a context over the host's session. */
   provider(host: Host): ServedProvider {
     const { type, operations: ops, properties, importable } = this;
     const context: Context = {
-      get run() {
-        return host.run();
+      get session() {
+        return host.session();
       },
-      claim: (id) => host.run().claim(type, id),
-      claimedByAnother: (id) => host.run().claimedByAnother(type, id),
+      claim: (id) => host.session().claim(type, id),
+      claimedByAnother: (id) => host.session().claimedByAnother(type, id),
       get validates() {
         return host.validates();
       },
@@ -176,7 +182,8 @@ export class ResourceDefinition<T extends string, P extends AnyProperties> {
         const found = await ops.read(context, id, identity as StateOf<P>);
         if (!found.id)
           throw new Error(
-            `${type} ${JSON.stringify(id)} was not found on the platform: check each part of the id (${importable.parts.join("/")})`,
+            `${type} ${JSON.stringify(id)} was not found on the platform: ` +
+              `check each part of the id (${importable.parts.join("/")})`,
           );
         return { ...found, props: importable.adopt(found.props as Record<string, unknown>) };
       },
@@ -190,13 +197,18 @@ export interface ServedProvider extends pulumi.dynamic.ResourceProvider {
   importById(id: string): Promise<pulumi.dynamic.ReadResult>;
 }
 
-/** The identity an import id names: its parts joined with `/`, in `parts`' order; an empty part is an absent optional id. */
+/**
+ * The identity an import id names: its parts joined with `/`, in `parts`' order; an empty part is an
+ * absent optional id.
+ */
 function identityOf(type: string, parts: string[], id: string): Record<string, string> {
   const values = id.split("/");
   if (values.length !== parts.length) {
     throw new Error(
-      `${type} import ids are ${parts.join("/")} (${parts.length} parts, an optional one may be empty); got ${values.length} part(s). ` +
-        "An id that itself holds a / cannot be imported: declare the resource instead, and create adopts the object without writing",
+      `${type} import ids are ${parts.join("/")} (${parts.length} parts, an optional one may be empty); ` +
+        `got ${values.length} part(s). ` +
+        "An id that itself holds a / cannot be imported: declare the resource instead, " +
+        "and create adopts the object without writing",
     );
   }
   const identity: Record<string, string> = {};
@@ -219,7 +231,9 @@ async function validating(host: Host, validate: () => Promise<Validation>): Prom
     return await validate();
   } catch (error) {
     if (!(error instanceof ApiError || error instanceof SettingsError)) throw error;
-    const reason = `the change could not be validated against the platform: ${error.message}. Fix this, or set integration-platform:validateAtPreview to false (docs/guides/pull-requests.md)`;
+    const reason =
+      `the change could not be validated against the platform: ${error.message}. ` +
+      `Fix this, or set integration-platform:validateAtPreview to false (docs/guides/pull-requests.md)`;
     return { failures: host.stopValidation(reason) ? [{ property: "", reason }] : [] };
   }
 }
@@ -236,25 +250,26 @@ export function defineResource<T extends string, P extends AnyProperties>(
  * docs/design/release.md) follows a literal `require`, not one built from a template.
  */
 const FORWARDERS: Record<string, () => pulumi.dynamic.ResourceProvider> = {
-  ApplicationEvent: () => require("../bridge/providers/ApplicationEvent"),
-  ConfigField: () => require("../bridge/providers/ConfigField"),
-  EnvVariableValue: () => require("../bridge/providers/EnvVariableValue"),
-  WorkflowToggle: () => require("../bridge/providers/WorkflowToggle"),
+  ApplicationEvent: () => require("../dynamic/forwarders/ApplicationEvent"),
+  ConfigField: () => require("../dynamic/forwarders/ConfigField"),
+  EnvVariableValue: () => require("../dynamic/forwarders/EnvVariableValue"),
+  WorkflowToggle: () => require("../dynamic/forwarders/WorkflowToggle"),
 };
 
-/** The frozen forwarder of bridge/providers/<type>. */
+/** The frozen forwarder of dynamic/forwarders/<type>. */
 function forwarderOf(type: string): pulumi.dynamic.ResourceProvider {
   const load = FORWARDERS[type];
   if (!load)
     throw new Error(
-      `no forwarder module for resource type ${type}: add provider/bridge/providers/${type}.ts and list it in FORWARDERS`,
+      `no forwarder module for resource type ${type}: ` +
+        `add provider/dynamic/forwarders/${type}.ts and list it in FORWARDERS`,
     );
   return load();
 }
 
-/** The class users construct, registering its type with the frozen forwarder of bridge/providers/<type>. */
+/** The class users construct, registering its type with the frozen forwarder of dynamic/forwarders/<type>. */
 function resourceClass<P extends AnyProperties>(type: string, properties: P): ResourceClass<P> {
-  // A module's export, so that `__provider` is written as a bare `require` of it (bridge/program.ts).
+  // A module's export, so that `__provider` is written as a bare `require` of it (dynamic/program.ts).
   const forwarder = forwarderOf(type);
   class Resource extends pulumi.dynamic.Resource {
     constructor(name: string, args: ArgsOf<P>, opts?: pulumi.CustomResourceOptions) {
@@ -266,7 +281,7 @@ function resourceClass<P extends AnyProperties>(type: string, properties: P): Re
       const limit = Error.stackTraceLimit;
       Error.stackTraceLimit = 0;
       try {
-        super(forwarder, name, props, options, MODULE, type);
+        super(forwarder, name, props, options, DYNAMIC_MODULE, type);
       } catch (error) {
         // What the SDK refuses at once keeps a stack that points at the program's line.
         Error.stackTraceLimit = limit;

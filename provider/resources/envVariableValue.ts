@@ -1,4 +1,4 @@
-// EnvVariableValue: one env variable value (platform facts, "Environment variables"). Which ids
+// EnvVariableValue: one env variable value (docs/design/contract.md#env-variables). Which ids
 // are present decides the scope, and they must fit the definition's scope. Create looks first:
 // a value already as declared is adopted without a write; otherwise create is the API's upsert,
 // so an existing value for the same definition and scope is overwritten, never duplicated.
@@ -9,31 +9,32 @@ import { z } from "zod";
 import { AdviceError, NotFoundError, unlessGone } from "../client/errors";
 import { EnvDefinition, EnvFormat, EnvScope } from "../client/schemas";
 import { scopeViolations } from "../client/scopes";
-import type { Run } from "../run";
+import type { Session } from "../session";
 import { defineResource } from "./definition";
-import { containsUnknown, describe, Id } from "./inputs";
+import { containsUnknown, Id, mustBe, required } from "./inputs";
 import { ArgsOf, declareProperties, defined } from "./properties";
 
 /** EnvVariableValue's properties, each declared once (see properties.ts). */
 export const EnvVariableValueProperties = declareProperties({
   identity: {
     /** The env variable definition's id. Changing it replaces the resource. */
-    definitionId: Id.describe("The env variable definition's id. Changing it replaces the resource."),
-    /** The linked account, for a `linked_account` definition (or optionally a `workflow` one). Changing it replaces the resource. */
+    definitionId: Id.describe("The env variable definition's id."),
+    /**
+     * The linked account, for a `linked_account` definition (or optionally a `workflow` one). Changing
+     * it replaces the resource.
+     */
     linkedAccountId: Id.optional().describe(
-      "The linked account, for a `linked_account` definition (or optionally a `workflow` one). Changing it replaces the resource.",
+      "The linked account, for a `linked_account` definition (or optionally a `workflow` one).",
     ),
     /** The workflow, for a `workflow` definition. Changing it replaces the resource. */
-    workflowId: Id.optional().describe("The workflow, for a `workflow` definition. Changing it replaces the resource."),
+    workflowId: Id.optional().describe("The workflow, for a `workflow` definition."),
   },
   settings: {
     // The value itself never goes into a reason: it is a secret. The class wraps it in
     // pulumi.secret(), so a missing value arrives as null.
     /** The value, always a string; `number` and `url` definitions check its format. Stored as a secret. */
     value: z
-      .string({
-        error: (issue) => (issue.input == null ? "is required" : `must be a string, not ${describe(issue.input)}`),
-      })
+      .string({ error: required("a string", (input) => input == null) })
       .describe("The value, always a string; `number` and `url` definitions check its format. Stored as a secret."),
     /**
      * For an encrypted definition: when the platform already holds a value at this scope, create
@@ -43,20 +44,27 @@ export const EnvVariableValueProperties = declareProperties({
      * that already equals `value` is never written, with or without this.
      */
     adoptEncryptedValue: z
-      .boolean({ error: (issue) => `must be true or false, not ${describe(issue.input)}` })
+      .boolean({ error: mustBe("true or false") })
       .optional()
       .describe(
-        "For an encrypted definition: when the platform already holds a value at this scope, create takes it over without writing. An encrypted value reads back redacted, so it cannot be compared: `value` is trusted to equal it, and only a later change of `value` is written. `pulumi-integration-platform import` sets it on the values it brings in. A readable value that already equals `value` is never written, with or without this.",
+        "For an encrypted definition: when the platform already holds a value at this scope, " +
+          "create takes it over without writing. An encrypted value reads back redacted, " +
+          "so it cannot be compared: `value` is trusted to equal it, " +
+          "and only a later change of `value` is written. " +
+          "`pulumi-integration-platform import` sets it on the values it brings in. " +
+          "A readable value that already equals `value` is never written, with or without this.",
       ),
     /**
      * What delete (destroy, or removing the resource) sets the value to, instead of putting back
      * what create replaced or deleting it. Stored as a secret. Changing it writes nothing.
      */
     restoreOnDelete: z
-      .string({ error: (issue) => `must be a string, not ${describe(issue.input)}` })
+      .string({ error: mustBe("a string") })
       .optional()
       .describe(
-        "What delete (destroy, or removing the resource) sets the value to, instead of putting back what create replaced or deleting it. Stored as a secret. Changing it writes nothing.",
+        "What delete (destroy, or removing the resource) sets the value to, " +
+          "instead of putting back what create replaced or deleting it. Stored as a secret. " +
+          "Changing it writes nothing.",
       ),
     /**
      * Declares that the platform held no value at this placement before this resource: delete
@@ -65,16 +73,23 @@ export const EnvVariableValueProperties = declareProperties({
      * Changing it writes nothing.
      */
     noValueBefore: z
-      .boolean({ error: (issue) => `must be true or false, not ${describe(issue.input)}` })
+      .boolean({ error: mustBe("true or false") })
       .optional()
       .describe(
-        "Declares that the platform held no value at this placement before this resource: delete (destroy, or removing the resource) deletes the value, whatever create found. With createWithoutRead, create is then one write. Not with restoreOnDelete or adoptEncryptedValue. Changing it writes nothing.",
+        "Declares that the platform held no value at this placement before this resource: " +
+          "delete (destroy, or removing the resource) deletes the value, whatever create found. " +
+          "With createWithoutRead, create is then one write. Not with restoreOnDelete or adoptEncryptedValue. " +
+          "Changing it writes nothing.",
       ),
   },
   derived: {
-    /** The definition's scope (org, workspace, linked_account or workflow), learned at check so that read knows which list to look in. */
+    /**
+     * The definition's scope (org, workspace, linked_account or workflow), learned at check so that
+     * read knows which list to look in.
+     */
     scope: EnvScope.describe(
-      "The definition's scope (org, workspace, linked_account or workflow), learned at check so that read knows which list to look in.",
+      "The definition's scope (org, workspace, linked_account or workflow), " +
+        "learned at check so that read knows which list to look in.",
     ),
     /** Whether the platform encrypts the value, and so redacts it on read: drift in it cannot be seen. */
     encrypted: z
@@ -111,7 +126,8 @@ function declarationFailures(inputs: Record<string, unknown>): pulumi.dynamic.Ch
     failures.push({
       property: "noValueBefore",
       reason:
-        "must not be true together with restoreOnDelete: declare one of them, what delete sets the value to or that it deletes it",
+        "must not be true together with restoreOnDelete: declare one of them, " +
+        "what delete sets the value to or that it deletes it",
     });
   }
   if (inputs.adoptEncryptedValue === true) {
@@ -140,13 +156,13 @@ function scopeFailures(
 
 /** The definition, or the failure that says it does not exist. */
 async function definitionOrFailure(
-  run: Run,
+  session: Session,
   definitionId: string,
 ): Promise<
   { found: EnvDefinition; failure?: undefined } | { found?: undefined; failure: pulumi.dynamic.CheckFailure }
 > {
   try {
-    return { found: await run.envDefinition(definitionId) };
+    return { found: await session.envDefinition(definitionId) };
   } catch (error) {
     if (!(error instanceof NotFoundError)) throw error;
     return {
@@ -173,12 +189,15 @@ function definitionFailures(definition: EnvDefinition, inputs: Record<string, un
   return failures;
 }
 
-/** Inputs that check could not complete (validation off): their definition's scope and encryption, or an error naming each misfit. */
+/**
+ * Inputs that check could not complete (validation off): their definition's scope and encryption, or
+ * an error naming each misfit.
+ */
 async function withDefinition<T extends { definitionId: string }>(
-  run: Run,
+  session: Session,
   inputs: T,
 ): Promise<T & { scope: EnvScope; encrypted: boolean }> {
-  const definition = await definitionOrFailure(run, inputs.definitionId);
+  const definition = await definitionOrFailure(session, inputs.definitionId);
   const failures = definition.found ? definitionFailures(definition.found, inputs) : [definition.failure];
   if (failures.length > 0 || !definition.found)
     throw new AdviceError(`EnvVariableValue: ${failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`);
@@ -222,8 +241,8 @@ export const EnvVariableValueDefinition = defineResource({
     },
 
     // The definition's scope and format are the platform's data: read once per command for all values.
-    async validate({ run }, inputs) {
-      const definition = await definitionOrFailure(run, inputs.definitionId);
+    async validate({ session }, inputs) {
+      const definition = await definitionOrFailure(session, inputs.definitionId);
       if (!definition.found) return { failures: [definition.failure] };
       return {
         failures: definitionFailures(definition.found, inputs),
@@ -231,23 +250,23 @@ export const EnvVariableValueDefinition = defineResource({
       };
     },
 
-    async create({ run, claim }, checked) {
+    async create({ session, claim }, checked) {
       // Not validated at preview (validateAtPreview off): the definition is read now, and a misfit fails here.
-      const inputs = checked.scope !== undefined ? checked : await withDefinition(run, checked);
+      const inputs = checked.scope !== undefined ? checked : await withDefinition(session, checked);
       const declared = inputs.restoreOnDelete !== undefined || inputs.noValueBefore === true;
-      if (declared && inputs.adoptEncryptedValue !== true && run.settings.createWithoutRead) {
+      if (declared && inputs.adoptEncryptedValue !== true && session.settings.createWithoutRead) {
         // What delete does is declared, so the listing would record nothing: the upsert alone (docs/guides/scaling.md).
-        const { _id } = await run.setEnvValue(inputs, inputs.value);
+        const { _id } = await session.setEnvValue(inputs, inputs.value);
         claim(_id);
         return { id: _id, outs: EnvVariableValueProperties.inputsOf(inputs) };
       }
-      // One listing per placement, shared with the run's other values there: what is there already?
-      const existing = await run.findEnvValue(inputs);
+      // One listing per placement, shared with the session's other values there: what is there already?
+      const existing = await session.findEnvValue(inputs);
       // Already as declared (an adopted setup, or a run that stopped after this write): no write.
       const adopted =
         existing !== undefined &&
         (inputs.encrypted ? inputs.adoptEncryptedValue === true : existing.value === inputs.value);
-      const id = adopted ? existing._id : (await run.setEnvValue(inputs, inputs.value))._id;
+      const id = adopted ? existing._id : (await session.setEnvValue(inputs, inputs.value))._id;
       claim(id);
       // What delete puts back: the value found, when it can be read (an encrypted one reads redacted).
       const found =
@@ -257,8 +276,8 @@ export const EnvVariableValueDefinition = defineResource({
       return { id, outs: { ...EnvVariableValueProperties.inputsOf(inputs), ...found } };
     },
 
-    async read({ run }, _id, props) {
-      const live = await unlessGone(() => run.findEnvValue(props));
+    async read({ session }, _id, props) {
+      const live = await unlessGone(() => session.findEnvValue(props));
       if (!live) return { id: "", props: {} };
       // An encrypted value reads back as "[REDACTED]": the state's value is the best knowledge.
       const outs = { ...props, value: props.encrypted ? props.value : live.value };
@@ -268,7 +287,7 @@ export const EnvVariableValueDefinition = defineResource({
 
     async update(context, _id, olds, news) {
       // Only adoptEncryptedValue, restoreOnDelete or noValueBefore changed: they act at create and delete.
-      if (olds.value !== news.value) await context.run.setEnvValue(news, news.value);
+      if (olds.value !== news.value) await context.session.setEnvValue(news, news.value);
       return {
         outs: {
           ...EnvVariableValueProperties.inputsOf(news),
@@ -282,35 +301,42 @@ export const EnvVariableValueDefinition = defineResource({
       if (context.claimedByAnother(id)) return;
       // What was declared before what create found: a run that stopped after its write finds its own value.
       if (props.restoreOnDelete === undefined && props.noValueBefore === true) {
-        await unlessGone(() => context.run.deleteEnvValue(props, id));
+        await unlessGone(() => context.session.deleteEnvValue(props, id));
         return;
       }
       // Never lose what was there: a declared restoreOnDelete, else the value create replaced.
       const restore = props.restoreOnDelete ?? props.previousValue;
       if (restore !== undefined) {
         if (restore !== props.value || props.restoreOnDelete !== undefined)
-          await unlessGone(() => context.run.setEnvValue(props, restore));
+          await unlessGone(() => context.session.setEnvValue(props, restore));
         return;
       }
       if (props.foundExisting) {
         // An encrypted value was there before, and could not be read: leave the current one rather
         // than delete what may be an end user's credential.
         pulumi.log.warn(
-          `EnvVariableValue ${id} (definition ${props.definitionId}${props.linkedAccountId ? `, linked account ${props.linkedAccountId}` : ""}${props.workflowId ? `, workflow ${props.workflowId}` : ""}): ` +
-            "left on the platform, not deleted: it replaced an encrypted value that existed before and could not be read back. Declare restoreOnDelete to set a value on delete.",
+          `EnvVariableValue ${id} (definition ${props.definitionId}` +
+            (props.linkedAccountId ? `, linked account ${props.linkedAccountId}` : "") +
+            (props.workflowId ? `, workflow ${props.workflowId}` : "") +
+            "): left on the platform, not deleted: it replaced an encrypted value that existed before " +
+            "and could not be read back. Declare restoreOnDelete to set a value on delete.",
         );
         return;
       }
-      await unlessGone(() => context.run.deleteEnvValue(props, id));
+      await unlessGone(() => context.session.deleteEnvValue(props, id));
     },
   },
   importable: {
-    why: "its id is the platform's value id, which the API cannot look up. Declare it in the program: create adopts a value that already equals `value` without writing (an encrypted one with adoptEncryptedValue: true)",
+    why:
+      "its id is the platform's value id, which the API cannot look up. " +
+      "Declare it in the program: create adopts a value that already equals `value` without writing " +
+      "(an encrypted one with adoptEncryptedValue: true)",
   },
   summary: {
     section: (i) => (i.linkedAccountId === undefined ? "Env values (org, workspace and workflow scope)" : "Env values"),
     title: (i, _o, t) =>
-      `env value of definition ${t.id(i.definitionId)}${i.workflowId !== undefined ? ` for workflow ${t.id(i.workflowId)}` : ""}` +
+      `env value of definition ${t.id(i.definitionId)}` +
+      (i.workflowId !== undefined ? ` for workflow ${t.id(i.workflowId)}` : "") +
       (typeof i.scope === "string" ? `, scope ${t.code(i.scope)}` : ""),
     // The order of delete above; the values themselves are secrets and never shown.
     release: (i, o, t) =>

@@ -1,5 +1,5 @@
 // Every resource type of the package, in the order the change summary lists them. Adding a type
-// is its resource file, its line here, and its frozen forwarder in bridge/providers/.
+// is its resource file, its line here, and its frozen forwarder in dynamic/forwarders/.
 import { ApplicationEventDefinition } from "./applicationEvent";
 import { ConfigFieldDefinition } from "./configField";
 import { EnvVariableValueDefinition } from "./envVariableValue";
@@ -14,7 +14,11 @@ export const RESOURCES = [
   ApplicationEventDefinition,
 ] as const;
 
-/** A resource type's name, as its tokens end: `pulumi-nodejs:dynamic/integration-platform:<ResourceType>` and `integration-platform:index:<ResourceType>`. */
+/**
+ * A resource type's name, as its tokens end:
+ * `pulumi-nodejs:dynamic/integration-platform:<ResourceType>` and
+ * `integration-platform:index:<ResourceType>`.
+ */
 export type ResourceType = (typeof RESOURCES)[number]["type"];
 
 /** The resource type a token names, in either family (typeTokens.ts); undefined for any other token. */

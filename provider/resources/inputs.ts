@@ -16,23 +16,40 @@ export function containsUnknown(value: unknown): boolean {
   return false;
 }
 
-/** An id the platform issues or the user chose, that reaches the platform unchanged in a path or header (client/ids.ts). */
-export const Id = z
-  .string({
-    error: (issue) => (issue.input === undefined ? "is required" : `must be a string, not ${describe(issue.input)}`),
-  })
-  .superRefine((value, ctx) => {
-    const problem = idProblem(value);
-    if (problem) ctx.addIssue({ code: "custom", message: problem });
-  });
+/** What zod's `error` option is handed, of which messages read only the refused value. */
+type Refused = { input?: unknown };
+
+/**
+ * zod's `error` option for a value of the wrong kind: "must be <what>, not <its kind>". It names
+ * what it got without echoing it, which may be a secret.
+ */
+export const mustBe =
+  (what: string) =>
+  (issue: Refused): string =>
+    `must be ${what}, not ${describe(issue.input)}`;
+
+/**
+ * As mustBe, for a required property: a missing value "is required", where "not a undefined" would
+ * not tell the user to add it. `missing` says what counts as missing.
+ */
+export const required =
+  (what: string, missing: (input: unknown) => boolean = (input) => input === undefined) =>
+  (issue: Refused): string =>
+    missing(issue.input) ? "is required" : mustBe(what)(issue);
+
+/**
+ * An id the platform issues or the user chose, that reaches the platform unchanged in a path or
+ * header (client/ids.ts).
+ */
+export const Id = z.string({ error: required("a string") }).superRefine((value, ctx) => {
+  const problem = idProblem(value);
+  if (problem) ctx.addIssue({ code: "custom", message: problem });
+});
 
 /** A string that says what else it got, without echoing it. */
-const text = () =>
-  z.string({
-    error: (issue) => (issue.input === undefined ? "is required" : `must be a string, not ${describe(issue.input)}`),
-  });
+const text = () => z.string({ error: required("a string") });
 
-/** One `{name, value}` pair of a field's options or labels (spec 2.2). */
+/** One `{name, value}` pair of a field's options or labels (docs/design/contract.md#config-fields). */
 export const NameValue = objectType(
   "NameValue",
   z
@@ -43,10 +60,8 @@ export const NameValue = objectType(
     .strict(),
 );
 
-/** A `{name, value}` list, as field options and labels take (spec 2.2). */
-export const NameValueList = z.array(NameValue, {
-  error: (issue) => `must be a list of {name, value} objects, not ${describe(issue.input)}`,
-});
+/** A `{name, value}` list, as field options and labels take (docs/design/contract.md#config-fields). */
+export const NameValueList = z.array(NameValue, { error: mustBe("a list of {name, value} objects") });
 
 /** Whether a value is a plain object: not null, not an array. */
 export function isRecord(value: unknown): value is Record<string, unknown> {

@@ -11,7 +11,7 @@ type Shape = z.ZodRawShape;
 
 /** A resource's properties, in the groups that decide check, diff and state. */
 export interface PropertyGroups<I extends Shape, S extends Shape, D extends Shape, O extends Shape> {
-  /** Inputs that address the platform object: changing one replaces the resource. */
+  /** Inputs that address the platform object: changing one replaces the resource (each description says so). */
   identity: I;
   /** Inputs the resource sets on the object: changing one updates it in place. */
   settings: S;
@@ -53,8 +53,28 @@ export type OutputsOf<P extends AnyProperties> = { readonly [K in keyof StateOf<
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each group is its own resource's shape
 export type AnyProperties = ResourceProperties<any, any, any, any>;
 
+/**
+ * What every identity property's description ends with: the group says for itself that a change
+ * replaces the resource, so that no description has to. Each property's JSDoc still says it, for
+ * TypeScript editors, which read no data (test/unit/nativeSchema.test.ts holds the two equal).
+ */
+const REPLACES = "Changing it replaces the resource.";
+
+/** The identity group with REPLACES after each property's own description. */
+function replacing<I extends Shape>(identity: I): I {
+  return Object.fromEntries(
+    (Object.entries(identity) as [string, z.ZodType][]).map(([name, schema]) => {
+      // The description read is the outermost one: `Id.optional().describe(...)`, as every property declares it.
+      if (!schema.description) throw new Error(`identity property ${name} has no description: end it with .describe()`);
+      return [name, schema.describe(`${schema.description} ${REPLACES}`)];
+    }),
+  ) as unknown as I;
+}
+
 /** One resource's declared properties, and what follows from them. */
 export class ResourceProperties<I extends Shape, S extends Shape, D extends Shape, O extends Shape> {
+  /** The declared groups, the identity's descriptions ending with REPLACES. */
+  readonly groups: PropertyGroups<I, S, D, O>;
   /** The schemas `check` validates: identity and settings. */
   readonly inputShape: I & S;
   /** Identity properties, in declaration order. */
@@ -69,7 +89,9 @@ export class ResourceProperties<I extends Shape, S extends Shape, D extends Shap
   readonly secret: (keyof I | keyof S | keyof O)[];
 
   /** Declares the groups; see PropertyGroups. */
-  constructor(readonly groups: PropertyGroups<I, S, D, O>) {
+  constructor(declared: PropertyGroups<I, S, D, O>) {
+    const groups = { ...declared, identity: replacing(declared.identity) };
+    this.groups = groups;
     this.inputShape = { ...groups.identity, ...groups.settings };
     this.identity = Object.keys(groups.identity);
     this.settings = Object.keys(groups.settings);

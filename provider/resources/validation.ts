@@ -4,22 +4,26 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { NotFoundError } from "../client/errors";
 import type { Config } from "../client/schemas";
-import type { ConfigTarget, Run } from "../run";
+import type { ConfigTarget, Session } from "../session";
 
 /** An id as failure reasons quote it: JSON, so that the summary can read it back. */
 export const quoted = (id: string) => JSON.stringify(id);
 
 /** The target's config, or the failure that names the property at fault. */
-export async function configOrFailure(run: Run, target: ConfigTarget): Promise<Config | pulumi.dynamic.CheckFailure> {
+export async function configOrFailure(
+  session: Session,
+  target: ConfigTarget,
+): Promise<Config | pulumi.dynamic.CheckFailure> {
   try {
-    return await run.readConfig(target);
+    return await session.readConfig(target);
   } catch (error) {
     if (!(error instanceof NotFoundError)) throw error;
   }
   const where = `app ${quoted(target.slug)} for linked account ${quoted(target.linkedAccountId)}`;
-  // The platform says only "Config ... not found": the account's own config tells a wrong configId from a wrong account.
+  // The platform says only "Config ... not found": the account's own config tells a wrong configId
+  // from a wrong account.
   if (target.configId !== target.linkedAccountId) {
-    const own = await run.readConfig({ ...target, configId: target.linkedAccountId }).catch((error) => {
+    const own = await session.readConfig({ ...target, configId: target.linkedAccountId }).catch((error) => {
       if (error instanceof NotFoundError) return undefined;
       throw error;
     });
@@ -40,8 +44,10 @@ export function unpublishedWorkflow(target: ConfigTarget & { workflowId: string 
   return {
     property: "workflowId",
     reason:
-      `${quoted(target.workflowId)} is not a published workflow of config ${quoted(target.configId)} (app ${quoted(target.slug)}, linked account ${quoted(target.linkedAccountId)}): ` +
-      "a draft is blocked from public routes until it is published (publish it, then run again), or the id is wrong (check workflowId)",
+      `${quoted(target.workflowId)} is not a published workflow of config ${quoted(target.configId)} ` +
+      `(app ${quoted(target.slug)}, linked account ${quoted(target.linkedAccountId)}): ` +
+      "a draft is blocked from public routes until it is published (publish it, then run again), " +
+      "or the id is wrong (check workflowId)",
   };
 }
 

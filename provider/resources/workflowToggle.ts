@@ -1,11 +1,11 @@
-// WorkflowToggle: enables or disables one published workflow in one config (spec 4.3). Create
+// WorkflowToggle: enables or disables one published workflow in one config (docs/design/contract.md#workflows). Create
 // records whether the workflow was enabled before, and delete puts that back.
 import { z } from "zod";
 import { unlessGone, WorkflowNotPublishedError } from "../client/errors";
 import * as api from "../client/schemas";
-import type { Run } from "../run";
+import type { Session } from "../session";
 import { defineResource } from "./definition";
-import { describe, Id } from "./inputs";
+import { Id, mustBe, required } from "./inputs";
 import { ArgsOf, declareProperties, StateOf } from "./properties";
 import { configOrFailure, isFailure, unpublishedWorkflow } from "./validation";
 
@@ -13,34 +13,27 @@ import { configOrFailure, isFailure, unpublishedWorkflow } from "./validation";
 export const WorkflowToggleProperties = declareProperties({
   identity: {
     /** The application's slug. Changing it replaces the resource. */
-    slug: Id.describe("The application's slug. Changing it replaces the resource."),
+    slug: Id.describe("The application's slug."),
     /** The linked account (end user) whose config holds the workflow. Changing it replaces the resource. */
-    linkedAccountId: Id.describe(
-      "The linked account (end user) whose config holds the workflow. Changing it replaces the resource.",
-    ),
+    linkedAccountId: Id.describe("The linked account (end user) whose config holds the workflow."),
     /** The config's id. Changing it replaces the resource. */
-    configId: Id.describe("The config's id. Changing it replaces the resource."),
+    configId: Id.describe("The config's id."),
     /** The published workflow's id. Changing it replaces the resource. */
-    workflowId: Id.describe("The published workflow's id. Changing it replaces the resource."),
+    workflowId: Id.describe("The published workflow's id."),
   },
   settings: {
-    // A missing `enabled` is its own case: "not a undefined" would not tell the user to add it.
     /** Whether the workflow runs for this config. */
-    enabled: z
-      .boolean({
-        error: (issue) =>
-          issue.input === undefined ? "is required" : `must be true or false, not ${describe(issue.input)}`,
-      })
-      .describe("Whether the workflow runs for this config."),
+    enabled: z.boolean({ error: required("true or false") }).describe("Whether the workflow runs for this config."),
     /**
      * What delete (destroy, or removing the resource) sets `enabled` back to, instead of what
      * create found (`previousEnabled`). Changing it writes nothing.
      */
     restoreOnDelete: z
-      .boolean({ error: (issue) => `must be true or false, not ${describe(issue.input)}` })
+      .boolean({ error: mustBe("true or false") })
       .optional()
       .describe(
-        "What delete (destroy, or removing the resource) sets `enabled` back to, instead of what create found (`previousEnabled`). Changing it writes nothing.",
+        "What delete (destroy, or removing the resource) sets `enabled` back to, " +
+          "instead of what create found (`previousEnabled`). Changing it writes nothing.",
       ),
   },
   outputs: {
@@ -63,14 +56,16 @@ function findWorkflow(config: api.Config, workflowId: string) {
 }
 
 /** Sends the toggle, turning the platform's refusal of a draft into advice. */
-async function setEnabled(run: Run, target: WorkflowToggleState, enabled: boolean) {
+async function setEnabled(session: Session, target: WorkflowToggleState, enabled: boolean) {
   try {
-    const result = await run.setWorkflowEnabled(target, enabled);
+    const result = await session.setWorkflowEnabled(target, enabled);
     return result.workflows.find((w) => w.id === target.workflowId);
   } catch (error) {
     if (error instanceof WorkflowNotPublishedError) {
       throw error.withAdvice(
-        `Workflow ${target.workflowId} of app ${target.slug} is a draft, and the platform blocks drafts from public routes (${error.status} from ${error.operation}: ${error.detail ?? error.code}). Publish it, then run again.`,
+        `Workflow ${target.workflowId} of app ${target.slug} is a draft, ` +
+          `and the platform blocks drafts from public routes (${error.status} from ${error.operation}: ` +
+          `${error.detail ?? error.code}). Publish it, then run again.`,
       );
     }
     throw error;
@@ -83,20 +78,20 @@ export const WorkflowToggleDefinition = defineResource({
   description: "Enables or disables one published workflow in one config, and restores it on delete.",
   properties: WorkflowToggleProperties,
   operations: {
-    async validate({ run }, inputs) {
-      const config = await configOrFailure(run, inputs);
+    async validate({ session }, inputs) {
+      const config = await configOrFailure(session, inputs);
       if (isFailure(config)) return { failures: [config] };
       return { failures: findWorkflow(config, inputs.workflowId) ? [] : [unpublishedWorkflow(inputs)] };
     },
 
-    async create({ run, claim }, inputs) {
+    async create({ session, claim }, inputs) {
       // With restoreOnDelete declared, a read would record nothing: one write instead (docs/guides/scaling.md).
-      const blind = inputs.restoreOnDelete !== undefined && run.settings.createWithoutRead;
+      const blind = inputs.restoreOnDelete !== undefined && session.settings.createWithoutRead;
       // One read, shared with the config's other resources: the state to restore on delete. A
       // draft is not listed; the toggle itself then produces the platform's own refusal.
-      const before = blind ? undefined : findWorkflow(await run.readConfig(inputs), inputs.workflowId);
+      const before = blind ? undefined : findWorkflow(await session.readConfig(inputs), inputs.workflowId);
       // Already as desired (an adopted setup, or a run that stopped after this write): no write.
-      const after = before?.enabled === inputs.enabled ? before : await setEnabled(run, inputs, inputs.enabled);
+      const after = before?.enabled === inputs.enabled ? before : await setEnabled(session, inputs, inputs.enabled);
       const outs: WorkflowToggleState = {
         ...WorkflowToggleProperties.inputsOf(inputs),
         // A workflow the config does not list yet has never been enabled for it.
@@ -108,8 +103,8 @@ export const WorkflowToggleDefinition = defineResource({
       return { id, outs };
     },
 
-    async read({ run }, id, props) {
-      const config = await unlessGone(() => run.readConfig(props));
+    async read({ session }, id, props) {
+      const config = await unlessGone(() => session.readConfig(props));
       const live = config && findWorkflow(config, props.workflowId);
       if (!live) return { id: "", props: {} };
       const outs = { ...props, enabled: live.enabled };
@@ -119,7 +114,7 @@ export const WorkflowToggleDefinition = defineResource({
 
     async update(context, _id, olds, news) {
       // Only restoreOnDelete changed: it acts at delete, so there is nothing to write now.
-      const after = olds.enabled === news.enabled ? undefined : await setEnabled(context.run, news, news.enabled);
+      const after = olds.enabled === news.enabled ? undefined : await setEnabled(context.session, news, news.enabled);
       const workflowName = after?.name || olds.workflowName;
       return {
         outs: {
@@ -134,7 +129,7 @@ export const WorkflowToggleDefinition = defineResource({
       // A declared restoreOnDelete wins over what create recorded.
       const restore = props.restoreOnDelete ?? props.previousEnabled;
       if (restore === props.enabled || context.claimedByAnother(id)) return;
-      await unlessGone(() => setEnabled(context.run, props, restore));
+      await unlessGone(() => setEnabled(context.session, props, restore));
     },
   },
   // Adopted as found: destroy leaves `enabled` as it was at import.
@@ -144,7 +139,8 @@ export const WorkflowToggleDefinition = defineResource({
   },
   summary: {
     title: (i, o, t) =>
-      `workflow ${t.id(i.workflowId)}${typeof o.workflowName === "string" && o.workflowName ? ` (${t.text(o.workflowName)})` : ""}`,
+      `workflow ${t.id(i.workflowId)}` +
+      (typeof o.workflowName === "string" && o.workflowName ? ` (${t.text(o.workflowName)})` : ""),
     release: (i, o, t) => {
       const declared = typeof i.restoreOnDelete === "boolean";
       const restore = declared ? i.restoreOnDelete : o.previousEnabled;

@@ -4,9 +4,9 @@ import axios from "axios";
 import type { RunningEmulator } from "../../emulator";
 import type { PlatformClient } from "../../provider/client/http";
 import { pacer } from "../../provider/client/pacing";
-import { newRun, openClient, useStackConfig } from "../../provider/connection";
+import { newSession, openClient, useStackConfig } from "../../provider/connection";
 import { resolveSettings } from "../../provider/settings";
-import { resourceProviders as providers } from "../../provider/bridge/host";
+import { resourceProviders as providers } from "../../provider/dynamic/host";
 import type { ResourceType } from "../../provider/resources";
 import { useResetEmulator } from "./emulator";
 
@@ -25,7 +25,7 @@ export function startRun(emulator: RunningEmulator, overrides: StackConfig = {})
     "integration-platform:maxRetries": "2",
     ...overrides,
   };
-  newRun();
+  newSession();
   useStackConfig({ get: (key) => config[key] });
 }
 

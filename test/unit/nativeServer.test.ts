@@ -4,7 +4,7 @@
 import * as assert from "node:assert/strict";
 import * as grpc from "@grpc/grpc-js";
 import * as structproto from "google-protobuf/google/protobuf/struct_pb";
-import { newRun } from "../../provider/connection";
+import { newSession } from "../../provider/connection";
 import { packageSchema } from "../../provider/native/schema";
 import { resourceProviderService } from "../../provider/native/server";
 import { useResetEmulator } from "../support/emulator";
@@ -20,7 +20,7 @@ const struct = (value: Record<string, unknown>) =>
   structproto.Struct.fromJavaScript(value as Record<string, structproto.JavaScriptValue>);
 
 describe("native provider service", () => {
-  const ctx = useResetEmulator({}, { beforeEach: () => newRun() });
+  const ctx = useResetEmulator({}, { beforeEach: () => newSession() });
   let server: grpc.Server;
   let client: any;
   /** Calls one method, resolving with its response or rejecting with the gRPC error. */

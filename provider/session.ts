@@ -1,5 +1,5 @@
-// One `pulumi` command's work in a process: the connection to the platform, and what the command
-// learns while it runs. A new connection is a new run: nothing learned leaks into the next command.
+// One `pulumi` command's session against the platform: the connection, and what the command learns
+// while it runs. A new connection is a new session: nothing learned leaks into the next command.
 import { NotFoundError } from "./client/errors";
 import type { PlatformClient } from "./client/http";
 import type {
@@ -20,7 +20,10 @@ export interface ConfigAddress {
   linkedAccountId: string;
 }
 
-/** What one resource manages in a config: a field (global, or of `workflowId`), or without `fieldId` a workflow's toggle. */
+/**
+ * What one resource manages in a config: a field (global, or of `workflowId`), or without `fieldId` a
+ * workflow's toggle.
+ */
 export interface ConfigTarget extends ConfigAddress {
   fieldId?: string;
   workflowId?: string;
@@ -34,7 +37,7 @@ export interface EnvTarget {
   workflowId?: string;
 }
 
-/** The read-only operations lookups and import use; writes go through a Run, which keeps its reads true. */
+/** The read-only operations lookups and import use; writes go through a Session, which keeps its reads true. */
 export type PlatformReader = Pick<
   PlatformClient,
   | "settings"
@@ -82,25 +85,25 @@ function shared<T>(reads: Map<string, Promise<T>>, key: string, read: () => Prom
 /**
  * The client of one `pulumi` command, and the reads and claims it shares among its resources.
  * Every write goes through here, so that a later read of what was written goes to the platform
- * (docs/design/run.md has the staleness rules).
+ * (docs/design/session.md has the staleness rules).
  */
-export class Run {
-  /** Platform objects a resource took over in this run, as `type:id`: a rename's delete must leave them alone. */
+export class Session {
+  /** Platform objects a resource took over in this session, as `type:id`: a rename's delete must leave them alone. */
   private readonly claims = new Set<string>();
   /** One read per config (see readConfig). */
   private readonly configs = new Map<string, Promise<Config>>();
-  /** Config items this run has written, as `configKey + itemKey`. */
+  /** Config items this session has written, as `configKey + itemKey`. */
   private readonly written = new Set<string>();
-  /** Env definitions read in this run: their scope and format do not change within a command. */
+  /** Env definitions read in this session: their scope and format do not change within a command. */
   private readonly definitions = new Map<string, Promise<EnvDefinition>>();
-  /** Every definition, listed once per run, by id. */
+  /** Every definition, listed once per session, by id. */
   private readonly definitionListing = new Map<string, Promise<Map<string, EnvDefinition>>>();
   /** One listing per env placement (see findEnvValue). */
   private readonly envListings = new Map<string, Promise<EnvValueListItem[]>>();
-  /** Env values this run has written, as `placementKey + definitionId`. */
+  /** Env values this session has written, as `placementKey + definitionId`. */
   private readonly envWritten = new Set<string>();
 
-  /** A run over `client`, which only the run writes through. */
+  /** A session over `client`, which only the session writes through. */
   constructor(private readonly client: PlatformClient) {}
 
   /** The connection's settings. */
@@ -108,7 +111,7 @@ export class Run {
     return this.client.settings;
   }
 
-  /** The read-only operations, for lookups: they share this run's connection and pacing. */
+  /** The read-only operations, for lookups: they share this session's connection and pacing. */
   get reader(): PlatformReader {
     return this.client;
   }
@@ -118,14 +121,14 @@ export class Run {
     this.claims.add(`${type}:${id}`);
   }
 
-  /** True when a resource took this platform object over earlier in this run: it is not ours to undo. */
+  /** True when a resource took this platform object over earlier in this session: it is not ours to undo. */
   claimedByAnother(type: string, id: string): boolean {
     return this.claims.has(`${type}:${id}`);
   }
 
   /**
-   * The config that holds a target, read once for all its fields and toggles in this run (each is
-   * managed by one resource), except that a target this run wrote is read again.
+   * The config that holds a target, read once for all its fields and toggles in this session (each is
+   * managed by one resource), except that a target this session wrote is read again.
    */
   readConfig(target: ConfigTarget): Promise<Config> {
     const key = configKey(target);
@@ -134,7 +137,7 @@ export class Run {
     return shared(this.configs, key, () => this.client.getConfig(target));
   }
 
-  /** Sets `values` on the target's field (spec 4.1). */
+  /** Sets `values` on the target's field (docs/design/contract.md#config-fields). */
   updateConfigField(
     target: ConfigTarget & { fieldId: string },
     values: Record<string, unknown>,
@@ -143,13 +146,19 @@ export class Run {
     return this.client.updateConfigField({ ...target, values });
   }
 
-  /** Enables or disables the target's workflow (spec 4.3); answers with the config's workflows. */
+  /**
+   * Enables or disables the target's workflow (docs/design/contract.md#workflows); answers with the
+   * config's workflows.
+   */
   setWorkflowEnabled(target: ConfigAddress & { workflowId: string }, enabled: boolean) {
     this.written.add(configKey(target) + itemKey({ ...target, fieldId: undefined }));
     return this.client.setWorkflowEnabled({ ...target, enabled });
   }
 
-  /** Sets an application event's name and response (spec 4.2); answers with every event of the org. */
+  /**
+   * Sets an application event's name and response (docs/design/contract.md#application-events);
+   * answers with every event of the org.
+   */
   updateApplicationEvent(
     eventId: string,
     definition: { name: string; response: unknown },
@@ -158,7 +167,7 @@ export class Run {
   }
 
   /**
-   * An env definition, from one listing of every definition per run (API key only; with a bearer
+   * An env definition, from one listing of every definition per session (API key only; with a bearer
    * token alone, read by id). A failed read is dropped, so it is tried again.
    */
   envDefinition(definitionId: string): Promise<EnvDefinition> {
@@ -181,9 +190,9 @@ export class Run {
   }
 
   /**
-   * The target's value, or undefined when there is none. Listings are shared for the run, as
+   * The target's value, or undefined when there is none. Listings are shared for the session, as
    * configs are: a workflow's values once per workflow and definition (K accounts cost K / 100
-   * calls), other values once per placement; a value this run wrote is looked up again.
+   * calls), other values once per placement; a value this session wrote is looked up again.
    */
   async findEnvValue(target: EnvTarget): Promise<EnvValueListItem | undefined> {
     const key = placementKey(target);

@@ -1,21 +1,24 @@
 // Runs in the provider host, published as the frozen subpath `pulumi-integration-platform/runtime`:
 // every forwarding provider in every stack's state calls its `configure` and `providers[type]`.
 import * as pulumi from "@pulumi/pulumi";
-import { currentRun, stopValidation, useStackConfig, validatesChanges } from "../connection";
+import { currentSession, stopValidation, useStackConfig, validatesChanges } from "../connection";
 import { RESOURCES, ResourceType } from "../resources";
 import type { ServedProvider } from "../resources/definition";
 
-/** What each definition's provider is handed: this process's run, and its validation switch. */
-const HOST = { run: currentRun, validates: validatesChanges, stopValidation };
+/** What each definition's provider is handed: this process's session, and its validation switch. */
+const HOST = { session: currentSession, validates: validatesChanges, stopValidation };
 
-/** Each resource type's provider, handed this process's run; its check reports failures per property (unit tests use these). */
+/**
+ * Each resource type's provider, handed this process's session; its check reports failures per
+ * property (unit tests use these).
+ */
 export const resourceProviders = Object.fromEntries(
   RESOURCES.map((definition) => [definition.type, definition.provider(HOST)]),
 ) as Record<ResourceType, ServedProvider>;
 
 /**
  * Hands check failures to the engine without a `property`, naming it in the reason instead: for a
- * failure with a property, the engine prints the input's value, even a secret's (docs/design/bridge.md).
+ * failure with a property, the engine prints the input's value, even a secret's (docs/design/dynamic.md).
  */
 export function withoutEchoedValues<P extends pulumi.dynamic.ResourceProvider>(provider: P): P {
   const check = provider.check!.bind(provider);

@@ -1,20 +1,20 @@
-// The reads one `pulumi` command shares among its resources (provider/run.ts), against the
+// The reads one `pulumi` command shares among its resources (provider/session.ts), against the
 // in-process emulator at its default (the platform's documented) rate limit: what a refresh of
 // many tenants costs in calls, counted from the emulator's request log.
 import * as assert from "node:assert/strict";
 import { PageList } from "../../provider/client/pagination";
-import { Run, type EnvTarget } from "../../provider/run";
+import { Session, type EnvTarget } from "../../provider/session";
 import { FIXTURE } from "../../harness/fixture";
 import { clientFor, useProviderAgainstEmulator } from "../support/provider";
 
 const WORKFLOW = "wf_hs_contact_sync";
 
-describe("Run: the reads a command shares", () => {
+describe("Session: the reads a command shares", () => {
   const ctx = useProviderAgainstEmulator();
 
   const batchSize = FIXTURE.definitions.batchSize;
-  /** A new run, as a `pulumi` command starts one, over a client of its own. */
-  const newRun = () => new Run(clientFor(ctx.emulator));
+  /** A new session, as a `pulumi` command starts one, over a client of its own. */
+  const newSession = () => new Session(clientFor(ctx.emulator));
 
   /** Gives `count` tenants a BATCH_SIZE value at WORKFLOW, `tenant-<i>` holding `<i>`; returns their targets. */
   async function seedWorkflowValues(count: number): Promise<EnvTarget[]> {
@@ -48,12 +48,12 @@ describe("Run: the reads a command shares", () => {
 
   it("a workflow's per-account values of one definition are listed once for all accounts, 100 per page", async () => {
     const placements = await seedWorkflowValues(150);
-    const run = newRun();
+    const session = newSession();
     const found = await Promise.all(
       [
         ...placements,
         { definitionId: batchSize, scope: "workflow" as const, workflowId: WORKFLOW, linkedAccountId: "tenant-none" },
-      ].map((t) => run.findEnvValue(t)),
+      ].map((t) => session.findEnvValue(t)),
     );
     assert.deepEqual(
       found.slice(0, 150).map((doc) => doc?.value),
@@ -78,10 +78,15 @@ describe("Run: the reads a command shares", () => {
       actor: "api_key",
     });
     await store.commit();
-    const run = newRun();
+    const session = newSession();
     const [own, acme] = await Promise.all([
-      run.findEnvValue({ definitionId: batchSize, scope: "workflow", workflowId: WORKFLOW }),
-      run.findEnvValue({ definitionId: batchSize, scope: "workflow", workflowId: WORKFLOW, linkedAccountId: "acme" }),
+      session.findEnvValue({ definitionId: batchSize, scope: "workflow", workflowId: WORKFLOW }),
+      session.findEnvValue({
+        definitionId: batchSize,
+        scope: "workflow",
+        workflowId: WORKFLOW,
+        linkedAccountId: "acme",
+      }),
     ]);
     assert.equal(own?.value, "7");
     assert.equal(acme?._id, FIXTURE.values.batchSizeAcmeContactSync);
@@ -102,8 +107,8 @@ describe("Run: the reads a command shares", () => {
           docs: listed.docs.map(({ linked_account_id: _account, workflow_id: _workflow, ...documented }) => documented),
         };
       }, query);
-    const run = new Run(client);
-    const found = await Promise.all(placements.map((t) => run.findEnvValue(t)));
+    const session = new Session(client);
+    const found = await Promise.all(placements.map((t) => session.findEnvValue(t)));
     assert.deepEqual(
       found.map((doc) => doc?.value),
       ["0", "1", "2"],
@@ -113,12 +118,12 @@ describe("Run: the reads a command shares", () => {
   });
 
   it("a linked account's values, of every definition, cost one listing: the platform requires linked_account_id", async () => {
-    const run = newRun();
+    const session = newSession();
     ctx.emulator.requests.clear();
     const acme = { scope: "linked_account" as const, linkedAccountId: "acme" };
     const [tier, token] = await Promise.all([
-      run.findEnvValue({ ...acme, definitionId: FIXTURE.definitions.accountTier }),
-      run.findEnvValue({ ...acme, definitionId: FIXTURE.definitions.crmApiToken }),
+      session.findEnvValue({ ...acme, definitionId: FIXTURE.definitions.accountTier }),
+      session.findEnvValue({ ...acme, definitionId: FIXTURE.definitions.crmApiToken }),
     ]);
     assert.equal(tier?.value, "enterprise");
     assert.equal(token?.value, "[REDACTED]");
@@ -132,23 +137,23 @@ describe("Run: the reads a command shares", () => {
       workflowId: WORKFLOW,
       linkedAccountId: "acme",
     };
-    const run = newRun();
+    const session = newSession();
     ctx.emulator.requests.clear();
-    assert.equal((await run.findEnvValue(target))?.value, "50");
-    await run.setEnvValue(target, "64");
-    assert.equal((await run.findEnvValue(target))?.value, "64");
+    assert.equal((await session.findEnvValue(target))?.value, "50");
+    await session.setEnvValue(target, "64");
+    assert.equal((await session.findEnvValue(target))?.value, "64");
     assert.equal(calls().filter((c) => c.startsWith("GET")).length, 2, "the listing, then the lookup after the write");
   });
 
   it("a config item this run writes is read at the platform again; the config's other items still share the first read", async () => {
-    const run = newRun();
+    const session = newSession();
     const field = { slug: "hubspot", linkedAccountId: "acme", configId: "acme", fieldId: "hs_pipeline" };
     const toggle = { slug: "hubspot", linkedAccountId: "acme", configId: "acme", workflowId: WORKFLOW };
     ctx.emulator.requests.clear();
-    await run.readConfig(field);
-    await run.updateConfigField(field, { name: "Written" });
-    const reread = await run.readConfig(field);
-    await run.readConfig(toggle);
+    await session.readConfig(field);
+    await session.updateConfigField(field, { name: "Written" });
+    const reread = await session.readConfig(field);
+    await session.readConfig(toggle);
     assert.equal(reread.fields.find((f) => f.id === field.fieldId)?.name, "Written");
     assert.deepEqual(
       calls().map((c) => c.split("?")[0].split(" ")[0]),

@@ -1,14 +1,9 @@
 // Runs in the program: the provider object each resource class hands to `dynamic.Resource`, which
 // state keeps as `__provider`. It only forwards, by package name, to the host (host.ts), so that
 // `__provider` stays small, secret-free and unchanged across releases. Its names are frozen:
-// docs/design/bridge.md says which, and test/e2e/upgrade.test.ts guards them.
+// docs/design/dynamic.md says which, and test/e2e/upgrade.test.ts guards them.
+// Only the forwarder modules import it (the rule forwarders-are-leaves): the type tokens live in typeTokens.ts.
 import * as pulumi from "@pulumi/pulumi";
-
-/** The module token, so that types read `pulumi-nodejs:dynamic/integration-platform:<Type>`. */
-export const MODULE = "integration-platform";
-
-/** The start of every type token of this package's resources, as state and `pulumi preview --json` show it. */
-export const TYPE_PREFIX = `pulumi-nodejs:dynamic/${MODULE}:`;
 
 /** A new provider object for a type, whose every method forwards to the host's provider of that type. */
 export function forwardingProvider(type: string): pulumi.dynamic.ResourceProvider {

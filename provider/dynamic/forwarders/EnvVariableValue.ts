@@ -1,7 +1,10 @@
 // What `__provider` requires, at the frozen subpath `pulumi-integration-platform/providers/EnvVariableValue`
-// (see bridge/program.ts). Node loads a module once, so all EnvVariableValues share this one object: the
+// (see dynamic/program.ts). Node loads a module once, so all EnvVariableValues share this one object: the
 // SDK caches serialization per provider object.
 import { forwardingProvider } from "../program";
 
-/** EnvVariableValue's forwarding provider; the installed package's serializer writes it as a bare `require` of this module. */
+/**
+ * EnvVariableValue's forwarding provider; the installed package's serializer writes it as a bare
+ * `require` of this module.
+ */
 export = forwardingProvider("EnvVariableValue");
