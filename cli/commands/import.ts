@@ -3,7 +3,7 @@
 import { Command } from "commander";
 import { AdviceError, ApiError, SettingsError } from "../../provider/client/errors";
 import { ImportInputError } from "../import/read";
-import { runImport } from "../import/run";
+import { importWorkspace } from "../import/importWorkspace";
 import type { Io } from "../io";
 import { COMMAND, UsageError } from "../usage";
 
@@ -39,10 +39,10 @@ function importOptions(positionals: string[], values: GivenOptions) {
   return { slugs, linkedAccountIds: ids && [...new Set(ids)], out: values.out, force: values.force ?? false };
 }
 
-/** Runs the import; resolves to the exit status. */
-async function runImportCommand(options: ReturnType<typeof importOptions>, io: Io): Promise<number> {
+/** Imports the workspace; resolves to the exit status. */
+async function importExitStatus(options: ReturnType<typeof importOptions>, io: Io): Promise<number> {
   try {
-    await runImport(options, {
+    await importWorkspace(options, {
       stdout: io.stdout,
       stderr: io.stderr,
       env: io.env ?? process.env,
@@ -109,7 +109,7 @@ unexpected failure.
 `,
       )
       .action(async (values: GivenOptions, command: Command) =>
-        done(await runImportCommand(importOptions(command.args, values), io)),
+        done(await importExitStatus(importOptions(command.args, values), io)),
       )
   );
 }

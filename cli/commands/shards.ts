@@ -1,7 +1,7 @@
 // `shards`: its options and help, for running a command on every stack, and `shards move`.
 import { Command } from "commander";
 import type { Io } from "../io";
-import { moveShards, runShards, SHARD_COMMANDS, shardCount, ShardsError, type ShardCommand } from "../shards";
+import { moveShards, onEveryStack, SHARD_COMMANDS, shardCount, ShardsError, type ShardCommand } from "../shards";
 import { COMMAND, UsageError } from "../usage";
 
 /** `shards`'s options as commander parsed them, before they are checked. */
@@ -77,7 +77,7 @@ async function runOnEveryStack(
       requestsPerSecond,
       expectNoChanges: values.expectNoChanges ?? false,
     };
-    return (await runShards(options, { stdout: io.stdout, stderr: io.stderr, env: io.env })) > 0 ? 1 : 0;
+    return (await onEveryStack(options, { stdout: io.stdout, stderr: io.stderr, env: io.env })) > 0 ? 1 : 0;
   });
 }
 

@@ -87,10 +87,10 @@ function commandLine(options: ImportOptions): string {
 }
 
 /**
- * Runs the import: read, plan, write, report. Throws ImportInputError, ApiError or SettingsError
+ * Imports the workspace: read, plan, write, report. Throws ImportInputError, ApiError or SettingsError
  * (each saying what to fix, naming environment variables) with nothing written.
  */
-export async function runImport(options: ImportOptions, io: ImportIo): Promise<void> {
+export async function importWorkspace(options: ImportOptions, io: ImportIo): Promise<void> {
   const settings = settingsFrom(io.env);
   const target = await checkOutDir(options.out, options.force);
   const earlier = target.existed ? await earlierFound(target.dir, options.out) : undefined;

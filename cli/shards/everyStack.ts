@@ -30,7 +30,7 @@ function lines(write: (line: string) => void) {
 }
 
 /** Options of `shards <command>`. */
-export interface RunShardsOptions extends ShardStacks {
+export interface EveryStackOptions extends ShardStacks {
   command: ShardCommand;
   shards: number;
   /** What the API key allows in all (default: the environment's INTEGRATION_PLATFORM_REQUESTS_PER_SECOND, else 20); each shard gets an equal part. */
@@ -47,7 +47,7 @@ interface CommandOptions {
 }
 
 /** Each command through the Automation API; resolves to its counts of changes by kind. */
-const RUN: Record<
+const AUTOMATION: Record<
   ShardCommand,
   (stack: Stack, options: CommandOptions) => Promise<Record<string, number> | undefined>
 > = {
@@ -64,7 +64,7 @@ const RUN: Record<
  * Should that pacer be unreachable, each paces itself to an equal part (a stack whose config sets
  * requestsPerSecond keeps it).
  */
-export async function runShards(options: RunShardsOptions, io: ShardsIo): Promise<number> {
+export async function onEveryStack(options: EveryStackOptions, io: ShardsIo): Promise<number> {
   checkTemplate(options.template);
   const env = io.env ?? process.env;
   const total =
@@ -85,7 +85,7 @@ export async function runShards(options: RunShardsOptions, io: ShardsIo): Promis
       const common = { onOutput: (chunk: string) => out.push(chunk), color: "never" as const };
       const started = Date.now();
       try {
-        const changes = await RUN[options.command](stack, { ...common, expectNoChanges: options.expectNoChanges });
+        const changes = await AUTOMATION[options.command](stack, { ...common, expectNoChanges: options.expectNoChanges });
         return { changes, seconds: (Date.now() - started) / 1000 };
       } finally {
         out.flush();
