@@ -15,7 +15,7 @@ import type { WorkspaceRead } from "./read";
 /** How many examples a sentence of what was not brought in names before "and N more". */
 const EXAMPLES = 3;
 
-/** How the platform shows an encrypted env value on every read. */
+/** How the platform shows an encrypted env value on every read (docs/design/contract.md#env-variables). */
 export const REDACTED = "[REDACTED]";
 
 /** One field as declared: only the properties that differ from the app's own. */
