@@ -31,7 +31,10 @@ interface Outcome {
   command: string;
 }
 
-/** The command line as commander sees it, writing through `io`; a fresh one per run, as commander keeps parsed values. */
+/**
+ * The command line as commander sees it, writing through `io`; a fresh one per run, as commander keeps
+ * parsed values.
+ */
 function program(io: Io, outcome: Outcome): Command {
   const done = (status: number) => {
     outcome.status = status;

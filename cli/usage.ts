@@ -13,9 +13,9 @@ export const COMMANDS = ["summarize", "import", "shards", "webhook"] as const;
 
 /** What the overview says above the list of commands. */
 export const OVERVIEW =
-  "The integration platform's command line, beside Pulumi: summarizes a `pulumi preview --json` for a pull request " +
-  "(or reports drift), writes a Pulumi program from a live workspace, runs a command on every stack of a sharded program, " +
-  "and sends a signed workflow event to a webhook receiver.";
+  "The integration platform's command line, beside Pulumi: summarizes a `pulumi preview --json` for a pull " +
+  "request (or reports drift), writes a Pulumi program from a live workspace, runs a command on every stack of a " +
+  "sharded program, and sends a signed workflow event to a webhook receiver.";
 
 /** What the overview says below the list of commands: where each command's help is, and the exit statuses. */
 export const OVERVIEW_AFTER = `
@@ -43,7 +43,10 @@ export function usageProblem(io: Io, message: string, command: string): number {
   return 2;
 }
 
-/** Commander's message for a parse error, in the product's words: its "error: " prefix dropped, and a missing value said plainly. */
+/**
+ * Commander's message for a parse error, in the product's words: its "error: " prefix dropped, and a
+ * missing value said plainly.
+ */
 export function parseProblem(error: CommanderError): string {
   // An unknown option is quoted as typed: each line shown without control or bidi characters.
   const message = error.message

@@ -3,7 +3,7 @@
 import { Command } from "commander";
 import { AdviceError, ApiError, SettingsError } from "../../provider/client/errors";
 import { ImportInputError } from "../import/read";
-import { runImport } from "../import/run";
+import { importWorkspace } from "../import/importWorkspace";
 import type { Io } from "../io";
 import { COMMAND, UsageError } from "../usage";
 
@@ -34,15 +34,16 @@ function importOptions(positionals: string[], values: GivenOptions) {
   const ids = values.linkedAccount?.map((id) => id.trim());
   if (ids?.includes(""))
     throw new UsageError(
-      "--linked-account must not be empty: give a linked account's id, or leave the option out to bring in every account",
+      "--linked-account must not be empty: give a linked account's id, or leave the option out to bring in " +
+        "every account",
     );
   return { slugs, linkedAccountIds: ids && [...new Set(ids)], out: values.out, force: values.force ?? false };
 }
 
-/** Runs the import; resolves to the exit status. */
-async function runImportCommand(options: ReturnType<typeof importOptions>, io: Io): Promise<number> {
+/** Imports the workspace; resolves to the exit status. */
+async function importExitStatus(options: ReturnType<typeof importOptions>, io: Io): Promise<number> {
   try {
-    await runImport(options, {
+    await importWorkspace(options, {
       stdout: io.stdout,
       stderr: io.stderr,
       env: io.env ?? process.env,
@@ -76,12 +77,14 @@ export function importCommand(io: Io, done: (status: number) => void): Command {
       .summary("Write a Pulumi program that declares a live workspace, for its first `pulumi up` to adopt.")
       .usage("--slug <slug> [--slug <slug> ...]\n         [--linked-account <id> ...] --out <dir> [--force]")
       .description(
-        "Reads the live workspace (the linked accounts, their config of each app: fields and enabled workflows, and the env values of " +
-          "every scope) and writes a Pulumi TypeScript project to <dir> that declares it, one data line per linked account and app. " +
-          "Its first `pulumi up` adopts everything without a write to the platform. Encrypted env values are never written: the " +
-          "command prints the `pulumi config set --secret` line to run for each. Progress goes to standard error.\n\n" +
-          "The connection comes from the environment only (no stack's config is read): INTEGRATION_PLATFORM_BASE_URL and " +
-          "INTEGRATION_PLATFORM_API_KEY, and the other INTEGRATION_PLATFORM_* settings, e.g. INTEGRATION_PLATFORM_REQUESTS_PER_SECOND.",
+        "Reads the live workspace (the linked accounts, their config of each app: fields and enabled " +
+          "workflows, and the env values of every scope) and writes a Pulumi TypeScript project to <dir> that " +
+          "declares it, one data line per linked account and app. Its first `pulumi up` adopts everything " +
+          "without a write to the platform. Encrypted env values are never written: the command prints the " +
+          "`pulumi config set --secret` line to run for each. Progress goes to standard error.\n\n" +
+          "The connection comes from the environment only (no stack's config is read): " +
+          "INTEGRATION_PLATFORM_BASE_URL and INTEGRATION_PLATFORM_API_KEY, and the other INTEGRATION_PLATFORM_* " +
+          "settings, e.g. INTEGRATION_PLATFORM_REQUESTS_PER_SECOND.",
       )
       .option("--slug <slug>", "An app to bring in (repeat for more). Required.", repeated)
       .option(
@@ -92,7 +95,8 @@ export function importCommand(io: Io, done: (status: number) => void): Command {
       .option("--out <dir>", "Where to write the project: a new or empty directory. Required.")
       .option(
         "--force",
-        "Write into a directory that is not empty, rewriting the project's files; an earlier found.json's records are kept (delete it to record anew).",
+        "Write into a directory that is not empty, rewriting the project's files; an earlier found.json's " +
+          "records are kept (delete it to record anew).",
       )
       // Stray words are refused by importOptions, in words that say what import takes.
       .allowExcessArguments()
@@ -109,7 +113,7 @@ unexpected failure.
 `,
       )
       .action(async (values: GivenOptions, command: Command) =>
-        done(await runImportCommand(importOptions(command.args, values), io)),
+        done(await importExitStatus(importOptions(command.args, values), io)),
       )
   );
 }

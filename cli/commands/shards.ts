@@ -1,7 +1,7 @@
 // `shards`: its options and help, for running a command on every stack, and `shards move`.
 import { Command } from "commander";
 import type { Io } from "../io";
-import { moveShards, runShards, SHARD_COMMANDS, shardCount, ShardsError, type ShardCommand } from "../shards";
+import { moveShards, onEveryStack, SHARD_COMMANDS, shardCount, ShardsError, type ShardCommand } from "../shards";
 import { COMMAND, UsageError } from "../usage";
 
 /** `shards`'s options as commander parsed them, before they are checked. */
@@ -55,7 +55,8 @@ async function runOnEveryStack(
     );
   if (!SHARD_COMMANDS.includes(command as ShardCommand)) {
     throw new UsageError(
-      `shards needs a command: ${SHARD_COMMANDS.join(", ")} or move; got ${command === undefined ? "none" : JSON.stringify(command)}`,
+      `shards needs a command: ${SHARD_COMMANDS.join(", ")} or move; got ` +
+        `${command === undefined ? "none" : JSON.stringify(command)}`,
     );
   }
   const rate = values.requestsPerSecond;
@@ -65,7 +66,8 @@ async function runOnEveryStack(
     !(Number.isFinite(requestsPerSecond) && requestsPerSecond > 0 && requestsPerSecond <= 1000)
   ) {
     throw new UsageError(
-      `--requests-per-second must be a number above 0, at most 1000 (the API key's limit in all); got ${JSON.stringify(rate)}`,
+      `--requests-per-second must be a number above 0, at most 1000 (the API key's limit in all); got ` +
+        `${JSON.stringify(rate)}`,
     );
   }
   return shardsProblem(async () => {
@@ -77,7 +79,7 @@ async function runOnEveryStack(
       requestsPerSecond,
       expectNoChanges: values.expectNoChanges ?? false,
     };
-    return (await runShards(options, { stdout: io.stdout, stderr: io.stderr, env: io.env })) > 0 ? 1 : 0;
+    return (await onEveryStack(options, { stdout: io.stdout, stderr: io.stderr, env: io.env })) > 0 ? 1 : 0;
   });
 }
 
@@ -105,10 +107,11 @@ function moveCommand(io: Io, done: (status: number) => void): Command {
     .summary("Re-shard: move each linked account's resources to its new stack, without a call to the platform.")
     .usage("--from <n> --to <n> [--stack <name>]\n         [--cwd <dir>] [--dry-run]")
     .description(
-      "Re-shards from --from to --to stacks: each linked account whose shard changes has its top-level resources (and their " +
-        "children) moved to its new stack with `pulumi state move`. Nothing is called on the platform, so nothing is deleted, " +
-        "recreated or restored. Missing stacks are created; every stack's integration-platform:shards becomes --to. If it stops " +
-        "half way, run it again: it plans from where the resources are.",
+      "Re-shards from --from to --to stacks: each linked account whose shard changes has its top-level " +
+        "resources (and their children) moved to its new stack with `pulumi state move`. Nothing is called on " +
+        "the platform, so nothing is deleted, recreated or restored. Missing stacks are created; every stack's " +
+        "integration-platform:shards becomes --to. If it stops half way, run it again: it plans from where the " +
+        "resources are.",
     )
     .option("--from <n>", "The number of shards now. Required.")
     .option("--to <n>", "The number of shards wanted. Required.")
@@ -144,14 +147,16 @@ export function shardsCommand(io: Io, done: (status: number) => void): Command {
         "Run up, preview, refresh or destroy on every stack of a sharded program at once; `shards move` re-shards.",
       )
       .usage(
-        "<up | preview | refresh | destroy> --shards <n>\n         [--stack <name>] [--cwd <dir>] [--requests-per-second <n>]\n         [--expect-no-changes]",
+        "<up | preview | refresh | destroy> --shards <n>\n         [--stack <name>] [--cwd <dir>] " +
+          "[--requests-per-second <n>]\n         [--expect-no-changes]",
       )
       .description(
-        "Runs a command on every stack of a sharded program at once (docs/guides/scaling.md), through Pulumi's Automation API and " +
-          "the `pulumi` on PATH, each stack's output prefixed with its name. Stack i is named by --stack with {shard} replaced by i " +
-          "(the program reads its shard from the end of the name); `up` and `preview`, which run the program, create missing stacks " +
-          "and set integration-platform:shards in each stack's config. The connection comes from each stack's config or the " +
-          "environment, as the provider's does.",
+        "Runs a command on every stack of a sharded program at once (docs/guides/scaling.md), through Pulumi's " +
+          "Automation API and the `pulumi` on PATH, each stack's output prefixed with its name. Stack i is named " +
+          "by --stack with {shard} replaced by i (the program reads its shard from the end of the name); `up` " +
+          "and `preview`, which run the program, create missing stacks and set integration-platform:shards in " +
+          "each stack's config. The connection comes from each stack's config or the environment, as the " +
+          "provider's does.",
       )
       .argument("[command]", `${SHARD_COMMANDS.join(", ")}; or move, to re-shard (\`${COMMAND} shards move --help\`).`)
       .option("--shards <n>", "How many shards (stacks). Required.")
@@ -159,9 +164,10 @@ export function shardsCommand(io: Io, done: (status: number) => void): Command {
       .option("--cwd <dir>", "The program's directory (default: the current one).")
       .option(
         "--requests-per-second <n>",
-        "What the API key allows in all (default: INTEGRATION_PLATFORM_REQUESTS_PER_SECOND, else 20): every stack takes its turns at " +
-          "one pacer of that rate, so that together they stay within the platform's limit (should the pacer stop answering, each " +
-          "paces itself to an equal part). A stack whose config sets requestsPerSecond keeps it.",
+        "What the API key allows in all (default: INTEGRATION_PLATFORM_REQUESTS_PER_SECOND, else 20): every " +
+          "stack takes its turns at one pacer of that rate, so that together they stay within the platform's " +
+          "limit (should the pacer stop answering, each paces itself to an equal part). A stack whose config " +
+          "sets requestsPerSecond keeps it.",
       )
       .option("--expect-no-changes", "Fail a stack whose up, preview or refresh would change anything.")
       // Stray words are refused by runOnEveryStack, in words that name the commands.

@@ -65,7 +65,8 @@ interface SummarizeOptions {
 function summarizeOptions(positionals: string[], values: GivenOptions): SummarizeOptions {
   if (positionals.length === 0)
     throw new UsageError(
-      "summarize needs the preview JSON file (or - for standard input), or several files, one per stack: e.g. `pulumi preview --json > preview.json`, then `summarize preview.json`",
+      "summarize needs the preview JSON file (or - for standard input), or several files, one per stack: e.g. " +
+        "`pulumi preview --json > preview.json`, then `summarize preview.json`",
     );
   if (positionals.includes("-") && positionals.length > 1)
     throw new UsageError("summarize reads standard input (-) only as its one input; pass several previews as files");
@@ -74,7 +75,8 @@ function summarizeOptions(positionals: string[], values: GivenOptions): Summariz
   const maxChars = given === undefined ? DEFAULT_MAX_CHARS : /^\d+$/.test(given.trim()) ? Number(given.trim()) : NaN;
   if (!Number.isSafeInteger(maxChars) || maxChars < MIN_MAX_CHARS) {
     throw new UsageError(
-      `--max-chars must be a whole number of characters, at least ${MIN_MAX_CHARS} (default ${DEFAULT_MAX_CHARS}); got ${JSON.stringify(given)}`,
+      `--max-chars must be a whole number of characters, at least ${MIN_MAX_CHARS} (default ` +
+        `${DEFAULT_MAX_CHARS}); got ${JSON.stringify(given)}`,
     );
   }
   const full = values.full;
@@ -108,7 +110,10 @@ function summarizeOptions(positionals: string[], values: GivenOptions): Summariz
   };
 }
 
-/** Reads and summarizes the previews (several: one summary of them all); every problem with an input becomes a UsageError naming it. */
+/**
+ * Reads and summarizes the previews (several: one summary of them all); every problem with an input
+ * becomes a UsageError naming it.
+ */
 async function summarizeSources(
   { sources, mode, maxChars, full, fullLink }: SummarizeOptions,
   io: Io,
@@ -128,7 +133,10 @@ async function summarizeSources(
 /** How messages name an input. */
 const nameOf = (source: string) => (source === "-" ? "standard input" : source);
 
-/** Reads and checks one preview; every problem with it becomes a UsageError naming it and what to run to get the right file. */
+/**
+ * Reads and checks one preview; every problem with it becomes a UsageError naming it and what to run
+ * to get the right file.
+ */
 async function readPreview(source: string, mode: ReportMode, io: Io): Promise<PreviewJson> {
   const name = nameOf(source);
   const input = INPUT[mode];
@@ -152,7 +160,8 @@ async function readPreview(source: string, mode: ReportMode, io: Io): Promise<Pr
   // With --expect-no-changes, a preview that fails early (no stack, no login) prints nothing.
   if (text.trim() === "")
     throw new UsageError(
-      `${name} is empty; pass what \`${input.command}\` printed on standard output (when it printed nothing, the ${input.run} failed: its log says why)`,
+      `${name} is empty; pass what \`${input.command}\` printed on standard output (when it printed nothing, ` +
+        `the ${input.run} failed: its log says why)`,
     );
   // A refresh streams engine events, one JSON object a line (PULUMI_ENABLE_STREAMING_JSON_PREVIEW).
   const events = engineEventsOf(text);
@@ -173,7 +182,8 @@ async function readPreview(source: string, mode: ReportMode, io: Io): Promise<Pr
   } catch (error) {
     // Mixed-in progress text is the usual cause: stderr or a non-JSON preview redirected into the file.
     throw new UsageError(
-      `${name} is not JSON (${jsonProblem(text, error)}); pass what \`${input.command}\` printed on standard output, without stderr: \`${input.command} > ${input.file}\``,
+      `${name} is not JSON (${jsonProblem(text, error)}); pass what \`${input.command}\` printed on standard ` +
+        `output, without stderr: \`${input.command} > ${input.file}\``,
     );
   }
   try {
@@ -184,11 +194,17 @@ async function readPreview(source: string, mode: ReportMode, io: Io): Promise<Pr
   }
 }
 
-/** A PreviewJsonError about `name`, as the message the user reads: a wrong shape says what the file is not and what to run. */
+/**
+ * A PreviewJsonError about `name`, as the message the user reads: a wrong shape says what the file is
+ * not and what to run.
+ */
 function inputProblem(name: string, mode: ReportMode, error: PreviewJsonError): string {
   if (error.problems === undefined) return `${name} is ${error.message}`;
   const input = INPUT[mode];
-  return `${name} is not ${input.output}: ${error.problems.join("; ")}. Run \`${input.command} > ${input.file}\` and pass that file`;
+  return (
+    `${name} is not ${input.output}: ${error.problems.join("; ")}. Run \`${input.command} > ` +
+    `${input.file}\` and pass that file`
+  );
 }
 
 /** Summarizes, writes --full and prints; resolves to the exit status. */
@@ -208,7 +224,8 @@ async function runSummarize(options: SummarizeOptions, io: Io): Promise<number> 
               ? "permission denied"
               : (error as Error).message;
       throw new UsageError(
-        `cannot write the full summary to ${options.full}: ${why}; give a file in a directory that exists and can be written`,
+        `cannot write the full summary to ${options.full}: ${why}; give a file in a directory that exists and ` +
+          `can be written`,
       );
     }
   }
@@ -216,7 +233,8 @@ async function runSummarize(options: SummarizeOptions, io: Io): Promise<number> 
   if (options.mode === "changes") return 0;
   if (errors > 0) {
     io.stderr(
-      `${COMMAND}: the preview failed with ${plural(errors, "error")}, so drift could not be checked in full; its log has the messages.\n`,
+      `${COMMAND}: the preview failed with ${plural(errors, "error")}, so drift could not be checked in full; ` +
+        `its log has the messages.\n`,
     );
     return 2;
   }
@@ -228,43 +246,52 @@ export function summarizeCommand(io: Io, done: (status: number) => void): Comman
   return new Command("summarize")
     .summary("Print a pull request's summary of `pulumi preview --json`, or a drift report.")
     .usage(
-      "<preview.json ... | ->\n         [--drift | --drift-against-program] [--max-chars <n>]\n         [--full <file>] [--full-link <url>]",
+      "<preview.json ... | ->\n         [--drift | --drift-against-program] [--max-chars <n>]\n         " +
+        "[--full <file>] [--full-link <url>]",
     )
     .description(
-      "Reads the output of `pulumi preview --json` from a file, or from standard input when the file is -, and prints a Markdown " +
-        "summary of the integration platform changes: one folded block per linked account, its changes listed by app. Secret values " +
-        "are never printed. Several files (the previews of a sharded program's stacks) make one summary of them all.\n\n" +
-        "The summary fits a pull request comment: when the full one is longer than --max-chars, whole linked accounts are left out " +
-        "from the end of the list, and the last line says how many accounts and changes that is, and where the full summary is.",
+      "Reads the output of `pulumi preview --json` from a file, or from standard input when the file is -, and " +
+        "prints a Markdown summary of the integration platform changes: one folded block per linked account, its " +
+        "changes listed by app. Secret values are never printed. Several files (the previews of a sharded " +
+        "program's stacks) make one summary of them all.\n\n" +
+        "The summary fits a pull request comment: when the full one is longer than --max-chars, whole linked " +
+        "accounts are left out from the end of the list, and the last line says how many accounts and changes " +
+        "that is, and where the full summary is.",
     )
     .argument(
       "[preview.json...]",
-      "The output of `pulumi preview --json` (or of the command --drift or --drift-against-program names), or - for standard input.",
+      "The output of `pulumi preview --json` (or of the command --drift or --drift-against-program names), or " +
+        "- for standard input.",
     )
     .option(
       "--drift",
-      "Report drift instead, as Pulumi defines it: what the platform holds against what was last deployed. Reads the output of " +
-        "`PULUMI_ENABLE_STREAMING_JSON_PREVIEW=true pulumi refresh --preview-only --json` and lists each changed or gone object per " +
-        'linked account and app (a changed secret shows as "[secret] changed"). Without that variable the refresh\'s JSON counts ' +
-        "drift but does not say where: the report gives the count. Exits 1 when it finds drift, 0 when it finds none, 2 when the " +
-        "refresh failed, so drift could not be checked.",
+      "Report drift instead, as Pulumi defines it: what the platform holds against what was last deployed. " +
+        "Reads the output of `PULUMI_ENABLE_STREAMING_JSON_PREVIEW=true pulumi refresh --preview-only --json` " +
+        'and lists each changed or gone object per linked account and app (a changed secret shows as "[secret] ' +
+        "changed\"). Without that variable the refresh's JSON counts drift but does not say where: the report " +
+        "gives the count. Exits 1 when it finds drift, 0 when it finds none, 2 when the refresh failed, so drift " +
+        "could not be checked.",
     )
     .option(
       "--drift-against-program",
-      "Report what the platform holds against what the program declares instead: reads `pulumi preview --refresh --expect-no-changes --json`. " +
-        "A program change not deployed yet shows as drift too. Exit status as --drift's, 2 also for a preview that was not refreshed.",
+      "Report what the platform holds against what the program declares instead: reads `pulumi preview " +
+        "--refresh --expect-no-changes --json`. A program change not deployed yet shows as drift too. Exit " +
+        "status as --drift's, 2 also for a preview that was not refreshed.",
     )
     .option(
       "--max-chars <n>",
-      `The most characters to print: default ${DEFAULT_MAX_CHARS}, at least ${MIN_MAX_CHARS}. GitHub refuses a comment over 65536.`,
+      `The most characters to print: default ${DEFAULT_MAX_CHARS}, at least ${MIN_MAX_CHARS}. GitHub refuses a ` +
+        `comment over 65536.`,
     )
     .option(
       "--full <file>",
-      "Also write the full summary, with every change, to <file> (e.g. for the CI job's step summary). The last line names the file.",
+      "Also write the full summary, with every change, to <file> (e.g. for the CI job's step summary). The " +
+        "last line names the file.",
     )
     .option(
       "--full-link <url>",
-      "Where readers find the full summary (e.g. the CI run's page): the last line links it instead of naming the file.",
+      "Where readers find the full summary (e.g. the CI run's page): the last line links it instead of naming " +
+        "the file.",
     )
     .addHelpText(
       "after",

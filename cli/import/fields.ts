@@ -2,7 +2,10 @@
 // config sees it, the app's definition and the config's override merged.
 import { NameValue, type Config } from "../../provider/client/schemas";
 
-/** Fewer configs cannot tell an app's own field name or options from a config's override: then each config's is declared. */
+/**
+ * Fewer configs cannot tell an app's own field name or options from a config's override: then each
+ * config's is declared.
+ */
 export const CONFIGS_TO_TELL_DEFAULTS = 3;
 
 /** A `{name, value}` list as declared. */

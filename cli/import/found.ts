@@ -5,7 +5,10 @@ import { NameValue } from "../../provider/client/schemas";
 import type { ImportPlan } from "./plan";
 import { literal } from "./program";
 
-/** One record of found.json: one data line's fields as found, and whether each of its config's workflows was enabled. */
+/**
+ * One record of found.json: one data line's fields as found, and whether each of its config's
+ * workflows was enabled.
+ */
 export const FoundRecord = z.looseObject({
   linkedAccountId: z.string(),
   slug: z.string(),

@@ -1,27 +1,17 @@
 // Every file of the project `import` writes, from the plan and the facts about the command.
-import { foundRecords, renderFound, type FoundRecord } from "./found";
+import { foundRecords, renderFound } from "./found";
 import type { ImportPlan } from "./plan";
 import { renderProgram } from "./program";
+import type { ProjectMeta } from "./projectMeta";
 import { renderReadme } from "./readme";
 
 /** The project's files, by name. */
 export type ProjectFiles = Record<string, string>;
 
-/** Facts about the command and the package that the project's files mention. */
-export interface ProjectMeta {
-  /** The Pulumi project's name. */
-  project: string;
-  /** The command as run (arguments only, no settings). */
-  command: string;
-  /** Version ranges for package.json. */
-  versions: { package: string; pulumi: string; typescript: string; typesNode: string };
-  /** found.json's records, when not this plan's own (another import keeps the earlier ones: keepEarlierFound). */
-  found?: FoundRecord[];
-}
-
 /** Every file of the project. */
 export function renderProject(plan: ImportPlan, meta: ProjectMeta): ProjectFiles {
-  const description = `The integration platform setup (${plan.slugs.join(", ")}), brought in by pulumi-integration-platform import`;
+  const description =
+    `The integration platform setup (${plan.slugs.join(", ")}), ` + "brought in by pulumi-integration-platform import";
   return {
     "Pulumi.yaml": `name: ${meta.project}\ndescription: ${JSON.stringify(description)}\nruntime: nodejs\n`,
     "package.json": `${JSON.stringify(

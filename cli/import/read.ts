@@ -17,7 +17,7 @@ export interface ImportSelection {
 export interface AccountRead {
   /** The linked account as the platform lists it. */
   account: api.LinkedAccount;
-  /** Its config of each app, by slug: the one named after the account. Absent when the platform answered 404. */
+  /** Its config of each app, by slug: the one named after the account; absent when the platform answered 404. */
   configs: Map<string, api.Config>;
   /** Its own env values (linked_account scope). */
   envValues: api.EnvValueListItem[];
@@ -80,7 +80,10 @@ const ACCOUNTS_IN_FLIGHT = 8;
  */
 export const REFERENCE_CONFIGS = 5;
 
-/** Runs `work` over `items`, at most `limit` at a time; after a failure no new item starts, and the first failure is thrown once the others settle. */
+/**
+ * Runs `work` over `items`, at most `limit` at a time; after a failure no new item starts, and the
+ * first failure is thrown once the others settle.
+ */
 async function eachLimited<T>(
   items: readonly T[],
   limit: number,
@@ -104,42 +107,47 @@ async function eachLimited<T>(
   if (rejected) throw rejected.reason;
 }
 
-/** Reads the selected part of the workspace; throws ImportInputError for an unknown slug or linked account. */
-export async function readWorkspace(
-  client: PlatformReader,
-  selection: ImportSelection,
-  progress: ReadProgress,
-): Promise<WorkspaceRead> {
-  const callsBefore = client.calls;
+/** Every env value of a scope that matches `query` (one list, every page). */
+type ValueLister = (
+  scope: api.EnvScope,
+  query?: { linked_account_id?: string; workflow_id?: string },
+) => Promise<api.EnvValueListItem[]>;
 
-  // Linked accounts first: a refused API key fails here, on the first call.
+/** Lists values only of the scopes some definition has. */
+function valueLister(client: PlatformReader, definitions: api.EnvDefinition[]): ValueLister {
+  const scopes = new Set(definitions.map((d) => d.scope));
+  return (scope, query = {}) => (scopes.has(scope) ? client.listEnvValues(scope, query).all() : Promise.resolve([]));
+}
+
+/** An account's config of an app, or undefined when the platform has none (404). */
+async function readConfig(client: PlatformReader, accountId: string, slug: string): Promise<api.Config | undefined> {
+  try {
+    return await client.getConfig({ slug, configId: accountId, linkedAccountId: accountId });
+  } catch (error) {
+    if (error instanceof NotFoundError) return undefined;
+    throw error;
+  }
+}
+
+/** Every linked account, listed first: a refused API key fails here, on the first call. */
+async function listAccounts(client: PlatformReader, progress: ReadProgress): Promise<api.LinkedAccount[]> {
   progress.phase("Listing linked accounts");
   const all = await client.listLinkedAccounts().all();
   if (all.length === 0)
     throw new ImportInputError(
-      "the workspace has no linked accounts, so there is nothing to import: check INTEGRATION_PLATFORM_BASE_URL and the API key's environment",
+      "the workspace has no linked accounts, so there is nothing to import: " +
+        "check INTEGRATION_PLATFORM_BASE_URL and the API key's environment",
     );
-  const selected = selectAccounts(all, selection.linkedAccountIds);
+  return all;
+}
 
-  progress.phase("Reading env variable definitions");
-  const definitions = await client.listEnvDefinitions().all();
-  const scopes = new Set(definitions.map((d) => d.scope));
-  /** Every value of a scope (one list, every page); no request when no definition has that scope. */
-  const listValues = (scope: api.EnvScope, query: { linked_account_id?: string; workflow_id?: string } = {}) =>
-    scopes.has(scope) ? client.listEnvValues(scope, query).all() : Promise.resolve([]);
-
-  const sharedEnvValues = [...(await listValues("org")), ...(await listValues("workspace"))];
-
-  /** An account's config of an app, or undefined when the platform has none (404). */
-  const readConfig = async (accountId: string, slug: string): Promise<api.Config | undefined> => {
-    try {
-      return await client.getConfig({ slug, configId: accountId, linkedAccountId: accountId });
-    } catch (error) {
-      if (error instanceof NotFoundError) return undefined;
-      throw error;
-    }
-  };
-
+/** Each selected account's config of each app and its own env values, a few accounts at a time. */
+async function readAccounts(
+  client: PlatformReader,
+  selected: api.LinkedAccount[],
+  slugs: string[],
+  context: { listValues: ValueLister; progress: ReadProgress },
+): Promise<AccountRead[]> {
   const accounts: AccountRead[] = selected.map((account) => ({
     account,
     configs: new Map(),
@@ -147,41 +155,55 @@ export async function readWorkspace(
     workflowEnvValues: [],
   }));
   let done = 0;
-  progress.accounts(0, accounts.length);
+  context.progress.accounts(0, accounts.length);
   await eachLimited(accounts, ACCOUNTS_IN_FLIGHT, async (read) => {
     const id = read.account.account_id;
     const [configs, envValues] = await Promise.all([
-      Promise.all(selection.slugs.map((slug) => readConfig(id, slug))),
-      listValues("linked_account", { linked_account_id: id }),
+      Promise.all(slugs.map((slug) => readConfig(client, id, slug))),
+      context.listValues("linked_account", { linked_account_id: id }),
     ]);
-    selection.slugs.forEach((slug, i) => configs[i] && read.configs.set(slug, configs[i]));
+    slugs.forEach((slug, i) => configs[i] && read.configs.set(slug, configs[i]));
     read.envValues = envValues;
-    progress.accounts(++done, accounts.length);
+    context.progress.accounts(++done, accounts.length);
   });
+  return accounts;
+}
 
-  // Configs of other accounts, for apps the selection holds too few configs of.
+/**
+ * Configs of other accounts, for apps the selection holds too few configs of; throws
+ * ImportInputError for an app that no account read has a config of.
+ */
+async function readReferenceConfigs(
+  client: PlatformReader,
+  unselected: api.LinkedAccount[],
+  accounts: AccountRead[],
+  slugs: string[],
+): Promise<Map<string, api.Config[]>> {
   const referenceConfigs = new Map<string, api.Config[]>();
-  const unselected = all.filter((account) => !selected.includes(account));
-  for (const slug of selection.slugs) {
+  for (const slug of slugs) {
     const found: api.Config[] = [];
     const selectedConfigs = accounts.filter((a) => a.configs.has(slug)).length;
     let tried = accounts.length;
     for (const account of unselected) {
       if (selectedConfigs + found.length >= REFERENCE_CONFIGS) break;
       tried++;
-      const config = await readConfig(account.account_id, slug);
+      const config = await readConfig(client, account.account_id, slug);
       if (config) found.push(config);
     }
     referenceConfigs.set(slug, found);
     if (selectedConfigs + found.length === 0) {
       throw new ImportInputError(
-        `unknown slug ${JSON.stringify(slug)}: none of the ${tried} linked accounts read has a config of that app (the platform answered 404 for each). ` +
+        `unknown slug ${JSON.stringify(slug)}: none of the ${tried} linked accounts read has a config of that app ` +
+          "(the platform answered 404 for each). " +
           "Check --slug: it is the app's slug as the platform spells it, e.g. hubspot",
       );
     }
   }
+  return referenceConfigs;
+}
 
-  // Workflow values: one list per published workflow of the apps read.
+/** The published workflows seen in the configs read, with their app's slug. */
+function workflowsOf(accounts: AccountRead[], referenceConfigs: Map<string, api.Config[]>): Map<string, string> {
   const workflowSlugs = new Map<string, string>();
   for (const config of [
     ...accounts.flatMap((a) => [...a.configs.values()]),
@@ -190,19 +212,59 @@ export async function readWorkspace(
     for (const workflow of config.workflows)
       if (!workflowSlugs.has(workflow.id)) workflowSlugs.set(workflow.id, config.slug);
   }
+  return workflowSlugs;
+}
+
+/**
+ * Workflow values, one list per published workflow of the apps read: each goes to its selected
+ * account, or to `shared` when it has none. Resolves to how many belong to unselected accounts.
+ */
+async function readWorkflowValues(
+  workflowSlugs: Map<string, string>,
+  accounts: AccountRead[],
+  shared: api.EnvValueListItem[],
+  context: { listValues: ValueLister; progress: ReadProgress; hasWorkflowScope: boolean },
+): Promise<number> {
+  if (!context.hasWorkflowScope || workflowSlugs.size === 0) return 0;
   const byAccount = new Map(accounts.map((a) => [a.account.account_id, a]));
-  let unselectedWorkflowEnvValues = 0;
-  if (scopes.has("workflow") && workflowSlugs.size > 0) {
-    progress.phase(`Reading env values of ${workflowSlugs.size} workflows`);
-    for (const workflowId of workflowSlugs.keys()) {
-      for (const value of await listValues("workflow", { workflow_id: workflowId })) {
-        if (!value.linked_account_id) sharedEnvValues.push(value);
-        else if (byAccount.has(value.linked_account_id))
-          byAccount.get(value.linked_account_id)!.workflowEnvValues.push(value);
-        else unselectedWorkflowEnvValues++;
-      }
+  let unselected = 0;
+  context.progress.phase(`Reading env values of ${workflowSlugs.size} workflows`);
+  for (const workflowId of workflowSlugs.keys()) {
+    for (const value of await context.listValues("workflow", { workflow_id: workflowId })) {
+      if (!value.linked_account_id) shared.push(value);
+      else if (byAccount.has(value.linked_account_id))
+        byAccount.get(value.linked_account_id)!.workflowEnvValues.push(value);
+      else unselected++;
     }
   }
+  return unselected;
+}
+
+/** Reads the selected part of the workspace; throws ImportInputError for an unknown slug or linked account. */
+export async function readWorkspace(
+  client: PlatformReader,
+  selection: ImportSelection,
+  progress: ReadProgress,
+): Promise<WorkspaceRead> {
+  const callsBefore = client.calls;
+  const all = await listAccounts(client, progress);
+  const selected = selectAccounts(all, selection.linkedAccountIds);
+
+  progress.phase("Reading env variable definitions");
+  const definitions = await client.listEnvDefinitions().all();
+  const listValues = valueLister(client, definitions);
+  const sharedEnvValues = [...(await listValues("org")), ...(await listValues("workspace"))];
+
+  const accounts = await readAccounts(client, selected, selection.slugs, { listValues, progress });
+  const unselected = all.filter((account) => !selected.includes(account));
+  const referenceConfigs = await readReferenceConfigs(client, unselected, accounts, selection.slugs);
+  const workflowSlugs = workflowsOf(accounts, referenceConfigs);
+  const hasWorkflowScope = definitions.some((d) => d.scope === "workflow");
+  const unselectedWorkflowEnvValues = await readWorkflowValues(workflowSlugs, accounts, sharedEnvValues, {
+    listValues,
+    progress,
+    hasWorkflowScope,
+  });
 
   return {
     slugs: selection.slugs,
@@ -225,7 +287,8 @@ function selectAccounts(all: api.LinkedAccount[], ids: string[] | undefined): ap
     throw new ImportInputError(
       `unknown linked account${unknown.length > 1 ? "s" : ""} ${unknown.map((id) => JSON.stringify(id)).join(", ")}: ` +
         `the workspace's ${all.length} linked accounts do not include ${unknown.length > 1 ? "them" : "it"}. ` +
-        "Check --linked-account: it takes the account's id (account_id, what resources take as linkedAccountId), not its name",
+        "Check --linked-account: it takes the account's id " +
+        "(account_id, what resources take as linkedAccountId), not its name",
     );
   }
   const wanted = new Set(ids);

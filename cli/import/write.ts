@@ -25,7 +25,8 @@ export async function checkOutDir(out: string, force: boolean): Promise<{ dir: s
         throw new ImportInputError(
           existing === dir
             ? `--out ${out} is a file, not a directory: name a new or empty directory`
-            : `cannot create --out ${out}: ${existing} is a file, not a directory. Name a directory that can be created`,
+            : `cannot create --out ${out}: ${existing} is a file, not a directory. Name a directory that can ` +
+                `be created`,
         );
       }
       break;
@@ -40,14 +41,16 @@ export async function checkOutDir(out: string, force: boolean): Promise<{ dir: s
     await fs.access(existing, fsConstants.W_OK);
   } catch (error) {
     throw new ImportInputError(
-      `cannot write to --out ${out}: ${existing === dir ? "the directory" : `its parent ${existing}`} is not writable (${code(error)}). Choose a directory you can write to`,
+      `cannot write to --out ${out}: ${existing === dir ? "the directory" : `its parent ${existing}`} is not ` +
+        `writable (${code(error)}). Choose a directory you can write to`,
     );
   }
   if (existing !== dir) return { dir, existed: false };
   const entries = await fs.readdir(dir);
   if (entries.length > 0 && !force) {
     throw new ImportInputError(
-      `--out ${out} is not empty (${plural(entries.length, "entry", "entries")}, e.g. ${entries.slice(0, 3).join(", ")}): ` +
+      `--out ${out} is not empty (${plural(entries.length, "entry", "entries")}, e.g. ` +
+        `${entries.slice(0, 3).join(", ")}): ` +
         "name a new or empty directory, or pass --force to rewrite the project's files there (other files are kept)",
     );
   }
@@ -69,7 +72,8 @@ export async function earlierFound(dir: string, out: string): Promise<FoundRecor
   }
   const refuse = (why: string) =>
     new ImportInputError(
-      `${path.join(out, "found.json")} is not what import writes (${why}); it holds what destroy puts back, so it is kept on --force: ` +
+      `${path.join(out, "found.json")} is not what import writes (${why}); it holds what destroy puts back, so ` +
+        `it is kept on --force: ` +
         "restore it from version control, or delete it to record what the platform holds now",
     );
   let json: unknown;
@@ -83,7 +87,10 @@ export async function earlierFound(dir: string, out: string): Promise<FoundRecor
   return parsed.data;
 }
 
-/** Opens a file to write without following a symbolic link at its place (O_NOFOLLOW): --force writes only real files. */
+/**
+ * Opens a file to write without following a symbolic link at its place (O_NOFOLLOW): --force writes
+ * only real files.
+ */
 async function writeNoFollow(file: string, data: string | Buffer): Promise<void> {
   const handle = await fs.open(
     file,
@@ -112,7 +119,8 @@ export async function writeProject(dir: string, existed: boolean, files: Project
       : undefined;
     if (stat && !stat.isFile()) {
       throw new ImportInputError(
-        `${path.join(out, name)} is ${stat.isSymbolicLink() ? "a symbolic link" : "not a regular file"}: import never writes through one. Remove it, then run the import again`,
+        `${path.join(out, name)} is ${stat.isSymbolicLink() ? "a symbolic link" : "not a regular file"}: ` +
+          `import never writes through one. Remove it, then run the import again`,
       );
     }
     before.set(file, stat ? await fs.readFile(file) : undefined);

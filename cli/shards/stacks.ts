@@ -32,7 +32,8 @@ export function stackName(template: string, shard: number): string {
 export function checkTemplate(template: string): void {
   if (!/(^|[^0-9{])\{shard\}$/.test(template) || template.indexOf("{shard}") !== template.length - "{shard}".length) {
     throw new ShardsError(
-      `--stack must end with {shard}, which becomes each shard's number (the program reads it from the end of the stack's name), e.g. --stack prod-{shard}; got ${JSON.stringify(template)}`,
+      `--stack must end with {shard}, which becomes each shard's number (the program reads it from the end of ` +
+        `the stack's name), e.g. --stack prod-{shard}; got ${JSON.stringify(template)}`,
     );
   }
 }
@@ -70,7 +71,10 @@ export async function shardStack(
   return stack;
 }
 
-/** Sets the shard count in a stack's config: only the count, since `pulumi state move` needs every shard's config the same. */
+/**
+ * Sets the shard count in a stack's config: only the count, since `pulumi state move` needs every
+ * shard's config the same.
+ */
 export function placeStack(stack: Stack, shards: number): Promise<void> {
   return stack.setConfig(SHARDS_SETTING, { value: String(shards) });
 }

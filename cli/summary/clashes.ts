@@ -5,7 +5,10 @@ import { compareChanges, objectKindOf, type Change } from "./changes";
 import { code, showId } from "./markdown";
 import { containsSecret, type Props } from "./values";
 
-/** Each object one resource releases (delete, a replace's old side) while another takes it over (create, a replace's new side), as a line. */
+/**
+ * Each object one resource releases (delete, a replace's old side) while another takes it over
+ * (create, a replace's new side), as a line.
+ */
 export function clashes(changes: Change[]): string[] {
   const objectKey = (change: Change, inputs: Props | null | undefined) => {
     const identity = objectKindOf(change).identity;
@@ -30,7 +33,8 @@ export function clashes(changes: Change[]): string[] {
     if (!releaser || releaser === taker) continue;
     const account = inputs.linkedAccountId !== undefined ? `, linked account ${showId(inputs.linkedAccountId)}` : "";
     found.push(
-      `${objectKindOf(taker).title(inputs, {})}${account}: ${code(releaser.name)} releases it, ${code(taker.name)} takes it over`,
+      `${objectKindOf(taker).title(inputs, {})}${account}: ${code(releaser.name)} releases it, ` +
+        `${code(taker.name)} takes it over`,
     );
   }
   return found;
@@ -41,16 +45,18 @@ export function clashWarning(shown: string[], total: number): string[] {
   return shown.length === 0
     ? []
     : [
-        "> **Warning: an object changes hands.** In each pair below one resource releases a platform object that another takes over in the " +
-          "same update. The provider leaves the object to the new resource, but the new one records the values it finds (the old one's) as " +
-          "what to restore on delete, so the original values are forgotten:",
+        "> **Warning: an object changes hands.** In each pair below one resource releases a platform object " +
+          "that another takes over in the same update. The provider leaves the object to the new resource, but " +
+          "the new one records the values it finds (the old one's) as what to restore on delete, so the original " +
+          "values are forgotten:",
         ">",
         ...shown.map((line) => `> - ${line}`),
         ...(shown.length < total
           ? [`> - … and ${total - shown.length} more, left out here to keep this summary short`]
           : []),
         ">",
-        "> A rename is the usual cause: give the new resource `aliases` naming its old name (it then stays the same resource), and preview again.",
+        "> A rename is the usual cause: give the new resource `aliases` naming its old name (it then stays the " +
+          "same resource), and preview again.",
         "",
       ];
 }

@@ -22,17 +22,18 @@ export function describeChange(change: Change): string[] {
   const head =
     change.kind === "delete" || !change.new
       ? `- **${change.kind}** ${kind.title(oldInputs, oldOutputs)}: resource ${code(change.name)}`
-      : `- **${change.kind}** ${kind.title(newInputs, change.kind === "update" ? oldOutputs : {})}: resource ${code(change.name)}`;
+      : `- **${change.kind}** ${kind.title(newInputs, change.kind === "update" ? oldOutputs : {})}: resource ` +
+        `${code(change.name)}`;
   const details: string[] = [];
 
   if (change.kind === "create") {
     const listed = Object.keys(newInputs)
       .filter((key) => !hidden.has(key) && !kind.identity.includes(key) && !kind.titled?.includes(key))
       .sort();
-    for (const key of listed)
-      details.push(
-        `${code(key)}: ${secret.has(key) || containsSecret(newInputs[key]) ? "set (secret, not shown)" : show(newInputs[key])}`,
-      );
+    for (const key of listed) {
+      const secretValue = secret.has(key) || containsSecret(newInputs[key]);
+      details.push(`${code(key)}: ${secretValue ? "set (secret, not shown)" : show(newInputs[key])}`);
+    }
   } else if (change.kind === "update" || change.kind === "replace") {
     const found = propertyChanges(oldInputs, newInputs, hidden, secret);
     for (const { path, text } of found.visible) {
@@ -50,7 +51,10 @@ export function describeChange(change: Change): string[] {
   return [head, ...details.map((d) => `  - ${d}`)];
 }
 
-/** Changed properties by dot path, as `old → new` with lists by added and removed entries, or in the words `changed` gives (lists whole). */
+/**
+ * Changed properties by dot path, as `old → new` with lists by added and removed entries, or in the
+ * words `changed` gives (lists whole).
+ */
 export function propertyChanges(
   olds: Props,
   news: Props,

@@ -17,7 +17,9 @@ import type { Words } from "./words";
 export function describeDeployedDrift(change: Change, words: Words): string[] {
   const kind = objectKindOf(change);
   const deployed = change.old?.inputs ?? {};
-  const head = `- **${words.label(change.kind)}** ${kind.title(deployed, change.new?.outputs ?? change.old?.outputs ?? {})}: resource ${code(change.name)}`;
+  const head =
+    `- **${words.label(change.kind)}** ` +
+    `${kind.title(deployed, change.new?.outputs ?? change.old?.outputs ?? {})}: resource ${code(change.name)}`;
   const details: string[] = [];
   if (change.kind === "update") {
     details.push(
@@ -50,10 +52,10 @@ function propertyLines(
     ...(change.new?.additionalSecretOutputs ?? []),
   ]);
   const found = propertyChanges(before, after, new Set(["__provider", ...kind.derived]), secret, says);
-  const lines = found.visible.map(
-    ({ path, text }) =>
-      `${code(path)}: ${text.replace(/^changes \(secret, not shown\)$/, "[secret] changed")}${change.replaceReasons.includes(path) ? " (replaces)" : ""}`,
-  );
+  const lines = found.visible.map(({ path, text }) => {
+    const replaces = change.replaceReasons.includes(path) ? " (replaces)" : "";
+    return `${code(path)}: ${text.replace(/^changes \(secret, not shown\)$/, "[secret] changed")}${replaces}`;
+  });
   if (change.kind === "update" && found.visible.length === 0)
     for (const key of found.masked) lines.push(`${code(key)}: [secret] changed`);
   return lines;
@@ -70,7 +72,9 @@ export function describeDrift(change: Change, words: Words): string[] {
   const declared = change.new?.inputs ?? {};
   const inputs = change.kind === "delete" || !change.new ? platform : declared;
   // The refreshed outputs describe the object as the platform holds it, e.g. a workflow's name.
-  const head = `- **${words.label(change.kind)}** ${kind.title(inputs, change.old?.outputs ?? {})}: resource ${code(change.name)}`;
+  const head =
+    `- **${words.label(change.kind)}** ${kind.title(inputs, change.old?.outputs ?? {})}: resource ` +
+    `${code(change.name)}`;
   const details: string[] = [];
   if (change.kind === "create") {
     details.push("not on the platform: `up` creates it as declared");
@@ -85,22 +89,30 @@ export function describeDrift(change: Change, words: Words): string[] {
     );
   } else if (change.kind === "delete") {
     details.push(
-      `in the stack but no longer in the program: \`up\` releases it (${kind.release(platform, change.old?.outputs ?? {})})`,
+      `in the stack but no longer in the program: \`up\` releases it ` +
+        `(${kind.release(platform, change.old?.outputs ?? {})})`,
     );
   }
   return [head, ...details.map((d) => `  - ${d}`)];
 }
 
-/** Drift from the last deployment is read from a refresh's preview; a preview of the program would report the program's changes as drift. */
+/**
+ * Drift from the last deployment is read from a refresh's preview; a preview of the program would
+ * report the program's changes as drift.
+ */
 export function requireRefreshOnly(preview: PreviewJson): void {
   if (isRefreshOnly(preview)) return;
   throw new PreviewJsonError(
-    "the output of `pulumi preview`, which compares the program with the stack: for drift from the last deployment, run " +
-      "`PULUMI_ENABLE_STREAMING_JSON_PREVIEW=true pulumi refresh --preview-only --json`; for drift from the program, pass this output with --drift-against-program",
+    "the output of `pulumi preview`, which compares the program with the stack: for drift from the last " +
+      "deployment, run `PULUMI_ENABLE_STREAMING_JSON_PREVIEW=true pulumi refresh --preview-only --json`; for " +
+      "drift from the program, pass this output with --drift-against-program",
   );
 }
 
-/** A preview without --refresh compares the program with the last deployment only: it cannot show drift, and saying "no drift" would be wrong. */
+/**
+ * A preview without --refresh compares the program with the last deployment only: it cannot show
+ * drift, and saying "no drift" would be wrong.
+ */
 export function requireRefresh(steps: PreviewStep[]): void {
   const ours = steps.filter((s) => resourceTypeOf(typeOf(s)));
   if (ours.length > 0 && !steps.some((s) => s.op === "refresh")) {
@@ -127,7 +139,8 @@ export function notChecked(steps: PreviewStep[]): string[] {
   if (events > 0) parts.push(`${plural(events, "application event")} (the API has no read operation for events)`);
   if (encrypted > 0)
     parts.push(
-      `the values of ${plural(encrypted, "encrypted env value")} (the platform reads them back redacted; only whether they exist is checked)`,
+      `the values of ${plural(encrypted, "encrypted env value")} (the platform reads them back redacted; only ` +
+        `whether they exist is checked)`,
     );
   return parts.length > 0 ? [`Not checked: ${parts.join("; and ")}.`, ""] : [];
 }

@@ -6,7 +6,10 @@ import { showId } from "./markdown";
 /** The group of the changes tied to no linked account, listed last. */
 export const SHARED = "Not tied to a linked account";
 
-/** The group (linked account, as a sort key) and section (app, env values, events) a change is listed under, and its linked account. */
+/**
+ * The group (linked account, as a sort key) and section (app, env values, events) a change is listed
+ * under, and its linked account.
+ */
 export function placeOf(change: Change): [string, string, unknown] {
   const inputs = (change.new ?? change.old)?.inputs ?? {};
   const account = inputs.linkedAccountId;
@@ -15,7 +18,10 @@ export function placeOf(change: Change): [string, string, unknown] {
   return [group, section ?? (inputs.slug !== undefined ? `App ${showId(inputs.slug)}` : "Other objects"), account];
 }
 
-/** Linked accounts in natural order (`tenant-2` before `tenant-10`), whatever the machine's locale; shared objects last. */
+/**
+ * Linked accounts in natural order (`tenant-2` before `tenant-10`), whatever the machine's locale;
+ * shared objects last.
+ */
 export function compareGroups(a: string, b: string): number {
   return Number(a === SHARED) - Number(b === SHARED) || naturalOrder(a, b);
 }

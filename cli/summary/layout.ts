@@ -15,7 +15,10 @@ import { WORDS, type ReportMode, type Words } from "./words";
 
 /** Types that carry no platform object of their own: the stack, providers, our component. */
 const SILENT_TYPES = [/^pulumi:pulumi:Stack$/, /^pulumi:providers:/, /^integration-platform:index:LinkedAccountSetup$/];
-/** How many names a count, failure or warning line lists before "and N more": enough to recognise, short enough to bound. */
+/**
+ * How many names a count, failure or warning line lists before "and N more": enough to recognise,
+ * short enough to bound.
+ */
 const NAMES_LISTED = 10;
 
 /** One `<details>` block: a linked account's changes, the changes tied to none, or other providers' resources. */
@@ -40,6 +43,87 @@ export interface Layout {
   words: Words;
 }
 
+/** A diagnostic the preview printed. */
+type Diagnostic = NonNullable<PreviewJson["diagnostics"]>[number];
+
+/** A group's sections (an app each), with their changes and the resources refused at preview. */
+type Groups = Map<string, { account: unknown; sections: Map<string, { changes: Change[]; refused: Refusal[] }> }>;
+
+/** The warning that the preview failed: how many errors, on which resources, and where the refused ones are listed. */
+function failureLines(errors: Diagnostic[], refused: Refusal[], drift: boolean): string[] {
+  if (errors.length === 0) return [];
+  const names = [...new Set(errors.map((d) => (d.urn ? resourceName(d.urn) : "")).filter(Boolean))].sort();
+  const one = refused.length === 1;
+  const where =
+    refused.length > 0
+      ? ` ${plural(refused.length, "resource")} refused at preview ${one ? "is" : "are"} listed below with the ` +
+        `reason, under ${one ? "its" : "their"} linked account and app.`
+      : "";
+  const named = names.length ? ` (${listed(names.map(code), NAMES_LISTED)})` : "";
+  return [
+    `> **The preview failed** with ${plural(errors.length, "error")}${named}. ` +
+      `The ${drift ? "drift" : "changes"} below ${drift ? "is" : "are"} incomplete; ` +
+      `the preview's log has the messages.${where}`,
+    "",
+  ];
+}
+
+/** Our changes and the refused resources, by group (a linked account, or SHARED) and section. */
+function groupsOf(ours: Change[], refused: Refusal[]): Groups {
+  const groups: Groups = new Map();
+  const sectionOf = (group: string, section: string, account: unknown) => {
+    if (!groups.has(group)) groups.set(group, { account, sections: new Map() });
+    const { sections } = groups.get(group)!;
+    if (!sections.has(section)) sections.set(section, { changes: [], refused: [] });
+    return sections.get(section)!;
+  };
+  for (const change of ours) {
+    const [group, section, account] = placeOf(change);
+    sectionOf(group, section, account).changes.push(change);
+  }
+  for (const refusal of refused) sectionOf(refusal.group, refusal.section, refusal.account).refused.push(refusal);
+  return groups;
+}
+
+/** One block per group, in order: each section's refusals first (they block the change), then its changes. */
+function groupBlocks(groups: Groups, open: boolean, mode: ReportMode, words: Words): Block[] {
+  const describe = mode === "drift" ? describeDeployedDrift : mode === "programDrift" ? describeDrift : describeChange;
+  const blocks: Block[] = [];
+  for (const group of [...groups.keys()].sort(compareGroups)) {
+    const { account, sections } = groups.get(group)!;
+    const all = [...sections.values()].flatMap((s) => s.changes);
+    const refusals = [...sections.values()].flatMap((s) => s.refused);
+    const lines: string[] = [];
+    for (const section of [...sections.keys()].sort(compareSections)) {
+      lines.push(`#### ${section}`, "");
+      const { changes, refused: refusedHere } = sections.get(section)!;
+      for (const refusal of refusedHere.sort((a, b) => naturalOrder(a.name, b.name)))
+        lines.push(describeRefusal(refusal));
+      for (const change of changes.sort(compareChanges)) lines.push(...describe(change, words));
+      lines.push("");
+    }
+    const label = group === SHARED ? SHARED : `Linked account ${htmlId(account)}`;
+    blocks.push({
+      kind: group === SHARED ? "shared" : "account",
+      text: details(label, all, open, lines, words, refusals.length),
+      changes: all.length,
+    });
+  }
+  return blocks;
+}
+
+/** The block of other providers' resources: one line each, kind, type and name. */
+function otherBlock(others: Change[], open: boolean, words: Words): Block {
+  const lines = others
+    .sort(compareChanges)
+    .map((change) => `- **${words.label(change.kind)}** ${code(change.type)} ${code(change.name)}`);
+  return {
+    kind: "other",
+    text: details("Other resources", others, open, [...lines, ""], words),
+    changes: others.length,
+  };
+}
+
 /** Cuts a preview's changes into the head and one block per group. */
 export function layout(preview: PreviewJson, mode: ReportMode): Layout {
   const words = WORDS[mode];
@@ -55,77 +139,19 @@ export function layout(preview: PreviewJson, mode: ReportMode): Layout {
     mode === "drift" && preview.refreshOnly !== "events" && ours.length + others.length === 0 ? driftCount(preview) : 0;
 
   const title = titleOf(preview.steps, words);
-  const top = [title, ""];
   const errors = (preview.diagnostics ?? []).filter((d) => d.severity === "error");
   const refused = refusalsOf(preview.diagnostics);
-  if (errors.length > 0) {
-    const names = [...new Set(errors.map((d) => (d.urn ? resourceName(d.urn) : "")).filter(Boolean))].sort();
-    const where =
-      refused.length > 0
-        ? ` ${plural(refused.length, "resource")} refused at preview ${refused.length === 1 ? "is" : "are"} listed below with the reason, under ${refused.length === 1 ? "its" : "their"} linked account and app.`
-        : "";
-    top.push(
-      `> **The preview failed** with ${plural(errors.length, "error")}${names.length ? ` (${listed(names.map(code), NAMES_LISTED)})` : ""}. ` +
-        `The ${drift ? "drift" : "changes"} below ${drift ? "is" : "are"} incomplete; the preview's log has the messages.${where}`,
-      "",
-    );
-  }
+  const top = [title, "", ...failureLines(errors, refused, drift)];
   top.push(unnamed > 0 ? unnamedDrift(unnamed) : countLine(ours, true, words), "");
   if (drift) top.push(...notChecked(preview.steps));
   // A takeover is a pull request's concern, not a drift report's.
   const clashing = drift ? [] : clashes(ours);
 
-  const groups = new Map<
-    string,
-    { account: unknown; sections: Map<string, { changes: Change[]; refused: Refusal[] }> }
-  >();
-  const sectionOf = (group: string, section: string, account: unknown) => {
-    if (!groups.has(group)) groups.set(group, { account, sections: new Map() });
-    const { sections } = groups.get(group)!;
-    if (!sections.has(section)) sections.set(section, { changes: [], refused: [] });
-    return sections.get(section)!;
-  };
-  for (const change of ours) {
-    const [group, section, account] = placeOf(change);
-    sectionOf(group, section, account).changes.push(change);
-  }
-  for (const refusal of refused) sectionOf(refusal.group, refusal.section, refusal.account).refused.push(refusal);
-  const blocks: Block[] = [];
+  const groups = groupsOf(ours, refused);
   // Folding hides nothing worth hiding when there is one block: it is shown open.
   const open = groups.size + (others.length > 0 ? 1 : 0) === 1;
-  for (const group of [...groups.keys()].sort(compareGroups)) {
-    const { account, sections } = groups.get(group)!;
-    const all = [...sections.values()].flatMap((s) => s.changes);
-    const refusals = [...sections.values()].flatMap((s) => s.refused);
-    const lines: string[] = [];
-    for (const section of [...sections.keys()].sort(compareSections)) {
-      lines.push(`#### ${section}`, "");
-      const { changes, refused: refusedHere } = sections.get(section)!;
-      // What blocks the change comes first.
-      for (const refusal of refusedHere.sort((a, b) => naturalOrder(a.name, b.name)))
-        lines.push(describeRefusal(refusal));
-      const describe =
-        mode === "drift" ? describeDeployedDrift : mode === "programDrift" ? describeDrift : describeChange;
-      for (const change of changes.sort(compareChanges)) lines.push(...describe(change, words));
-      lines.push("");
-    }
-    const label = group === SHARED ? SHARED : `Linked account ${htmlId(account)}`;
-    blocks.push({
-      kind: group === SHARED ? "shared" : "account",
-      text: details(label, all, open, lines, words, refusals.length),
-      changes: all.length,
-    });
-  }
-  if (others.length > 0) {
-    const lines = others
-      .sort(compareChanges)
-      .map((change) => `- **${words.label(change.kind)}** ${code(change.type)} ${code(change.name)}`);
-    blocks.push({
-      kind: "other",
-      text: details("Other resources", others, open, [...lines, ""], words),
-      changes: others.length,
-    });
-  }
+  const blocks = groupBlocks(groups, open, mode, words);
+  if (others.length > 0) blocks.push(otherBlock(others, open, words));
   return {
     head: [...top, ...clashWarning(clashing, clashing.length)].join("\n"),
     shortHead: [...top, ...clashWarning(clashing.slice(0, NAMES_LISTED), clashing.length)].join("\n"),
@@ -148,8 +174,10 @@ function titleOf(steps: PreviewStep[], words: Words): string {
   const [project] = projects;
   if (projects.size !== 1 || !project || stacks.some((s) => !s)) return `## ${words.title}`;
   // The shards of one program (several previews summarized together) name their stacks.
-  if (stacks.length > 1)
-    return `## ${words.title} in ${stacks.length} stacks (${stacks.map((s) => code(s!)).join(", ")}) of project ${code(project)}`;
+  if (stacks.length > 1) {
+    const names = stacks.map((s) => code(s!)).join(", ");
+    return `## ${words.title} in ${stacks.length} stacks (${names}) of project ${code(project)}`;
+  }
   return `## ${words.title} in stack ${code(stacks[0]!)} of project ${code(project)}`;
 }
 
@@ -181,8 +209,9 @@ function kindCounts(changes: Change[], words: Words): string {
 /** The count line of drift that a refresh's single JSON document counts but does not place. */
 function unnamedDrift(count: number): string {
   return (
-    `**${plural(count, "object")} on the platform ${count === 1 ? "differs" : "differ"} from the last deployment**, but the output of ` +
-    "`pulumi refresh --preview-only --json` does not say which. Run it with `PULUMI_ENABLE_STREAMING_JSON_PREVIEW=true` to list them with their properties."
+    `**${plural(count, "object")} on the platform ${count === 1 ? "differs" : "differ"} from the last deployment**, ` +
+    "but the output of `pulumi refresh --preview-only --json` does not say which. " +
+    "Run it with `PULUMI_ENABLE_STREAMING_JSON_PREVIEW=true` to list them with their properties."
   );
 }
 
@@ -197,9 +226,9 @@ function countLine(changes: Change[], withNames: boolean, words: Words): string 
   );
   const names = withNames ? `: ${listed([...accounts].sort(naturalOrder), NAMES_LISTED)}` : "";
   const who = accounts.size > 0 ? ` for ${plural(accounts.size, "linked account")}${names}` : "";
-  if (words === WORDS.drift)
-    return `${plural(changes.length, "object")} on the platform ${changes.length === 1 ? "differs" : "differ"} from the last deployment (${kindCounts(changes, words)})${who}.`;
+  const objects = `${plural(changes.length, "object")} on the platform ${changes.length === 1 ? "differs" : "differ"}`;
+  if (words === WORDS.drift) return `${objects} from the last deployment (${kindCounts(changes, words)})${who}.`;
   if (words === WORDS.programDrift)
-    return `${plural(changes.length, "object")} on the platform ${changes.length === 1 ? "differs" : "differ"} from what the program declares (${kindCounts(changes, words)})${who}.`;
+    return `${objects} from what the program declares (${kindCounts(changes, words)})${who}.`;
   return `${plural(changes.length, words.noun)} to integration platform objects (${kindCounts(changes, words)})${who}.`;
 }

@@ -39,7 +39,10 @@ export type PreviewStep = z.infer<typeof PreviewStep>;
 
 /** The input is not the output of `pulumi preview --json`; the message names the first problems. */
 export class PreviewJsonError extends Error {
-  /** What is wrong with the JSON's shape, when that is the problem: the command adds what to run to get the right file. */
+  /**
+   * What is wrong with the JSON's shape, when that is the problem: the command adds what to run to get
+   * the right file.
+   */
   readonly problems?: string[];
 
   constructor(message: string, problems?: string[]) {

@@ -59,7 +59,8 @@ export function previewOfEvents(events: unknown[]): PreviewJson {
     if (!parsed.success) {
       const sequence = JSON.stringify((raw as { sequence?: unknown })?.sequence ?? null);
       throw new PreviewJsonError(
-        `not a stream of Pulumi engine events: in event ${sequence}, ${shapeProblem(parsed.error.issues[0], raw).replace("the document", "the event")}`,
+        `not a stream of Pulumi engine events: in event ${sequence}, ` +
+          `${shapeProblem(parsed.error.issues[0], raw).replace("the document", "the event")}`,
       );
     }
     const event = parsed.data;

@@ -6,7 +6,10 @@ import { code } from "./markdown";
 import { parsePreview } from "./preview";
 import { WORDS, type ReportMode, type Words } from "./words";
 
-/** The default bound of `summarize`'s output: GitHub refuses a comment over 65,536 characters, and the comment action adds a marker. */
+/**
+ * The default bound of `summarize`'s output: GitHub refuses a comment over 65,536 characters, and the
+ * comment action adds a marker.
+ */
 export const DEFAULT_MAX_CHARS = 60_000;
 /** The smallest bound accepted: the title, the count line and the closing line need this much room. */
 export const MIN_MAX_CHARS = 1_000;
@@ -143,12 +146,17 @@ function closingLine(left: LeftOut, maxChars: number, fullAt: FullSummaryAt | un
     parts.push(`${plural(left.linkedAccounts, "more linked account")} (${plural(left.accountChanges, words.noun)})`);
   if (left.sharedChanges > 0) parts.push(`${plural(left.sharedChanges, words.noun)} not tied to a linked account`);
   if (left.otherChanges > 0) parts.push(`${plural(left.otherChanges, words.noun)} of other resources`);
+  const flag = words === WORDS.drift ? " --drift" : words === WORDS.programDrift ? " --drift-against-program" : "";
   const where = !fullAt
     ? ""
     : fullAt.link
       ? ` [The full summary](${fullSummaryLink(fullAt.link)}) lists every change.`
       : fullAt.file
         ? ` The full summary, with every change, is in ${code(fullAt.file)}.`
-        : ` Run \`pulumi-integration-platform summarize${words === WORDS.drift ? " --drift" : words === WORDS.programDrift ? " --drift-against-program" : ""} --full <file>\` to write the full summary to a file.`;
-  return `**… and ${parts.join(", and ")}** are left out here, to keep this summary within ${maxChars} characters.${where}`;
+        : ` Run \`pulumi-integration-platform summarize${flag} --full <file>\` ` +
+          "to write the full summary to a file.";
+  return (
+    `**… and ${parts.join(", and ")}** are left out here, to keep this summary within ${maxChars} ` +
+    `characters.${where}`
+  );
 }

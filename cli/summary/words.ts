@@ -47,8 +47,9 @@ export const WORDS: Record<ReportMode, Words> = {
     count: (n, kind) => `${n} ${DEPLOYED_DRIFT_LABELS[kind] ?? kind}`,
     none: "No drift: the platform holds what was last deployed, for every object it could read.",
     footer:
-      "Secret values are never shown. Made by `pulumi-integration-platform summarize --drift` from `pulumi refresh --preview-only --json`. " +
-      "To put back what was deployed, run `pulumi up --refresh`; to keep what the platform holds, run `pulumi refresh` and change the program to match it.",
+      "Secret values are never shown. Made by `pulumi-integration-platform summarize --drift` from `pulumi " +
+      "refresh --preview-only --json`. To put back what was deployed, run `pulumi up --refresh`; to keep what " +
+      "the platform holds, run `pulumi refresh` and change the program to match it.",
   },
   programDrift: {
     title: "Integration platform drift",
@@ -57,7 +58,8 @@ export const WORDS: Record<ReportMode, Words> = {
     count: (n, kind) => `${n} ${DRIFT_LABELS[kind] ?? kind}`,
     none: "No drift: the platform holds what the program declares, for every object it could read.",
     footer:
-      "Secret values are never shown. Made by `pulumi-integration-platform summarize --drift-against-program` from `pulumi preview --refresh --json`. " +
-      "To put back what the program declares, run `pulumi up --refresh`; to keep what the platform holds, change the program to match it.",
+      "Secret values are never shown. Made by `pulumi-integration-platform summarize --drift-against-program` " +
+      "from `pulumi preview --refresh --json`. To put back what the program declares, run `pulumi up --refresh`; " +
+      "to keep what the platform holds, change the program to match it.",
   },
 };

@@ -67,7 +67,8 @@ function settingsFrom(env: NodeJS.ProcessEnv) {
   if (missing.length > 0) {
     throw new ImportInputError(
       `the import reads its connection from the environment; set ${missing.map((s) => s.env).join(" and ")} ` +
-        "(the platform's address, e.g. https://api.example.com, and an API key: listing linked accounts and env definitions needs one, a bearer token is not enough)",
+        "(the platform's address, e.g. https://api.example.com, and an API key: listing linked accounts and env " +
+        "definitions needs one, a bearer token is not enough)",
     );
   }
   // Read from the environment alone: every message names the variables, not stack config keys.
@@ -87,10 +88,10 @@ function commandLine(options: ImportOptions): string {
 }
 
 /**
- * Runs the import: read, plan, write, report. Throws ImportInputError, ApiError or SettingsError
+ * Imports the workspace: read, plan, write, report. Throws ImportInputError, ApiError or SettingsError
  * (each saying what to fix, naming environment variables) with nothing written.
  */
-export async function runImport(options: ImportOptions, io: ImportIo): Promise<void> {
+export async function importWorkspace(options: ImportOptions, io: ImportIo): Promise<void> {
   const settings = settingsFrom(io.env);
   const target = await checkOutDir(options.out, options.force);
   const earlier = target.existed ? await earlierFound(target.dir, options.out) : undefined;
@@ -122,12 +123,15 @@ export async function runImport(options: ImportOptions, io: ImportIo): Promise<v
   const { counts } = plan;
   const out: string[] = [
     `Wrote ${options.out}: ${Object.keys(files).join(", ")}`,
-    `Brought in ${plural(read.accounts.length, "linked account")} (${options.slugs.join(", ")}) as ${plural(plan.setups.length, "setup")}: ` +
-      `${plural(counts.fields, "field")}, ${plural(counts.workflows, "enabled workflow")}, ${plural(counts.envValues, "env value")} (${counts.encrypted} encrypted), ` +
+    `Brought in ${plural(read.accounts.length, "linked account")} (${options.slugs.join(", ")}) as ` +
+      `${plural(plan.setups.length, "setup")}: ` +
+      `${plural(counts.fields, "field")}, ${plural(counts.workflows, "enabled workflow")}, ` +
+      `${plural(counts.envValues, "env value")} (${counts.encrypted} encrypted), ` +
       `read with ${read.calls} API calls in ${seconds.toFixed(1)} s.`,
     ...(found
       ? [
-          `Kept the ${plural(found.kept, "record")} of the earlier found.json (what destroy puts back: what the first import found) and added ${plural(found.added, "record")} for new data lines; ` +
+          `Kept the ${plural(found.kept, "record")} of the earlier found.json (what destroy puts back: what ` +
+            `the first import found) and added ${plural(found.added, "record")} for new data lines; ` +
             "delete found.json before importing to record what the platform holds now instead.",
         ]
       : []),
@@ -135,14 +139,17 @@ export async function runImport(options: ImportOptions, io: ImportIo): Promise<v
   ];
   if (plan.secrets.length > 0) {
     out.push(
-      `Set the encrypted env values in the stack, in ${options.out}, before \`pulumi up\`: the platform never shows them. Each command prompts for its value:`,
+      `Set the encrypted env values in the stack, in ${options.out}, before \`pulumi up\`: the platform never ` +
+        `shows them. Each command prompts for its value:`,
       ...secretCommands(plan).map((line) => `  ${line}`),
       "",
     );
   }
   out.push("Not brought in:", ...plan.notBroughtIn.map((line) => `  - ${printable(line)}`), "");
   out.push(
-    `Next: follow ${path.join(options.out, "README.md")}: npm install, pulumi stack init, the connection settings${plan.secrets.length ? " and the secrets above" : ""}, then \`pulumi up\`, which adopts everything without a write to the platform.`,
+    `Next: follow ${path.join(options.out, "README.md")}: npm install, pulumi stack init, the connection ` +
+      `settings${plan.secrets.length ? " and the secrets above" : ""}, then \`pulumi up\`, which adopts ` +
+      `everything without a write to the platform.`,
     "",
   );
   io.stdout(out.join("\n"));

@@ -9,7 +9,10 @@ import { checkTemplate, lastLines, shardStack, stackName, type ShardStacks, type
 export const SHARD_COMMANDS = ["up", "preview", "refresh", "destroy"] as const;
 /** One of SHARD_COMMANDS. */
 export type ShardCommand = (typeof SHARD_COMMANDS)[number];
-/** The commands that run the program, which reads the shard count from each stack's config (refresh and destroy do not). */
+/**
+ * The commands that run the program, which reads the shard count from each stack's config (refresh and
+ * destroy do not).
+ */
 const RUNS_PROGRAM: ReadonlySet<ShardCommand> = new Set(["up", "preview"]);
 
 /** Calls `write` with each whole line of a stream of chunks; `flush` writes what is left. */
@@ -30,10 +33,13 @@ function lines(write: (line: string) => void) {
 }
 
 /** Options of `shards <command>`. */
-export interface RunShardsOptions extends ShardStacks {
+export interface EveryStackOptions extends ShardStacks {
   command: ShardCommand;
   shards: number;
-  /** What the API key allows in all (default: the environment's INTEGRATION_PLATFORM_REQUESTS_PER_SECOND, else 20); each shard gets an equal part. */
+  /**
+   * What the API key allows in all (default: the environment's
+   * INTEGRATION_PLATFORM_REQUESTS_PER_SECOND, else 20); each shard gets an equal part.
+   */
   requestsPerSecond?: number;
   /** Fail when the command would change anything (preview, up and refresh). */
   expectNoChanges?: boolean;
@@ -47,7 +53,7 @@ interface CommandOptions {
 }
 
 /** Each command through the Automation API; resolves to its counts of changes by kind. */
-const RUN: Record<
+const AUTOMATION: Record<
   ShardCommand,
   (stack: Stack, options: CommandOptions) => Promise<Record<string, number> | undefined>
 > = {
@@ -64,7 +70,7 @@ const RUN: Record<
  * Should that pacer be unreachable, each paces itself to an equal part (a stack whose config sets
  * requestsPerSecond keeps it).
  */
-export async function runShards(options: RunShardsOptions, io: ShardsIo): Promise<number> {
+export async function onEveryStack(options: EveryStackOptions, io: ShardsIo): Promise<number> {
   checkTemplate(options.template);
   const env = io.env ?? process.env;
   const total =
@@ -73,7 +79,8 @@ export async function runShards(options: RunShardsOptions, io: ShardsIo): Promis
   const broker = await startRateBroker(total);
   const envVars = { [SETTINGS.requestsPerSecond.env]: String(total / options.shards), [RATE_BROKER_ENV]: broker.url };
   io.stderr(
-    `shards: ${options.command} on ${options.shards} stacks (${names[0]} to ${names[names.length - 1]}) at once, sharing ${fmt(total)} requests/s\n`,
+    `shards: ${options.command} on ${options.shards} stacks (${names[0]} to ${names[names.length - 1]}) at ` +
+      `once, sharing ${fmt(total)} requests/s\n`,
   );
 
   const results = await Promise.allSettled(
@@ -85,7 +92,10 @@ export async function runShards(options: RunShardsOptions, io: ShardsIo): Promis
       const common = { onOutput: (chunk: string) => out.push(chunk), color: "never" as const };
       const started = Date.now();
       try {
-        const changes = await RUN[options.command](stack, { ...common, expectNoChanges: options.expectNoChanges });
+        const changes = await AUTOMATION[options.command](stack, {
+          ...common,
+          expectNoChanges: options.expectNoChanges,
+        });
         return { changes, seconds: (Date.now() - started) / 1000 };
       } finally {
         out.flush();
@@ -101,12 +111,14 @@ export async function runShards(options: RunShardsOptions, io: ShardsIo): Promis
         .map(([op, n]) => `${n} ${op}`)
         .join(", ");
       io.stderr(
-        `shards: ${names[i]}: ${options.command} succeeded in ${result.value.seconds.toFixed(1)} s (${changes || "no changes"})\n`,
+        `shards: ${names[i]}: ${options.command} succeeded in ${result.value.seconds.toFixed(1)} s ` +
+          `(${changes || "no changes"})\n`,
       );
     } else {
       failed++;
       io.stderr(
-        `shards: ${names[i]}: ${options.command} failed: ${lastLines(String((result.reason as Error)?.message ?? result.reason))}\n`,
+        `shards: ${names[i]}: ${options.command} failed: ` +
+          `${lastLines(String((result.reason as Error)?.message ?? result.reason))}\n`,
       );
     }
   }
