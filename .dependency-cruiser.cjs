@@ -13,7 +13,8 @@ module.exports = {
     {
       name: "contract-stands-alone",
       severity: "error",
-      comment: "The platform's contract is what the provider, the CLI and the emulator agree on; it imports none of them.",
+      comment:
+        "The platform's contract is what the provider, the CLI and the emulator agree on; it imports none of them.",
       from: { path: "^contract/" },
       to: { path: "^(provider|cli|emulator|harness|scripts|test)/" },
     },
@@ -27,7 +28,8 @@ module.exports = {
     {
       name: "emulator-is-the-platform",
       severity: "error",
-      comment: "The emulator stands in for the platform: it must not borrow the client's code, or a mistake both share passes every test.",
+      comment:
+        "The emulator stands in for the platform: it must not borrow the client's code, or a mistake both share passes every test.",
       from: { path: "^emulator/" },
       to: { path: "^(provider|cli|harness|scripts|test)/" },
     },
@@ -41,7 +43,8 @@ module.exports = {
     {
       name: "harness-serves-tests-and-scripts",
       severity: "error",
-      comment: "The harness (emulator processes, stacks, the engine) is imported by tests and scripts, never the reverse.",
+      comment:
+        "The harness (emulator processes, stacks, the engine) is imported by tests and scripts, never the reverse.",
       from: { path: "^harness/" },
       to: { path: "^(scripts|test)/" },
     },
@@ -55,7 +58,8 @@ module.exports = {
     {
       name: "forwarders-are-leaves",
       severity: "error",
-      comment: "The forwarders' module (dynamic/program.ts) is serialized into every stack's state: only forwarders import it.",
+      comment:
+        "The forwarders' module (dynamic/program.ts) is serialized into every stack's state: only forwarders import it.",
       from: { pathNot: "^provider/dynamic/forwarders/" },
       to: { path: "^provider/dynamic/program[.]ts$" },
     },

@@ -44,7 +44,7 @@ const programConfig: ConfigReader = { get: (key) => pulumi.runtime.getConfig(key
 
 /**
  * This process's current session, made on first use so that a missing setting fails the operation
- * that needs it. Only the provider host (dynamic/host.ts) and the lookups (functions/common.ts) call it.
+ * that needs it. Only the provider host (dynamic/host.ts) and the lookups (functions/definition.ts) call it.
  */
 export function currentSession(): Session {
   if (!session) {

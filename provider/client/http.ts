@@ -1,5 +1,6 @@
 // The one HTTP client for the whole API: auth headers, timeouts, retries, error mapping and
 // response validation live here and nowhere else.
+import { API_PREFIX } from "../../contract/api";
 import axios, { AxiosError, AxiosInstance, InternalAxiosRequestConfig } from "axios";
 import axiosRetry, { exponentialDelay, isNetworkError, retryAfter } from "axios-retry";
 import { z } from "zod";
@@ -11,8 +12,6 @@ import { pacer } from "./pacing"; // its rate is set where a connection is opene
 import { PageList, PageQuery } from "./pagination";
 import * as s from "./schemas";
 
-/** The version segment every public operation carries (docs/design/contract.md#versioning). */
-const API_PREFIX = "/api/v2/public";
 /** Retry n waits this × 2^n (n counts from 1: 500 ms, 1 s, 2 s, ...), plus up to 20% jitter. */
 const RETRY_BASE_DELAY_MS = 250;
 /**
