@@ -75,6 +75,21 @@ export function pythonBin(): string {
 
 let nodeSdk: string | undefined;
 /**
+ * The TypeScript SDK compiled in `work/nodejs` from a copy of sdk/nodejs; returns its `bin/`, which
+ * holds its package.json: what the SDK publishes, as Pulumi's generated SDKs are released.
+ */
+export function compiledNodeSdk(work: string): string {
+  const source = path.join(work, "nodejs");
+  fs.cpSync(path.join(REPO, "sdk", "nodejs"), source, { recursive: true });
+  fs.symlinkSync(path.join(REPO, "node_modules"), path.join(source, "node_modules"), "dir");
+  run(process.execPath, [path.join(REPO, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.json"], source);
+  for (const file of ["package.json", "README.md"])
+    fs.copyFileSync(path.join(source, file), path.join(source, "bin", file));
+  fs.rmSync(path.join(source, "node_modules"));
+  return path.join(source, "bin");
+}
+
+/**
  * The generated TypeScript SDK built (`tsc`, as its package.json says) and packed, installed with
  * this package's tarball (which brings the plugin); returns the install directory to link.
  */
@@ -82,15 +97,7 @@ export function nodeSdkInstall(): string {
   if (nodeSdk) return nodeSdk;
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "pip-sdk-nodejs-"));
   try {
-    const source = path.join(work, "nodejs");
-    fs.cpSync(path.join(REPO, "sdk", "nodejs"), source, { recursive: true });
-    fs.symlinkSync(path.join(REPO, "node_modules"), path.join(source, "node_modules"), "dir");
-    run(process.execPath, [path.join(REPO, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.json"], source);
-    // What the SDK publishes is bin/ with its package.json, as Pulumi's generated SDKs are released.
-    for (const file of ["package.json", "README.md"])
-      fs.copyFileSync(path.join(source, file), path.join(source, "bin", file));
-    fs.rmSync(path.join(source, "node_modules"));
-    const sdkTarball = packTarball(path.join(source, "bin"), work);
+    const sdkTarball = packTarball(compiledNodeSdk(work), work);
     const mainTarball = packTarball(REPO, work);
     nodeSdk = installTarball(mainTarball, [sdkTarball]);
     return nodeSdk;

@@ -8,6 +8,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { Command, Option } from "commander";
+import { compiledNodeSdk } from "../harness/languages";
 import { ensureTool, REPO } from "../harness/tools";
 import {
   archiveName,
@@ -136,13 +137,7 @@ function pythonPackages(out: string, work: string): void {
  * published.
  */
 function nodeSdkPackage(out: string, work: string): void {
-  const source = path.join(work, "nodejs");
-  fs.cpSync(path.join(REPO, "sdk", "nodejs"), source, { recursive: true });
-  fs.symlinkSync(path.join(REPO, "node_modules"), path.join(source, "node_modules"), "dir");
-  run(process.execPath, [path.join(REPO, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.json"], source);
-  for (const file of ["package.json", "README.md"])
-    fs.copyFileSync(path.join(source, file), path.join(source, "bin", file));
-  run("npm", ["pack", "--ignore-scripts", "--pack-destination", out, "--loglevel", "error"], path.join(source, "bin"));
+  run("npm", ["pack", "--ignore-scripts", "--pack-destination", out, "--loglevel", "error"], compiledNodeSdk(work));
 }
 
 /** The Java SDK's jar, sources jar and pom, as Maven Central takes them (built with Maven from a copy of sdk/java). */
