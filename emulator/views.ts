@@ -15,7 +15,7 @@ import {
   type WorkflowDefinition,
 } from "./model";
 
-/** A config field as the field update operation returns it (spec 2.1). */
+/** A config field as the field update operation returns it (docs/design/contract.md#config-fields). */
 export interface ConfigFieldView {
   required: boolean;
   id: string;
@@ -107,7 +107,7 @@ export function configView(app: App, config: Config): ConfigView {
   };
 }
 
-/** An application event record (spec 2.4). */
+/** An application event record (docs/design/contract.md#application-events). */
 export function eventView({ _id, name, response, raw_response }: ApplicationEvent) {
   return { _id, name, response, raw_response };
 }

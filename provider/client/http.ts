@@ -261,7 +261,7 @@ export class PlatformClient {
     return parsed.data;
   }
 
-  /** `PUT /config/field/:fieldId` with the spec's body (4.1): sets `values` on one field, global or of a workflow. */
+  /** `PUT /config/field/:fieldId` with the spec's body (contract.md#config-fields): sets `values` on one field. */
   async updateConfigField(args: {
     fieldId: string;
     linkedAccountId: string;
