@@ -89,8 +89,16 @@ export function installTarball(tarball: string, also: string[] = []): string {
   return dir;
 }
 
-/** Writes a TypeScript Pulumi program into `parent/<name>` with the installed package linked in. */
-export function writeProgram(parent: string, name: string, files: Record<string, string>): string {
+/**
+ * Writes a TypeScript Pulumi program into `parent/<name>` with the installed package linked in (or
+ * another install's, such as the native SDK's beside the package: harness/languages.ts nodeSdkInstall).
+ */
+export function writeProgram(
+  parent: string,
+  name: string,
+  files: Record<string, string>,
+  install = installedPackage(),
+): string {
   const dir = path.join(parent, name);
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `name: ${name}\nruntime: nodejs\n`);
@@ -99,7 +107,7 @@ export function writeProgram(parent: string, name: string, files: Record<string,
     fs.mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
     fs.writeFileSync(path.join(dir, file), text);
   }
-  fs.symlinkSync(path.join(installedPackage(), "node_modules"), path.join(dir, "node_modules"), "dir");
+  fs.symlinkSync(path.join(install, "node_modules"), path.join(dir, "node_modules"), "dir");
   return dir;
 }
 

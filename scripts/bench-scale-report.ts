@@ -2,18 +2,24 @@
 // with the number of linked accounts, against the rate floor and the engine floor:
 //
 //   npx ts-node --transpile-only scripts/bench-scale-report.ts <results.json> ... \
-//     [--svg <file> --plot shards|shards-skip --backend file|s3]
+//     [--svg <file> --plot shards|shards-skip --backend file|s3 --provider dynamic|native]
 import * as fs from "node:fs";
 import { parseArgs } from "node:util";
 import { COMMANDS, type Command, type Measured, type PeerMeasured, type ProgramRun } from "./lib/scale";
 
-/** One K, layout and backend: our program, the floor's when it ran, and the peer's when it ran at that K. */
+/** Which of our providers a row's program ran on: the dynamic resources (`ours`) or the native provider. */
+type Provider = "dynamic" | "native";
+/** The results' key of each provider's program (scripts/bench-scale.ts PROGRAMS). */
+const PROGRAM_OF: Record<Provider, string> = { dynamic: "ours", native: "native" };
+
+/** One K, layout, backend and provider: our program's run, the floor's and the peer's when they ran at that K. */
 interface Row {
   k: number;
   layout: string;
   /** Where the stacks' state was: a folder (`file`) or a bucket of an S3-compatible server (`s3`). */
   backend: string;
-  ours: ProgramRun;
+  provider: Provider;
+  run: ProgramRun;
   floor?: ProgramRun;
   peer?: Record<"create" | "refresh" | "destroy", PeerMeasured>;
 }
@@ -43,21 +49,32 @@ const PEER: Record<number, Partial<Record<Command, string>>> = {
 
 const fmt = (n: number, digits = 1) => n.toFixed(digits);
 
+/** The rows of a results file: one per K, layout, backend and provider that ran. */
 function rows(results: Record<string, unknown>): Row[] {
-  const found = new Map<string, Row>();
+  const runs = new Map<string, Partial<Record<string, ProgramRun>>>();
   for (const [key, value] of Object.entries(results)) {
-    const match = /^(\d+)\/([^/]+)\/(ours|floor)(?:\/(s3))?$/.exec(key);
+    const match = /^(\d+)\/([^/]+)\/(ours|floor|native)(?:\/(s3))?$/.exec(key);
     if (!match) continue;
-    const backend = match[4] ?? "file";
-    const id = `${match[1]}/${match[2]}/${backend}`;
-    const row =
-      found.get(id) ?? ({ k: Number(match[1]), layout: match[2], backend, peer: results[`${match[1]}/peer`] } as Row);
-    row[match[3] as "ours" | "floor"] = value as ProgramRun;
-    found.set(id, row);
+    const id = `${match[1]}/${match[2]}/${match[4] ?? "file"}`;
+    runs.set(id, { ...runs.get(id), [match[3]]: value as ProgramRun });
   }
-  return [...found.values()]
-    .filter((r) => r.ours)
-    .sort((a, b) => a.k - b.k || a.layout.localeCompare(b.layout) || a.backend.localeCompare(b.backend));
+  const found: Row[] = [];
+  for (const [id, programs] of runs) {
+    const [k, layout, backend] = id.split("/");
+    for (const provider of ["dynamic", "native"] as Provider[]) {
+      const run = programs[PROGRAM_OF[provider]];
+      if (!run) continue;
+      const peer = results[`${k}/peer`] as Row["peer"];
+      found.push({ k: Number(k), layout, backend, provider, run, floor: programs.floor, peer });
+    }
+  }
+  return found.sort(
+    (a, b) =>
+      a.k - b.k ||
+      a.layout.localeCompare(b.layout) ||
+      a.backend.localeCompare(b.backend) ||
+      a.provider.localeCompare(b.provider),
+  );
 }
 
 /** The peer's time for a command at a row's K: measured in the same run, else the README's figure. */
@@ -86,12 +103,12 @@ function edges(o: Measured): string {
 
 function table(all: Row[]): string[] {
   const lines = [
-    "| K (resources) | layout | backend | command | wall (s) | calls | answered 429 | rate floor (s) | wall / rate floor | first call at, after the last (s) | engine floor (s) | peer (s) | state (MB) | provider hosts' peak, largest / together (MB) |",
-    "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    "| K (resources) | layout | backend | provider | command | wall (s) | calls | answered 429 | rate floor (s) | wall / rate floor | first call at, after the last (s) | engine floor (s) | peer (s) | state (MB) | provider hosts' peak, largest / together (MB) |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
   ];
   for (const row of all) {
     for (const command of COMMANDS) {
-      const o = row.ours.commands[command];
+      const o = row.run.commands[command];
       if (!o) continue;
       const answered = o.calls - o.rateLimited;
       const floor = answered / RATE;
@@ -99,7 +116,7 @@ function table(all: Row[]): string[] {
       const engine = row.floor?.commands[command]?.seconds;
       const peer = peerOf(row, command);
       lines.push(
-        `| ${row.k} (${row.k * 3}) | ${row.layout} | ${row.backend} | ${command}${o.failed ? " **failed**" : ""} | ${fmt(o.seconds)} | ${o.calls} | ${o.rateLimited} | ${fmt(floor)} | ${ratio} | ${edges(o)} | ${engine === undefined ? "" : fmt(engine)} | ${peer} | ${command === "up" ? fmt(row.ours.stateBytes / 2 ** 20, 2) : ""} | ${o.hostPeakMb} / ${o.hostsTogetherMb} |`,
+        `| ${row.k} (${row.k * 3}) | ${row.layout} | ${row.backend} | ${row.provider} | ${command}${o.failed ? " **failed**" : ""} | ${fmt(o.seconds)} | ${o.calls} | ${o.rateLimited} | ${fmt(floor)} | ${ratio} | ${edges(o)} | ${engine === undefined ? "" : fmt(engine)} | ${peer} | ${command === "up" ? fmt(row.run.stateBytes / 2 ** 20, 2) : ""} | ${o.hostPeakMb} / ${o.hostsTogetherMb} |`,
       );
     }
   }
@@ -113,7 +130,7 @@ function verdict(all: Row[]): string[] {
     let calls = 0;
     let limited = 0;
     for (const command of COMMANDS) {
-      const o = row.ours.commands[command];
+      const o = row.run.commands[command];
       if (!o) continue;
       calls += o.calls;
       limited += o.rateLimited;
@@ -125,14 +142,14 @@ function verdict(all: Row[]): string[] {
     }
     const share = calls > 0 ? (100 * limited) / calls : 0;
     if (share > MOST_429_PERCENT) missed.push(`${fmt(share, 2)}% of calls answered 429`);
-    const up = row.ours.commands.up;
+    const up = row.run.commands.up;
     const perAccount = up ? (up.calls - up.rateLimited) / row.k : 0;
-    if (row.ours.leftBehind !== undefined && row.ours.leftBehind > 0)
-      missed.push(`destroy left ${row.ours.leftBehind} objects different`);
+    if (row.run.leftBehind !== undefined && row.run.leftBehind > 0)
+      missed.push(`destroy left ${row.run.leftBehind} objects different`);
     const againstPeer: string[] = [];
     for (const [command, most] of Object.entries(PEER_TARGET) as [Command, number][]) {
       const theirs = row.peer?.[PEER_PHASE[command]!];
-      const ours = row.ours.commands[command];
+      const ours = row.run.commands[command];
       if (!theirs || !ours) continue;
       // A phase the peer finished only by running it again is compared with all those runs: what its user waited.
       const finished = theirs.code !== 0 && theirs.untilDone?.code === 0 ? theirs.untilDone : undefined;
@@ -146,12 +163,47 @@ function verdict(all: Row[]): string[] {
       if (ratio > most && !(command === "up" && theirs.code !== 0))
         missed.push(`${command} ${fmt(ratio, 2)} × the peer's${how} (at most ${most})`);
     }
-    const facts = `${fmt(perAccount, 2)} calls per linked account at up, ${fmt(share, 2)}% of calls answered 429${row.ours.leftBehind === undefined ? "" : `, ${row.ours.leftBehind} objects left different by destroy`}${againstPeer.length ? `; ${againstPeer.join(", ")}` : ""}`;
+    const facts = `${fmt(perAccount, 2)} calls per linked account at up, ${fmt(share, 2)}% of calls answered 429${row.run.leftBehind === undefined ? "" : `, ${row.run.leftBehind} objects left different by destroy`}${againstPeer.length ? `; ${againstPeer.join(", ")}` : ""}`;
     lines.push(
-      `- K = ${row.k}, ${row.layout}, ${row.backend}: ${missed.length === 0 ? `every command within ${TARGET} × its rate floor, preview 0 calls, ${facts}: **met**` : `**missed**: ${missed.join("; ")} (${facts})`}.`,
+      `- K = ${row.k}, ${row.layout}, ${row.backend}, ${row.provider}: ${missed.length === 0 ? `every command within ${TARGET} × its rate floor, preview 0 calls, ${facts}: **met**` : `**missed**: ${missed.join("; ")} (${facts})`}.`,
     );
   }
   return lines;
+}
+
+/**
+ * The native provider against the dynamic resources where both ran at the same K, layout and
+ * backend: each command's wall time and first call, and the state per resource.
+ */
+function nativeAgainstDynamic(all: Row[]): string[] {
+  const lines = [
+    "| K | layout | backend | command | dynamic wall (s) | native wall (s) | native / dynamic | first call, dynamic / native (s) | state per resource, dynamic / native (bytes) |",
+    "|---|---|---|---|---|---|---|---|---|",
+  ];
+  const dynamicRows = all.filter((row) => row.provider === "dynamic");
+  for (const dynamic of dynamicRows) {
+    const native = all.find(
+      (row) =>
+        row.provider === "native" &&
+        row.k === dynamic.k &&
+        row.layout === dynamic.layout &&
+        row.backend === dynamic.backend,
+    );
+    if (!native) continue;
+    for (const command of COMMANDS) {
+      const [d, n] = [dynamic.run.commands[command], native.run.commands[command]];
+      if (!d || !n) continue;
+      const state =
+        command === "up"
+          ? `${fmt(dynamic.run.stateBytes / (3 * dynamic.k), 0)} / ${fmt(native.run.stateBytes / (3 * native.k), 0)}`
+          : "";
+      const first = (m: Measured) => (m.beforeFirstCall === undefined ? "–" : fmt(m.beforeFirstCall));
+      lines.push(
+        `| ${dynamic.k} | ${dynamic.layout} | ${dynamic.backend} | ${command} | ${fmt(d.seconds)} | ${fmt(n.seconds)} | ${fmt(n.seconds / d.seconds, 2)} | ${first(d)} / ${first(n)} | ${state} |`,
+      );
+    }
+  }
+  return lines.length > 2 ? ["", "Native against dynamic:", "", ...lines] : [];
 }
 
 /** A log-log plot of wall time against K, per command, with the rate floor dashed. */
@@ -164,8 +216,8 @@ function svg(all: Row[], layoutOf: (row: Row) => boolean, title: string): string
   const values = data
     .flatMap((r) =>
       COMMANDS.flatMap((c) => [
-        r.ours.commands[c]?.seconds ?? 0,
-        ((r.ours.commands[c]?.calls ?? 0) - (r.ours.commands[c]?.rateLimited ?? 0)) / RATE,
+        r.run.commands[c]?.seconds ?? 0,
+        ((r.run.commands[c]?.calls ?? 0) - (r.run.commands[c]?.rateLimited ?? 0)) / RATE,
       ]),
     )
     .filter((v) => v > 0);
@@ -208,13 +260,13 @@ function svg(all: Row[], layoutOf: (row: Row) => boolean, title: string): string
   );
   for (const [i, command] of COMMANDS.entries()) {
     const points = data
-      .filter((r) => r.ours.commands[command]?.seconds > 0)
-      .map((r) => `${x(r.k)},${y(r.ours.commands[command].seconds)}`);
+      .filter((r) => r.run.commands[command]?.seconds > 0)
+      .map((r) => `${x(r.k)},${y(r.run.commands[command].seconds)}`);
     parts.push(`<polyline fill="none" stroke="${colors[command]}" stroke-width="2" points="${points.join(" ")}"/>`);
     for (const point of points)
       parts.push(`<circle cx="${point.split(",")[0]}" cy="${point.split(",")[1]}" r="3" fill="${colors[command]}"/>`);
     const floors = data
-      .map((r) => [r.k, ((r.ours.commands[command]?.calls ?? 0) - (r.ours.commands[command]?.rateLimited ?? 0)) / RATE])
+      .map((r) => [r.k, ((r.run.commands[command]?.calls ?? 0) - (r.run.commands[command]?.rateLimited ?? 0)) / RATE])
       .filter(([, f]) => f > 0);
     if (floors.length > 1)
       parts.push(
@@ -235,11 +287,13 @@ function main(): void {
       svg: { type: "string" },
       plot: { type: "string", default: "shards" },
       backend: { type: "string", default: "file" },
+      provider: { type: "string", default: "dynamic" },
     },
   });
   if (positionals.length < 1)
     throw new Error(
-      "usage: bench-scale-report.ts <results.json> ... [--svg <file> --plot shards|shards-skip --backend file|s3]",
+      "usage: bench-scale-report.ts <results.json> ... [--svg <file> --plot shards|shards-skip --backend file|s3" +
+        " --provider dynamic|native]",
     );
   // Several runs' results together: later files add to (or replace) the earlier ones' rows.
   const runs = positionals.map((file) => JSON.parse(fs.readFileSync(file, "utf8")) as Record<string, unknown>);
@@ -247,12 +301,17 @@ function main(): void {
   const machines = runs.map(
     (run, i) => `${positionals[i]}: ${String(run.machine)}, load average before the run ${fmt(Number(run.load), 2)}.`,
   );
-  const lines = [...machines, "", ...table(all), "", ...verdict(all)];
+  const lines = [...machines, "", ...table(all), "", ...verdict(all), ...nativeAgainstDynamic(all)];
   process.stdout.write(lines.join("\n") + "\n");
   const skip = values.plot === "shards-skip";
   const plotted = (row: Row) =>
-    /^shards-\d+(-skip)?$/.test(row.layout) && row.layout.endsWith("-skip") === skip && row.backend === values.backend;
-  const title = `Shards${skip ? ", checkpoints skipped" : ""}${values.backend === "s3" ? ", state in S3" : ""}`;
+    /^shards-\d+(-skip)?$/.test(row.layout) &&
+    row.layout.endsWith("-skip") === skip &&
+    row.backend === values.backend &&
+    row.provider === values.provider;
+  const title =
+    `Shards${skip ? ", checkpoints skipped" : ""}${values.backend === "s3" ? ", state in S3" : ""}` +
+    `${values.provider === "native" ? ", native provider" : ""}`;
   if (values.svg) fs.writeFileSync(values.svg, svg(all, plotted, title));
 }
 

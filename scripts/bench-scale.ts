@@ -4,10 +4,12 @@
 // that `pulumi-integration-platform shards` runs at once, `createWithoutRead` on, and each resource
 // declaring what destroy restores.
 //
-// For each K (tenants) and its S (shards), two programs go through up, preview (no change),
+// For each K (tenants) and its S (shards), the programs go through up, preview (no change),
 // refresh and destroy, each command on all S stacks at once:
-//   - ours:  per tenant a ConfigField, a WorkflowToggle and an EnvVariableValue (3K resources);
-//   - floor: the same 3K resources as no-op dynamic resources, split the same way: the engine's own time.
+//   - ours:   per tenant a ConfigField, a WorkflowToggle and an EnvVariableValue (3K resources), the
+//             dynamic resources;
+//   - native: the same program on the native provider (the TypeScript SDK and the plugin);
+//   - floor:  the same 3K resources as no-op dynamic resources, split the same way: the engine's own time.
 // Reported per command: wall time, API calls, 429s, the rate floor (calls answered / 20 per second),
 // the engine floor, their ratio, state bytes, and the provider hosts' peak memory. `--layouts`
 // (default `shards`) chooses how: S stacks (`shards`), or one stack of all K (`single`), each also
@@ -30,15 +32,21 @@ import { watchProviderHostsTogether } from "./lib/hosts";
 import { ensurePeer, preparePeer, runPeerPhase, seedPeerTenants, type PeerPhase } from "./lib/peer";
 import { COMMANDS, type Command, type Measured, type PeerMeasured, type ProgramRun } from "./lib/scale";
 import { startS3Backend } from "../harness/s3";
-import { writeProgram } from "../harness/program";
+import { nodeSdkInstall } from "../harness/languages";
+import { nativePath } from "../harness/native";
+import { installedPackage, writeProgram } from "../harness/program";
 import { ACCOUNT_TIER, seedTenants } from "../harness/tenants";
 
 const CLI = path.join(REPO, "dist/cli/main.js");
 
-/** Every tenant's setup, each resource declaring what destroy puts back (so create needs no read). */
-const OURS = `
-import * as platform from "pulumi-integration-platform";
-const tenants: string[] = platform.inThisShard(require("./tenants.json"), (id: string) => id);
+/**
+ * Every tenant's setup, each resource declaring what destroy puts back (so create needs no read),
+ * with the resources of `resources`: the package (the dynamic resources) or the native SDK.
+ */
+const setup = (resources: string) => `
+import * as platform from "${resources}";
+import { inThisShard } from "pulumi-integration-platform";
+const tenants: string[] = inThisShard(require("./tenants.json"), (id: string) => id);
 for (const id of tenants) {
   const config = { slug: "hubspot", linkedAccountId: id, configId: id };
   new platform.ConfigField(\`\${id}-pipeline\`, { ...config, fieldId: "hs_pipeline", name: \`\${id} pipeline\`, restoreOnDelete: { name: "Pipeline" } });
@@ -47,6 +55,15 @@ for (const id of tenants) {
   new platform.EnvVariableValue(\`\${id}-tier\`, { definitionId: "${ACCOUNT_TIER}", linkedAccountId: id, value: "tier-bench", noValueBefore: true });
 }
 `;
+
+/** The programs: their text, and the install their node_modules come from. */
+const PROGRAMS = {
+  ours: { text: () => setup("pulumi-integration-platform"), install: () => installedPackage() },
+  native: { text: () => setup("pulumi-integration-platform-sdk"), install: () => nodeSdkInstall() },
+  floor: { text: () => FLOOR, install: () => installedPackage() },
+};
+/** One of the programs. */
+type Program = keyof typeof PROGRAMS;
 
 /** The same resources as no-op dynamic resources: the engine's floor. */
 const FLOOR = `${NOOP_RESOURCE}
@@ -175,7 +192,7 @@ function differing(before: string[], after: string[]): number {
 
 /** Writes the program for K tenants, creates its stacks, and runs every command. */
 async function runProgram(
-  program: "ours" | "floor",
+  program: Program,
   tenants: string[],
   layout: Layout,
   emulator: RunningEmulator,
@@ -185,15 +202,19 @@ async function runProgram(
   const workspace = new Workspace(s3);
   const before = tenantObjects(emulator, tenants);
   try {
-    const dir = writeProgram(workspace.root, `scale-${program}`, {
-      "index.ts": program === "ours" ? OURS : FLOOR,
-      "tenants.json": JSON.stringify(tenants),
-    });
+    const dir = writeProgram(
+      workspace.root,
+      `scale-${program}`,
+      { "index.ts": PROGRAMS[program].text(), "tenants.json": JSON.stringify(tenants) },
+      PROGRAMS[program].install(),
+    );
     // The connection from the environment, as in CI: the runner's stacks and the single one alike.
     const env = {
       INTEGRATION_PLATFORM_BASE_URL: emulator.url,
       INTEGRATION_PLATFORM_API_KEY: emulator.apiKey,
       INTEGRATION_PLATFORM_CREATE_WITHOUT_READ: "true",
+      // The native provider's plugin is found on PATH, as npm's bin link puts it there for users.
+      ...(program === "native" ? { PATH: nativePath() } : {}),
     };
     if (layout.kind === "single") await new Stack(workspace, dir, "bench-0", env).init();
     const commands = {} as Record<Command, Measured>;
@@ -305,9 +326,9 @@ async function main(): Promise<void> {
     throw new Error(
       `--shards gives one number of shards per --tenants size: ${sizes.length} expected, ${shards.length} given`,
     );
-  const programs = values.programs!.split(",").filter(Boolean) as ("floor" | "ours")[];
-  if (programs.length === 0 || programs.some((p) => p !== "floor" && p !== "ours"))
-    throw new Error(`--programs takes floor and ours; got ${values.programs}`);
+  const programs = values.programs!.split(",").filter(Boolean) as Program[];
+  if (programs.length === 0 || programs.some((p) => !(p in PROGRAMS)))
+    throw new Error(`--programs takes ${Object.keys(PROGRAMS).join(", ")}; got ${values.programs}`);
   const layoutNames = values.layouts!.split(",").filter(Boolean);
   const unknown = layoutNames.filter((name) => !["shards", "shards-skip", "single", "single-skip"].includes(name));
   if (unknown.length > 0)

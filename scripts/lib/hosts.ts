@@ -1,5 +1,9 @@
-// The dynamic provider hosts' memory, sampled from /proc while a command runs (Linux).
+// The provider hosts' memory, sampled from /proc while a command runs (Linux): the dynamic
+// resources' hosts and the native provider's plugin processes alike.
 import * as fs from "node:fs";
+
+/** What a provider host's command line holds: the dynamic resources' host, or the native plugin. */
+const PROVIDER_HOSTS = ["cmd/dynamic-provider", "pulumi-resource-integration-platform"];
 
 /** Peak RSS (VmHWM) of the provider hosts seen: the largest one's, and the sum over those alive at once at most. */
 export interface HostMemory {
@@ -10,7 +14,7 @@ export interface HostMemory {
 }
 
 /**
- * Samples every dynamic provider host process every 100 ms until stopped; returns the largest host's peak RSS in MB.
+ * Samples every provider host process every 100 ms until stopped; returns the largest host's peak RSS in MB.
  */
 export function watchProviderHosts(): () => number {
   const watch = watchProviderHostsTogether();
@@ -26,7 +30,7 @@ export function watchProviderHostsTogether(): () => HostMemory {
     for (const pid of fs.readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
       try {
         const cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8");
-        if (!cmdline.includes("cmd/dynamic-provider")) continue;
+        if (!PROVIDER_HOSTS.some((name) => cmdline.includes(name))) continue;
         const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
         const hwm = /VmHWM:\s+(\d+) kB/.exec(status);
         const rss = /VmRSS:\s+(\d+) kB/.exec(status);
