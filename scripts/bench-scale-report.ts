@@ -2,7 +2,8 @@
 // with the number of linked accounts, against the rate floor and the engine floor:
 //
 //   npx ts-node --transpile-only scripts/bench-scale-report.ts <results.json> ... \
-//     [--svg <file> --plot shards|shards-skip --backend file|s3 --provider dynamic|native]
+//     [--svg <file> --plot shards|shards-skip --backend file|s3 --provider dynamic|native] \
+//     [--target 1.15 --most-429 0.2]
 import * as fs from "node:fs";
 import { parseArgs } from "node:util";
 import { COMMANDS, type Command, type Measured, type PeerMeasured, type ProgramRun } from "./lib/scale";
@@ -26,10 +27,10 @@ interface Row {
 
 /** The platform's documented limit, which the emulator enforced by default. */
 const RATE = 20;
-/** The target: each command within 1.15 times the rate floor. */
-const TARGET = 1.15;
-/** The target: at most this share of calls answered 429, in percent. */
-const MOST_429_PERCENT = 0.2;
+/** The target: each command within this many times the rate floor (`--target`; issue 40 asks 1.10). */
+let TARGET = 1.15;
+/** The target: at most this share of calls answered 429, in percent (`--most-429`; issue 40 asks 0.1). */
+let MOST_429_PERCENT = 0.2;
 /** Our time over the peer's at most: create 0.7 (or the peer failing), refresh and destroy 0.5. */
 const PEER_TARGET: Partial<Record<Command, number>> = { up: 0.7, refresh: 0.5, destroy: 0.5 };
 /** The peer's phase for each of our commands. */
@@ -101,10 +102,15 @@ function edges(o: Measured): string {
   return o.beforeFirstCall === undefined ? "" : `${fmt(o.beforeFirstCall)}, ${fmt(o.afterLastCall ?? 0)}`;
 }
 
+/** The programs' memory, where it was sampled (results before issue 40's 10,000-account run lack it). */
+function programs(o: Measured): string {
+  return o.programPeakMb === undefined ? "–" : `${o.programPeakMb} / ${o.programsTogetherMb}`;
+}
+
 function table(all: Row[]): string[] {
   const lines = [
-    "| K (resources) | layout | backend | provider | command | wall (s) | calls | answered 429 | rate floor (s) | wall / rate floor | first call at, after the last (s) | engine floor (s) | peer (s) | state (MB) | provider hosts' peak, largest / together (MB) |",
-    "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    "| K (resources) | layout | backend | provider | command | wall (s) | calls | answered 429 | rate floor (s) | wall / rate floor | first call at, after the last (s) | engine floor (s) | peer (s) | state (MB) | provider hosts' peak, largest / together (MB) | programs' peak, largest / together (MB) |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
   ];
   for (const row of all) {
     for (const command of COMMANDS) {
@@ -116,7 +122,7 @@ function table(all: Row[]): string[] {
       const engine = row.floor?.commands[command]?.seconds;
       const peer = peerOf(row, command);
       lines.push(
-        `| ${row.k} (${row.k * 3}) | ${row.layout} | ${row.backend} | ${row.provider} | ${command}${o.failed ? " **failed**" : ""} | ${fmt(o.seconds)} | ${o.calls} | ${o.rateLimited} | ${fmt(floor)} | ${ratio} | ${edges(o)} | ${engine === undefined ? "" : fmt(engine)} | ${peer} | ${command === "up" ? fmt(row.run.stateBytes / 2 ** 20, 2) : ""} | ${o.hostPeakMb} / ${o.hostsTogetherMb} |`,
+        `| ${row.k} (${row.k * 3}) | ${row.layout} | ${row.backend} | ${row.provider} | ${command}${o.failed ? " **failed**" : ""} | ${fmt(o.seconds)} | ${o.calls} | ${o.rateLimited} | ${fmt(floor)} | ${ratio} | ${edges(o)} | ${engine === undefined ? "" : fmt(engine)} | ${peer} | ${command === "up" ? fmt(row.run.stateBytes / 2 ** 20, 2) : ""} | ${o.hostPeakMb} / ${o.hostsTogetherMb} | ${programs(o)} |`,
       );
     }
   }
@@ -288,12 +294,19 @@ function main(): void {
       plot: { type: "string", default: "shards" },
       backend: { type: "string", default: "file" },
       provider: { type: "string", default: "dynamic" },
+      target: { type: "string", default: String(TARGET) },
+      "most-429": { type: "string", default: String(MOST_429_PERCENT) },
     },
   });
+  [TARGET, MOST_429_PERCENT] = [Number(values.target), Number(values["most-429"])];
+  if (!(TARGET > 1) || !(MOST_429_PERCENT >= 0))
+    throw new Error(
+      `--target takes a ratio above 1 and --most-429 a percentage; got ${values.target}, ${values["most-429"]}`,
+    );
   if (positionals.length < 1)
     throw new Error(
       "usage: bench-scale-report.ts <results.json> ... [--svg <file> --plot shards|shards-skip --backend file|s3" +
-        " --provider dynamic|native]",
+        " --provider dynamic|native] [--target 1.15 --most-429 0.2]",
     );
   // Several runs' results together: later files add to (or replace) the earlier ones' rows.
   const runs = positionals.map((file) => JSON.parse(fs.readFileSync(file, "utf8")) as Record<string, unknown>);

@@ -27,55 +27,16 @@ import { parseArgs } from "node:util";
 import { startEmulator, type RunningEmulator } from "../emulator";
 import { observableState } from "../harness/e2e";
 import { REPO, Stack, Workspace } from "../harness/engine";
-import { NOOP_RESOURCE } from "./lib/floor";
-import { watchProviderHostsTogether } from "./lib/hosts";
+import { watchPrograms, watchProviderHostsTogether } from "./lib/hosts";
 import { ensurePeer, preparePeer, runPeerPhase, seedPeerTenants, type PeerPhase } from "./lib/peer";
 import { COMMANDS, type Command, type Measured, type PeerMeasured, type ProgramRun } from "./lib/scale";
 import { startS3Backend } from "../harness/s3";
-import { nodeSdkInstall } from "../harness/languages";
 import { nativePath } from "../harness/native";
-import { installedPackage, writeProgram } from "../harness/program";
-import { ACCOUNT_TIER, seedTenants } from "../harness/tenants";
+import { writeProgram } from "../harness/program";
+import { seedTenants } from "../harness/tenants";
+import { PROGRAMS, type Program } from "./lib/scalePrograms";
 
 const CLI = path.join(REPO, "dist/cli/main.js");
-
-/**
- * Every tenant's setup, each resource declaring what destroy puts back (so create needs no read),
- * with the resources of `resources`: the package (the dynamic resources) or the native SDK.
- */
-const setup = (resources: string) => `
-import * as platform from "${resources}";
-import { inThisShard } from "pulumi-integration-platform";
-const tenants: string[] = inThisShard(require("./tenants.json"), (id: string) => id);
-for (const id of tenants) {
-  const config = { slug: "hubspot", linkedAccountId: id, configId: id };
-  new platform.ConfigField(\`\${id}-pipeline\`, { ...config, fieldId: "hs_pipeline", name: \`\${id} pipeline\`, restoreOnDelete: { name: "Pipeline" } });
-  new platform.WorkflowToggle(\`\${id}-deal-alerts\`, { ...config, workflowId: "wf_hs_deal_alerts", enabled: true, restoreOnDelete: false });
-  // As the peer program does: a tier the new account did not have, so destroy deletes it.
-  new platform.EnvVariableValue(\`\${id}-tier\`, { definitionId: "${ACCOUNT_TIER}", linkedAccountId: id, value: "tier-bench", noValueBefore: true });
-}
-`;
-
-/** The programs: their text, and the install their node_modules come from. */
-const PROGRAMS = {
-  ours: { text: () => setup("pulumi-integration-platform"), install: () => installedPackage() },
-  native: { text: () => setup("pulumi-integration-platform-sdk"), install: () => nodeSdkInstall() },
-  floor: { text: () => FLOOR, install: () => installedPackage() },
-};
-/** One of the programs. */
-type Program = keyof typeof PROGRAMS;
-
-/** The same resources as no-op dynamic resources: the engine's floor. */
-const FLOOR = `${NOOP_RESOURCE}
-import * as platform from "pulumi-integration-platform";
-const tenants: string[] = platform.inThisShard(require("./tenants.json"), (id: string) => id);
-for (const id of tenants) {
-  const config = { slug: "hubspot", linkedAccountId: id, configId: id };
-  new Noop(\`\${id}-pipeline\`, { ...config, fieldId: "hs_pipeline", name: \`\${id} pipeline\` });
-  new Noop(\`\${id}-deal-alerts\`, { ...config, workflowId: "wf_hs_deal_alerts", enabled: true });
-  new Noop(\`\${id}-tier\`, { definitionId: "${ACCOUNT_TIER}", linkedAccountId: id, value: "tier-bench" });
-}
-`;
 
 /** How a program runs: over S stacks by the `shards` runner, or as one stack through `pulumi`. */
 type Layout =
@@ -115,6 +76,7 @@ async function measure(
       : connection;
   emulator.requests.clear();
   const stop = watchProviderHostsTogether();
+  const stopPrograms = watchPrograms();
   const started = Date.now();
   let code: number;
   let output: string;
@@ -144,6 +106,7 @@ async function measure(
   }
   const seconds = (Date.now() - started) / 1000;
   const memory = stop();
+  const programs = stopPrograms();
   const calls = emulator.requests.list();
   const measured: Measured = {
     seconds,
@@ -151,6 +114,8 @@ async function measure(
     rateLimited: calls.filter((c) => c.status === 429).length,
     hostPeakMb: memory.peakMb,
     hostsTogetherMb: memory.togetherMb,
+    programPeakMb: programs.peakMb,
+    programsTogetherMb: programs.togetherMb,
   };
   if (calls.length > 0) {
     // Where the seconds over the rate floor go: before the first call and after the last.

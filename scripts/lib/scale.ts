@@ -15,6 +15,10 @@ export interface Measured {
   hostPeakMb: number;
   /** The most all provider hosts held at once (MB). */
   hostsTogetherMb: number;
+  /** The largest Pulumi program's peak RSS (MB); absent from results recorded before it was sampled. */
+  programPeakMb?: number;
+  /** The most all programs held at once (MB). */
+  programsTogetherMb?: number;
   /** Seconds from the command's start to the first API call: engine, program and plugin start-up. */
   beforeFirstCall?: number;
   /** Seconds from the last API call's answer to the command's end: the final state writes and exits. */

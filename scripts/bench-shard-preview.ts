@@ -1,0 +1,158 @@
+// `npm run bench:shard-preview [-- --tenants 1000,3334,10000 --shards 4,10,10]`: the no-change preview of
+// one shard's stack, as one job of a CI matrix runs it on a machine of its own, for each program of
+// `bench:scale` (the dynamic resources, the native provider, and the same resources as no-op dynamic
+// resources: the engine's own floor). `bench:scale` times the previews of all S shards at once on one
+// machine; this is the other way the scaling guide runs them.
+//
+// Each preview runs two ways: as Node.js runs by default, and with NODE_OPTIONS=--stack-trace-limit=0.
+// The Node.js SDK records a stack trace for every output property of every resource it registers
+// (runtime/debuggable.js), which it prints only with PULUMI_DEBUG_PROMISE_LEAKS set; with no frames
+// to record that costs nothing (docs/guides/scaling.md, "Stack traces").
+//
+// The shard's stack is set up by one `pulumi up` against an emulator with its rate limit OFF: that up
+// is not timed, and the preview it prepares makes no call (each preview's calls are counted, and
+// one call fails the run), so the limit cannot change what is measured.
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { parseArgs } from "node:util";
+import { startEmulator } from "../emulator";
+import { Stack, Workspace } from "../harness/engine";
+import { nativePath } from "../harness/native";
+import { writeProgram } from "../harness/program";
+import { startS3Backend } from "../harness/s3";
+import { seedTenants } from "../harness/tenants";
+import { watchPrograms, watchProviderHostsTogether } from "./lib/hosts";
+import { PROGRAMS, type Program } from "./lib/scalePrograms";
+
+/** One program's previews of shard 0 of S, at K linked accounts. */
+interface ShardPreview {
+  /** Resources in the shard's stack. */
+  resources: number;
+  /** Each preview's wall time, in seconds, in the order run, as Node.js runs by default. */
+  seconds: number[];
+  /** The same with NODE_OPTIONS=--stack-trace-limit=0. */
+  noStackSeconds: number[];
+  /** The program's peak RSS over the previews (MB). */
+  programPeakMb: number;
+  /** The provider host's peak RSS over the previews (MB). */
+  hostPeakMb: number;
+}
+
+/** Counts the resources the platform holds in a stack's state: everything but the stack and provider entries. */
+function platformResources(state: { deployment: { resources?: { type: string }[] } }): number {
+  return (state.deployment.resources ?? []).filter(
+    (r) => r.type !== "pulumi:pulumi:Stack" && !r.type.startsWith("pulumi:providers:"),
+  ).length;
+}
+
+/** Sets up shard 0 of `shards` for `tenants` and times `runs` no-change previews of it alone. */
+async function previewOneShard(program: Program, k: number, shards: number, runs: number): Promise<ShardPreview> {
+  const emulator = await startEmulator({ quiet: true, rateLimit: "off" });
+  const s3 = await startS3Backend();
+  const workspace = new Workspace(s3);
+  try {
+    const tenants = await seedTenants(emulator, "tenant", k);
+    const dir = writeProgram(
+      workspace.root,
+      `shard-${program}`,
+      { "index.ts": PROGRAMS[program].text(), "tenants.json": JSON.stringify(tenants) },
+      PROGRAMS[program].install(),
+    );
+    const stack = new Stack(workspace, dir, "bench-0", {
+      INTEGRATION_PLATFORM_BASE_URL: emulator.url,
+      INTEGRATION_PLATFORM_API_KEY: emulator.apiKey,
+      INTEGRATION_PLATFORM_CREATE_WITHOUT_READ: "true",
+      ...(program === "native" ? { PATH: nativePath() } : {}),
+    });
+    await stack.init({ "integration-platform:shards": String(shards) });
+    await stack.ok(["up", "--yes", "--skip-preview"], { PULUMI_SKIP_CHECKPOINTS: "true" });
+    const resources = platformResources(await stack.exportState());
+    const [seconds, noStackSeconds]: number[][] = [[], []];
+    const [stopHosts, stopPrograms] = [watchProviderHostsTogether(), watchPrograms()];
+    const preview = async (extra: Record<string, string | undefined>) => {
+      emulator.requests.clear();
+      const started = Date.now();
+      await stack.ok(["preview", "--expect-no-changes"], extra);
+      const calls = emulator.requests.list().length;
+      if (calls !== 0) throw new Error(`${program}: a no-change preview made ${calls} calls; it must make none`);
+      return (Date.now() - started) / 1000;
+    };
+    // Alternated, so that neither way has the warmer machine.
+    for (let i = 0; i < runs; i += 1) {
+      seconds.push(await preview({ NODE_OPTIONS: undefined }));
+      noStackSeconds.push(await preview({ NODE_OPTIONS: "--stack-trace-limit=0" }));
+    }
+    const result = {
+      resources,
+      seconds,
+      noStackSeconds,
+      programPeakMb: stopPrograms().peakMb,
+      hostPeakMb: stopHosts().peakMb,
+    };
+    const list = (values: number[]) => values.map((v) => v.toFixed(1)).join(", ");
+    process.stderr.write(
+      `bench: K=${k} shard 0 of ${shards} ${program}: ${resources} resources, preview ${list(seconds)} s, --stack-trace-limit=0 ${list(noStackSeconds)} s, program ${result.programPeakMb} MB, host ${result.hostPeakMb} MB\n`,
+    );
+    return result;
+  } finally {
+    workspace.dispose();
+    await s3.stop();
+    await emulator.close();
+  }
+}
+
+/** Parses a comma-separated list of whole numbers for `option`. */
+function numbers(option: string, text: string): number[] {
+  const values = text.split(",").map(Number);
+  if (values.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`${option} takes whole numbers; got ${text}`);
+  return values;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      tenants: { type: "string", default: "1000,3334,10000" },
+      shards: { type: "string", default: "4,10,10" },
+      programs: { type: "string", default: "floor,ours,native" },
+      runs: { type: "string", default: "3" },
+      out: { type: "string" },
+    },
+  });
+  const sizes = numbers("--tenants", values.tenants!);
+  const shards = numbers("--shards", values.shards!);
+  if (shards.length !== sizes.length) throw new Error("--shards gives one number of shards per --tenants size");
+  const programs = values.programs!.split(",") as Program[];
+  if (programs.some((p) => !(p in PROGRAMS)))
+    throw new Error(`--programs takes ${Object.keys(PROGRAMS).join(", ")}; got ${values.programs}`);
+  const [runs] = numbers("--runs", values.runs!);
+  const out = values.out ?? fs.mkdtempSync(path.join(os.tmpdir(), "pip-bench-shard-preview-"));
+  fs.mkdirSync(out, { recursive: true });
+  const results: Record<string, unknown> = { machine: `${os.cpus().length} vCPUs, Node ${process.version}` };
+  for (const [i, k] of sizes.entries())
+    for (const program of programs) {
+      results[`${k}/${shards[i]}/${program}`] = await previewOneShard(program, k, shards[i], runs);
+      fs.writeFileSync(path.join(out, "results.json"), JSON.stringify(results, null, 2));
+    }
+  process.stdout.write(
+    "| K | shards | program | resources in shard 0 | preview, min / median / max (s) | the same, NODE_OPTIONS=--stack-trace-limit=0 (s) | program / host peak (MB) |\n|---|---|---|---|---|---|---|\n",
+  );
+  const spread = (values: number[]) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    return `${sorted[0].toFixed(1)} / ${sorted[Math.floor(sorted.length / 2)].toFixed(1)} / ${sorted[sorted.length - 1].toFixed(1)}`;
+  };
+  for (const [key, value] of Object.entries(results)) {
+    if (!key.includes("/")) continue;
+    const [k, s, program] = key.split("/");
+    const r = value as ShardPreview;
+    process.stdout.write(
+      `| ${k} | ${s} | ${program} | ${r.resources} | ${spread(r.seconds)} | ${spread(r.noStackSeconds)} | ${r.programPeakMb} / ${r.hostPeakMb} |\n`,
+    );
+  }
+  process.stderr.write(`bench: raw results in ${path.join(out, "results.json")}\n`);
+}
+
+main().catch((error: Error) => {
+  console.error(`bench failed: ${error.stack ?? error.message}`);
+  process.exit(1);
+});
