@@ -104,7 +104,9 @@ function edges(o: Measured): string {
 
 /** The programs' memory, where it was sampled (results before issue 40's 10,000-account run lack it). */
 function programs(o: Measured): string {
-  return o.programPeakMb === undefined ? "–" : `${o.programPeakMb} / ${o.programsTogetherMb}`;
+  if (o.programPeakMb === undefined) return "–";
+  // refresh and destroy run no program.
+  return o.programPeakMb === 0 ? "none ran" : `${o.programPeakMb} / ${o.programsTogetherMb}`;
 }
 
 function table(all: Row[]): string[] {
