@@ -29,7 +29,7 @@ import { observableState } from "../harness/e2e";
 import { REPO, Stack, Workspace } from "../harness/engine";
 import { watchPrograms, watchProviderHostsTogether } from "./lib/hosts";
 import { ensurePeer, preparePeer, runPeerPhase, seedPeerTenants, type PeerPhase } from "./lib/peer";
-import { COMMANDS, type Command, type Measured, type PeerMeasured, type ProgramRun } from "./lib/scale";
+import { COMMANDS, type Command, type Measured, type PeerMeasured, type ProgramRun, wholeNumbers } from "./lib/scale";
 import { startS3Backend } from "../harness/s3";
 import { nativePath } from "../harness/native";
 import { writeProgram } from "../harness/program";
@@ -261,16 +261,6 @@ async function peerUntilDone(
   return done;
 }
 
-function list(option: string, text: string): number[] {
-  const values = text
-    .split(",")
-    .filter((part) => part.trim() !== "")
-    .map(Number);
-  if (values.some((n) => !Number.isInteger(n) || n < 1))
-    throw new Error(`${option} takes whole numbers, e.g. 1000,3334; got ${text}`);
-  return values;
-}
-
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -285,8 +275,8 @@ async function main(): Promise<void> {
     },
   });
   validateAtUp = values["validate-at-up"]!;
-  const sizes = list("--tenants", values.tenants!);
-  const shards = list("--shards", values.shards!);
+  const sizes = wholeNumbers("--tenants", values.tenants!);
+  const shards = wholeNumbers("--shards", values.shards!);
   if (shards.length !== sizes.length)
     throw new Error(
       `--shards gives one number of shards per --tenants size: ${sizes.length} expected, ${shards.length} given`,
@@ -301,7 +291,7 @@ async function main(): Promise<void> {
   const backends = values.backends!.split(",").filter(Boolean) as Backend[];
   if (backends.length === 0 || backends.some((b) => b !== "file" && b !== "s3"))
     throw new Error(`--backends takes file and s3; got ${values.backends}`);
-  const peerSizes = list("--peer", values.peer!);
+  const peerSizes = wholeNumbers("--peer", values.peer!);
   const out = values.out ?? fs.mkdtempSync(path.join(os.tmpdir(), "pip-bench-scale-"));
   fs.mkdirSync(out, { recursive: true });
   const results: Record<string, unknown> = {

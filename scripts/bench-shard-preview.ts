@@ -23,6 +23,7 @@ import { writeProgram } from "../harness/program";
 import { startS3Backend } from "../harness/s3";
 import { seedTenants } from "../harness/tenants";
 import { watchPrograms, watchProviderHostsTogether } from "./lib/hosts";
+import { wholeNumbers } from "./lib/scale";
 import { PROGRAMS, type Program } from "./lib/scalePrograms";
 
 /** One program's previews of shard 0 of S, at K linked accounts. */
@@ -108,13 +109,6 @@ async function previewOneShard(program: Program, k: number, shards: number, runs
   }
 }
 
-/** Parses a comma-separated list of whole numbers for `option`. */
-function numbers(option: string, text: string): number[] {
-  const values = text.split(",").map(Number);
-  if (values.some((n) => !Number.isInteger(n) || n < 1)) throw new Error(`${option} takes whole numbers; got ${text}`);
-  return values;
-}
-
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -125,13 +119,13 @@ async function main(): Promise<void> {
       out: { type: "string" },
     },
   });
-  const sizes = numbers("--tenants", values.tenants!);
-  const shards = numbers("--shards", values.shards!);
+  const sizes = wholeNumbers("--tenants", values.tenants!);
+  const shards = wholeNumbers("--shards", values.shards!);
   if (shards.length !== sizes.length) throw new Error("--shards gives one number of shards per --tenants size");
   const programs = values.programs!.split(",") as Program[];
   if (programs.some((p) => !(p in PROGRAMS)))
     throw new Error(`--programs takes ${Object.keys(PROGRAMS).join(", ")}; got ${values.programs}`);
-  const [runs] = numbers("--runs", values.runs!);
+  const [runs] = wholeNumbers("--runs", values.runs!);
   const out = values.out ?? fs.mkdtempSync(path.join(os.tmpdir(), "pip-bench-shard-preview-"));
   fs.mkdirSync(out, { recursive: true });
   const results: Record<string, unknown> = { machine: `${os.cpus().length} vCPUs, Node ${process.version}` };

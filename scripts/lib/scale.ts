@@ -49,3 +49,14 @@ export interface PeerMeasured {
    */
   untilDone?: { runs: number; seconds: number; calls: number; rateLimited: number; code: number };
 }
+
+/** Parses `option`'s comma-separated list of whole numbers above 0, e.g. "1000,3334"; an empty text is no number. */
+export function wholeNumbers(option: string, text: string): number[] {
+  const values = text
+    .split(",")
+    .filter((part) => part.trim() !== "")
+    .map(Number);
+  if (values.some((n) => !Number.isInteger(n) || n < 1))
+    throw new Error(`${option} takes whole numbers, e.g. 1000,3334; got ${text}`);
+  return values;
+}
