@@ -7,7 +7,7 @@
 // Each preview runs two ways: as Node.js runs by default, and with NODE_OPTIONS=--stack-trace-limit=0.
 // The Node.js SDK records a stack trace for every output property of every resource it registers
 // (runtime/debuggable.js), which it prints only with PULUMI_DEBUG_PROMISE_LEAKS set; with no frames
-// to record that costs nothing (docs/guides/scaling.md, "Stack traces").
+// to record that costs nothing (docs/guides/scaling.md, "Which provider, and how many shards").
 //
 // The shard's stack is set up by one `pulumi up` against an emulator with its rate limit OFF: that up
 // is not timed, and the preview it prepares makes no call (each preview's calls are counted, and

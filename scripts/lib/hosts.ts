@@ -7,7 +7,7 @@ const PROVIDER_HOSTS = ["cmd/dynamic-provider", "pulumi-resource-integration-pla
 /** What a Node.js Pulumi program's command line holds: the language host runs it through the SDK's `cmd/run`. */
 const PROGRAMS = ["@pulumi/pulumi/cmd/run/"];
 
-/** Peak RSS (VmHWM) of the provider hosts seen: the largest one's, and the sum over those alive at once at most. */
+/** Peak RSS (VmHWM) of the processes watched (hosts or programs): the largest one's, and their most at once. */
 export interface HostMemory {
   /** The largest single host's peak, in MB. */
   peakMb: number;
