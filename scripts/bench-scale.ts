@@ -27,14 +27,13 @@ import { parseArgs } from "node:util";
 import { startEmulator, type RunningEmulator } from "../emulator";
 import { observableState } from "../harness/e2e";
 import { REPO, Stack, Workspace } from "../harness/engine";
-import { watchPrograms, watchProviderHostsTogether } from "./lib/hosts";
+import { watchMemory } from "./lib/hosts";
 import { ensurePeer, preparePeer, runPeerPhase, seedPeerTenants, type PeerPhase } from "./lib/peer";
 import { COMMANDS, type Command, type Measured, type PeerMeasured, type ProgramRun, wholeNumbers } from "./lib/scale";
 import { startS3Backend } from "../harness/s3";
-import { nativePath } from "../harness/native";
 import { writeProgram } from "../harness/program";
 import { seedTenants } from "../harness/tenants";
-import { PROGRAMS, type Program } from "./lib/scalePrograms";
+import { connection, PROGRAMS, type Program } from "./lib/scalePrograms";
 
 const CLI = path.join(REPO, "dist/cli/main.js");
 
@@ -75,8 +74,7 @@ async function measure(
       ? { ...connection, INTEGRATION_PLATFORM_VALIDATE_AT_PREVIEW: "false" }
       : connection;
   emulator.requests.clear();
-  const stop = watchProviderHostsTogether();
-  const stopPrograms = watchPrograms();
+  const stop = watchMemory();
   const started = Date.now();
   let code: number;
   let output: string;
@@ -105,8 +103,7 @@ async function measure(
     output = `${result.stdout}\n${result.stderr}`;
   }
   const seconds = (Date.now() - started) / 1000;
-  const memory = stop();
-  const programs = stopPrograms();
+  const { hosts: memory, programs } = stop();
   const calls = emulator.requests.list();
   const measured: Measured = {
     seconds,
@@ -173,14 +170,8 @@ async function runProgram(
       { "index.ts": PROGRAMS[program].text(), "tenants.json": JSON.stringify(tenants) },
       PROGRAMS[program].install(),
     );
-    // The connection from the environment, as in CI: the runner's stacks and the single one alike.
-    const env = {
-      INTEGRATION_PLATFORM_BASE_URL: emulator.url,
-      INTEGRATION_PLATFORM_API_KEY: emulator.apiKey,
-      INTEGRATION_PLATFORM_CREATE_WITHOUT_READ: "true",
-      // The native provider's plugin is found on PATH, as npm's bin link puts it there for users.
-      ...(program === "native" ? { PATH: nativePath() } : {}),
-    };
+    // The runner's stacks and the single one alike.
+    const env = connection(program, emulator);
     if (layout.kind === "single") await new Stack(workspace, dir, "bench-0", env).init();
     const commands = {} as Record<Command, Measured>;
     let stateBytes = 0;

@@ -18,13 +18,12 @@ import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { startEmulator } from "../emulator";
 import { Stack, Workspace } from "../harness/engine";
-import { nativePath } from "../harness/native";
 import { writeProgram } from "../harness/program";
 import { startS3Backend } from "../harness/s3";
 import { seedTenants } from "../harness/tenants";
-import { watchPrograms, watchProviderHostsTogether } from "./lib/hosts";
+import { watchMemory } from "./lib/hosts";
 import { wholeNumbers } from "./lib/scale";
-import { PROGRAMS, type Program } from "./lib/scalePrograms";
+import { connection, PROGRAMS, type Program } from "./lib/scalePrograms";
 
 /** One program's previews of shard 0 of S, at K linked accounts. */
 interface ShardPreview {
@@ -51,6 +50,7 @@ function platformResources(state: { deployment: { resources?: { type: string }[]
 
 /** Sets up shard 0 of `shards` for `tenants` and times `runs` no-change previews of it alone. */
 async function previewOneShard(program: Program, k: number, shards: number, runs: number): Promise<ShardPreview> {
+  // Limit off for the setup `up` only, which is not timed; the timed previews make no call (checked below).
   const emulator = await startEmulator({ quiet: true, rateLimit: "off" });
   const s3 = await startS3Backend();
   const workspace = new Workspace(s3);
@@ -62,25 +62,21 @@ async function previewOneShard(program: Program, k: number, shards: number, runs
       { "index.ts": PROGRAMS[program].text(), "tenants.json": JSON.stringify(tenants) },
       PROGRAMS[program].install(),
     );
-    const stack = new Stack(workspace, dir, "bench-0", {
-      INTEGRATION_PLATFORM_BASE_URL: emulator.url,
-      INTEGRATION_PLATFORM_API_KEY: emulator.apiKey,
-      INTEGRATION_PLATFORM_CREATE_WITHOUT_READ: "true",
-      ...(program === "native" ? { PATH: nativePath() } : {}),
-    });
+    const stack = new Stack(workspace, dir, "bench-0", connection(program, emulator));
     await stack.init({ "integration-platform:shards": String(shards) });
     await stack.ok(["up", "--yes", "--skip-preview"], { PULUMI_SKIP_CHECKPOINTS: "true" });
     const resources = platformResources(await stack.exportState());
     const [seconds, noStackSeconds]: number[][] = [[], []];
-    const [programMb, noStackProgramMb]: number[][] = [[], []];
-    const stopHosts = watchProviderHostsTogether();
+    const [programMb, noStackProgramMb, hostMb]: number[][] = [[], [], []];
     const preview = async (extra: Record<string, string | undefined>, into: number[], memory: number[]) => {
       emulator.requests.clear();
-      const stopPrograms = watchPrograms();
+      const stop = watchMemory();
       const started = Date.now();
       await stack.ok(["preview", "--expect-no-changes"], extra);
       into.push((Date.now() - started) / 1000);
-      memory.push(stopPrograms().peakMb);
+      const { programs, hosts } = stop();
+      memory.push(programs.peakMb);
+      hostMb.push(hosts.peakMb);
       const calls = emulator.requests.list().length;
       if (calls !== 0) throw new Error(`${program}: a no-change preview made ${calls} calls; it must make none`);
     };
@@ -95,7 +91,7 @@ async function previewOneShard(program: Program, k: number, shards: number, runs
       noStackSeconds,
       programPeakMb: Math.max(...programMb),
       noStackProgramPeakMb: Math.max(...noStackProgramMb),
-      hostPeakMb: stopHosts().peakMb,
+      hostPeakMb: Math.max(...hostMb),
     };
     const list = (values: number[]) => values.map((v) => v.toFixed(1)).join(", ");
     process.stderr.write(

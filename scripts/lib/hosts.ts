@@ -19,8 +19,8 @@ export interface HostMemory {
  * Samples every provider host process every 100 ms until stopped; returns the largest host's peak RSS in MB.
  */
 export function watchProviderHosts(): () => number {
-  const watch = watchProviderHostsTogether();
-  return () => watch().peakMb;
+  const watch = watchMemory();
+  return () => watch().hosts.peakMb;
 }
 
 /** The parent of a process, from /proc/<pid>/stat (its name, in brackets, may hold spaces). */
@@ -35,41 +35,53 @@ function isOurs(pid: number): boolean {
   return false;
 }
 
-/** Like watchProviderHosts, also summing the hosts alive at each sample; only this process's descendants count. */
-export function watchProviderHostsTogether(): () => HostMemory {
-  return watchProcesses(PROVIDER_HOSTS);
+/** The provider hosts' and the programs' memory while a command ran. */
+export interface CommandMemory {
+  hosts: HostMemory;
+  programs: HostMemory;
 }
 
-/** The same for the Pulumi programs themselves (a Node.js program holds every resource it registered). */
-export function watchPrograms(): () => HostMemory {
-  return watchProcesses(PROGRAMS);
-}
-
-/** Samples this process's descendants whose command line holds one of `names`, every 100 ms until stopped. */
-function watchProcesses(names: string[]): () => HostMemory {
-  let peakKb = 0;
-  let togetherKb = 0;
+/**
+ * Samples this process's descendant provider hosts and Pulumi programs (a Node.js program holds every resource it
+ * registered) every 100 ms, in one pass over /proc, until stopped.
+ */
+export function watchMemory(): () => CommandMemory {
+  const groups = { hosts: PROVIDER_HOSTS, programs: PROGRAMS };
+  const peakKb = { hosts: 0, programs: 0 };
+  const togetherKb = { hosts: 0, programs: 0 };
+  // A process's ancestry does not change while it runs: walk it once per process.
+  const ours = new Map<number, boolean>();
   const sample = () => {
-    let now = 0;
-    for (const pid of fs.readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
+    const now = { hosts: 0, programs: 0 };
+    for (const pid of fs
+      .readdirSync("/proc")
+      .filter((p) => /^\d+$/.test(p))
+      .map(Number)) {
       try {
         const cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8");
-        if (!names.some((name) => cmdline.includes(name)) || !isOurs(Number(pid))) continue;
+        const group = (["hosts", "programs"] as const).find((g) => groups[g].some((name) => cmdline.includes(name)));
+        if (group === undefined) continue;
+        if (!ours.has(pid)) ours.set(pid, isOurs(pid));
+        if (!ours.get(pid)) continue;
         const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
         const hwm = /VmHWM:\s+(\d+) kB/.exec(status);
         const rss = /VmRSS:\s+(\d+) kB/.exec(status);
-        if (hwm) peakKb = Math.max(peakKb, Number(hwm[1]));
-        if (rss) now += Number(rss[1]);
+        if (hwm) peakKb[group] = Math.max(peakKb[group], Number(hwm[1]));
+        if (rss) now[group] += Number(rss[1]);
       } catch {
         // The process ended between listing and reading: nothing to sample.
       }
     }
-    togetherKb = Math.max(togetherKb, now);
+    for (const group of ["hosts", "programs"] as const) togetherKb[group] = Math.max(togetherKb[group], now[group]);
   };
   const timer = setInterval(sample, 100);
+  const mb = (kb: number) => Math.round(kb / 1024);
   return () => {
     clearInterval(timer);
     sample();
-    return { peakMb: Math.round(peakKb / 1024), togetherMb: Math.round(togetherKb / 1024) };
+    return {
+      hosts: { peakMb: mb(peakKb.hosts), togetherMb: mb(togetherKb.hosts) },
+      programs: { peakMb: mb(peakKb.programs), togetherMb: mb(togetherKb.programs) },
+    };
   };
 }

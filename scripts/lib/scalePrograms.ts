@@ -1,7 +1,9 @@
 // The programs `npm run bench:scale` and `npm run bench:shard-preview` run: per linked account a
 // ConfigField, a WorkflowToggle and an EnvVariableValue, on the dynamic resources, on the native
 // provider, or as no-op dynamic resources (the engine's own time). Each takes its shard's accounts.
+import type { RunningEmulator } from "../../emulator";
 import { nodeSdkInstall } from "../../harness/languages";
+import { nativePath } from "../../harness/native";
 import { installedPackage } from "../../harness/program";
 import { ACCOUNT_TIER } from "../../harness/tenants";
 import { NOOP_RESOURCE } from "./floor";
@@ -43,3 +45,16 @@ for (const id of tenants) {
   new Noop(\`\${id}-tier\`, { definitionId: "${ACCOUNT_TIER}", linkedAccountId: id, value: "tier-bench" });
 }
 `;
+
+/**
+ * A program's connection from the environment, as in CI, with `createWithoutRead` on; the native provider's plugin is
+ * found on PATH, as npm's bin link puts it there for users.
+ */
+export function connection(program: Program, emulator: RunningEmulator): Record<string, string> {
+  return {
+    INTEGRATION_PLATFORM_BASE_URL: emulator.url,
+    INTEGRATION_PLATFORM_API_KEY: emulator.apiKey,
+    INTEGRATION_PLATFORM_CREATE_WITHOUT_READ: "true",
+    ...(program === "native" ? { PATH: nativePath() } : {}),
+  };
+}
