@@ -2,6 +2,7 @@
 // writes the versions it depends on into the generated project.
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { packageAsset } from "../contract/packageFiles";
 
 /** The parts of package.json the command line reads. */
 export interface Manifest {
@@ -16,9 +17,14 @@ const NAME = "pulumi-integration-platform";
 
 let cached: Manifest | undefined;
 
-/** This package's package.json, found by walking up from this file: from cli/ (ts-node) and from dist/cli/ alike. */
+/**
+ * This package's package.json: the single executable's asset, else found by walking up from this file (from cli/
+ * under ts-node and from dist/cli/ alike).
+ */
 export function ownManifest(): Manifest {
   if (cached) return cached;
+  const asset = packageAsset("package.json");
+  if (asset !== undefined) return (cached = JSON.parse(asset) as Manifest);
   for (let dir = __dirname; ; dir = path.dirname(dir)) {
     try {
       const manifest = JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")) as Manifest;

@@ -3,10 +3,17 @@
 // lives beside its options, in cli/commands/.
 import type { CommanderError } from "commander";
 import type { Io } from "./io";
+import { isSingleExecutable } from "../contract/packageFiles";
 import { printable } from "./text";
 
 /** The command's name, as users type it and messages start with it. */
 export const COMMAND = "pulumi-integration-platform";
+
+/**
+ * How a user runs the command, for examples: the release's executable by its name, the npm package's
+ * through npx.
+ */
+export const INVOCATION = isSingleExecutable() ? COMMAND : `npx ${COMMAND}`;
 
 /** The commands, in the order the overview lists them. */
 export const COMMANDS = ["summarize", "import", "shards", "webhook"] as const;

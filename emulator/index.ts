@@ -12,7 +12,7 @@ import {
 import { RequestLog } from "./requestLog";
 import { WorkflowRuns } from "./runs";
 import { buildServer } from "./server";
-import { defaultFixturePath, EmulatorConfigError, EmulatorStore } from "./store";
+import { EmulatorConfigError, EmulatorStore } from "./store";
 import { WebhookDispatcher, type WebhookSettings } from "./webhooks";
 
 export { ApiError, type ErrorBody } from "./errors";
@@ -125,7 +125,7 @@ export interface RunningEmulator {
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   // Checked before the store is opened, so a bad setting fails fast like a bad fixture does.
   const rateLimit = newRateLimiter(options);
-  const store = await EmulatorStore.open({ fixtures: options.fixtures ?? defaultFixturePath(), data: options.data });
+  const store = await EmulatorStore.open({ fixtures: options.fixtures, data: options.data });
   const credentials = { apiKey: options.apiKey ?? "tk_emulator", token: options.token ?? "emulator_token" };
   const faults = new FaultRules();
   const requests = new RequestLog();

@@ -12,6 +12,7 @@ import {
   type RateLimitAnswerStatus,
   type RateLimitStatus,
 } from "./rateLimit";
+import { packageAsset } from "../contract/packageFiles";
 import { receiverUrlProblem, webhookEventOf } from "../contract/webhookReceivers";
 import { parseReceiverOption } from "./webhookReceivers";
 import type { WebhookSettings } from "./webhooks";
@@ -206,9 +207,10 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   if (options.version) {
-    // The package's own package.json, as the other command prints it.
+    // The package's own package.json (the single executable's asset), as the other command prints it.
     const { packageRoot } = await import("./stateFile");
-    const { version } = JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as { version: string };
+    const manifest = packageAsset("package.json") ?? readFileSync(join(packageRoot(), "package.json"), "utf8");
+    const { version } = JSON.parse(manifest) as { version: string };
     process.stdout.write(`${version}\n`);
     return;
   }

@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import writeFileAtomic from "write-file-atomic";
+import { packageAsset } from "../contract/packageFiles";
 import { emulatorStateSchema, type EmulatorState } from "./model";
 import { safeParseState } from "./validation";
 
@@ -45,14 +46,27 @@ export async function readStateFile(path: string, what: "fixture" | "data file")
   } catch (err) {
     throw new EmulatorConfigError(`cannot read ${what} ${path}: ${(err as Error).message}`);
   }
+  return parseStateText(text, `${what} ${path}`);
+}
+
+/** The default fixture: the single executable's asset, or the package's file (defaultFixturePath). */
+export async function readDefaultFixture(): Promise<EmulatorState> {
+  const asset = packageAsset("emulator/fixtures/default.json");
+  return asset === undefined
+    ? readStateFile(defaultFixturePath(), "fixture")
+    : parseStateText(asset, "the default fixture");
+}
+
+/** Parses and validates a state's text; `named` says which file in error messages. */
+function parseStateText(text: string, named: string): EmulatorState {
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (err) {
-    throw new EmulatorConfigError(`${what} ${path} is not valid JSON: ${(err as Error).message}`);
+    throw new EmulatorConfigError(`${named} is not valid JSON: ${(err as Error).message}`);
   }
   const parsed = safeParseState(emulatorStateSchema, json);
-  if (!parsed.ok) throw new EmulatorConfigError(`${what} ${path} is invalid: ${parsed.problem}`);
+  if (!parsed.ok) throw new EmulatorConfigError(`${named} is invalid: ${parsed.problem}`);
   return parsed.value;
 }
 

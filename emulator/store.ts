@@ -27,7 +27,7 @@ import {
   type WorkflowDefinition,
   type WorkflowState,
 } from "./model";
-import { readStateFile, StateFileWriter } from "./stateFile";
+import { readDefaultFixture, readStateFile, StateFileWriter } from "./stateFile";
 
 export { defaultFixturePath, EmulatorConfigError, packageRoot, readStateFile } from "./stateFile";
 
@@ -46,8 +46,8 @@ export function now(): string {
 
 /** Options of `EmulatorStore.open`. */
 export interface StoreOptions {
-  /** Fixture file that seeds the state and that `reset()` returns to. */
-  fixtures: string;
+  /** Fixture file that seeds the state and that `reset()` returns to (default: the package's default fixture). */
+  fixtures?: string;
   /** State file: loaded at start when it exists, rewritten after every change. */
   data?: string;
 }
@@ -130,7 +130,10 @@ export class EmulatorStore {
 
   /** Loads the fixture, then the data file when it exists (else seeds it from the fixture and writes it). */
   static async open(options: StoreOptions): Promise<EmulatorStore> {
-    const fixture = await readStateFile(resolve(options.fixtures), "fixture");
+    const fixture =
+      options.fixtures === undefined
+        ? await readDefaultFixture()
+        : await readStateFile(resolve(options.fixtures), "fixture");
     const dataPath = options.data === undefined ? undefined : resolve(options.data);
     const state =
       dataPath && existsSync(dataPath) ? await readStateFile(dataPath, "data file") : structuredClone(fixture);

@@ -1,5 +1,6 @@
 // `npm run release`: writes every artifact of this version into one folder (docs/design/release.md):
-// the plugin as one executable per platform (archives the Pulumi CLI downloads), the SDK packages,
+// the plugin as one executable per platform (archives the Pulumi CLI downloads), the command-line
+// tools and the emulator as executables too (archives, and platform wheels for Python), the SDK packages,
 // the npm package, the schema, the release's CHANGELOG section and SHA256SUMS over all of them.
 // The GitHub release workflow (.github/workflows/release.yml) runs it on a tag and uploads the folder.
 import { execFileSync } from "node:child_process";
@@ -12,14 +13,17 @@ import { compiledNodeSdk } from "../harness/languages";
 import { ensureTool, REPO } from "../harness/tools";
 import {
   archiveName,
-  bundlePlugin,
+  bundleProgram,
   executableName,
   joinExecutable,
   packArchive,
+  PROGRAMS,
   seaBlob,
   TARGETS,
+  type ProgramName,
   type Target,
-} from "./release/plugin";
+} from "./release/executables";
+import { toolWheel } from "./release/wheels";
 
 /** What one run of the command was asked. */
 interface ReleaseOptions {
@@ -29,8 +33,11 @@ interface ReleaseOptions {
   only?: string[];
 }
 
-/** The parts a release is made of; `--only` picks some (a test that needs only the plugin, say). */
-const PARTS = ["plugin", "python", "nodejs-sdk", "java", "npm", "schema"] as const;
+/**
+ * The parts a release is made of; `--only` picks some (a test that needs only the plugin, say). `tools` and
+ * `emulator` are their executables' archives and the platform wheels that carry them.
+ */
+const PARTS = ["plugin", "tools", "emulator", "python", "nodejs-sdk", "java", "npm", "schema"] as const;
 type Part = (typeof PARTS)[number];
 
 /** Runs a command, its output on stderr (stdout is this command's own summary). */
@@ -83,20 +90,29 @@ function checkVersions(version: string): void {
   }
 }
 
-/** The plugin archives, one per target; returns their paths. */
-async function pluginArchives(version: string, targets: Target[], out: string, work: string): Promise<string[]> {
+/**
+ * A program's archives, one per target (and for the tools and the emulator, a platform wheel per target that
+ * carries the same executable); returns the archives' paths.
+ */
+async function programArchives(
+  version: string,
+  program: ProgramName,
+  targets: Target[],
+  out: string,
+  work: string,
+): Promise<string[]> {
   const nodes = ensureTool("ensure-sea-node.sh");
   if (targets.some((t) => t.startsWith("darwin-")))
     process.env.PULUMI_IP_RCODESIGN ||= ensureTool("ensure-rcodesign.sh");
-  const script = path.join(work, "plugin.js");
-  const size = await bundlePlugin(REPO, script);
-  log(`bundled the plugin into one script of ${(size / 1e6).toFixed(1)} MB`);
+  const script = path.join(work, `${program}.js`);
+  const size = await bundleProgram(REPO, program, script);
+  log(`bundled ${PROGRAMS[program].name} into one script of ${(size / 1e6).toFixed(1)} MB`);
   // The blob is made by the release's own Node.js (linux-amd64, run here) and serves every target.
-  const blob = seaBlob(path.join(nodes, "linux-amd64", "node"), script, work);
+  const blob = seaBlob(path.join(nodes, "linux-amd64", "node"), script, work, REPO, program);
   const archives: string[] = [];
   for (const target of targets) {
     const started = Date.now();
-    const executable = path.join(work, target, executableName(target));
+    const executable = path.join(work, program, target, executableName(target, program));
     fs.mkdirSync(path.dirname(executable), { recursive: true });
     await joinExecutable(
       target,
@@ -104,7 +120,9 @@ async function pluginArchives(version: string, targets: Target[], out: string, w
       blob,
       executable,
     );
-    const archive = path.join(out, archiveName(version, target));
+    // The wheel first: packing the archive moves the executable.
+    if (program !== "plugin") toolWheel(REPO, program, version, target, executable, out);
+    const archive = path.join(out, archiveName(version, target, program));
     packArchive(REPO, executable, archive);
     log(
       `${path.basename(archive)}: ${(fs.statSync(archive).size / 1e6).toFixed(1)} MB in ${((Date.now() - started) / 1000).toFixed(1)} s`,
@@ -185,7 +203,8 @@ export async function release(options: ReleaseOptions): Promise<string> {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "pip-release-"));
   const wanted = (part: Part) => !options.only || options.only.includes(part);
   try {
-    if (wanted("plugin")) await pluginArchives(version, options.targets, out, work);
+    for (const program of ["plugin", "tools", "emulator"] as const)
+      if (wanted(program)) await programArchives(version, program, options.targets, out, work);
     if (wanted("python")) pythonPackages(out, work);
     if (wanted("nodejs-sdk")) nodeSdkPackage(out, work);
     if (wanted("java")) javaPackages(version, out, work);
@@ -213,7 +232,7 @@ if (require.main === module) {
       false,
     )
     .addOption(
-      new Option("--targets <targets...>", "the plugin's platforms").choices([...TARGETS]).default([...TARGETS]),
+      new Option("--targets <targets...>", "the executables' platforms").choices([...TARGETS]).default([...TARGETS]),
     )
     .addOption(
       new Option("--only <parts...>", "make only these parts (and CHANGELOG.md, SHA256SUMS)").choices([...PARTS]),

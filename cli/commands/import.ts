@@ -5,7 +5,7 @@ import { AdviceError, ApiError, SettingsError } from "../../provider/client/erro
 import { ImportInputError } from "../import/read";
 import { importWorkspace } from "../import/importWorkspace";
 import type { Io } from "../io";
-import { COMMAND, UsageError } from "../usage";
+import { COMMAND, INVOCATION, UsageError } from "../usage";
 
 /** The options as commander parsed them, before they are checked. */
 interface GivenOptions {
@@ -105,7 +105,7 @@ export function importCommand(io: Io, done: (status: number) => void): Command {
         `
 Example:
   export INTEGRATION_PLATFORM_BASE_URL=https://api.example.com INTEGRATION_PLATFORM_API_KEY=...
-  npx ${COMMAND} import --slug hubspot --out platform
+  ${INVOCATION} import --slug hubspot --out platform
 
 Exit status: 0 when the project was written; 2 for bad usage, or an import that
 could not read the workspace or write <dir> (then nothing was written); 3 for an

@@ -2,7 +2,7 @@
 import { Command } from "commander";
 import type { Io } from "../io";
 import { moveShards, onEveryStack, SHARD_COMMANDS, shardCount, ShardsError, type ShardCommand } from "../shards";
-import { COMMAND, UsageError } from "../usage";
+import { COMMAND, INVOCATION, UsageError } from "../usage";
 
 /** `shards`'s options as commander parsed them, before they are checked. */
 interface RunOptions {
@@ -122,8 +122,8 @@ function moveCommand(io: Io, done: (status: number) => void): Command {
       "after",
       `
 Example (from 4 to 5 shards, then check that nothing changes):
-  npx ${COMMAND} shards move --from 4 --to 5 --stack prod-{shard}
-  npx ${COMMAND} shards preview --shards 5 --stack prod-{shard} --expect-no-changes
+  ${INVOCATION} shards move --from 4 --to 5 --stack prod-{shard}
+  ${INVOCATION} shards preview --shards 5 --stack prod-{shard} --expect-no-changes
 
 Exit status: 0 when every move was made (or, with --dry-run, planned); 2 for bad
 usage, or a move that could not be made (the message says how far it got: run it
@@ -180,8 +180,8 @@ export function shardsCommand(io: Io, done: (status: number) => void): Command {
         "after",
         `
 Example (a sharded program's four stacks):
-  npx ${COMMAND} shards preview --shards 4 --stack prod-{shard}
-  npx ${COMMAND} shards up --shards 4 --stack prod-{shard}
+  ${INVOCATION} shards preview --shards 4 --stack prod-{shard}
+  ${INVOCATION} shards up --shards 4 --stack prod-{shard}
 
 Exit status: 0 when every stack succeeded; 1 when any failed (each one's error
 is shown); 2 for bad usage; 3 for an unexpected failure.

@@ -19,7 +19,7 @@ import {
 } from "../summary";
 import { engineEventsOf, previewOfEvents } from "../summary/refresh";
 import { plural } from "../text";
-import { COMMAND, UsageError } from "../usage";
+import { COMMAND, INVOCATION, UsageError } from "../usage";
 
 /** What each report reads, and the command that prints it: what a message about a wrong input tells the user to run. */
 const INPUT: Record<ReportMode, { output: string; command: string; file: string; run: string }> = {
@@ -298,11 +298,11 @@ export function summarizeCommand(io: Io, done: (status: number) => void): Comman
       `
 Example (in a pull request's CI job):
   pulumi preview --json > preview.json
-  npx ${COMMAND} summarize preview.json --full summary-full.md > summary.md
+  ${INVOCATION} summarize preview.json --full summary-full.md > summary.md
 
 Example (a scheduled drift check):
   PULUMI_ENABLE_STREAMING_JSON_PREVIEW=true pulumi refresh --preview-only --json > refresh.json || true
-  npx ${COMMAND} summarize --drift refresh.json --full drift-full.md > drift.md
+  ${INVOCATION} summarize --drift refresh.json --full drift-full.md > drift.md
 
 Exit status: 0 when the summary was written (with --drift or
 --drift-against-program: and no drift was found); 1 when a drift report found

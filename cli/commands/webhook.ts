@@ -7,7 +7,7 @@ import { webhookEventOf, receiverUrlProblem, runStatusOf } from "../../contract/
 import { WEBHOOK_EVENTS, WEBHOOK_SIGNATURE_HEADER, type WebhookPayload } from "../../contract/webhooks";
 import { signWebhookBody } from "../../provider/webhooks/signature";
 import type { Io } from "../io";
-import { COMMAND, UsageError } from "../usage";
+import { COMMAND, INVOCATION, UsageError } from "../usage";
 
 /** The environment variable the signing key is read from by default: the provider's API key. */
 const DEFAULT_KEY_ENV = "INTEGRATION_PLATFORM_API_KEY";
@@ -149,7 +149,7 @@ export function webhookCommand(io: Io, done: (status: number) => void): Command 
       `
 Example:
   export ${DEFAULT_KEY_ENV}=tk_emulator
-  npx ${COMMAND} webhook send --url http://127.0.0.1:3000/webhooks --event errored
+  ${INVOCATION} webhook send --url http://127.0.0.1:3000/webhooks --event errored
 
 Exit status: 0 when the receiver answered 2xx; 1 when it answered anything
 else or not at all; 2 for bad usage or no signing key; 3 for an unexpected failure.

@@ -6,6 +6,7 @@ import { openClient } from "../../provider/connection";
 import { resolveSettings, SETTINGS } from "../../provider/settings";
 import { ownManifest } from "../manifest";
 import { plural, printable } from "../text";
+import { INVOCATION } from "../usage";
 import { foundRecords, keepEarlierFound } from "./found";
 import { planImport } from "./plan";
 import { renderProject } from "./project";
@@ -84,7 +85,7 @@ function commandLine(options: ImportOptions): string {
     "--out",
     quote(options.out),
   ];
-  return `npx pulumi-integration-platform import ${args.join(" ")}`;
+  return `${INVOCATION} import ${args.join(" ")}`;
 }
 
 /**

@@ -3,10 +3,14 @@
 // checks; every value is written as a JSON literal, so no input can break out.
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { packageAsset } from "../../contract/packageFiles";
 import { plural, printable } from "../text";
 import type { ImportPlan, PlannedSetup, PlannedValue } from "./plan";
 
-/** The template: beside this module in cli/import/ (ts-node), and in dist/cli/import/, where the build copies it. */
+/**
+ * The template: beside this module in cli/import/ (ts-node), and in dist/cli/import/, where the build copies it; the
+ * single executable carries it as an asset.
+ */
 const TEMPLATE = path.join(__dirname, "programTemplate.ts");
 
 /** A name TypeScript takes as a bare object key. */
@@ -130,6 +134,10 @@ function fillTemplate(template: string, conditions: Record<string, boolean>, dat
 /** The program: data first (one line per linked account and app), then the loops that declare it. */
 export function renderProgram(plan: ImportPlan): string {
   const conditions = { env: plan.definitions.length > 0, secrets: plan.secrets.length > 0 };
-  const body = fillTemplate(fs.readFileSync(TEMPLATE, "utf8"), conditions, dataOf(plan));
+  const body = fillTemplate(
+    packageAsset("cli/import/programTemplate.ts") ?? fs.readFileSync(TEMPLATE, "utf8"),
+    conditions,
+    dataOf(plan),
+  );
   return [...head(plan), ...body].join("\n");
 }

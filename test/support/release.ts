@@ -7,9 +7,11 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { archiveName, type Target } from "../../scripts/release/plugin";
+import { archiveName, type Target } from "../../scripts/release/executables";
 import { REPO, type Workspace } from "../../harness/engine";
 import { MAVEN_REPOSITORY } from "../../harness/languages";
+import { SDK_NAMES } from "../../provider/native/schema";
+import { WHEEL_PLATFORMS, WHEEL_PROJECTS } from "../../scripts/release/wheels";
 
 /** The package's version, which the release carries. */
 export const VERSION = (JSON.parse(fs.readFileSync(path.join(REPO, "package.json"), "utf8")) as { version: string })
@@ -50,11 +52,18 @@ export function pluginArchive(target: Target): string {
   return path.join(releaseFolder(), archiveName(VERSION, target));
 }
 
-/** The release's Python wheel. */
+/** The release's Python SDK wheel (pure Python: the tools' and the emulator's wheels are per platform). */
 export function pythonWheel(): string {
-  const wheel = fs.readdirSync(releaseFolder()).find((name) => name.endsWith(".whl"));
-  assert.ok(wheel, `the release folder ${releaseFolder()} holds a wheel`);
-  return path.join(releaseFolder(), wheel);
+  const name = `${SDK_NAMES.python}-${VERSION}-py3-none-any.whl`;
+  assert.ok(fs.existsSync(path.join(releaseFolder(), name)), `the release folder ${releaseFolder()} holds ${name}`);
+  return path.join(releaseFolder(), name);
+}
+
+/** The release's platform wheel of the tools or the emulator for linux-amd64, the platform the tests run on. */
+export function toolWheelFile(program: keyof typeof WHEEL_PROJECTS): string {
+  const name = `${WHEEL_PROJECTS[program].distribution.replace(/-/g, "_")}-${VERSION}-py3-none-${WHEEL_PLATFORMS["linux-amd64"]}.whl`;
+  assert.ok(fs.existsSync(path.join(releaseFolder(), name)), `the release folder ${releaseFolder()} holds ${name}`);
+  return path.join(releaseFolder(), name);
 }
 
 /** `pulumi plugin install resource integration-platform <version> --file <archive>`, into the workspace's PULUMI_HOME. */

@@ -7,7 +7,7 @@ import * as path from "node:path";
 import { parse } from "yaml";
 import { SDK_NAMES } from "../../provider/native/schema";
 import { changelogSection } from "../../scripts/release";
-import { archiveName, executableName } from "../../scripts/release/plugin";
+import { archiveName, executableName } from "../../scripts/release/executables";
 import { REPO } from "../../harness/engine";
 
 describe("npm run release", () => {

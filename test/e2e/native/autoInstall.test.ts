@@ -9,7 +9,7 @@ import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import * as path from "node:path";
 import { PLUGIN_DOWNLOAD_URL } from "../../../provider/native/schema";
-import { archiveName } from "../../../scripts/release/plugin";
+import { archiveName } from "../../../scripts/release/executables";
 import { engineBinDir, Stack } from "../../../harness/engine";
 import { step, useEmulatorStack } from "../../../harness/e2e";
 import { copyNativeExample, LANGUAGES, languageHostsDir } from "../../../harness/languages";

@@ -7,7 +7,7 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { executableName, TARGETS, type Target } from "../../../scripts/release/plugin";
+import { executableName, TARGETS, type Target } from "../../../scripts/release/executables";
 import { engineBinDir, REPO, Workspace } from "../../../harness/engine";
 import { LANGUAGES } from "../../../harness/languages";
 import { pluginArchive, rcodesign, releaseFolder, VERSION } from "../../support/release";

@@ -1,14 +1,16 @@
-// Builds the native provider's plugin as one executable per platform: the compiled plugin
-// (dist/provider/native/main.js) and everything it requires bundled into one script, joined to a
-// Node.js binary of each target with Node's single executable application support, then packed in
-// the archive layout the Pulumi CLI downloads. docs/design/release.md tells the whole story.
+// Builds the package's three programs as one executable per platform each: the native provider's
+// plugin, the command-line tools and the emulator. Each compiled program (dist/…/main.js) and
+// everything it requires is bundled into one script, joined to a Node.js binary of each target with
+// Node's single executable application support, then packed in the archive layout the Pulumi CLI
+// downloads (the plugin's) or a user unpacks onto PATH. docs/design/release.md tells the whole story.
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as esbuild from "esbuild";
 import { inject } from "postject";
+import { PACKAGE_FILES } from "../../contract/packageFiles";
 
-/** The platforms a release ships the plugin for, in the Pulumi CLI's own os-arch names. */
+/** The platforms a release ships the executables for, in the Pulumi CLI's own os-arch names. */
 export const TARGETS = ["linux-amd64", "linux-arm64", "darwin-amd64", "darwin-arm64", "windows-amd64"] as const;
 /** One release platform. */
 export type Target = (typeof TARGETS)[number];
@@ -16,26 +18,53 @@ export type Target = (typeof TARGETS)[number];
 /** The plugin's executable name; the CLI looks for exactly this (with `.exe` on Windows). */
 export const PLUGIN = "pulumi-resource-integration-platform";
 
-// Node's own marker that the binary carries an application (docs: "Single executable applications").
-const SEA_FUSE = "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2";
-
-/** The executable's file name on a target. */
-export function executableName(target: Target): string {
-  return target.startsWith("windows-") ? `${PLUGIN}.exe` : PLUGIN;
-}
-
-/** The release archive's name, as the CLI asks for it: pulumi-resource-<name>-v<version>-<os>-<arch>.tar.gz. */
-export function archiveName(version: string, target: Target): string {
-  return `${PLUGIN}-v${version}-${target}.tar.gz`;
+/** One program of the package that the release ships as an executable. */
+export interface Program {
+  /** The executable's name, which is also the command users type. */
+  name: string;
+  /** The compiled entry point, relative to the repository. */
+  entry: string;
+  /** The package's files it reads at run time, joined as assets (contract/packageFiles.ts). */
+  assets: readonly string[];
 }
 
 /**
- * Bundles the compiled plugin into one CommonJS script: a single executable runs one script, and
+ * The programs a release ships as executables: the plugin (the Pulumi CLI downloads its archive), and the
+ * tools and the emulator, which the npm package also runs as `npx` commands.
+ */
+export const PROGRAMS = {
+  plugin: { name: PLUGIN, entry: "dist/provider/native/main.js", assets: [] },
+  tools: { name: "pulumi-integration-platform", entry: "dist/cli/main.js", assets: PACKAGE_FILES },
+  emulator: { name: "pulumi-integration-platform-emulator", entry: "dist/emulator/main.js", assets: PACKAGE_FILES },
+} as const satisfies Record<string, Program>;
+
+/** Which of the programs. */
+export type ProgramName = keyof typeof PROGRAMS;
+
+// Node's own marker that the binary carries an application (docs: "Single executable applications").
+const SEA_FUSE = "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2";
+
+/** A program's executable file name on a target (the plugin's by default). */
+export function executableName(target: Target, program: ProgramName = "plugin"): string {
+  const name = PROGRAMS[program].name;
+  return target.startsWith("windows-") ? `${name}.exe` : name;
+}
+
+/**
+ * A program's release archive name: <name>-v<version>-<os>-<arch>.tar.gz, which for the plugin is what the
+ * Pulumi CLI asks for (pulumi-resource-<package>-v…).
+ */
+export function archiveName(version: string, target: Target, program: ProgramName = "plugin"): string {
+  return `${PROGRAMS[program].name}-v${version}-${target}.tar.gz`;
+}
+
+/**
+ * Bundles a compiled program into one CommonJS script: a single executable runs one script, and
  * its `require` reaches only Node's built-in modules. Returns the bundle's size in bytes.
  */
-export async function bundlePlugin(repo: string, outfile: string): Promise<number> {
+export async function bundleProgram(repo: string, program: ProgramName, outfile: string): Promise<number> {
   await esbuild.build({
-    entryPoints: [path.join(repo, "dist", "provider", "native", "main.js")],
+    entryPoints: [path.join(repo, PROGRAMS[program].entry)],
     bundle: true,
     platform: "node",
     target: "node24",
@@ -52,15 +81,32 @@ export async function bundlePlugin(repo: string, outfile: string): Promise<numbe
   return fs.statSync(outfile).size;
 }
 
-/** Writes the preparation blob for `script` (a file in `work`) with `node` (the release's Node.js, run here). */
-export function seaBlob(node: string, script: string, work: string): string {
-  const config = path.join(work, "sea-config.json");
+/** The plugin's bundle: `bundleProgram` for the plugin (BENCHMARKS.md rebuilds it with this name). */
+export function bundlePlugin(repo: string, outfile: string): Promise<number> {
+  return bundleProgram(repo, "plugin", outfile);
+}
+
+/**
+ * Writes the preparation blob for `script` (a file in `work`) with `node` (the release's Node.js, run here), with
+ * the program's assets read from `repo`.
+ */
+export function seaBlob(node: string, script: string, work: string, repo: string, program: ProgramName = "plugin"): string {
+  const config = path.join(work, `${program}-sea-config.json`);
   // No code cache and no snapshot: both are tied to the platform that builds them, and one blob
   // serves all five targets. Paths relative to `work`: the blob keeps the script's path as given,
-  // and a temporary folder's random name would make each release's archives differ.
-  const settings = { main: path.relative(work, script), output: "plugin.blob", disableExperimentalSEAWarning: true, useSnapshot: false, useCodeCache: false };
+  // and a temporary folder's random name would make each release's archives differ. The assets are
+  // keyed by their path in the repository, as contract/packageFiles.ts reads them.
+  const assets = Object.fromEntries(PROGRAMS[program].assets.map((file) => [file, path.join(repo, file)]));
+  const settings = {
+    main: path.relative(work, script),
+    output: `${program}.blob`,
+    disableExperimentalSEAWarning: true,
+    useSnapshot: false,
+    useCodeCache: false,
+    assets,
+  };
   fs.writeFileSync(config, JSON.stringify(settings));
-  execFileSync(node, ["--experimental-sea-config", "sea-config.json"], { cwd: work, stdio: ["ignore", "ignore", "inherit"] });
+  execFileSync(node, ["--experimental-sea-config", path.basename(config)], { cwd: work, stdio: ["ignore", "ignore", "inherit"] });
   return path.join(work, settings.output);
 }
 
