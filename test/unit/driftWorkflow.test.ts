@@ -1,18 +1,19 @@
-// The scheduled drift check users copy (examples/github-actions/drift.yml): valid YAML, on a
-// schedule and on demand, read-only, the same stack, folder, backend and secrets as pulumi.yml, one
-// `pulumi refresh --preview-only --expect-no-changes --json` (Pulumi's own drift check, its engine
-// events streamed) summarized with `--drift`, and a job that
+// The scheduled drift check users copy (examples/github-actions/drift.yml, and python/drift.yml for a
+// Python project): valid YAML, on a schedule and on demand, read-only, the same stack, folder,
+// backend and secrets as pulumi.yml, one `pulumi refresh --preview-only --expect-no-changes --json`
+// (Pulumi's own drift check, its engine events streamed) summarized with `--drift`, and a job that
 // fails on drift and whenever drift could not be checked, never reporting a failed check as "no drift".
 // The exit-status plumbing is proven by running the job's shell steps as written, with bash, against
-// a fake `pulumi` on PATH and an `npx` that either plays a scripted summarize or runs the package's
-// own (dist/, as the pull request workflow's test does): no network, no engine.
+// a fake `pulumi` on PATH and a fake of the tools (`npx`, or the Python venv's executable) that either
+// plays a scripted summarize or runs the package's own (dist/, as the pull request workflow's test
+// does): no network, no engine.
 import * as assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { TYPE } from "../../harness/fixture";
-import { readWorkflow as read, uses, type Job, type Step } from "../support/githubWorkflow";
+import { FLAVOURS, type Flavour, readWorkflow as read, uses, type Job, type Step } from "../support/githubWorkflow";
 
 /** The one step whose script matches `pattern`. */
 function runStep(job: Job, pattern: RegExp): Step {
@@ -21,9 +22,13 @@ function runStep(job: Job, pattern: RegExp): Step {
   return found[0];
 }
 
-describe("examples/github-actions/drift.yml", () => {
-  const drift = read("drift.yml");
-  const deploy = read("pulumi.yml");
+for (const flavour of FLAVOURS)
+  describe(`examples/github-actions/${path.join(flavour.folder, "drift.yml")}`, () => driftChecks(flavour));
+
+/** The checks of one project's drift.yml. */
+function driftChecks(flavour: Flavour): void {
+  const drift = read(path.join(flavour.folder, "drift.yml"));
+  const deploy = read(path.join(flavour.folder, "pulumi.yml"));
   const job = drift.jobs.drift;
 
   it("runs on a schedule and on demand, as one job", () => {
@@ -49,7 +54,7 @@ describe("examples/github-actions/drift.yml", () => {
     assert.ok(!groups.includes(job.concurrency!.group));
   });
 
-  it("uses the same stack, folder, backend and secrets as pulumi.yml, with the same pinned actions, Node 24 and npm ci", () => {
+  it(`uses the same stack, folder, backend and secrets as pulumi.yml, with the same pinned actions and ${flavour.name} setup`, () => {
     assert.deepEqual(drift.env, deploy.env);
     assert.equal(drift.env.INTEGRATION_PLATFORM_API_KEY, "${{ secrets.INTEGRATION_PLATFORM_API_KEY }}");
     const pinned = new Map(deploy.jobs.preview.steps.filter((s) => s.uses).map((s) => [s.uses!.split("@")[0], s.uses]));
@@ -58,9 +63,8 @@ describe("examples/github-actions/drift.yml", () => {
       const same = pinned.get(step.uses!.split("@")[0]);
       if (same) assert.equal(step.uses, same, "the version pulumi.yml pins");
     }
-    assert.equal(uses(job, "actions/setup-node")[0].with?.["node-version"], 24);
-    const install = job.steps.find((s) => s.run?.trim() === "npm ci")!;
-    assert.equal(install["working-directory"], "${{ env.WORK_DIR }}");
+    const install = flavour.install(job);
+    assert.deepEqual(install, flavour.install(deploy.jobs.preview), "installed as pulumi.yml installs");
     const [pulumi, ...more] = uses(job, "pulumi/actions");
     assert.equal(more.length, 0);
     assert.equal(pulumi.with, undefined, "no `command`: pulumi/actions installs the CLI only");
@@ -88,9 +92,11 @@ describe("examples/github-actions/drift.yml", () => {
   it("summarizes the preview with --drift, linking this run, and keeps only the Markdown report", () => {
     const report = runStep(job, /summarize/);
     assert.equal(report.id, "report");
-    assert.match(
-      report.run!,
-      /npx pulumi-integration-platform summarize --drift preview\.json --full drift-full\.md --full-link "\$RUN_URL" > drift\.md \|\| status=\$\?/,
+    assert.ok(
+      report.run!.includes(
+        `\n${flavour.tools} summarize --drift preview.json --full drift-full.md --full-link "$RUN_URL" > drift.md || status=$?\n`,
+      ),
+      report.run,
     );
     assert.equal(
       report.env?.RUN_URL,
@@ -154,12 +160,17 @@ describe("examples/github-actions/drift.yml", () => {
         ].join("\n"),
         { mode: 0o755 },
       );
+      // The tools as the steps run them: `npx` on PATH, or the venv's executable in the folder.
+      const [program, ...fixed] = flavour.tools.split(" ");
+      const tools = program.includes("/") ? path.join(dir, program) : path.join(bin, program);
+      fs.mkdirSync(path.dirname(tools), { recursive: true });
       fs.writeFileSync(
-        path.join(bin, "npx"),
+        tools,
         [
           "#!/usr/bin/env bash",
-          'echo "npx $*" >> "$FAKE_LOG"',
-          'if [ -n "$PACKAGE_BIN" ]; then [ "$1" = pulumi-integration-platform ] || exit 99; shift; exec node "$PACKAGE_BIN" "$@"; fi',
+          `echo "${program} $*" >> "$FAKE_LOG"`,
+          ...fixed.map((arg) => `[ "$1" = ${arg} ] || exit 99; shift`),
+          'if [ -n "$PACKAGE_BIN" ]; then exec node "$PACKAGE_BIN" "$@"; fi',
           'if [ "$FAKE_SUMMARIZE_EXIT" = 2 ]; then echo "the preview failed: drift could not be checked" >&2; exit 2; fi',
           'full=""',
           'while [ $# -gt 0 ]; do if [ "$1" = --full ]; then full="$2"; shift; fi; shift; done',
@@ -174,7 +185,7 @@ describe("examples/github-actions/drift.yml", () => {
     afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
     interface Scenario {
-      /** An earlier step (checkout, npm ci, the CLI's install) failed: the preview and report never ran. */
+      /** An earlier step (checkout, the packages' or the CLI's install) failed: the preview and report never ran. */
       setupFails?: boolean;
       previewExit: number;
       /** What `pulumi preview --json` prints: empty when it fails before writing any (a failed login). */
@@ -234,8 +245,9 @@ describe("examples/github-actions/drift.yml", () => {
       let failed = scenario.setupFails === true;
       const ran: [string, number][] = [];
       let log = "";
+      const install = flavour.install(job);
       for (const step of job.steps) {
-        if (!step.run || step.run.trim() === "npm ci") continue;
+        if (!step.run || step === install) continue;
         if (step.if === undefined ? failed : step.if !== "${{ !cancelled() }}") {
           assert.ok(
             step.if === undefined || step.if === "${{ !cancelled() }}",
@@ -286,7 +298,7 @@ describe("examples/github-actions/drift.yml", () => {
     }
 
     const PREVIEW = `pulumi refresh --stack ${STACK} --preview-only --expect-no-changes --json`;
-    const SUMMARIZE = `npx pulumi-integration-platform summarize --drift preview.json --full drift-full.md --full-link ${RUN_URL}`;
+    const SUMMARIZE = `${flavour.tools} summarize --drift preview.json --full drift-full.md --full-link ${RUN_URL}`;
     const RERUN = `pulumi refresh --stack ${STACK} --preview-only`;
 
     it("no drift: every step succeeds, the report is the step summary, one preview", () => {
@@ -490,4 +502,4 @@ describe("examples/github-actions/drift.yml", () => {
       });
     });
   });
-});
+}

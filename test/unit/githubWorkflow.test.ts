@@ -1,6 +1,7 @@
-// The GitHub Actions example users copy: valid YAML, a preview job for pull requests that previews
-// once and comments the change summary (bounded to GitHub's comment limit, the full one in the
-// step summary), an `up` job for main, and only settings the provider reads.
+// The GitHub Actions example users copy, for a TypeScript project and for a Python one: valid YAML, a
+// preview job for pull requests that previews once and comments the change summary (bounded to
+// GitHub's comment limit, the full one in the step summary), an `up` job for main, and only settings
+// the provider reads.
 import * as assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -9,13 +10,21 @@ import * as path from "node:path";
 import { parse } from "yaml";
 import { SETTINGS } from "../../provider/settings";
 import { SHARDS_SETTING } from "../../provider/sharding";
-import { uses, WORKFLOW_FOLDER as FOLDER, type Workflow } from "../support/githubWorkflow";
+import { FLAVOURS, type Flavour, uses, WORKFLOW_FOLDER as FOLDER, type Workflow } from "../support/githubWorkflow";
 
-const WORKFLOW = path.join(FOLDER, "pulumi.yml");
+/** Every file below the examples' folder (the Python project's among them), relative to it. */
+function exampleFiles(): string[] {
+  return (fs.readdirSync(FOLDER, { recursive: true }) as string[])
+    .filter((file) => fs.statSync(path.join(FOLDER, file)).isFile())
+    .sort();
+}
 
-describe("examples/github-actions", () => {
-  const text = fs.readFileSync(WORKFLOW, "utf8");
-  const workflow = parse(text) as Workflow;
+for (const flavour of FLAVOURS)
+  describe(`examples/github-actions/${path.join(flavour.folder, "pulumi.yml")}`, () => workflowChecks(flavour));
+
+/** The checks of one project's pulumi.yml. */
+function workflowChecks(flavour: Flavour): void {
+  const workflow = parse(fs.readFileSync(path.join(FOLDER, flavour.folder, "pulumi.yml"), "utf8")) as Workflow;
 
   it("is valid YAML with a preview job on pull requests and an up job on main", () => {
     assert.deepEqual(Object.keys(workflow.on).sort(), ["pull_request", "push"]);
@@ -23,6 +32,16 @@ describe("examples/github-actions", () => {
     assert.deepEqual(Object.keys(workflow.jobs).sort(), ["preview", "up"]);
     assert.equal(workflow.jobs.preview.if, "github.event_name == 'pull_request'");
     assert.equal(workflow.jobs.up.if, "github.event_name == 'push' && github.ref == 'refs/heads/main'");
+  });
+
+  it(`installs the ${flavour.name} program's packages and the tools in both jobs, before Pulumi runs`, () => {
+    for (const job of Object.values(workflow.jobs)) {
+      const install = flavour.install(job);
+      const firstPulumi = job.steps.findIndex(
+        (step) => step.uses?.startsWith("pulumi/actions@") || /\bpulumi /.test(step.run ?? ""),
+      );
+      assert.ok(firstPulumi > job.steps.indexOf(install));
+    }
   });
 
   it("previews once, as JSON, and makes the comment, the step summary and the artifact from that preview", () => {
@@ -43,9 +62,11 @@ describe("examples/github-actions", () => {
     assert.match(reruns[0].run!, /\bexit 1\s*$/, "a failed preview fails the job");
 
     const summarizing = preview.steps.find((step) => step.run?.includes("summarize"))!;
-    assert.match(
-      summarizing.run!,
-      /npx pulumi-integration-platform summarize preview\.json --full summary-full\.md --full-link "\$RUN_PAGE" > summary\.md/,
+    assert.ok(
+      summarizing.run!.includes(
+        `\n${flavour.tools} summarize preview.json --full summary-full.md --full-link "$RUN_PAGE" > summary.md\n`,
+      ),
+      summarizing.run,
     );
     assert.equal(
       summarizing.env?.RUN_PAGE,
@@ -75,7 +96,7 @@ describe("examples/github-actions", () => {
     });
     afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-    /** Runs the step's script in `dir` as GitHub runs it (bash -e -o pipefail), with the package's bin for npx. */
+    /** Runs the step's script in `dir` as GitHub runs it (bash -e -o pipefail), with the package's bin for the tools. */
     function runSummaryStep(
       accounts: number,
       diagnostics: Record<string, unknown>[] = [],
@@ -96,7 +117,9 @@ describe("examples/github-actions", () => {
       }));
       fs.writeFileSync(path.join(dir, "preview.json"), JSON.stringify({ steps, diagnostics }));
       const step = workflow.jobs.preview.steps.find((s) => s.run?.includes("summarize"))!;
-      const script = step.run!.replace(/npx pulumi-integration-platform/g, `node ${JSON.stringify(BIN)}`);
+      // The tools' executable (Python) is the package's CLI joined to Node.js: the same commands.
+      const script = step.run!.replaceAll(flavour.tools, `node ${JSON.stringify(BIN)}`);
+      assert.notEqual(script, step.run, `the step runs ${flavour.tools}`);
       const stepSummary = path.join(dir, "step-summary.md");
       fs.writeFileSync(stepSummary, "");
       execFileSync("bash", ["--noprofile", "--norc", "-eo", "pipefail", "-c", script], {
@@ -172,12 +195,16 @@ describe("examples/github-actions", () => {
     assert.equal(workflow.env.PULUMI_ACCESS_TOKEN, "${{ secrets.PULUMI_ACCESS_TOKEN }}");
     assert.equal(workflow.env.PULUMI_CONFIG_PASSPHRASE, "${{ secrets.PULUMI_CONFIG_PASSPHRASE }}");
   });
+}
 
+describe("examples/github-actions", () => {
   it("names only config keys and environment variables the package reads, in every file of the folder", () => {
     // The provider's settings, and the shard count that a sharded program reads (provider/sharding.ts).
     const configKeys = new Set([...Object.values(SETTINGS).map((s) => s.config), SHARDS_SETTING]);
     const envVars = new Set(Object.values(SETTINGS).map((s) => s.env));
-    for (const file of fs.readdirSync(FOLDER)) {
+    const files = exampleFiles();
+    assert.ok(files.includes(path.join("python", "__main__.py")), "the Python project's files are scanned");
+    for (const file of files) {
       const content = fs.readFileSync(path.join(FOLDER, file), "utf8");
       // Comments count: a key named in a comment is one a user will set. Type tokens
       // (pulumi-nodejs:dynamic/integration-platform:ConfigField) are not config keys.
@@ -191,15 +218,20 @@ describe("examples/github-actions", () => {
         );
       }
     }
-    assert.match(text, /INTEGRATION_PLATFORM_API_KEY/, "the scan found the workflow's settings");
+    for (const flavour of FLAVOURS) {
+      const text = fs.readFileSync(path.join(FOLDER, flavour.folder, "pulumi.yml"), "utf8");
+      assert.match(text, /INTEGRATION_PLATFORM_API_KEY/, "the scan found the workflow's settings");
+    }
   });
 
-  it("the example stack config holds only settings that are not secret", () => {
-    const stack = parse(fs.readFileSync(path.join(FOLDER, "Pulumi.prod.yaml"), "utf8")) as {
-      config: Record<string, unknown>;
-    };
-    assert.ok("integration-platform:baseUrl" in stack.config);
-    for (const secret of [SETTINGS.apiKey.config, SETTINGS.token.config])
-      assert.ok(!(secret in stack.config), `${secret} must not be in plaintext`);
+  it("the example stack configs hold only settings that are not secret", () => {
+    for (const flavour of FLAVOURS) {
+      const stack = parse(fs.readFileSync(path.join(FOLDER, flavour.folder, "Pulumi.prod.yaml"), "utf8")) as {
+        config: Record<string, unknown>;
+      };
+      assert.ok("integration-platform:baseUrl" in stack.config);
+      for (const secret of [SETTINGS.apiKey.config, SETTINGS.token.config])
+        assert.ok(!(secret in stack.config), `${secret} must not be in plaintext`);
+    }
   });
 });
