@@ -135,7 +135,7 @@ export function eventDocument(event: ApplicationEvent) {
  * provider, so they wait their turn at this process's pacer like any well-behaved client.
  */
 export async function publicCall(
-  emulator: RunningEmulator,
+  emulator: Pick<RunningEmulator, "url" | "apiKey">,
   method: string,
   path: string,
   options: { body?: unknown; headers?: Record<string, string> } = {},
@@ -156,6 +156,10 @@ export async function publicCall(
 }
 
 /** GETs a path of the public API with the emulator's API key (see publicCall). */
-export function publicGet(emulator: RunningEmulator, path: string, headers: Record<string, string> = {}): Promise<any> {
+export function publicGet(
+  emulator: Pick<RunningEmulator, "url" | "apiKey">,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<any> {
   return publicCall(emulator, "GET", path, { headers });
 }

@@ -3,11 +3,11 @@
 // archive, install the Python SDK from its wheel into a fresh virtualenv, run with no Node.js.
 import { ensureTool } from "../../harness/tools";
 import * as assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { archiveName, type Target } from "../../scripts/release/executables";
+import { archiveName, type ProgramName, type Target } from "../../scripts/release/executables";
 import { REPO, type Workspace } from "../../harness/engine";
 import { MAVEN_REPOSITORY } from "../../harness/languages";
 import { SDK_NAMES } from "../../provider/native/schema";
@@ -49,7 +49,12 @@ export function rcodesign(): string {
 
 /** The release's plugin archive for a target. */
 export function pluginArchive(target: Target): string {
-  return path.join(releaseFolder(), archiveName(VERSION, target));
+  return programArchive("plugin", target);
+}
+
+/** The release's archive of a program (the plugin, the tools, the emulator) for a target. */
+export function programArchive(program: ProgramName, target: Target): string {
+  return path.join(releaseFolder(), archiveName(VERSION, target, program));
 }
 
 /** The release's Python SDK wheel (pure Python: the tools' and the emulator's wheels are per platform). */
@@ -107,4 +112,80 @@ export function pathWithoutNode(...dirs: string[]): string {
       assert.ok(!fs.existsSync(path.join(dir, name)), `${dir} holds ${name}: this PATH must have no Node.js`);
   }
   return dirs.join(path.delimiter);
+}
+
+/** A server process a test started: its address, what it printed so far, and how to stop it. */
+export interface Server {
+  /** The address it printed it listens on. */
+  url: string;
+  /** Everything it printed so far, stdout and stderr together. */
+  output(): string;
+  /** Resolves once its output matches `pattern`; rejects after `timeoutMs` or if it exits first. */
+  waitFor(pattern: RegExp, timeoutMs?: number): Promise<void>;
+  /** Ends it (SIGTERM, then SIGKILL after 5 s) and waits for its exit. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `command` with exactly `env` (nothing of this process's environment) and resolves once its output
+ * matches `listening`, whose first group is the server's address. Fails, with what it printed, if it exits
+ * first or takes over a minute.
+ */
+export async function startServer(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  listening: RegExp,
+): Promise<Server> {
+  const child = spawn(command, args, { env, stdio: ["ignore", "pipe", "pipe"] });
+  let text = "";
+  let exited: string | undefined;
+  const watchers = new Set<() => void>();
+  const changed = () => watchers.forEach((watch) => watch());
+  child.stdout.on("data", (chunk: Buffer) => ((text += chunk.toString()), changed()));
+  child.stderr.on("data", (chunk: Buffer) => ((text += chunk.toString()), changed()));
+  const closed = new Promise<void>((resolve) =>
+    child.on("exit", (code, signal) => {
+      exited = `exited (${signal ?? code})`;
+      changed();
+      resolve();
+    }),
+  );
+  const waitFor = (pattern: RegExp, timeoutMs = 60_000) =>
+    new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(
+        () => finish(new Error(`${path.basename(command)} printed no ${pattern} in ${timeoutMs} ms:\n${text}`)),
+        timeoutMs,
+      );
+      const finish = (error?: Error) => {
+        clearTimeout(timer);
+        watchers.delete(check);
+        if (error) reject(error);
+        else resolve();
+      };
+      const check = () => {
+        if (pattern.test(text)) finish();
+        else if (exited) finish(new Error(`${path.basename(command)} ${exited} before printing ${pattern}:\n${text}`));
+      };
+      watchers.add(check);
+      check();
+    });
+  try {
+    await waitFor(listening);
+  } catch (error) {
+    child.kill("SIGKILL");
+    throw error;
+  }
+  return {
+    url: listening.exec(text)![1],
+    output: () => text,
+    waitFor,
+    async stop() {
+      if (exited) return;
+      child.kill("SIGTERM");
+      const killer = setTimeout(() => child.kill("SIGKILL"), 5_000);
+      await closed;
+      clearTimeout(killer);
+    },
+  };
 }

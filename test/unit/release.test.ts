@@ -7,7 +7,7 @@ import * as path from "node:path";
 import { parse } from "yaml";
 import { SDK_NAMES } from "../../provider/native/schema";
 import { changelogSection } from "../../scripts/release";
-import { archiveName, executableName } from "../../scripts/release/executables";
+import { archiveName, executableName, PROGRAMS } from "../../scripts/release/executables";
 import { REPO } from "../../harness/engine";
 
 describe("npm run release", () => {
@@ -18,6 +18,22 @@ describe("npm run release", () => {
     );
     assert.equal(executableName("windows-amd64"), "pulumi-resource-integration-platform.exe");
     assert.equal(executableName("linux-arm64"), "pulumi-resource-integration-platform");
+  });
+
+  it("names the tools' and the emulator's archives and executables by the commands users type", () => {
+    assert.equal(archiveName("0.6.0", "linux-amd64", "tools"), "pulumi-integration-platform-v0.6.0-linux-amd64.tar.gz");
+    assert.equal(
+      archiveName("0.6.0", "windows-amd64", "emulator"),
+      "pulumi-integration-platform-emulator-v0.6.0-windows-amd64.tar.gz",
+    );
+    assert.equal(executableName("windows-amd64", "tools"), "pulumi-integration-platform.exe");
+    assert.equal(executableName("darwin-arm64", "emulator"), "pulumi-integration-platform-emulator");
+    // The same names as the npm package's bin entries: a guide's command works either way.
+    const bin = (
+      JSON.parse(fs.readFileSync(path.join(REPO, "package.json"), "utf8")) as { bin: Record<string, string> }
+    ).bin;
+    for (const program of Object.values(PROGRAMS))
+      assert.ok(program.name in bin, `${program.name} is a bin of the package`);
   });
 
   it("takes the version's CHANGELOG section, up to the next release, and none for a version it lacks", () => {
@@ -58,5 +74,9 @@ describe(".github/workflows/release.yml", () => {
     assert.match(pypi.run!, new RegExp(`${SDK_NAMES.python}-"\\$VERSION"-py3-none-any\\.whl`));
     assert.match(pypi.run!, /-z "\$TWINE_PASSWORD" \]; then\s+echo "dry run/);
     assert.match(step("Go SDK tag").run!, /git tag "sdk\/go\/v\$VERSION"/);
+    const tools = step("PyPI (pulumi-integration-platform-tools");
+    assert.match(tools.run!, /pulumi_integration_platform_tools-"\$VERSION"-py3-none-\*\.whl/);
+    assert.match(tools.run!, /pulumi_integration_platform_emulator-"\$VERSION"-py3-none-\*\.whl/);
+    assert.match(tools.run!, /twine check --strict/);
   });
 });
