@@ -1,0 +1,3 @@
+module github.com/pulumi-integration-platform/pulumi-integration-platform/webhooks/go
+
+go 1.22
