@@ -131,7 +131,7 @@ def main() -> None:
 
     os.makedirs(args.out, exist_ok=True)
     path = os.path.join(args.out, f"{package}-{args.version}-{tag}.whl")
-    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as archive:
         for name, data, mode in files:
             entry = zipfile.ZipInfo(name, date_time=EPOCH)
             entry.external_attr = (0o100000 | mode) << 16
