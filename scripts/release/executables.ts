@@ -4,6 +4,7 @@
 // Node's single executable application support, then packed in the archive layout the Pulumi CLI
 // downloads (the plugin's) or a user unpacks onto PATH. docs/design/release.md tells the whole story.
 import { execFileSync } from "node:child_process";
+import type { EventEmitter } from "node:events";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as esbuild from "esbuild";
@@ -129,10 +130,20 @@ export async function joinExecutable(target: Target, node: string, blob: string,
   // postject's ELF parser warns of each note section it cannot name, harmlessly: quiet while it runs.
   const warn = console.warn;
   console.warn = () => {};
+  // Each inject loads postject's Emscripten module afresh, which adds process-wide error listeners
+  // and never removes them: they are taken off again, or fifteen joins trip Node's leak warning.
+  const emitter: EventEmitter = process;
+  const events = ["uncaughtException", "unhandledRejection"];
+  const before = events.map((event) => new Set(emitter.listeners(event)));
   try {
     await inject(out, "NODE_SEA_BLOB", fs.readFileSync(blob), { sentinelFuse: SEA_FUSE, ...(darwin ? { machoSegmentName: "NODE_SEA" } : {}) });
   } finally {
     console.warn = warn;
+    events.forEach((event, i) =>
+      emitter.listeners(event).forEach((listener) => {
+        if (!before[i].has(listener)) emitter.removeListener(event, listener as (...args: unknown[]) => void);
+      }),
+    );
   }
   // `sign` with no certificate signs ad hoc, replacing Node's signature (which the join broke). Its
   // progress is printed only when it fails.
