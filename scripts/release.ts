@@ -120,10 +120,13 @@ async function programArchives(
       blob,
       executable,
     );
-    // The wheel first: packing the archive moves the executable.
-    if (program !== "plugin") toolWheel(REPO, program, version, target, executable, out);
+    // The archive and the wheel compress the same executable at once, one on each core.
     const archive = path.join(out, archiveName(version, target, program));
-    packArchive(REPO, executable, archive);
+    await Promise.all([
+      packArchive(REPO, executable, archive),
+      program === "plugin" ? undefined : toolWheel(REPO, program, version, target, executable, out),
+    ]);
+    fs.rmSync(executable);
     log(
       `${path.basename(archive)}: ${(fs.statSync(archive).size / 1e6).toFixed(1)} MB in ${((Date.now() - started) / 1000).toFixed(1)} s`,
     );

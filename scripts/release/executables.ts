@@ -3,13 +3,16 @@
 // everything it requires is bundled into one script, joined to a Node.js binary of each target with
 // Node's single executable application support, then packed in the archive layout the Pulumi CLI
 // downloads (the plugin's) or a user unpacks onto PATH. docs/design/release.md tells the whole story.
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import type { EventEmitter } from "node:events";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as esbuild from "esbuild";
 import { inject } from "postject";
+import { promisify } from "node:util";
 import { PACKAGE_FILES } from "../../contract/packageFiles";
+
+const execFileAsync = promisify(execFile);
 
 /** The platforms a release ships the executables for, in the Pulumi CLI's own os-arch names. */
 export const TARGETS = ["linux-amd64", "linux-arm64", "darwin-amd64", "darwin-arm64", "windows-amd64"] as const;
@@ -150,16 +153,20 @@ export async function joinExecutable(target: Target, node: string, blob: string,
   if (darwin) execFileSync(signer!, ["sign", out], { stdio: ["ignore", "pipe", "pipe"] });
 }
 
-/** Packs the executable (at the archive's root, as the CLI expects) with the license and README. */
-export function packArchive(repo: string, executable: string, archive: string): void {
+/**
+ * Packs the executable (at the archive's root, as the CLI expects) with the license and README. It
+ * links the executable into the archive's folder rather than moving it, so that a wheel can read it
+ * at the same time.
+ */
+export async function packArchive(repo: string, executable: string, archive: string): Promise<void> {
   const staging = fs.mkdtempSync(path.join(path.dirname(archive), ".pack-"));
   try {
-    fs.renameSync(executable, path.join(staging, path.basename(executable)));
+    fs.linkSync(executable, path.join(staging, path.basename(executable)));
     fs.copyFileSync(path.join(repo, "LICENSE"), path.join(staging, "LICENSE"));
     fs.copyFileSync(path.join(repo, "README.md"), path.join(staging, "README.md"));
     // Owner and times fixed: the same inputs give the same archive, and its checksum says so.
     const fixed = ["--sort=name", "--owner=0", "--group=0", "--numeric-owner", "--mtime=@0", "--use-compress-program=gzip -n"];
-    execFileSync("tar", [...fixed, "-cf", archive, "-C", staging, path.basename(executable), "LICENSE", "README.md"]);
+    await execFileAsync("tar", [...fixed, "-cf", archive, "-C", staging, path.basename(executable), "LICENSE", "README.md"]);
   } finally {
     fs.rmSync(staging, { recursive: true, force: true });
   }

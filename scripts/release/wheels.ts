@@ -1,11 +1,14 @@
 // The tools' and the emulator's platform wheels: each carries the same executable as its archive, so
 // that `pip install pulumi-integration-platform-tools` gives a Python team the command with no other
 // runtime, as ruff's wheels do. scripts/release/tool_wheel.py writes the wheel itself.
-import { execFileSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { promisify } from "node:util";
 import { PROGRAMS, type Target } from "./executables";
+
+const execFileAsync = promisify(execFile);
 
 /** Each target's wheel platform tag: that of the Node.js wheel its executable is made from (ensure-sea-node.sh). */
 export const WHEEL_PLATFORMS: Record<Target, string> = {
@@ -78,22 +81,22 @@ function readme(program: keyof typeof WHEEL_PROJECTS, version: string): string {
   ].join("\n");
 }
 
-/** Writes the program's wheel for `target`, carrying `executable`, into `out`; returns its path. */
-export function toolWheel(
+/** Writes the program's wheel for `target`, carrying `executable`, into `out`; resolves to its path. */
+export async function toolWheel(
   repo: string,
   program: keyof typeof WHEEL_PROJECTS,
   version: string,
   target: Target,
   executable: string,
   out: string,
-): string {
+): Promise<string> {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "pip-wheel-"));
   try {
     const description = path.join(work, "README.md");
     fs.writeFileSync(description, readme(program, version));
     const { distribution, summary } = WHEEL_PROJECTS[program];
     // The script's own interpreter is the machine's python3: a wheel is a zip, written with its standard library.
-    return execFileSync(
+    const { stdout } = await execFileAsync(
       "python3",
       [
         path.join(repo, "scripts", "release", "tool_wheel.py"),
@@ -101,8 +104,9 @@ export function toolWheel(
         ...["--executable", executable, "--command", PROGRAMS[program].name, "--summary", summary],
         ...["--readme", description, "--license", path.join(repo, "LICENSE"), "--homepage", HOMEPAGE, "--out", out],
       ],
-      { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] },
-    ).trim();
+      { encoding: "utf8" },
+    );
+    return stdout.trim();
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }

@@ -9,7 +9,7 @@ import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { MAVEN_REPOSITORY } from "../../harness/languages";
+import { LANGUAGES, MAVEN_REPOSITORY } from "../../harness/languages";
 import {
   recordWebhookDeliveries,
   writeDeliveries,
@@ -50,7 +50,7 @@ function forged(deliveries: RecordedDelivery[]): RecordedDelivery[] {
   return copy;
 }
 
-describe("webhook signature checks in Python, Go and Java, on deliveries the emulator signs now", function () {
+describe(`webhook signature checks in Python, Go and Java, on deliveries the emulator signs now ${LANGUAGES}`, function () {
   // A first Maven run fetches JUnit and Surefire into the tests' local repository; a first Go run builds the stdlib.
   this.timeout(10 * 60_000);
   let dir: string;
