@@ -158,6 +158,24 @@ public final class WebhookSignature {
         return new Result(true, null, null);
     }
 
+    /**
+     * {@link #check(Object, String, String)} with every value of the header as received (a servlet's
+     * {@code Collections.list(request.getHeaders(SIGNATURE_HEADER))}): a header sent twice is refused as
+     * {@link #MALFORMED_SIGNATURE}, as the other languages' checks refuse it, rather than one copy chosen.
+     */
+    public static Result check(Object rawBody, List<String> signatures, String apiKey) {
+        if (signatures != null && signatures.size() > 1 && apiKey != null && !apiKey.isEmpty()) {
+            return refuse(MALFORMED_SIGNATURE, "expected one " + SIGNATURE_HEADER + " header, got " + signatures.size());
+        }
+        return check(rawBody, signatures == null || signatures.isEmpty() ? null : signatures.get(0), apiKey);
+    }
+
+    /** Like {@link #check(Object, List, String)}, but throws a {@link WebhookSignatureException} when it fails. */
+    public static void verify(Object rawBody, List<String> signatures, String apiKey) {
+        Result result = check(rawBody, signatures, apiKey);
+        if (!result.isValid()) throw new WebhookSignatureException(result.getCode(), result.getReason());
+    }
+
     /** Like {@link #check}, but throws a {@link WebhookSignatureException} with the reason when the signature fails. */
     public static void verify(Object rawBody, String signature, String apiKey) {
         Result result = check(rawBody, signature, apiKey);

@@ -129,6 +129,20 @@ class WebhookSignatureTest {
     }
 
     @Test
+    void refusesAHeaderSentTwiceAndTakesItSentOnce() {
+        String good = WebhookSignature.sign(BODY, KEY);
+        Result twice = WebhookSignature.check(BODY, List.of(good, good), KEY);
+        assertFalse(twice.isValid());
+        assertEquals("malformed_signature", twice.getCode());
+        assertEquals("expected one x-cobalt-signature header, got 2", twice.getReason());
+        assertTrue(WebhookSignature.check(BODY, List.of(good), KEY).isValid());
+        assertEquals("missing_signature", WebhookSignature.check(BODY, List.<String>of(), KEY).getCode());
+        WebhookSignatureException thrown = assertThrows(
+                WebhookSignatureException.class, () -> WebhookSignature.verify(BODY, List.of(good, good), KEY));
+        assertEquals("malformed_signature", thrown.getCode());
+    }
+
+    @Test
     void refusesASignatureMadeWithAnotherKeyOrForAnotherBody() {
         assertEquals("signature_mismatch", refused(BODY, WebhookSignature.sign(BODY, "another key"), KEY).getCode());
         assertEquals("signature_mismatch", refused(tampered(BODY), WebhookSignature.sign(BODY, KEY), KEY).getCode());
