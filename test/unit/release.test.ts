@@ -74,6 +74,7 @@ describe(".github/workflows/release.yml", () => {
     assert.match(pypi.run!, new RegExp(`${SDK_NAMES.python}-"\\$VERSION"-py3-none-any\\.whl`));
     assert.match(pypi.run!, /-z "\$TWINE_PASSWORD" \]; then\s+echo "dry run/);
     assert.match(step("Go SDK tag").run!, /git tag "sdk\/go\/v\$VERSION"/);
+    assert.match(step("Go webhook check tag").run!, /git tag "webhooks\/go\/v\$VERSION"/);
     const tools = step("PyPI (pulumi-integration-platform-tools");
     assert.match(tools.run!, /pulumi_integration_platform_tools-"\$VERSION"-py3-none-\*\.whl/);
     assert.match(tools.run!, /pulumi_integration_platform_emulator-"\$VERSION"-py3-none-\*\.whl/);
