@@ -13,7 +13,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { Command } from "commander";
 import { archiveName, executableName, PROGRAMS, TARGETS, type ProgramName } from "./release/executables";
-import { WHEEL_PLATFORMS, WHEEL_PROJECTS } from "./release/wheels";
+import { wheelFileName } from "./release/wheels";
 
 const REPO = path.resolve(__dirname, "..");
 
@@ -85,10 +85,7 @@ async function main(): Promise<void> {
     for (const program of ["tools", "emulator"] as const satisfies readonly ProgramName[]) {
       for (const target of TARGETS) {
         const archive = path.join(options.release, archiveName(version, target, program));
-        const wheel = path.join(
-          options.release,
-          `${WHEEL_PROJECTS[program].distribution.replace(/-/g, "_")}-${version}-py3-none-${WHEEL_PLATFORMS[target]}.whl`,
-        );
+        const wheel = path.join(options.release, wheelFileName(program, version, target));
         const dir = path.join(work, program, target);
         fs.mkdirSync(dir, { recursive: true });
         execFileSync("tar", ["-xzf", archive, "-C", dir]);

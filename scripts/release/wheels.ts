@@ -6,7 +6,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
-import { PROGRAMS, type Target } from "./executables";
+import { executableName, PROGRAMS, type Target } from "./executables";
 
 const execFileAsync = promisify(execFile);
 
@@ -32,6 +32,16 @@ export const WHEEL_PROJECTS = {
       "A local emulator of the integration platform's public API, with state and fault injection, as one executable.",
   },
 } as const;
+
+/** A wheel's file name as PyPA's format spells it: the distribution with underscores, version, tags. */
+export function wheelFileName(program: keyof typeof WHEEL_PROJECTS, version: string, target: Target): string {
+  return `${WHEEL_PROJECTS[program].distribution.replace(/-/g, "_")}-${version}-py3-none-${WHEEL_PLATFORMS[target]}.whl`;
+}
+
+/** Where a wheel holds its executable: `<name>-<version>.data/scripts/`, which pip installs onto PATH. */
+export function wheelExecutablePath(program: keyof typeof WHEEL_PROJECTS, version: string, target: Target): string {
+  return `${WHEEL_PROJECTS[program].distribution.replace(/-/g, "_")}-${version}.data/scripts/${executableName(target, program)}`;
+}
 
 const HOMEPAGE = "https://github.com/pulumi-integration-platform/pulumi-integration-platform";
 

@@ -11,7 +11,7 @@ import { archiveName, type ProgramName, type Target } from "../../scripts/releas
 import { REPO, type Workspace } from "../../harness/engine";
 import { MAVEN_REPOSITORY } from "../../harness/languages";
 import { SDK_NAMES } from "../../provider/native/schema";
-import { WHEEL_PLATFORMS, WHEEL_PROJECTS } from "../../scripts/release/wheels";
+import { wheelFileName, type WHEEL_PROJECTS } from "../../scripts/release/wheels";
 
 /** The package's version, which the release carries. */
 export const VERSION = (JSON.parse(fs.readFileSync(path.join(REPO, "package.json"), "utf8")) as { version: string })
@@ -66,7 +66,7 @@ export function pythonWheel(): string {
 
 /** The release's platform wheel of the tools or the emulator for linux-amd64, the platform the tests run on. */
 export function toolWheelFile(program: keyof typeof WHEEL_PROJECTS): string {
-  const name = `${WHEEL_PROJECTS[program].distribution.replace(/-/g, "_")}-${VERSION}-py3-none-${WHEEL_PLATFORMS["linux-amd64"]}.whl`;
+  const name = wheelFileName(program, VERSION, "linux-amd64");
   assert.ok(fs.existsSync(path.join(releaseFolder(), name)), `the release folder ${releaseFolder()} holds ${name}`);
   return path.join(releaseFolder(), name);
 }

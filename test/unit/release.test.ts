@@ -8,6 +8,7 @@ import { parse } from "yaml";
 import { SDK_NAMES } from "../../provider/native/schema";
 import { changelogSection } from "../../scripts/release";
 import { archiveName, executableName, PROGRAMS } from "../../scripts/release/executables";
+import { WHEEL_PLATFORMS, wheelExecutablePath, wheelFileName } from "../../scripts/release/wheels";
 import { REPO } from "../../harness/engine";
 
 describe("npm run release", () => {
@@ -34,6 +35,21 @@ describe("npm run release", () => {
     ).bin;
     for (const program of Object.values(PROGRAMS))
       assert.ok(program.name in bin, `${program.name} is a bin of the package`);
+  });
+
+  it("tags each platform wheel as the Node.js wheel its executable is made from (scripts/ensure-sea-node.sh)", () => {
+    const script = fs.readFileSync(path.join(REPO, "scripts", "ensure-sea-node.sh"), "utf8");
+    const declared = /declare -A platform=\(([^)]*)\)/.exec(script)?.[1] ?? "";
+    const tags = Object.fromEntries([...declared.matchAll(/\[([\w-]+)\]=(\S+)/g)].map((m) => [m[1], m[2]]));
+    assert.deepEqual(tags, WHEEL_PLATFORMS);
+    assert.equal(
+      wheelFileName("tools", "0.6.0", "darwin-arm64"),
+      "pulumi_integration_platform_tools-0.6.0-py3-none-macosx_13_0_arm64.whl",
+    );
+    assert.equal(
+      wheelExecutablePath("emulator", "0.6.0", "windows-amd64"),
+      "pulumi_integration_platform_emulator-0.6.0.data/scripts/pulumi-integration-platform-emulator.exe",
+    );
   });
 
   it("takes the version's CHANGELOG section, up to the next release, and none for a version it lacks", () => {

@@ -13,7 +13,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import { publicCall, publicGet, step } from "../../../harness/e2e";
-import { engineBinDir, Stack, Workspace, type CommandResult } from "../../../harness/engine";
+import { engineBinDir, REPO, Stack, Workspace, type CommandResult } from "../../../harness/engine";
 import { copyNativeExample, LANGUAGES, languageHostsDir } from "../../../harness/languages";
 import { nativeSecrets } from "../../../harness/native";
 import {
@@ -28,6 +28,9 @@ import {
 } from "../../support/release";
 
 const run = promisify(execFile);
+
+/** The Python webhook receiver of the examples, run from the repository as a team copies it. */
+const RECEIVER = path.join(REPO, "examples", "webhook-receiver", "python", "receiver.py");
 
 /** What a person sees of the quickstart's objects through the public API. */
 async function observe(emulator: { url: string; apiKey: string }) {
@@ -182,7 +185,7 @@ describe(`e2e: a Python team's day, with no Node.js on any PATH (the release's w
       async () => {
         receiver = await startServer(
           path.join(bin, "python"),
-          [path.join(REPO_RECEIVER, "receiver.py"), "--port", "0"],
+          [RECEIVER, "--port", "0"],
           { PATH, HOME: workspace.root, INTEGRATION_PLATFORM_API_KEY: secrets.apiKey, PYTHONUNBUFFERED: "1" },
           /listening on (http:\/\/127\.0\.0\.1:\d+)/,
         );
@@ -242,6 +245,3 @@ describe(`e2e: a Python team's day, with no Node.js on any PATH (the release's w
     });
   });
 });
-
-/** The Python webhook receiver of the examples, run from the repository as a team copies it. */
-const REPO_RECEIVER = path.join(__dirname, "..", "..", "..", "examples", "webhook-receiver", "python");

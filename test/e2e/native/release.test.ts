@@ -10,7 +10,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { executableName, PROGRAMS, TARGETS, type ProgramName, type Target } from "../../../scripts/release/executables";
-import { WHEEL_PLATFORMS, WHEEL_PROJECTS } from "../../../scripts/release/wheels";
+import { wheelExecutablePath, wheelFileName } from "../../../scripts/release/wheels";
 import { engineBinDir, REPO, Workspace } from "../../../harness/engine";
 import { LANGUAGES } from "../../../harness/languages";
 import { pluginArchive, programArchive, rcodesign, releaseFolder, VERSION } from "../../support/release";
@@ -112,9 +112,8 @@ describe(`e2e: the release's plugin archives ${LANGUAGES}`, function () {
         }
         if (program !== "plugin") {
           // The platform wheel carries the very same executable, where pip installs scripts.
-          const { distribution } = WHEEL_PROJECTS[program];
-          const wheelName = `${distribution.replace(/-/g, "_")}-${VERSION}-py3-none-${WHEEL_PLATFORMS[target]}.whl`;
-          const inWheel = `${distribution.replace(/-/g, "_")}-${VERSION}.data/scripts/${executableName(target, program)}`;
+          const wheelName = wheelFileName(program, VERSION, target);
+          const inWheel = wheelExecutablePath(program, VERSION, target);
           // Read with Python's zipfile, as pip reads it.
           const carried = execFileSync(
             "python3",
