@@ -2,9 +2,11 @@
 // from the component's name and each entry's own ids, never from positions in a list, so that
 // adding an account, a field or a value never renames (and so replaces) anything else.
 import * as pulumi from "@pulumi/pulumi";
+import { nativeToken } from "../typeTokens";
 import { ConfigField, ConfigFieldArgs, ConfigFieldProperties } from "../resources/configField";
 import { EnvVariableValue, EnvVariableValueArgs } from "../resources/envVariableValue";
 import { WorkflowToggle, WorkflowToggleArgs, WorkflowToggleProperties } from "../resources/workflowToggle";
+import { childName, envKey, fieldKey, LinkedAccountSetupDefinition } from "./setupDefinition";
 
 /**
  * One field of the config, as LinkedAccountSetup takes it: ConfigField's settings as declared
@@ -67,7 +69,7 @@ export class LinkedAccountSetup extends pulumi.ComponentResource {
 
   /** Declares the setup; `name` should be stable per account and app, e.g. `acme-hubspot`. */
   constructor(name: string, args: LinkedAccountSetupArgs, opts?: pulumi.ComponentResourceOptions) {
-    super("integration-platform:index:LinkedAccountSetup", name, {}, opts);
+    super(nativeToken(LinkedAccountSetupDefinition.type), name, {}, opts);
     const parent = { parent: this };
     const config = {
       slug: args.slug,
@@ -76,24 +78,24 @@ export class LinkedAccountSetup extends pulumi.ComponentResource {
     };
 
     for (const field of args.fields ?? []) {
-      const key = field.workflowId ? `${field.workflowId}/${field.fieldId}` : field.fieldId;
+      const key = fieldKey(field.fieldId, field.workflowId);
       if (this.fields[key]) throw new Error(`LinkedAccountSetup ${name}: field ${key} is listed twice`);
-      this.fields[key] = new ConfigField(`${name}/field/${key}`, { ...config, ...field }, parent);
+      this.fields[key] = new ConfigField(childName(name, "field", key), { ...config, ...field }, parent);
     }
     for (const [workflowId, toggle] of Object.entries(args.workflows ?? {})) {
       const settings = isSetupWorkflow(toggle) ? toggle : { enabled: toggle };
       this.workflows[workflowId] = new WorkflowToggle(
-        `${name}/workflow/${workflowId}`,
+        childName(name, "workflow", workflowId),
         { ...config, ...settings, workflowId },
         parent,
       );
     }
     for (const { retainOnDelete, ...env } of args.envValues ?? []) {
-      const key = env.workflowId ? `${env.definitionId}/${env.workflowId}` : env.definitionId;
+      const key = envKey(env.definitionId, env.workflowId);
       if (this.envValues[key]) throw new Error(`LinkedAccountSetup ${name}: env value ${key} is listed twice`);
       // retainOnDelete is a resource option, not an input: it must not reach the provider.
       this.envValues[key] = new EnvVariableValue(
-        `${name}/env/${key}`,
+        childName(name, "env", key),
         { ...env, linkedAccountId: args.linkedAccountId },
         { ...parent, retainOnDelete },
       );

@@ -3,13 +3,14 @@
 // input and whether a change replaces, `secret` whether it is a secret (docs/design/native.md).
 // `npm run gen:schema` writes it to sdk/schema.json; the SDKs are generated from that file.
 import { z } from "zod";
+import { LinkedAccountSetupDefinition } from "../components/setupDefinition";
 import { LOOKUPS } from "../functions";
 import { RESOURCES } from "../resources";
 import { AnyProperties } from "../resources/properties";
 import { SETTINGS, type SettingSource } from "../settingNames";
 import { DYNAMIC_TYPE_PREFIX, nativeToken, PACKAGE } from "../typeTokens";
 import { functionSpec } from "./functions";
-import { description, isOptional, ObjectSpec, PropertySpec, typeOf } from "./types";
+import { description, isOptional, objectOf, ObjectSpec, PropertySpec, typeOf } from "./types";
 
 /** The schema's top level: what `pulumi package get-schema` prints and the SDK generators read. */
 export interface PackageSchema {
@@ -72,6 +73,7 @@ export function packageSchema(version: string): PackageSchema {
   );
   const resources: Record<string, unknown> = {};
   for (const definition of RESOURCES) resources[nativeToken(definition.type)] = resourceSpec(definition, types);
+  resources[nativeToken(LinkedAccountSetupDefinition.type)] = componentSpec(types);
   const functions: Record<string, unknown> = {};
   for (const lookup of LOOKUPS) functions[nativeToken(lookup.name)] = functionSpec(lookup, types);
   return {
@@ -149,5 +151,26 @@ function resourceSpec(definition: (typeof RESOURCES)[number], types: Record<stri
     requiredInputs: Object.keys(inputs).filter((name) => !isOptional(inputs[name])),
     // A TypeScript stack moves to the native resources without a replacement (docs/guides/moving-to-native.md).
     aliases: [{ type: `${DYNAMIC_TYPE_PREFIX}${definition.type}` }],
+  };
+}
+
+/**
+ * LinkedAccountSetup as a multi-language component: the plugin constructs it (native/construct.ts),
+ * so every SDK gets it with the TypeScript component's children and names. It has no outputs.
+ */
+function componentSpec(types: Record<string, ObjectSpec>) {
+  const inputs = objectOf(LinkedAccountSetupDefinition.inputs, types);
+  for (const [type, names] of Object.entries(LinkedAccountSetupDefinition.secret)) {
+    for (const name of names) {
+      const property = types[nativeToken(type)]?.properties[name];
+      if (property) property.secret = true;
+    }
+  }
+  return {
+    isComponent: true,
+    description: LinkedAccountSetupDefinition.description,
+    properties: {},
+    inputProperties: inputs.properties,
+    requiredInputs: inputs.required,
   };
 }

@@ -45,6 +45,11 @@ export const getLinkedAccounts: typeof import("./getLinkedAccounts").getLinkedAc
 export const getLinkedAccountsOutput: typeof import("./getLinkedAccounts").getLinkedAccountsOutput = null as any;
 utilities.lazyLoad(exports, ["getLinkedAccounts","getLinkedAccountsOutput"], () => require("./getLinkedAccounts"));
 
+export { LinkedAccountSetupArgs } from "./linkedAccountSetup";
+export type LinkedAccountSetup = import("./linkedAccountSetup").LinkedAccountSetup;
+export const LinkedAccountSetup: typeof import("./linkedAccountSetup").LinkedAccountSetup = null as any;
+utilities.lazyLoad(exports, ["LinkedAccountSetup"], () => require("./linkedAccountSetup"));
+
 export { ProviderArgs } from "./provider";
 export type Provider = import("./provider").Provider;
 export const Provider: typeof import("./provider").Provider = null as any;
@@ -75,6 +80,8 @@ const _module = {
                 return new ConfigField(name, <any>undefined, { urn })
             case "integration-platform:index:EnvVariableValue":
                 return new EnvVariableValue(name, <any>undefined, { urn })
+            case "integration-platform:index:LinkedAccountSetup":
+                return new LinkedAccountSetup(name, <any>undefined, { urn })
             case "integration-platform:index:WorkflowToggle":
                 return new WorkflowToggle(name, <any>undefined, { urn })
             default:

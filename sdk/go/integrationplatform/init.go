@@ -27,6 +27,8 @@ func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi
 		r = &ConfigField{}
 	case "integration-platform:index:EnvVariableValue":
 		r = &EnvVariableValue{}
+	case "integration-platform:index:LinkedAccountSetup":
+		r = &LinkedAccountSetup{}
 	case "integration-platform:index:WorkflowToggle":
 		r = &WorkflowToggle{}
 	default:

@@ -860,6 +860,405 @@ func (o NameValueArrayOutput) Index(i pulumi.IntInput) NameValueOutput {
 	}).(NameValueOutput)
 }
 
+type SetupEnvValue struct {
+	// For an encrypted definition: when the platform already holds a value at this scope, create takes it over without writing. An encrypted value reads back redacted, so it cannot be compared: `value` is trusted to equal it, and only a later change of `value` is written. `pulumi-integration-platform import` sets it on the values it brings in. A readable value that already equals `value` is never written, with or without this.
+	AdoptEncryptedValue *bool `pulumi:"adoptEncryptedValue"`
+	// The env variable definition's id. Changing it replaces the resource.
+	DefinitionId string `pulumi:"definitionId"`
+	// Declares that the platform held no value at this placement before this resource: delete (destroy, or removing the resource) deletes the value, whatever create found. With createWithoutRead, create is then one write. Not with restoreOnDelete or adoptEncryptedValue. Changing it writes nothing.
+	NoValueBefore *bool `pulumi:"noValueBefore"`
+	// What delete (destroy, or removing the resource) sets the value to, instead of putting back what create replaced or deleting it. Stored as a secret. Changing it writes nothing.
+	RestoreOnDelete *string `pulumi:"restoreOnDelete"`
+	// Leave the value on the platform when this resource is deleted (Pulumi's `retainOnDelete` option).
+	RetainOnDelete *bool `pulumi:"retainOnDelete"`
+	// The value, always a string; `number` and `url` definitions check its format. Stored as a secret.
+	Value string `pulumi:"value"`
+	// The workflow, for a `workflow` definition. Changing it replaces the resource.
+	WorkflowId *string `pulumi:"workflowId"`
+}
+
+// SetupEnvValueInput is an input type that accepts SetupEnvValueArgs and SetupEnvValueOutput values.
+// You can construct a concrete instance of `SetupEnvValueInput` via:
+//
+//	SetupEnvValueArgs{...}
+type SetupEnvValueInput interface {
+	pulumi.Input
+
+	ToSetupEnvValueOutput() SetupEnvValueOutput
+	ToSetupEnvValueOutputWithContext(context.Context) SetupEnvValueOutput
+}
+
+type SetupEnvValueArgs struct {
+	// For an encrypted definition: when the platform already holds a value at this scope, create takes it over without writing. An encrypted value reads back redacted, so it cannot be compared: `value` is trusted to equal it, and only a later change of `value` is written. `pulumi-integration-platform import` sets it on the values it brings in. A readable value that already equals `value` is never written, with or without this.
+	AdoptEncryptedValue pulumi.BoolPtrInput `pulumi:"adoptEncryptedValue"`
+	// The env variable definition's id. Changing it replaces the resource.
+	DefinitionId pulumi.StringInput `pulumi:"definitionId"`
+	// Declares that the platform held no value at this placement before this resource: delete (destroy, or removing the resource) deletes the value, whatever create found. With createWithoutRead, create is then one write. Not with restoreOnDelete or adoptEncryptedValue. Changing it writes nothing.
+	NoValueBefore pulumi.BoolPtrInput `pulumi:"noValueBefore"`
+	// What delete (destroy, or removing the resource) sets the value to, instead of putting back what create replaced or deleting it. Stored as a secret. Changing it writes nothing.
+	RestoreOnDelete pulumi.StringPtrInput `pulumi:"restoreOnDelete"`
+	// Leave the value on the platform when this resource is deleted (Pulumi's `retainOnDelete` option).
+	RetainOnDelete pulumi.BoolPtrInput `pulumi:"retainOnDelete"`
+	// The value, always a string; `number` and `url` definitions check its format. Stored as a secret.
+	Value pulumi.StringInput `pulumi:"value"`
+	// The workflow, for a `workflow` definition. Changing it replaces the resource.
+	WorkflowId pulumi.StringPtrInput `pulumi:"workflowId"`
+}
+
+func (SetupEnvValueArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*SetupEnvValue)(nil)).Elem()
+}
+
+func (i SetupEnvValueArgs) ToSetupEnvValueOutput() SetupEnvValueOutput {
+	return i.ToSetupEnvValueOutputWithContext(context.Background())
+}
+
+func (i SetupEnvValueArgs) ToSetupEnvValueOutputWithContext(ctx context.Context) SetupEnvValueOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SetupEnvValueOutput)
+}
+
+// SetupEnvValueArrayInput is an input type that accepts SetupEnvValueArray and SetupEnvValueArrayOutput values.
+// You can construct a concrete instance of `SetupEnvValueArrayInput` via:
+//
+//	SetupEnvValueArray{ SetupEnvValueArgs{...} }
+type SetupEnvValueArrayInput interface {
+	pulumi.Input
+
+	ToSetupEnvValueArrayOutput() SetupEnvValueArrayOutput
+	ToSetupEnvValueArrayOutputWithContext(context.Context) SetupEnvValueArrayOutput
+}
+
+type SetupEnvValueArray []SetupEnvValueInput
+
+func (SetupEnvValueArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]SetupEnvValue)(nil)).Elem()
+}
+
+func (i SetupEnvValueArray) ToSetupEnvValueArrayOutput() SetupEnvValueArrayOutput {
+	return i.ToSetupEnvValueArrayOutputWithContext(context.Background())
+}
+
+func (i SetupEnvValueArray) ToSetupEnvValueArrayOutputWithContext(ctx context.Context) SetupEnvValueArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SetupEnvValueArrayOutput)
+}
+
+type SetupEnvValueOutput struct{ *pulumi.OutputState }
+
+func (SetupEnvValueOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SetupEnvValue)(nil)).Elem()
+}
+
+func (o SetupEnvValueOutput) ToSetupEnvValueOutput() SetupEnvValueOutput {
+	return o
+}
+
+func (o SetupEnvValueOutput) ToSetupEnvValueOutputWithContext(ctx context.Context) SetupEnvValueOutput {
+	return o
+}
+
+// For an encrypted definition: when the platform already holds a value at this scope, create takes it over without writing. An encrypted value reads back redacted, so it cannot be compared: `value` is trusted to equal it, and only a later change of `value` is written. `pulumi-integration-platform import` sets it on the values it brings in. A readable value that already equals `value` is never written, with or without this.
+func (o SetupEnvValueOutput) AdoptEncryptedValue() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v SetupEnvValue) *bool { return v.AdoptEncryptedValue }).(pulumi.BoolPtrOutput)
+}
+
+// The env variable definition's id. Changing it replaces the resource.
+func (o SetupEnvValueOutput) DefinitionId() pulumi.StringOutput {
+	return o.ApplyT(func(v SetupEnvValue) string { return v.DefinitionId }).(pulumi.StringOutput)
+}
+
+// Declares that the platform held no value at this placement before this resource: delete (destroy, or removing the resource) deletes the value, whatever create found. With createWithoutRead, create is then one write. Not with restoreOnDelete or adoptEncryptedValue. Changing it writes nothing.
+func (o SetupEnvValueOutput) NoValueBefore() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v SetupEnvValue) *bool { return v.NoValueBefore }).(pulumi.BoolPtrOutput)
+}
+
+// What delete (destroy, or removing the resource) sets the value to, instead of putting back what create replaced or deleting it. Stored as a secret. Changing it writes nothing.
+func (o SetupEnvValueOutput) RestoreOnDelete() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SetupEnvValue) *string { return v.RestoreOnDelete }).(pulumi.StringPtrOutput)
+}
+
+// Leave the value on the platform when this resource is deleted (Pulumi's `retainOnDelete` option).
+func (o SetupEnvValueOutput) RetainOnDelete() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v SetupEnvValue) *bool { return v.RetainOnDelete }).(pulumi.BoolPtrOutput)
+}
+
+// The value, always a string; `number` and `url` definitions check its format. Stored as a secret.
+func (o SetupEnvValueOutput) Value() pulumi.StringOutput {
+	return o.ApplyT(func(v SetupEnvValue) string { return v.Value }).(pulumi.StringOutput)
+}
+
+// The workflow, for a `workflow` definition. Changing it replaces the resource.
+func (o SetupEnvValueOutput) WorkflowId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SetupEnvValue) *string { return v.WorkflowId }).(pulumi.StringPtrOutput)
+}
+
+type SetupEnvValueArrayOutput struct{ *pulumi.OutputState }
+
+func (SetupEnvValueArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]SetupEnvValue)(nil)).Elem()
+}
+
+func (o SetupEnvValueArrayOutput) ToSetupEnvValueArrayOutput() SetupEnvValueArrayOutput {
+	return o
+}
+
+func (o SetupEnvValueArrayOutput) ToSetupEnvValueArrayOutputWithContext(ctx context.Context) SetupEnvValueArrayOutput {
+	return o
+}
+
+func (o SetupEnvValueArrayOutput) Index(i pulumi.IntInput) SetupEnvValueOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) SetupEnvValue {
+		return vs[0].([]SetupEnvValue)[vs[1].(int)]
+	}).(SetupEnvValueOutput)
+}
+
+type SetupField struct {
+	// The field's id. Changing it replaces the resource.
+	FieldId string `pulumi:"fieldId"`
+	// Labels of the field. Omit them to leave the labels alone; `[]` clears them.
+	Labels []NameValue `pulumi:"labels"`
+	// The field's display name in this config. Omit it to leave the name alone.
+	Name *string `pulumi:"name"`
+	// The options of a select or map field. Omit them to leave the options alone; `[]` clears them.
+	Options []NameValue `pulumi:"options"`
+	// What delete (destroy, or removing the resource) puts back, instead of what create found: exactly these properties, whatever create recorded. Declare it when what create found is not the state to go back to, e.g. after an interrupted create. Changing it writes nothing.
+	RestoreOnDelete *ConfigFieldValues `pulumi:"restoreOnDelete"`
+	// The published workflow the field belongs to; omit it for a field global to the app. Changing it replaces the resource.
+	WorkflowId *string `pulumi:"workflowId"`
+}
+
+// SetupFieldInput is an input type that accepts SetupFieldArgs and SetupFieldOutput values.
+// You can construct a concrete instance of `SetupFieldInput` via:
+//
+//	SetupFieldArgs{...}
+type SetupFieldInput interface {
+	pulumi.Input
+
+	ToSetupFieldOutput() SetupFieldOutput
+	ToSetupFieldOutputWithContext(context.Context) SetupFieldOutput
+}
+
+type SetupFieldArgs struct {
+	// The field's id. Changing it replaces the resource.
+	FieldId pulumi.StringInput `pulumi:"fieldId"`
+	// Labels of the field. Omit them to leave the labels alone; `[]` clears them.
+	Labels NameValueArrayInput `pulumi:"labels"`
+	// The field's display name in this config. Omit it to leave the name alone.
+	Name pulumi.StringPtrInput `pulumi:"name"`
+	// The options of a select or map field. Omit them to leave the options alone; `[]` clears them.
+	Options NameValueArrayInput `pulumi:"options"`
+	// What delete (destroy, or removing the resource) puts back, instead of what create found: exactly these properties, whatever create recorded. Declare it when what create found is not the state to go back to, e.g. after an interrupted create. Changing it writes nothing.
+	RestoreOnDelete ConfigFieldValuesPtrInput `pulumi:"restoreOnDelete"`
+	// The published workflow the field belongs to; omit it for a field global to the app. Changing it replaces the resource.
+	WorkflowId pulumi.StringPtrInput `pulumi:"workflowId"`
+}
+
+func (SetupFieldArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*SetupField)(nil)).Elem()
+}
+
+func (i SetupFieldArgs) ToSetupFieldOutput() SetupFieldOutput {
+	return i.ToSetupFieldOutputWithContext(context.Background())
+}
+
+func (i SetupFieldArgs) ToSetupFieldOutputWithContext(ctx context.Context) SetupFieldOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SetupFieldOutput)
+}
+
+// SetupFieldArrayInput is an input type that accepts SetupFieldArray and SetupFieldArrayOutput values.
+// You can construct a concrete instance of `SetupFieldArrayInput` via:
+//
+//	SetupFieldArray{ SetupFieldArgs{...} }
+type SetupFieldArrayInput interface {
+	pulumi.Input
+
+	ToSetupFieldArrayOutput() SetupFieldArrayOutput
+	ToSetupFieldArrayOutputWithContext(context.Context) SetupFieldArrayOutput
+}
+
+type SetupFieldArray []SetupFieldInput
+
+func (SetupFieldArray) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]SetupField)(nil)).Elem()
+}
+
+func (i SetupFieldArray) ToSetupFieldArrayOutput() SetupFieldArrayOutput {
+	return i.ToSetupFieldArrayOutputWithContext(context.Background())
+}
+
+func (i SetupFieldArray) ToSetupFieldArrayOutputWithContext(ctx context.Context) SetupFieldArrayOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SetupFieldArrayOutput)
+}
+
+type SetupFieldOutput struct{ *pulumi.OutputState }
+
+func (SetupFieldOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SetupField)(nil)).Elem()
+}
+
+func (o SetupFieldOutput) ToSetupFieldOutput() SetupFieldOutput {
+	return o
+}
+
+func (o SetupFieldOutput) ToSetupFieldOutputWithContext(ctx context.Context) SetupFieldOutput {
+	return o
+}
+
+// The field's id. Changing it replaces the resource.
+func (o SetupFieldOutput) FieldId() pulumi.StringOutput {
+	return o.ApplyT(func(v SetupField) string { return v.FieldId }).(pulumi.StringOutput)
+}
+
+// Labels of the field. Omit them to leave the labels alone; `[]` clears them.
+func (o SetupFieldOutput) Labels() NameValueArrayOutput {
+	return o.ApplyT(func(v SetupField) []NameValue { return v.Labels }).(NameValueArrayOutput)
+}
+
+// The field's display name in this config. Omit it to leave the name alone.
+func (o SetupFieldOutput) Name() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SetupField) *string { return v.Name }).(pulumi.StringPtrOutput)
+}
+
+// The options of a select or map field. Omit them to leave the options alone; `[]` clears them.
+func (o SetupFieldOutput) Options() NameValueArrayOutput {
+	return o.ApplyT(func(v SetupField) []NameValue { return v.Options }).(NameValueArrayOutput)
+}
+
+// What delete (destroy, or removing the resource) puts back, instead of what create found: exactly these properties, whatever create recorded. Declare it when what create found is not the state to go back to, e.g. after an interrupted create. Changing it writes nothing.
+func (o SetupFieldOutput) RestoreOnDelete() ConfigFieldValuesPtrOutput {
+	return o.ApplyT(func(v SetupField) *ConfigFieldValues { return v.RestoreOnDelete }).(ConfigFieldValuesPtrOutput)
+}
+
+// The published workflow the field belongs to; omit it for a field global to the app. Changing it replaces the resource.
+func (o SetupFieldOutput) WorkflowId() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v SetupField) *string { return v.WorkflowId }).(pulumi.StringPtrOutput)
+}
+
+type SetupFieldArrayOutput struct{ *pulumi.OutputState }
+
+func (SetupFieldArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]SetupField)(nil)).Elem()
+}
+
+func (o SetupFieldArrayOutput) ToSetupFieldArrayOutput() SetupFieldArrayOutput {
+	return o
+}
+
+func (o SetupFieldArrayOutput) ToSetupFieldArrayOutputWithContext(ctx context.Context) SetupFieldArrayOutput {
+	return o
+}
+
+func (o SetupFieldArrayOutput) Index(i pulumi.IntInput) SetupFieldOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) SetupField {
+		return vs[0].([]SetupField)[vs[1].(int)]
+	}).(SetupFieldOutput)
+}
+
+type SetupWorkflow struct {
+	// Whether the workflow runs for this config.
+	Enabled bool `pulumi:"enabled"`
+	// What delete (destroy, or removing the resource) sets `enabled` back to, instead of what create found (`previousEnabled`). Changing it writes nothing.
+	RestoreOnDelete *bool `pulumi:"restoreOnDelete"`
+}
+
+// SetupWorkflowInput is an input type that accepts SetupWorkflowArgs and SetupWorkflowOutput values.
+// You can construct a concrete instance of `SetupWorkflowInput` via:
+//
+//	SetupWorkflowArgs{...}
+type SetupWorkflowInput interface {
+	pulumi.Input
+
+	ToSetupWorkflowOutput() SetupWorkflowOutput
+	ToSetupWorkflowOutputWithContext(context.Context) SetupWorkflowOutput
+}
+
+type SetupWorkflowArgs struct {
+	// Whether the workflow runs for this config.
+	Enabled pulumi.BoolInput `pulumi:"enabled"`
+	// What delete (destroy, or removing the resource) sets `enabled` back to, instead of what create found (`previousEnabled`). Changing it writes nothing.
+	RestoreOnDelete pulumi.BoolPtrInput `pulumi:"restoreOnDelete"`
+}
+
+func (SetupWorkflowArgs) ElementType() reflect.Type {
+	return reflect.TypeOf((*SetupWorkflow)(nil)).Elem()
+}
+
+func (i SetupWorkflowArgs) ToSetupWorkflowOutput() SetupWorkflowOutput {
+	return i.ToSetupWorkflowOutputWithContext(context.Background())
+}
+
+func (i SetupWorkflowArgs) ToSetupWorkflowOutputWithContext(ctx context.Context) SetupWorkflowOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SetupWorkflowOutput)
+}
+
+// SetupWorkflowMapInput is an input type that accepts SetupWorkflowMap and SetupWorkflowMapOutput values.
+// You can construct a concrete instance of `SetupWorkflowMapInput` via:
+//
+//	SetupWorkflowMap{ "key": SetupWorkflowArgs{...} }
+type SetupWorkflowMapInput interface {
+	pulumi.Input
+
+	ToSetupWorkflowMapOutput() SetupWorkflowMapOutput
+	ToSetupWorkflowMapOutputWithContext(context.Context) SetupWorkflowMapOutput
+}
+
+type SetupWorkflowMap map[string]SetupWorkflowInput
+
+func (SetupWorkflowMap) ElementType() reflect.Type {
+	return reflect.TypeOf((*map[string]SetupWorkflow)(nil)).Elem()
+}
+
+func (i SetupWorkflowMap) ToSetupWorkflowMapOutput() SetupWorkflowMapOutput {
+	return i.ToSetupWorkflowMapOutputWithContext(context.Background())
+}
+
+func (i SetupWorkflowMap) ToSetupWorkflowMapOutputWithContext(ctx context.Context) SetupWorkflowMapOutput {
+	return pulumi.ToOutputWithContext(ctx, i).(SetupWorkflowMapOutput)
+}
+
+type SetupWorkflowOutput struct{ *pulumi.OutputState }
+
+func (SetupWorkflowOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*SetupWorkflow)(nil)).Elem()
+}
+
+func (o SetupWorkflowOutput) ToSetupWorkflowOutput() SetupWorkflowOutput {
+	return o
+}
+
+func (o SetupWorkflowOutput) ToSetupWorkflowOutputWithContext(ctx context.Context) SetupWorkflowOutput {
+	return o
+}
+
+// Whether the workflow runs for this config.
+func (o SetupWorkflowOutput) Enabled() pulumi.BoolOutput {
+	return o.ApplyT(func(v SetupWorkflow) bool { return v.Enabled }).(pulumi.BoolOutput)
+}
+
+// What delete (destroy, or removing the resource) sets `enabled` back to, instead of what create found (`previousEnabled`). Changing it writes nothing.
+func (o SetupWorkflowOutput) RestoreOnDelete() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v SetupWorkflow) *bool { return v.RestoreOnDelete }).(pulumi.BoolPtrOutput)
+}
+
+type SetupWorkflowMapOutput struct{ *pulumi.OutputState }
+
+func (SetupWorkflowMapOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*map[string]SetupWorkflow)(nil)).Elem()
+}
+
+func (o SetupWorkflowMapOutput) ToSetupWorkflowMapOutput() SetupWorkflowMapOutput {
+	return o
+}
+
+func (o SetupWorkflowMapOutput) ToSetupWorkflowMapOutputWithContext(ctx context.Context) SetupWorkflowMapOutput {
+	return o
+}
+
+func (o SetupWorkflowMapOutput) MapIndex(k pulumi.StringInput) SetupWorkflowOutput {
+	return pulumi.All(o, k).ApplyT(func(vs []interface{}) SetupWorkflow {
+		return vs[0].(map[string]SetupWorkflow)[vs[1].(string)]
+	}).(SetupWorkflowOutput)
+}
+
 type UserDefinedField struct {
 	// The field's name.
 	KeyName string `pulumi:"keyName"`
@@ -918,6 +1317,12 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*EventDefinitionPtrInput)(nil)).Elem(), EventDefinitionArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*NameValueInput)(nil)).Elem(), NameValueArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*NameValueArrayInput)(nil)).Elem(), NameValueArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*SetupEnvValueInput)(nil)).Elem(), SetupEnvValueArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*SetupEnvValueArrayInput)(nil)).Elem(), SetupEnvValueArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*SetupFieldInput)(nil)).Elem(), SetupFieldArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*SetupFieldArrayInput)(nil)).Elem(), SetupFieldArray{})
+	pulumi.RegisterInputType(reflect.TypeOf((*SetupWorkflowInput)(nil)).Elem(), SetupWorkflowArgs{})
+	pulumi.RegisterInputType(reflect.TypeOf((*SetupWorkflowMapInput)(nil)).Elem(), SetupWorkflowMap{})
 	pulumi.RegisterOutputType(ConfigFieldRecordOutput{})
 	pulumi.RegisterOutputType(ConfigFieldValuesOutput{})
 	pulumi.RegisterOutputType(ConfigFieldValuesPtrOutput{})
@@ -933,6 +1338,12 @@ func init() {
 	pulumi.RegisterOutputType(LinkedAccountArrayOutput{})
 	pulumi.RegisterOutputType(NameValueOutput{})
 	pulumi.RegisterOutputType(NameValueArrayOutput{})
+	pulumi.RegisterOutputType(SetupEnvValueOutput{})
+	pulumi.RegisterOutputType(SetupEnvValueArrayOutput{})
+	pulumi.RegisterOutputType(SetupFieldOutput{})
+	pulumi.RegisterOutputType(SetupFieldArrayOutput{})
+	pulumi.RegisterOutputType(SetupWorkflowOutput{})
+	pulumi.RegisterOutputType(SetupWorkflowMapOutput{})
 	pulumi.RegisterOutputType(UserDefinedFieldOutput{})
 	pulumi.RegisterOutputType(UserDefinedFieldArrayOutput{})
 }

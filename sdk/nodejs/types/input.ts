@@ -42,3 +42,72 @@ export interface NameValueArgs {
     value: pulumi.Input<string>;
 }
 
+export interface SetupEnvValueArgs {
+    /**
+     * For an encrypted definition: when the platform already holds a value at this scope, create takes it over without writing. An encrypted value reads back redacted, so it cannot be compared: `value` is trusted to equal it, and only a later change of `value` is written. `pulumi-integration-platform import` sets it on the values it brings in. A readable value that already equals `value` is never written, with or without this.
+     */
+    adoptEncryptedValue?: pulumi.Input<boolean | undefined>;
+    /**
+     * The env variable definition's id. Changing it replaces the resource.
+     */
+    definitionId: pulumi.Input<string>;
+    /**
+     * Declares that the platform held no value at this placement before this resource: delete (destroy, or removing the resource) deletes the value, whatever create found. With createWithoutRead, create is then one write. Not with restoreOnDelete or adoptEncryptedValue. Changing it writes nothing.
+     */
+    noValueBefore?: pulumi.Input<boolean | undefined>;
+    /**
+     * What delete (destroy, or removing the resource) sets the value to, instead of putting back what create replaced or deleting it. Stored as a secret. Changing it writes nothing.
+     */
+    restoreOnDelete?: pulumi.Input<string | undefined>;
+    /**
+     * Leave the value on the platform when this resource is deleted (Pulumi's `retainOnDelete` option).
+     */
+    retainOnDelete?: pulumi.Input<boolean | undefined>;
+    /**
+     * The value, always a string; `number` and `url` definitions check its format. Stored as a secret.
+     */
+    value: pulumi.Input<string>;
+    /**
+     * The workflow, for a `workflow` definition. Changing it replaces the resource.
+     */
+    workflowId?: pulumi.Input<string | undefined>;
+}
+
+export interface SetupFieldArgs {
+    /**
+     * The field's id. Changing it replaces the resource.
+     */
+    fieldId: pulumi.Input<string>;
+    /**
+     * Labels of the field. Omit them to leave the labels alone; `[]` clears them.
+     */
+    labels?: pulumi.Input<pulumi.Input<inputs.NameValueArgs>[] | undefined>;
+    /**
+     * The field's display name in this config. Omit it to leave the name alone.
+     */
+    name?: pulumi.Input<string | undefined>;
+    /**
+     * The options of a select or map field. Omit them to leave the options alone; `[]` clears them.
+     */
+    options?: pulumi.Input<pulumi.Input<inputs.NameValueArgs>[] | undefined>;
+    /**
+     * What delete (destroy, or removing the resource) puts back, instead of what create found: exactly these properties, whatever create recorded. Declare it when what create found is not the state to go back to, e.g. after an interrupted create. Changing it writes nothing.
+     */
+    restoreOnDelete?: pulumi.Input<inputs.ConfigFieldValuesArgs | undefined>;
+    /**
+     * The published workflow the field belongs to; omit it for a field global to the app. Changing it replaces the resource.
+     */
+    workflowId?: pulumi.Input<string | undefined>;
+}
+
+export interface SetupWorkflowArgs {
+    /**
+     * Whether the workflow runs for this config.
+     */
+    enabled: pulumi.Input<boolean>;
+    /**
+     * What delete (destroy, or removing the resource) sets `enabled` back to, instead of what create found (`previousEnabled`). Changing it writes nothing.
+     */
+    restoreOnDelete?: pulumi.Input<boolean | undefined>;
+}
+

@@ -14,6 +14,7 @@ from .get_env_definition import *
 from .get_env_definitions import *
 from .get_env_values import *
 from .get_linked_accounts import *
+from .linked_account_setup import *
 from .provider import *
 from .workflow_toggle import *
 from ._inputs import *
@@ -37,6 +38,7 @@ _utilities.register(
    "integration-platform:index:ApplicationEvent": "ApplicationEvent",
    "integration-platform:index:ConfigField": "ConfigField",
    "integration-platform:index:EnvVariableValue": "EnvVariableValue",
+   "integration-platform:index:LinkedAccountSetup": "LinkedAccountSetup",
    "integration-platform:index:WorkflowToggle": "WorkflowToggle"
   }
  }

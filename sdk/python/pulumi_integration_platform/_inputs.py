@@ -21,6 +21,12 @@ __all__ = [
     'EventDefinitionArgsDict',
     'NameValueArgs',
     'NameValueArgsDict',
+    'SetupEnvValueArgs',
+    'SetupEnvValueArgsDict',
+    'SetupFieldArgs',
+    'SetupFieldArgsDict',
+    'SetupWorkflowArgs',
+    'SetupWorkflowArgsDict',
 ]
 
 class ConfigFieldValuesArgsDict(TypedDict):
@@ -184,5 +190,328 @@ class NameValueArgs:
     @value.setter
     def value(self, value: pulumi.Input[_builtins.str]):
         pulumi.set(self, "value", value)
+
+
+class SetupEnvValueArgsDict(TypedDict):
+    definition_id: pulumi.Input[_builtins.str]
+    """
+    The env variable definition's id. Changing it replaces the resource.
+    """
+    value: pulumi.Input[_builtins.str]
+    """
+    The value, always a string; `number` and `url` definitions check its format. Stored as a secret.
+    """
+    adopt_encrypted_value: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    For an encrypted definition: when the platform already holds a value at this scope, create takes it over without writing. An encrypted value reads back redacted, so it cannot be compared: `value` is trusted to equal it, and only a later change of `value` is written. `pulumi-integration-platform import` sets it on the values it brings in. A readable value that already equals `value` is never written, with or without this.
+    """
+    no_value_before: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Declares that the platform held no value at this placement before this resource: delete (destroy, or removing the resource) deletes the value, whatever create found. With createWithoutRead, create is then one write. Not with restoreOnDelete or adoptEncryptedValue. Changing it writes nothing.
+    """
+    restore_on_delete: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    What delete (destroy, or removing the resource) sets the value to, instead of putting back what create replaced or deleting it. Stored as a secret. Changing it writes nothing.
+    """
+    retain_on_delete: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Leave the value on the platform when this resource is deleted (Pulumi's `retainOnDelete` option).
+    """
+    workflow_id: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The workflow, for a `workflow` definition. Changing it replaces the resource.
+    """
+
+@pulumi.input_type
+class SetupEnvValueArgs:
+    def __init__(__self__, *,
+                 definition_id: pulumi.Input[_builtins.str],
+                 value: pulumi.Input[_builtins.str],
+                 adopt_encrypted_value: pulumi.Input[Optional[_builtins.bool]] = None,
+                 no_value_before: pulumi.Input[Optional[_builtins.bool]] = None,
+                 restore_on_delete: pulumi.Input[Optional[_builtins.str]] = None,
+                 retain_on_delete: pulumi.Input[Optional[_builtins.bool]] = None,
+                 workflow_id: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        :param pulumi.Input[_builtins.str] definition_id: The env variable definition's id. Changing it replaces the resource.
+        :param pulumi.Input[_builtins.str] value: The value, always a string; `number` and `url` definitions check its format. Stored as a secret.
+        :param pulumi.Input[_builtins.bool] adopt_encrypted_value: For an encrypted definition: when the platform already holds a value at this scope, create takes it over without writing. An encrypted value reads back redacted, so it cannot be compared: `value` is trusted to equal it, and only a later change of `value` is written. `pulumi-integration-platform import` sets it on the values it brings in. A readable value that already equals `value` is never written, with or without this.
+        :param pulumi.Input[_builtins.bool] no_value_before: Declares that the platform held no value at this placement before this resource: delete (destroy, or removing the resource) deletes the value, whatever create found. With createWithoutRead, create is then one write. Not with restoreOnDelete or adoptEncryptedValue. Changing it writes nothing.
+        :param pulumi.Input[_builtins.str] restore_on_delete: What delete (destroy, or removing the resource) sets the value to, instead of putting back what create replaced or deleting it. Stored as a secret. Changing it writes nothing.
+        :param pulumi.Input[_builtins.bool] retain_on_delete: Leave the value on the platform when this resource is deleted (Pulumi's `retainOnDelete` option).
+        :param pulumi.Input[_builtins.str] workflow_id: The workflow, for a `workflow` definition. Changing it replaces the resource.
+        """
+        pulumi.set(__self__, "definition_id", definition_id)
+        pulumi.set(__self__, "value", value)
+        if adopt_encrypted_value is not None:
+            pulumi.set(__self__, "adopt_encrypted_value", adopt_encrypted_value)
+        if no_value_before is not None:
+            pulumi.set(__self__, "no_value_before", no_value_before)
+        if restore_on_delete is not None:
+            pulumi.set(__self__, "restore_on_delete", restore_on_delete)
+        if retain_on_delete is not None:
+            pulumi.set(__self__, "retain_on_delete", retain_on_delete)
+        if workflow_id is not None:
+            pulumi.set(__self__, "workflow_id", workflow_id)
+
+    @_builtins.property
+    @pulumi.getter(name="definitionId")
+    def definition_id(self) -> pulumi.Input[_builtins.str]:
+        """
+        The env variable definition's id. Changing it replaces the resource.
+        """
+        return pulumi.get(self, "definition_id")
+
+    @definition_id.setter
+    def definition_id(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "definition_id", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def value(self) -> pulumi.Input[_builtins.str]:
+        """
+        The value, always a string; `number` and `url` definitions check its format. Stored as a secret.
+        """
+        return pulumi.get(self, "value")
+
+    @value.setter
+    def value(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "value", value)
+
+    @_builtins.property
+    @pulumi.getter(name="adoptEncryptedValue")
+    def adopt_encrypted_value(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        For an encrypted definition: when the platform already holds a value at this scope, create takes it over without writing. An encrypted value reads back redacted, so it cannot be compared: `value` is trusted to equal it, and only a later change of `value` is written. `pulumi-integration-platform import` sets it on the values it brings in. A readable value that already equals `value` is never written, with or without this.
+        """
+        return pulumi.get(self, "adopt_encrypted_value")
+
+    @adopt_encrypted_value.setter
+    def adopt_encrypted_value(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "adopt_encrypted_value", value)
+
+    @_builtins.property
+    @pulumi.getter(name="noValueBefore")
+    def no_value_before(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Declares that the platform held no value at this placement before this resource: delete (destroy, or removing the resource) deletes the value, whatever create found. With createWithoutRead, create is then one write. Not with restoreOnDelete or adoptEncryptedValue. Changing it writes nothing.
+        """
+        return pulumi.get(self, "no_value_before")
+
+    @no_value_before.setter
+    def no_value_before(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "no_value_before", value)
+
+    @_builtins.property
+    @pulumi.getter(name="restoreOnDelete")
+    def restore_on_delete(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        What delete (destroy, or removing the resource) sets the value to, instead of putting back what create replaced or deleting it. Stored as a secret. Changing it writes nothing.
+        """
+        return pulumi.get(self, "restore_on_delete")
+
+    @restore_on_delete.setter
+    def restore_on_delete(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "restore_on_delete", value)
+
+    @_builtins.property
+    @pulumi.getter(name="retainOnDelete")
+    def retain_on_delete(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Leave the value on the platform when this resource is deleted (Pulumi's `retainOnDelete` option).
+        """
+        return pulumi.get(self, "retain_on_delete")
+
+    @retain_on_delete.setter
+    def retain_on_delete(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "retain_on_delete", value)
+
+    @_builtins.property
+    @pulumi.getter(name="workflowId")
+    def workflow_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The workflow, for a `workflow` definition. Changing it replaces the resource.
+        """
+        return pulumi.get(self, "workflow_id")
+
+    @workflow_id.setter
+    def workflow_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "workflow_id", value)
+
+
+class SetupFieldArgsDict(TypedDict):
+    field_id: pulumi.Input[_builtins.str]
+    """
+    The field's id. Changing it replaces the resource.
+    """
+    labels: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['NameValueArgsDict']]]]]
+    """
+    Labels of the field. Omit them to leave the labels alone; `[]` clears them.
+    """
+    name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The field's display name in this config. Omit it to leave the name alone.
+    """
+    options: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['NameValueArgsDict']]]]]
+    """
+    The options of a select or map field. Omit them to leave the options alone; `[]` clears them.
+    """
+    restore_on_delete: NotRequired[pulumi.Input[Optional['ConfigFieldValuesArgsDict']]]
+    """
+    What delete (destroy, or removing the resource) puts back, instead of what create found: exactly these properties, whatever create recorded. Declare it when what create found is not the state to go back to, e.g. after an interrupted create. Changing it writes nothing.
+    """
+    workflow_id: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The published workflow the field belongs to; omit it for a field global to the app. Changing it replaces the resource.
+    """
+
+@pulumi.input_type
+class SetupFieldArgs:
+    def __init__(__self__, *,
+                 field_id: pulumi.Input[_builtins.str],
+                 labels: pulumi.Input[Optional[Sequence[pulumi.Input['NameValueArgs']]]] = None,
+                 name: pulumi.Input[Optional[_builtins.str]] = None,
+                 options: pulumi.Input[Optional[Sequence[pulumi.Input['NameValueArgs']]]] = None,
+                 restore_on_delete: pulumi.Input[Optional['ConfigFieldValuesArgs']] = None,
+                 workflow_id: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        :param pulumi.Input[_builtins.str] field_id: The field's id. Changing it replaces the resource.
+        :param pulumi.Input[Sequence[pulumi.Input['NameValueArgs']]] labels: Labels of the field. Omit them to leave the labels alone; `[]` clears them.
+        :param pulumi.Input[_builtins.str] name: The field's display name in this config. Omit it to leave the name alone.
+        :param pulumi.Input[Sequence[pulumi.Input['NameValueArgs']]] options: The options of a select or map field. Omit them to leave the options alone; `[]` clears them.
+        :param pulumi.Input['ConfigFieldValuesArgs'] restore_on_delete: What delete (destroy, or removing the resource) puts back, instead of what create found: exactly these properties, whatever create recorded. Declare it when what create found is not the state to go back to, e.g. after an interrupted create. Changing it writes nothing.
+        :param pulumi.Input[_builtins.str] workflow_id: The published workflow the field belongs to; omit it for a field global to the app. Changing it replaces the resource.
+        """
+        pulumi.set(__self__, "field_id", field_id)
+        if labels is not None:
+            pulumi.set(__self__, "labels", labels)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+        if options is not None:
+            pulumi.set(__self__, "options", options)
+        if restore_on_delete is not None:
+            pulumi.set(__self__, "restore_on_delete", restore_on_delete)
+        if workflow_id is not None:
+            pulumi.set(__self__, "workflow_id", workflow_id)
+
+    @_builtins.property
+    @pulumi.getter(name="fieldId")
+    def field_id(self) -> pulumi.Input[_builtins.str]:
+        """
+        The field's id. Changing it replaces the resource.
+        """
+        return pulumi.get(self, "field_id")
+
+    @field_id.setter
+    def field_id(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "field_id", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def labels(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['NameValueArgs']]]]:
+        """
+        Labels of the field. Omit them to leave the labels alone; `[]` clears them.
+        """
+        return pulumi.get(self, "labels")
+
+    @labels.setter
+    def labels(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['NameValueArgs']]]]):
+        pulumi.set(self, "labels", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The field's display name in this config. Omit it to leave the name alone.
+        """
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "name", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def options(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['NameValueArgs']]]]:
+        """
+        The options of a select or map field. Omit them to leave the options alone; `[]` clears them.
+        """
+        return pulumi.get(self, "options")
+
+    @options.setter
+    def options(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['NameValueArgs']]]]):
+        pulumi.set(self, "options", value)
+
+    @_builtins.property
+    @pulumi.getter(name="restoreOnDelete")
+    def restore_on_delete(self) -> pulumi.Input[Optional['ConfigFieldValuesArgs']]:
+        """
+        What delete (destroy, or removing the resource) puts back, instead of what create found: exactly these properties, whatever create recorded. Declare it when what create found is not the state to go back to, e.g. after an interrupted create. Changing it writes nothing.
+        """
+        return pulumi.get(self, "restore_on_delete")
+
+    @restore_on_delete.setter
+    def restore_on_delete(self, value: pulumi.Input[Optional['ConfigFieldValuesArgs']]):
+        pulumi.set(self, "restore_on_delete", value)
+
+    @_builtins.property
+    @pulumi.getter(name="workflowId")
+    def workflow_id(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The published workflow the field belongs to; omit it for a field global to the app. Changing it replaces the resource.
+        """
+        return pulumi.get(self, "workflow_id")
+
+    @workflow_id.setter
+    def workflow_id(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "workflow_id", value)
+
+
+class SetupWorkflowArgsDict(TypedDict):
+    enabled: pulumi.Input[_builtins.bool]
+    """
+    Whether the workflow runs for this config.
+    """
+    restore_on_delete: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    What delete (destroy, or removing the resource) sets `enabled` back to, instead of what create found (`previousEnabled`). Changing it writes nothing.
+    """
+
+@pulumi.input_type
+class SetupWorkflowArgs:
+    def __init__(__self__, *,
+                 enabled: pulumi.Input[_builtins.bool],
+                 restore_on_delete: pulumi.Input[Optional[_builtins.bool]] = None):
+        """
+        :param pulumi.Input[_builtins.bool] enabled: Whether the workflow runs for this config.
+        :param pulumi.Input[_builtins.bool] restore_on_delete: What delete (destroy, or removing the resource) sets `enabled` back to, instead of what create found (`previousEnabled`). Changing it writes nothing.
+        """
+        pulumi.set(__self__, "enabled", enabled)
+        if restore_on_delete is not None:
+            pulumi.set(__self__, "restore_on_delete", restore_on_delete)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> pulumi.Input[_builtins.bool]:
+        """
+        Whether the workflow runs for this config.
+        """
+        return pulumi.get(self, "enabled")
+
+    @enabled.setter
+    def enabled(self, value: pulumi.Input[_builtins.bool]):
+        pulumi.set(self, "enabled", value)
+
+    @_builtins.property
+    @pulumi.getter(name="restoreOnDelete")
+    def restore_on_delete(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        What delete (destroy, or removing the resource) sets `enabled` back to, instead of what create found (`previousEnabled`). Changing it writes nothing.
+        """
+        return pulumi.get(self, "restore_on_delete")
+
+    @restore_on_delete.setter
+    def restore_on_delete(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "restore_on_delete", value)
 
 
