@@ -50,8 +50,10 @@ for node in ast.walk(tree):
         if target is None:
             problems.append(f"platform.{name} does not exist")
             continue
-        # A resource class takes its arguments through _internal_init; a function, directly.
-        params = inspect.signature(target._internal_init if inspect.isclass(target) else target).parameters
+        # A resource class takes its arguments through _internal_init; an input type (SetupFieldArgs)
+        # through __init__; a function, directly.
+        init = getattr(target, "_internal_init", target.__init__) if inspect.isclass(target) else target
+        params = inspect.signature(init).parameters
         for kw in node.keywords:
             if kw.arg is not None and kw.arg not in params:
                 problems.append(f"platform.{name} takes no argument {kw.arg}")
