@@ -31,9 +31,8 @@ import { watchMemory } from "./lib/hosts";
 import { ensurePeer, preparePeer, runPeerPhase, seedPeerTenants, type PeerPhase } from "./lib/peer";
 import { COMMANDS, type Command, type Measured, type PeerMeasured, type ProgramRun, wholeNumbers } from "./lib/scale";
 import { startS3Backend } from "../harness/s3";
-import { writeProgram } from "../harness/program";
 import { seedTenants } from "../harness/tenants";
-import { connection, PROGRAMS, type Program } from "./lib/scalePrograms";
+import { connection, PROGRAMS, type Program, writeScaleProgram } from "./lib/scalePrograms";
 
 const CLI = path.join(REPO, "dist/cli/main.js");
 
@@ -164,12 +163,7 @@ async function runProgram(
   const workspace = new Workspace(s3);
   const before = tenantObjects(emulator, tenants);
   try {
-    const dir = writeProgram(
-      workspace.root,
-      `scale-${program}`,
-      { "index.ts": PROGRAMS[program].text(), "tenants.json": JSON.stringify(tenants) },
-      PROGRAMS[program].install(),
-    );
+    const dir = writeScaleProgram(program, workspace.root, `scale-${program}`, tenants);
     // The runner's stacks and the single one alike.
     const env = connection(program, emulator);
     if (layout.kind === "single") await new Stack(workspace, dir, "bench-0", env).init();

@@ -18,12 +18,11 @@ import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { startEmulator } from "../emulator";
 import { Stack, Workspace } from "../harness/engine";
-import { writeProgram } from "../harness/program";
 import { startS3Backend } from "../harness/s3";
 import { seedTenants } from "../harness/tenants";
 import { watchMemory } from "./lib/hosts";
 import { wholeNumbers } from "./lib/scale";
-import { connection, PROGRAMS, type Program } from "./lib/scalePrograms";
+import { connection, PROGRAMS, type Program, writeScaleProgram } from "./lib/scalePrograms";
 
 /** One program's previews of shard 0 of S, at K linked accounts. */
 interface ShardPreview {
@@ -56,12 +55,7 @@ async function previewOneShard(program: Program, k: number, shards: number, runs
   const workspace = new Workspace(s3);
   try {
     const tenants = await seedTenants(emulator, "tenant", k);
-    const dir = writeProgram(
-      workspace.root,
-      `shard-${program}`,
-      { "index.ts": PROGRAMS[program].text(), "tenants.json": JSON.stringify(tenants) },
-      PROGRAMS[program].install(),
-    );
+    const dir = writeScaleProgram(program, workspace.root, `shard-${program}`, tenants);
     const stack = new Stack(workspace, dir, "bench-0", connection(program, emulator));
     await stack.init({ "integration-platform:shards": String(shards) });
     await stack.ok(["up", "--yes", "--skip-preview"], { PULUMI_SKIP_CHECKPOINTS: "true" });

@@ -4,8 +4,11 @@ import * as fs from "node:fs";
 
 /** What a provider host's command line holds: the dynamic resources' host, or the native plugin. */
 const PROVIDER_HOSTS = ["cmd/dynamic-provider", "pulumi-resource-integration-platform"];
-/** What a Node.js Pulumi program's command line holds: the language host runs it through the SDK's `cmd/run`. */
-const PROGRAMS = ["@pulumi/pulumi/cmd/run/"];
+/**
+ * What a Pulumi program's command line holds: a Node.js one runs through the SDK's `cmd/run`, a
+ * Python one through the host's `pulumi-language-python-exec`.
+ */
+const PROGRAMS = ["@pulumi/pulumi/cmd/run/", "pulumi-language-python-exec"];
 
 /** Peak RSS (VmHWM) of the processes watched (hosts or programs): the largest one's, and their most at once. */
 export interface HostMemory {
