@@ -117,10 +117,10 @@ describe("native schema", () => {
     assert.deepEqual(schema.config.variables, settings);
   });
 
-  it("has the lookups as functions, getEnvValues' list secret", () => {
+  it("has the lookups and getShard as functions, getEnvValues' list secret", () => {
     assert.deepEqual(
       Object.keys(schema.functions),
-      ["getLinkedAccounts", "getEnvDefinitions", "getEnvDefinition", "getEnvValues", "getAuditEvents"].map(
+      ["getLinkedAccounts", "getEnvDefinitions", "getEnvDefinition", "getEnvValues", "getAuditEvents", "getShard"].map(
         (n) => `integration-platform:index:${n}`,
       ),
     );

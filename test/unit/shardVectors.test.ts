@@ -4,6 +4,7 @@
 import { strict as assert } from "node:assert";
 import * as fs from "node:fs";
 import { describe, it } from "mocha";
+import { getShard } from "../../provider/functions/shard";
 import { shardOf } from "../../provider/sharding";
 import { DEFAULT_SHARD_VECTORS_FILE, shardVectors, type ShardVector } from "../../scripts/record-shard-vectors";
 
@@ -31,5 +32,15 @@ describe("shard vectors (contract/shardVectors.json)", () => {
 
   it("is what `npm run record:shard-vectors` writes", () => {
     assert.deepEqual(recorded, shardVectors());
+  });
+
+  it("getShard, the function every SDK has, answers as shardOf with no API key set", async () => {
+    // No settings in this process: a lookup that read the platform would fail here for want of a key.
+    for (const { linkedAccountId, shards, shard } of recorded.slice(0, 12))
+      assert.deepEqual(await getShard({ linkedAccountId, shards }), { shard });
+    await assert.rejects(
+      getShard({ linkedAccountId: "acme", shards: 0 }),
+      /getShard: invalid arguments: shards: must be from 1 to 1000/,
+    );
   });
 });
