@@ -15,7 +15,7 @@ export type ArgsOf<A extends Shape> = z.input<z.ZodObject<A>>;
 /** The arguments after validation, as the lookup's body sees them. */
 type ParsedArgs<A extends Shape> = z.output<z.ZodObject<A>>;
 
-/** The parts of a lookup's definition: a lookup reads the platform (`run`) or answers from its arguments (`compute`). */
+/** The parts of a lookup's definition: it reads the platform (`run`) or answers from its arguments (`compute`). */
 export type LookupDefinitionArgs<A extends Shape, R extends z.ZodType> = LookupParts<A, R> &
   (
     | {
