@@ -50,6 +50,7 @@ export {
   GetLinkedAccountsArgs,
 } from "./functions/linkedAccounts";
 export { getAuditEvents, getAuditEventsOutput, AuditEvent, GetAuditEventsArgs } from "./functions/auditEvents";
+export { getShard, getShardOutput, GetShardArgs, GetShardResult } from "./functions/shard";
 export {
   checkWebhookSignature,
   parseWebhookPayload,

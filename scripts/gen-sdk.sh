@@ -2,8 +2,9 @@
 # Generates the SDKs from sdk/schema.json with Pulumi's own code generators: sdk/nodejs, sdk/python
 # and sdk/go with tools/sdkgen (pkg/codegen at the pinned CLI's v3.259.0), sdk/dotnet with
 # tools/sdkgen-dotnet (v3.200.0, the last release that carries the .NET generator), sdk/java with
-# pulumi-java-gen (pulumi-java v1.22.0, tools/pulumi/language-java) and the pom of tools/sdkgen-java. Never edit them by hand: change the definitions,
-# run `npm run gen:schema`, then this script, and commit all of it.
+# pulumi-java-gen (pulumi-java v1.22.0, tools/pulumi/language-java) and the pom of tools/sdkgen-java; then the files of
+# sdk-overlays/<language> are copied over them (sdk-overlays/README.md). Never edit them by hand: change the definitions
+# or the overlays, run `npm run gen:schema`, then this script, and commit all of it.
 #
 #   bash scripts/gen-sdk.sh           regenerate sdk/<language>
 #   bash scripts/gen-sdk.sh --check   fail (exit 1, with a diff) when the checked-in SDKs differ
@@ -65,6 +66,10 @@ generate() { # <output directory>
   (cd "$1" && "$pulumi_java_gen" generate --schema "$repo/sdk/schema.json" --out java --build none --version "$version" --sdk 1.36.1 2>&1 |
     grep -v -e 'is deprecated, use' -e 'does not have an Output type' >&2 || true)
   sed "s/@VERSION@/$version/" "$repo/tools/sdkgen-java/pom.xml.template" >"$1/java/pom.xml"
+  # What the generators cannot write (the sharding helpers): our own files, laid over theirs.
+  for language in python go java; do
+    cp -R "$repo/sdk-overlays/$language/." "$1/$language/"
+  done
 }
 
 if ! $check; then

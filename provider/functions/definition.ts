@@ -15,8 +15,23 @@ export type ArgsOf<A extends Shape> = z.input<z.ZodObject<A>>;
 /** The arguments after validation, as the lookup's body sees them. */
 type ParsedArgs<A extends Shape> = z.output<z.ZodObject<A>>;
 
-/** The parts of a lookup's definition. */
-export interface LookupDefinitionArgs<A extends Shape, R extends z.ZodType> {
+/** The parts of a lookup's definition: it reads the platform (`run`) or answers from its arguments (`compute`). */
+export type LookupDefinitionArgs<A extends Shape, R extends z.ZodType> = LookupParts<A, R> &
+  (
+    | {
+        /** Reads the platform with the run's read-only operations. */
+        run(reader: PlatformReader, args: ParsedArgs<A>): Promise<z.output<R>>;
+        compute?: never;
+      }
+    | {
+        /** The answer from the arguments alone: no session is opened, so no API key is needed and nothing is sent. */
+        compute(args: ParsedArgs<A>): z.output<R>;
+        run?: never;
+      }
+  );
+
+/** What every lookup's definition has, whether it reads the platform or not. */
+interface LookupParts<A extends Shape, R extends z.ZodType> {
   /** The exported function's name, and the end of the native function's token. */
   name: string;
   /** What it returns: the schema's description, and the exported function's JSDoc, word for word. */
@@ -31,8 +46,6 @@ export interface LookupDefinitionArgs<A extends Shape, R extends z.ZodType> {
   listedAs?: string;
   /** The result may hold readable secrets: the Output twin and the native function return it as a secret. */
   secret?: boolean;
-  /** Reads the platform with the run's read-only operations. */
-  run(reader: PlatformReader, args: ParsedArgs<A>): Promise<z.output<R>>;
 }
 
 /** A lookup, defined once. */
@@ -51,7 +64,7 @@ export class LookupDefinition<A extends Shape, R extends z.ZodType> {
   readonly secret: boolean;
   /** The arguments' validation: each argument's schema, no unknown one, then the rules between them. */
   readonly validation: z.ZodType<ParsedArgs<A>>;
-  private readonly body: LookupDefinitionArgs<A, R>["run"];
+  private readonly body: (args: ParsedArgs<A>) => Promise<z.output<R>>;
 
   /** Defines the lookup; see LookupDefinitionArgs. */
   constructor(args: LookupDefinitionArgs<A, R>) {
@@ -66,15 +79,15 @@ export class LookupDefinition<A extends Shape, R extends z.ZodType> {
     this.validation = (refine ? strict.superRefine((value, ctx) => refine(value, ctx)) : strict) as z.ZodType<
       ParsedArgs<A>
     >;
-    this.body = args.run;
+    const { run, compute } = args;
+    // A lookup that computes (getShard) opens no session: it needs no API key, and sends nothing.
+    this.body = compute ? async (parsed) => compute(parsed) : (parsed) => run!(currentSession().reader, parsed);
   }
 
   /** Checks the arguments before any request (the error names the lookup), then reads with this run. */
   // An arrow, so that it keeps its definition when exported on its own as `getEnvValues`.
-  readonly call = async (args?: unknown): Promise<z.output<R>> => {
-    const parsed = parseArgs(this.name, this.validation, args);
-    return this.body(currentSession().reader, parsed);
-  };
+  readonly call = async (args?: unknown): Promise<z.output<R>> =>
+    this.body(parseArgs(this.name, this.validation, args));
 
   /** The `...Output` twin: takes Inputs, returns an Output, a secret one if the lookup is secret. */
   output<P>(lookup: (args: P) => Promise<z.output<R>>): OutputTwin<P, z.output<R>> {

@@ -4,6 +4,7 @@ import { AuditEventsLookup } from "./auditEvents";
 import { EnvDefinitionLookup, EnvDefinitionsLookup } from "./envDefinitions";
 import { EnvValuesLookup } from "./envValues";
 import { LinkedAccountsLookup } from "./linkedAccounts";
+import { ShardLookup } from "./shard";
 
 /** Every lookup's definition, in the schema's order. */
 export const LOOKUPS: readonly AnyLookup[] = [
@@ -12,4 +13,5 @@ export const LOOKUPS: readonly AnyLookup[] = [
   EnvDefinitionLookup,
   EnvValuesLookup,
   AuditEventsLookup,
+  ShardLookup,
 ];

@@ -45,6 +45,11 @@ export const getLinkedAccounts: typeof import("./getLinkedAccounts").getLinkedAc
 export const getLinkedAccountsOutput: typeof import("./getLinkedAccounts").getLinkedAccountsOutput = null as any;
 utilities.lazyLoad(exports, ["getLinkedAccounts","getLinkedAccountsOutput"], () => require("./getLinkedAccounts"));
 
+export { GetShardArgs, GetShardResult, GetShardOutputArgs } from "./getShard";
+export const getShard: typeof import("./getShard").getShard = null as any;
+export const getShardOutput: typeof import("./getShard").getShardOutput = null as any;
+utilities.lazyLoad(exports, ["getShard","getShardOutput"], () => require("./getShard"));
+
 export { LinkedAccountSetupArgs } from "./linkedAccountSetup";
 export type LinkedAccountSetup = import("./linkedAccountSetup").LinkedAccountSetup;
 export const LinkedAccountSetup: typeof import("./linkedAccountSetup").LinkedAccountSetup = null as any;

@@ -90,7 +90,7 @@ describe("lookups' TypeScript docs", function () {
         compareObject(`${name}()`, result, fn.outputs);
       }
     }
-    assert.equal(functions.length, 5, "every lookup");
+    assert.equal(functions.length, 6, "every lookup, and getShard");
     assert.ok(compared.length >= 50, `compared ${compared.length} descriptions`);
   });
 });

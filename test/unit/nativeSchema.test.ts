@@ -32,16 +32,51 @@ describe("native schema", () => {
     );
   });
 
-  it("has every resource type, described, with its dynamic token as an alias", () => {
+  it("has every resource type, described, with its dynamic token as an alias, and the component", () => {
     assert.deepEqual(
       Object.keys(schema.resources).sort(),
-      RESOURCES.map((d) => `integration-platform:index:${d.type}`).sort(),
+      [...RESOURCES.map((d) => d.type), "LinkedAccountSetup"]
+        .map((type) => `integration-platform:index:${type}`)
+        .sort(),
     );
     for (const definition of RESOURCES) {
       const spec = resource(definition.type);
       assert.ok(spec.description.length > 20, `${definition.type} is described`);
       assert.deepEqual(spec.aliases, [{ type: `pulumi-nodejs:dynamic/integration-platform:${definition.type}` }]);
     }
+  });
+
+  it("has LinkedAccountSetup as a component whose entry types are the children's settings, secrets kept secret", () => {
+    const setup = schema.resources["integration-platform:index:LinkedAccountSetup"] as ResourceSpec & {
+      isComponent: boolean;
+    };
+    assert.equal(setup.isComponent, true);
+    assert.deepEqual(setup.requiredInputs, ["linkedAccountId", "slug"]);
+    assert.deepEqual(Object.keys(setup.inputProperties), [
+      "linkedAccountId",
+      "slug",
+      "configId",
+      "fields",
+      "workflows",
+      "envValues",
+    ]);
+    const type = (name: string) =>
+      (schema.types as Record<string, { properties: Record<string, { secret?: boolean }> }>)[
+        `integration-platform:index:${name}`
+      ];
+    assert.deepEqual(Object.keys(type("SetupField").properties), [
+      "fieldId",
+      "workflowId",
+      ...Object.keys(resource("ConfigField").inputProperties).filter(
+        (name) => !["slug", "linkedAccountId", "configId", "fieldId", "workflowId"].includes(name),
+      ),
+    ]);
+    assert.deepEqual(
+      Object.entries(type("SetupEnvValue").properties)
+        .filter(([, p]) => p.secret)
+        .map(([name]) => name),
+      ["value", "restoreOnDelete"],
+    );
   });
 
   it("describes every property, replaces on identity, and keeps secrets secret", () => {
@@ -117,10 +152,10 @@ describe("native schema", () => {
     assert.deepEqual(schema.config.variables, settings);
   });
 
-  it("has the lookups as functions, getEnvValues' list secret", () => {
+  it("has the lookups and getShard as functions, getEnvValues' list secret", () => {
     assert.deepEqual(
       Object.keys(schema.functions),
-      ["getLinkedAccounts", "getEnvDefinitions", "getEnvDefinition", "getEnvValues", "getAuditEvents"].map(
+      ["getLinkedAccounts", "getEnvDefinitions", "getEnvDefinition", "getEnvValues", "getAuditEvents", "getShard"].map(
         (n) => `integration-platform:index:${n}`,
       ),
     );

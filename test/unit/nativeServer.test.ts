@@ -2,6 +2,8 @@
 // in-process against an emulator: settings, check, diff, create, import, invoke, and secrets.
 // The whole lifecycle through the real CLI is test/e2e/native/*.test.ts.
 import * as assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as path from "node:path";
 import * as grpc from "@grpc/grpc-js";
 import * as structproto from "google-protobuf/google/protobuf/struct_pb";
 import { newSession } from "../../provider/connection";
@@ -235,5 +237,25 @@ describe("native provider service", () => {
     assert.deepEqual(accounts.linkedAccounts.map((a: { accountId: string }) => a.accountId).sort(), FIXTURE.accounts);
     req.setTok("integration-platform:index:getNothing");
     await assert.rejects(call("invoke", req), /unknown function "integration-platform:index:getNothing"/);
+  });
+
+  it("serves getShard from its arguments alone, as shardOf answers each shard vector, with no request", async () => {
+    const vectors = JSON.parse(fs.readFileSync(path.join(__dirname, "../../contract/shardVectors.json"), "utf8")) as {
+      linkedAccountId: string;
+      shards: number;
+      shard: number;
+    }[];
+    ctx.emulator.requests.clear();
+    const req = new provproto.InvokeRequest();
+    req.setTok("integration-platform:index:getShard");
+    for (const { linkedAccountId, shards, shard } of vectors) {
+      req.setArgs(struct({ linkedAccountId, shards }));
+      assert.deepEqual((await call("invoke", req)).getReturn().toJavaScript(), { shard }, linkedAccountId);
+    }
+    req.setArgs(struct({ linkedAccountId: "acme", shards: 1001 }));
+    await assert.rejects(call("invoke", req), /getShard: invalid arguments: shards: must be from 1 to 1000/);
+    req.setArgs(struct({ linkedAccountId: "acme", shards: 2.5 }));
+    await assert.rejects(call("invoke", req), /getShard: invalid arguments: shards: must be a whole number/);
+    assert.deepEqual(ctx.emulator.requests.list(), []);
   });
 });

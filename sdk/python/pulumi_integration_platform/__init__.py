@@ -14,6 +14,7 @@ from .get_env_definition import *
 from .get_env_definitions import *
 from .get_env_values import *
 from .get_linked_accounts import *
+from .get_shard import *
 from .linked_account_setup import *
 from .provider import *
 from .workflow_toggle import *

@@ -19,11 +19,14 @@ import io.github.pulumiintegrationplatform.integrationplatform.inputs.GetEnvValu
 import io.github.pulumiintegrationplatform.integrationplatform.inputs.GetEnvValuesPlainArgs;
 import io.github.pulumiintegrationplatform.integrationplatform.inputs.GetLinkedAccountsArgs;
 import io.github.pulumiintegrationplatform.integrationplatform.inputs.GetLinkedAccountsPlainArgs;
+import io.github.pulumiintegrationplatform.integrationplatform.inputs.GetShardArgs;
+import io.github.pulumiintegrationplatform.integrationplatform.inputs.GetShardPlainArgs;
 import io.github.pulumiintegrationplatform.integrationplatform.outputs.GetAuditEventsResult;
 import io.github.pulumiintegrationplatform.integrationplatform.outputs.GetEnvDefinitionResult;
 import io.github.pulumiintegrationplatform.integrationplatform.outputs.GetEnvDefinitionsResult;
 import io.github.pulumiintegrationplatform.integrationplatform.outputs.GetEnvValuesResult;
 import io.github.pulumiintegrationplatform.integrationplatform.outputs.GetLinkedAccountsResult;
+import io.github.pulumiintegrationplatform.integrationplatform.outputs.GetShardResult;
 import java.util.concurrent.CompletableFuture;
 
 public final class IntegrationplatformFunctions {
@@ -243,5 +246,40 @@ public final class IntegrationplatformFunctions {
      */
     public static CompletableFuture<GetLinkedAccountsResult> getLinkedAccountsPlain(GetLinkedAccountsPlainArgs args, InvokeOptions options) {
         return Deployment.getInstance().invokeAsync("integration-platform:index:getLinkedAccounts", TypeShape.of(GetLinkedAccountsResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * The shard (0 to shards - 1) a linked account belongs to among `shards`: a jump consistent hash of its id, as every SDK&#39;s shardOf computes it. Sends nothing to the platform.
+     * 
+     */
+    public static Output<GetShardResult> getShard(GetShardArgs args) {
+        return getShard(args, InvokeOptions.Empty);
+    }
+    /**
+     * The shard (0 to shards - 1) a linked account belongs to among `shards`: a jump consistent hash of its id, as every SDK&#39;s shardOf computes it. Sends nothing to the platform.
+     * 
+     */
+    public static CompletableFuture<GetShardResult> getShardPlain(GetShardPlainArgs args) {
+        return getShardPlain(args, InvokeOptions.Empty);
+    }
+    /**
+     * The shard (0 to shards - 1) a linked account belongs to among `shards`: a jump consistent hash of its id, as every SDK&#39;s shardOf computes it. Sends nothing to the platform.
+     * 
+     */
+    public static Output<GetShardResult> getShard(GetShardArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invoke("integration-platform:index:getShard", TypeShape.of(GetShardResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * The shard (0 to shards - 1) a linked account belongs to among `shards`: a jump consistent hash of its id, as every SDK&#39;s shardOf computes it. Sends nothing to the platform.
+     * 
+     */
+    public static Output<GetShardResult> getShard(GetShardArgs args, InvokeOutputOptions options) {
+        return Deployment.getInstance().invoke("integration-platform:index:getShard", TypeShape.of(GetShardResult.class), args, Utilities.withVersion(options));
+    }
+    /**
+     * The shard (0 to shards - 1) a linked account belongs to among `shards`: a jump consistent hash of its id, as every SDK&#39;s shardOf computes it. Sends nothing to the platform.
+     * 
+     */
+    public static CompletableFuture<GetShardResult> getShardPlain(GetShardPlainArgs args, InvokeOptions options) {
+        return Deployment.getInstance().invokeAsync("integration-platform:index:getShard", TypeShape.of(GetShardResult.class), args, Utilities.withVersion(options));
     }
 }
