@@ -10,8 +10,8 @@ export const NATIVE_DEPENDENCIES = {
   python: ">=3.200.0,<4.0.0",
   /** The Go SDK's module version, and the go directive of go.mod. */
   go: { sdk: "v3.259.0", directive: "1.25.11" },
-  /** The Java SDK's version (com.pulumi:pulumi), the Java release compiled for, Gson's and exec-maven-plugin's. */
-  java: { sdk: "1.36.1", release: "17", gson: "2.10", exec: "3.5.0" },
+  /** The Java SDK's version (com.pulumi:pulumi), the Java release compiled for, and Gson's and the Maven plugins'. */
+  java: { sdk: "1.36.1", release: "17", gson: "2.10", compiler: "3.13.0", exec: "3.5.0" },
 } as const;
 
 /** The Go SDK's module (its go.mod's path): SDK_NAMES.go without its package directory. */

@@ -11,9 +11,9 @@ import { yamlString } from "./literals";
 import { openingWords } from "./native";
 import type { ImportPlan } from "./plan";
 
-/** An env value: the text, or the stack's secret config value named by its key. */
+/** An env value: the text, or the stack's secret config value named by its key (letters, digits, `_`, `-`). */
 const valueSource = (value: DeclaredValue) =>
-  "text" in value ? yamlString(value.text) : `\${${value.secretKey}}`;
+  "text" in value ? yamlString(value.text) : `"\${${value.secretKey}}"`;
 
 /** Options or labels as a flow sequence of `{name, value}`. */
 const nameValues = (items: NameValues) =>
