@@ -20,7 +20,7 @@ const { resourceProviderService } = require("./server") as typeof import("./serv
 
 // A stack's whole state may come in one call (a large refresh): the engine's own limit, not gRPC's 4 MiB.
 const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
-server.addService(ResourceProviderService, resourceProviderService(version));
+server.addService(ResourceProviderService, resourceProviderService(version, engine));
 server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error, port) => {
   if (error) {
     console.error(`pulumi-resource-integration-platform: cannot listen on 127.0.0.1: ${error.message}`);

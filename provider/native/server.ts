@@ -9,12 +9,13 @@ import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
 import { PACKAGE } from "../typeTokens";
 import { checkConfig, configure, diffConfig } from "./config";
+import { construct } from "./construct";
 import { invokeLookup, lookupOfToken } from "./functions";
 import { check, create, del, diff, read, update } from "./resources";
 import { packageSchema } from "./schema";
 import { answer, receive, type Props } from "./values";
 
-/** The methods this provider serves; the engine's other calls (Construct, Call, …) are unimplemented. */
+/** The methods this provider serves; the engine's other calls (Call, …) are unimplemented. */
 export type ServedMethods = Pick<
   IResourceProviderServer,
   | "getPluginInfo"
@@ -29,6 +30,7 @@ export type ServedMethods = Pick<
   | "update"
   | "delete"
   | "invoke"
+  | "construct"
   | "cancel"
   | "attach"
   | "getMapping"
@@ -83,8 +85,8 @@ async function empty(): Promise<emptyproto.Empty> {
   return new emptyproto.Empty();
 }
 
-/** The service the engine calls; `version` is the package's. */
-export function resourceProviderService(version: string): ServedMethods {
+/** The service the engine calls; `version` is the package's, `engine` the engine's address (for Construct). */
+export function resourceProviderService(version: string, engine?: string): ServedMethods {
   return {
     getPluginInfo: method(pluginInfo(version)),
     getSchema: method(schemaOf(version)),
@@ -98,6 +100,7 @@ export function resourceProviderService(version: string): ServedMethods {
     update: method(update),
     delete: method(del),
     invoke: method(invoke),
+    construct: method(construct(engine, version)),
     cancel: method(empty),
     attach: method(empty),
     getMapping: method(async () => new provproto.GetMappingResponse()),

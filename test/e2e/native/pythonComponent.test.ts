@@ -1,0 +1,176 @@
+// LinkedAccountSetup from Python: the component the plugin constructs (provider/native/construct.ts)
+// declared by a Python program through the generated SDK, walked through the real CLI against the
+// emulator at its default rate limit: up, a no-change preview, destroy back to what was there. Then
+// the same setups deployed with the TypeScript component of the dynamic package move to the Python
+// program with no write: the children keep their names (docs/guides/moving-to-native.md).
+import * as assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { engineBinDir, REPO, Stack, type StackExport } from "../../../harness/engine";
+import { observableState, step, useEmulatorStack } from "../../../harness/e2e";
+import { LANGUAGES, languageHostsDir, pythonBin } from "../../../harness/languages";
+import { writeProgram } from "../../../harness/program";
+import { typeNameOf } from "../../../provider/typeTokens";
+
+const { version: VERSION } = JSON.parse(fs.readFileSync(path.join(REPO, "package.json"), "utf8")) as {
+  version: string;
+};
+
+/** The env value set through the component: a secret, which must never reach the state in the clear. */
+const TIER = "tier-9f1c-secret";
+
+const PROGRAM = `
+import pulumi
+import pulumi_integration_platform as platform
+
+tier = pulumi.Config().require_secret("tier")
+
+platform.LinkedAccountSetup(
+    "globex-hubspot",
+    linked_account_id="globex",
+    slug="hubspot",
+    fields=[
+        platform.SetupFieldArgs(field_id="hs_pipeline", name="Sales pipeline"),
+        platform.SetupFieldArgs(
+            field_id="hs_contact_owner",
+            workflow_id="wf_hs_contact_sync",
+            labels=[platform.NameValueArgs(name="team", value="sales")],
+        ),
+    ],
+    workflows={"wf_hs_contact_sync": platform.SetupWorkflowArgs(enabled=True)},
+    env_values=[platform.SetupEnvValueArgs(definition_id="64f0000000000000000000d5", value=tier)],
+)
+
+platform.LinkedAccountSetup(
+    "acme-hubspot",
+    linked_account_id="acme",
+    slug="hubspot",
+    workflows={"wf_hs_deal_alerts": platform.SetupWorkflowArgs(enabled=True, restore_on_delete=False)},
+)
+`;
+
+/** The same setups, declared with the TypeScript component of the dynamic package. */
+const TYPESCRIPT_PROGRAM = `
+import * as pulumi from "@pulumi/pulumi";
+import * as platform from "pulumi-integration-platform";
+
+const tier = new pulumi.Config().requireSecret("tier");
+
+new platform.LinkedAccountSetup("globex-hubspot", {
+  linkedAccountId: "globex",
+  slug: "hubspot",
+  fields: [
+    { fieldId: "hs_pipeline", name: "Sales pipeline" },
+    { fieldId: "hs_contact_owner", workflowId: "wf_hs_contact_sync", labels: [{ name: "team", value: "sales" }] },
+  ],
+  workflows: { wf_hs_contact_sync: { enabled: true } },
+  envValues: [{ definitionId: "64f0000000000000000000d5", value: tier }],
+});
+
+new platform.LinkedAccountSetup("acme-hubspot", {
+  linkedAccountId: "acme",
+  slug: "hubspot",
+  workflows: { wf_hs_deal_alerts: { enabled: true, restoreOnDelete: false } },
+});
+`;
+
+/** Pulumi.yaml for the program in `runtime`: one project, so one stack holds either program's resources. */
+function useRuntime(dir: string, runtime: "python" | "nodejs") {
+  const python = `runtime:\n  name: python\n  options:\n    virtualenv: ${JSON.stringify(path.dirname(pythonBin()))}\n`;
+  fs.writeFileSync(
+    path.join(dir, "Pulumi.yaml"),
+    `name: setups\n${runtime === "python" ? python : "runtime: nodejs\n"}`,
+  );
+}
+
+/** The components' children as the state holds them: `<component> <type's name> <name>`, sorted. */
+function childrenIn(state: StackExport): string[] {
+  return (state.deployment.resources ?? [])
+    .map((r) => ({ ...r, parent: (r as { parent?: string }).parent ?? "" }))
+    .filter((r) => r.parent.includes("::integration-platform:index:LinkedAccountSetup::"))
+    .map((r) => `${r.parent.split("::").pop()} ${typeNameOf(r.type)} ${r.urn.split("::").pop()}`)
+    .sort();
+}
+
+describe(`e2e: LinkedAccountSetup from Python, constructed by the plugin ${LANGUAGES}`, function () {
+  this.timeout(20 * 60_000);
+  const e2e = useEmulatorStack(
+    (workspace) => {
+      const dir = writeProgram(workspace.root, "setups", { "index.ts": TYPESCRIPT_PROGRAM });
+      fs.writeFileSync(path.join(dir, "__main__.py"), PROGRAM);
+      useRuntime(dir, "python");
+      // The plugin from this checkout (bin/), the language hosts and the engine.
+      const PATH = [path.join(REPO, "bin"), languageHostsDir(), engineBinDir(), process.env.PATH].join(path.delimiter);
+      return new Stack(workspace, dir, "dev", { PATH });
+    },
+    { secrets: { tier: TIER } },
+  );
+  const writes = () => e2e.emulator.requests.list().filter((r) => r.method !== "GET");
+  let found: ReturnType<typeof observableState>;
+  let typescriptChildren: string[];
+
+  it("a Python program's setups: up creates the children, a preview shows no change, destroy puts back what was there", async () => {
+    found = observableState(e2e.emulator);
+    await step("up", () => e2e.stack.ok(["up", "--yes", "--skip-preview"]));
+
+    const state = await e2e.stack.exportState();
+    const resources = state.deployment.resources ?? [];
+    assert.deepEqual(
+      resources
+        .filter((r) => r.type === "integration-platform:index:LinkedAccountSetup")
+        .map((r) => r.urn.split("::").pop())
+        .sort(),
+      ["acme-hubspot", "globex-hubspot"],
+    );
+    assert.equal(childrenIn(state).length, 5);
+    // One provider serves the components and their children: one plugin paces every call.
+    assert.deepEqual(
+      resources.filter((r) => r.type === "pulumi:providers:integration-platform").map((r) => r.urn.split("::").pop()),
+      [`default_${VERSION.replaceAll(".", "_")}_github_/api.github.com/pulumi-integration-platform`],
+    );
+    assert.ok(!(await e2e.stack.exportText()).includes(TIER), "the env value is in the state in the clear");
+
+    // What users observe through the API: the fields, the toggles and the value set.
+    const after = observableState(e2e.emulator);
+    const config = (account: string) =>
+      after.configs.find((c) => c.linkedAccountId === account && c.slug === "hubspot")!;
+    assert.equal(config("globex").fields.find((f) => f.id === "hs_pipeline")?.name, "Sales pipeline");
+    assert.equal(config("globex").workflows.find((w) => w.id === "wf_hs_contact_sync")?.enabled, true);
+    assert.equal(config("acme").workflows.find((w) => w.id === "wf_hs_deal_alerts")?.enabled, true);
+    assert.deepEqual(
+      after.envValues
+        .filter((v) => v.definition === "64f0000000000000000000d5" && v.linkedAccountId === "globex")
+        .map((v) => v.value),
+      [TIER],
+    );
+
+    e2e.emulator.requests.clear();
+    const preview = await step("preview", () => e2e.stack.ok(["preview", "--expect-no-changes"]));
+    assert.match(preview.stdout, /8 unchanged/);
+    assert.deepEqual(writes(), [], "a no-change preview wrote to the platform");
+
+    await step("destroy", () => e2e.stack.ok(["destroy", "--yes", "--skip-preview"]));
+    assert.deepEqual(observableState(e2e.emulator), found);
+  });
+
+  it("a stack of the TypeScript component moves to the Python program with no write: the same children, renamed by no one", async () => {
+    useRuntime(e2e.stack.dir, "nodejs");
+    await step("the TypeScript component's up", () => e2e.stack.ok(["up", "--yes", "--skip-preview"]));
+    typescriptChildren = childrenIn(await e2e.stack.exportState());
+    assert.equal(typescriptChildren.length, 5);
+
+    useRuntime(e2e.stack.dir, "python");
+    e2e.emulator.requests.clear();
+    const preview = await step("the Python program's preview", () => e2e.stack.ok(["preview", "--diff"]));
+    assert.match(preview.stdout, /8 unchanged/);
+    assert.doesNotMatch(preview.stdout, /to create|to replace|to delete|to update/);
+    const up = await step("the Python program's up", () => e2e.stack.ok(["up", "--yes", "--skip-preview"]));
+    assert.match(up.stdout, /8 unchanged/);
+    assert.deepEqual(writes(), [], "moving to the Python program wrote to the platform");
+    assert.deepEqual(childrenIn(await e2e.stack.exportState()), typescriptChildren);
+
+    await step("destroy", () => e2e.stack.ok(["destroy", "--yes", "--skip-preview"]));
+    assert.deepEqual(observableState(e2e.emulator), found);
+    assert.equal(e2e.emulator.requests.list().filter((r) => r.status === 429).length, 0);
+  });
+});
