@@ -41,9 +41,7 @@ function importOptions(positionals: string[], values: GivenOptions) {
     );
   const language = values.language?.trim();
   if (language !== undefined && !isLanguage(language))
-    throw new UsageError(
-      `--language must be one of ${LANGUAGES.join(", ")}; got ${JSON.stringify(values.language)}`,
-    );
+    throw new UsageError(`--language must be one of ${LANGUAGES.join(", ")}; got ${JSON.stringify(values.language)}`);
   return {
     slugs,
     linkedAccountIds: ids && [...new Set(ids)],
@@ -89,7 +87,8 @@ export function importCommand(io: Io, done: (status: number) => void): Command {
     new Command("import")
       .summary("Write a Pulumi program that declares a live workspace, for its first `pulumi up` to adopt.")
       .usage(
-        "--slug <slug> [--slug <slug> ...]\n         [--linked-account <id> ...] --out <dir> [--language <language>] [--force]",
+        "--slug <slug> [--slug <slug> ...]\n         [--linked-account <id> ...] --out <dir> " +
+          "[--language <language>] [--force]",
       )
       .description(
         "Reads the live workspace (the linked accounts, their config of each app: fields and enabled " +

@@ -12,7 +12,8 @@ const valueSource = (value: PlannedValue) =>
 
 /** Env values as a `[]env` literal, by definition name. */
 function envSource(values: Map<string, PlannedValue>, names: Map<string, string>): string {
-  return `[]env{${[...values].map(([id, value]) => `{${goString(names.get(id)!)}, ${valueSource(value)}}`).join(", ")}}`;
+  const entries = [...values].map(([id, value]) => `{${goString(names.get(id)!)}, ${valueSource(value)}}`);
+  return `[]env{${entries.join(", ")}}`;
 }
 
 /** Options or labels: `list(...)`, which stays a list (declared) when empty. */
@@ -61,6 +62,11 @@ function dataOf(plan: ImportPlan): Record<string, string[]> {
 /** The Go program: data first (one entry per linked account and app), then the loop that declares it. */
 export function renderGo(plan: ImportPlan): string {
   const conditions = { env: plan.definitions.length > 0, secrets: plan.secrets.length > 0 };
-  const body = fillTemplate("templates/main.go", templateText("cli/import/templates/main.go"), conditions, dataOf(plan));
+  const body = fillTemplate(
+    "templates/main.go",
+    templateText("cli/import/templates/main.go"),
+    conditions,
+    dataOf(plan),
+  );
   return [...openingWords(plan, true).map((line) => `// ${line}`), ...body].join("\n");
 }

@@ -77,7 +77,8 @@ function dataOf(plan: ImportPlan): Record<string, string[]> {
     shared: inMethods(
       plan.shared.map((v) => {
         const workflow = v.workflowId === undefined ? "null" : javaString(v.workflowId);
-        return `        shared.add(new Shared(${javaString(names.get(v.definitionId)!)}, ${valueSource(v.value)}, ${workflow}));`;
+        const definition = javaString(names.get(v.definitionId)!);
+        return `        shared.add(new Shared(${definition}, ${valueSource(v.value)}, ${workflow}));`;
       }),
       "shared",
       "Shared",

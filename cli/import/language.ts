@@ -28,10 +28,12 @@ const RUNTIMES: Record<string, Language> = {
  * `name: go` under it), or undefined when it names none.
  */
 export function runtimeOf(pulumiYaml: string): string | undefined {
-  // Read by hand rather than with a YAML parser, which the command line does not ship: only these two forms are Pulumi's.
+  // Read by hand rather than with a YAML parser, which the command line does not ship: Pulumi has these two forms.
   const inline = /^runtime:[ \t]*["']?([A-Za-z0-9_-]+)["']?[ \t]*(?:#.*)?$/m.exec(pulumiYaml);
   if (inline) return inline[1];
-  const nested = /^runtime:[ \t]*(?:#.*)?\n(?:[ \t]+.*\n)*?[ \t]+name:[ \t]*["']?([A-Za-z0-9_-]+)["']?/m.exec(pulumiYaml);
+  const nested = /^runtime:[ \t]*(?:#.*)?\n(?:[ \t]+.*\n)*?[ \t]+name:[ \t]*["']?([A-Za-z0-9_-]+)["']?/m.exec(
+    pulumiYaml,
+  );
   return nested?.[1];
 }
 
@@ -50,8 +52,9 @@ export async function chooseLanguage(asked: Language | undefined, dir: string, o
   }
   const runtime = runtimeOf(text);
   if (runtime !== undefined && Object.hasOwn(RUNTIMES, runtime)) return RUNTIMES[runtime];
+  const named = runtime === undefined ? "no runtime" : `the runtime ${JSON.stringify(runtime)}`;
   throw new ImportInputError(
-    `${path.join(out, "Pulumi.yaml")} names ${runtime === undefined ? "no runtime" : `the runtime ${JSON.stringify(runtime)}`}, ` +
+    `${path.join(out, "Pulumi.yaml")} names ${named}, ` +
       `which import cannot tell a language from: pass --language (one of ${LANGUAGES.join(", ")})`,
   );
 }

@@ -36,10 +36,7 @@ const fieldData = (field: PlannedField) => ({
 
 /** One setup's data line. */
 function setupLine(setup: PlannedSetup, names: Map<string, string>): string {
-  const parts = [
-    `"linked_account_id": ${pythonString(setup.linkedAccountId)}`,
-    `"slug": ${pythonString(setup.slug)}`,
-  ];
+  const parts = [`"linked_account_id": ${pythonString(setup.linkedAccountId)}`, `"slug": ${pythonString(setup.slug)}`];
   if (setup.fields.length > 0) parts.push(`"fields": ${literal(setup.fields.map(fieldData))}`);
   if (setup.workflows.length > 0) parts.push(`"workflows": ${literal(setup.workflows)}`);
   if (setup.env.size > 0) parts.push(`"env": ${envSource(setup.env, names)}`);

@@ -100,7 +100,8 @@ function intro(plan: ImportPlan, meta: ProjectMeta, words: LanguageWords): strin
     "",
     `The integration platform setup of ${accounts}, brought in from the live`,
     `workspace by \`${meta.command}\`. ${holds}`,
-    `(${plural(plan.setups.length, "entry", "entries")})${meta.language === "yaml" ? "" : ", and the loops that declare it"}. ` +
+    `(${plural(plan.setups.length, "entry", "entries")})` +
+      `${meta.language === "yaml" ? "" : ", and the loops that declare it"}. ` +
       "Review it; it is yours to keep and change.",
     "`found.json` holds what the import found there, for `pulumi destroy` to put back: keep it as it is.",
     "",

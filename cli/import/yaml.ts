@@ -12,8 +12,7 @@ import { openingWords } from "./native";
 import type { ImportPlan } from "./plan";
 
 /** An env value: the text, or the stack's secret config value named by its key (letters, digits, `_`, `-`). */
-const valueSource = (value: DeclaredValue) =>
-  "text" in value ? yamlString(value.text) : `"\${${value.secretKey}}"`;
+const valueSource = (value: DeclaredValue) => ("text" in value ? yamlString(value.text) : `"\${${value.secretKey}}"`);
 
 /** Options or labels as a flow sequence of `{name, value}`. */
 const nameValues = (items: NameValues) =>
@@ -70,7 +69,8 @@ function setupEntry(setup: ReturnType<typeof declaredSetups>[number]): string[] 
       lines.push(`        ${yamlString(workflowId, false)}: { enabled: true${restore} }`);
     }
   }
-  if (setup.envValues.length > 0) lines.push("      envValues:", ...setup.envValues.map((e) => `        - ${envEntry(e)}`));
+  if (setup.envValues.length > 0)
+    lines.push("      envValues:", ...setup.envValues.map((e) => `        - ${envEntry(e)}`));
   return lines;
 }
 

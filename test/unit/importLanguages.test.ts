@@ -103,13 +103,16 @@ function runPython(dir: string): Record<string, unknown>[] {
 
 /** Declarations without their empty lists and maps, which declare nothing in any language. */
 function compact(declared: Record<string, unknown>[]): Record<string, unknown>[] {
-  const empty = (v: unknown) => (Array.isArray(v) ? v.length === 0 : !!v && typeof v === "object" && Object.keys(v).length === 0);
+  const empty = (v: unknown) =>
+    Array.isArray(v) ? v.length === 0 : !!v && typeof v === "object" && Object.keys(v).length === 0;
   return declared.map((d) => Object.fromEntries(Object.entries(d).filter(([, v]) => !empty(v))));
 }
 
 /** What a Pulumi YAML program declares, as the Python run reports it: Pulumi YAML's `$$` read as `$`, `${key}` as a secret. */
 function yamlDeclares(text: string): Record<string, unknown>[] {
-  const program = parseYaml(text) as { resources: Record<string, { type: string; properties: object; options?: object }> };
+  const program = parseYaml(text) as {
+    resources: Record<string, { type: string; properties: object; options?: object }>;
+  };
   const read = (value: unknown): unknown => {
     if (typeof value === "string") {
       const secret = /^\$\{([A-Za-z0-9_-]+)\}$/.exec(value);
@@ -225,9 +228,19 @@ describe("pulumi-integration-platform import --language", function () {
   it("Python: a venv project whose program declares what the YAML one does, and keeps found.json's restore on an edit", async () => {
     await renamePipeline("Deals pipeline");
     const { out, run } = await imported("python");
-    assert.deepEqual(filesUnder(out), [".gitignore", "Pulumi.yaml", "README.md", "__main__.py", "found.json", "requirements.txt"]);
+    assert.deepEqual(filesUnder(out), [
+      ".gitignore",
+      "Pulumi.yaml",
+      "README.md",
+      "__main__.py",
+      "found.json",
+      "requirements.txt",
+    ]);
     const files = (name: string) => fs.readFileSync(path.join(out, name), "utf8");
-    assert.match(files("Pulumi.yaml"), /runtime:\n {2}name: python\n {2}options:\n {4}toolchain: pip\n {4}virtualenv: venv\n/);
+    assert.match(
+      files("Pulumi.yaml"),
+      /runtime:\n {2}name: python\n {2}options:\n {4}toolchain: pip\n {4}virtualenv: venv\n/,
+    );
     assert.match(files("requirements.txt"), /^pulumi>=3\.200\.0,<4\.0\.0\npulumi_integration_platform>=/);
     assert.match(files("README.md"), /python3 -m venv venv\nvenv\/bin\/pip install -r requirements\.txt/);
     assert.match(files("README.md"), /pulumi config set --secret CRM_API_TOKEN-acme/);
@@ -238,7 +251,9 @@ describe("pulumi-integration-platform import --language", function () {
     const { out: yamlOut } = await imported("yaml");
     assert.deepEqual(compact(declared), yamlDeclares(fs.readFileSync(path.join(yamlOut, "Pulumi.yaml"), "utf8")));
     const acme = declared.find((d) => d.name === "acme-hubspot")!;
-    assert.deepEqual(acme.fields, [{ fieldId: "hs_pipeline", name: "Deals pipeline", restoreOnDelete: { name: "Deals pipeline" } }]);
+    assert.deepEqual(acme.fields, [
+      { fieldId: "hs_pipeline", name: "Deals pipeline", restoreOnDelete: { name: "Deals pipeline" } },
+    ]);
     assert.deepEqual(acme.workflows, { wf_hs_contact_sync: { enabled: true, restoreOnDelete: true } });
     assert.deepEqual((acme.envValues as object[])[0], {
       definitionId: "64f0000000000000000000d4",
@@ -248,9 +263,14 @@ describe("pulumi-integration-platform import --language", function () {
     });
 
     // An edit of the data does not move what destroy puts back: found.json still says "Deals pipeline".
-    fs.writeFileSync(path.join(out, "__main__.py"), files("__main__.py").replace('"name": "Deals pipeline"', '"name": "Sales"'));
+    fs.writeFileSync(
+      path.join(out, "__main__.py"),
+      files("__main__.py").replace('"name": "Deals pipeline"', '"name": "Sales"'),
+    );
     const edited = runPython(out).find((d) => d.name === "acme-hubspot")!;
-    assert.deepEqual(edited.fields, [{ fieldId: "hs_pipeline", name: "Sales", restoreOnDelete: { name: "Deals pipeline" } }]);
+    assert.deepEqual(edited.fields, [
+      { fieldId: "hs_pipeline", name: "Sales", restoreOnDelete: { name: "Deals pipeline" } },
+    ]);
   });
 
   it("YAML: one resource per data line, restore values inline, and a README that says why", async () => {
@@ -278,8 +298,16 @@ describe("pulumi-integration-platform import --language", function () {
     assert.deepEqual(filesUnder(out), [".gitignore", "Pulumi.yaml", "README.md", "found.json", "go.mod", "main.go"]);
     const readme = fs.readFileSync(path.join(out, "README.md"), "utf8");
     assert.match(readme, /go mod tidy/);
-    assert.match(fs.readFileSync(path.join(out, "go.mod"), "utf8"), new RegExp(`github.com/pulumi/pulumi/sdk/v3 ${NATIVE_DEPENDENCIES.go.sdk}`));
-    execFileSync("go", ["vet", "."], { cwd: out, env: goModule(out), encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+    assert.match(
+      fs.readFileSync(path.join(out, "go.mod"), "utf8"),
+      new RegExp(`github.com/pulumi/pulumi/sdk/v3 ${NATIVE_DEPENDENCIES.go.sdk}`),
+    );
+    execFileSync("go", ["vet", "."], {
+      cwd: out,
+      env: goModule(out),
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+    });
   });
 
   it("Java: a Maven project whose App.java compiles against the generated SDK", async () => {
@@ -301,7 +329,10 @@ describe("pulumi-integration-platform import --language", function () {
     // Python: ast.literal_eval of each literal.
     const python = execFileSync(
       "python3",
-      ["-c", "import ast, json, sys; print(json.dumps([ast.literal_eval(line) for line in sys.stdin.read().split('\\n')]))"],
+      [
+        "-c",
+        "import ast, json, sys; print(json.dumps([ast.literal_eval(line) for line in sys.stdin.read().split('\\n')]))",
+      ],
       { input: HOSTILE.map(pythonString).join("\n"), encoding: "utf8" },
     );
     assert.deepEqual(JSON.parse(python), HOSTILE);
@@ -318,7 +349,11 @@ describe("pulumi-integration-platform import --language", function () {
       path.join(goDir, "main.go"),
       `package main\n\nimport (\n\t"encoding/json"\n\t"os"\n)\n\nfunc main() {\n\tjson.NewEncoder(os.Stdout).Encode([]string{\n${HOSTILE.map((t) => `\t\t${goString(t)},`).join("\n")}\n\t})\n}\n`,
     );
-    const go = execFileSync("go", ["run", "."], { cwd: goDir, encoding: "utf8", env: { ...process.env, GOTOOLCHAIN: "local" } });
+    const go = execFileSync("go", ["run", "."], {
+      cwd: goDir,
+      encoding: "utf8",
+      env: { ...process.env, GOTOOLCHAIN: "local" },
+    });
     assert.deepEqual(JSON.parse(go), HOSTILE);
     // Java: compiled and run; Java reads \u escapes before anything else, the trap this guards.
     const javaDir = path.join(tmp, "java");
@@ -334,7 +369,10 @@ describe("pulumi-integration-platform import --language", function () {
         '        System.out.println("ok " + texts.length);\n    }\n}\n',
     );
     execFileSync("javac", ["Literals.java"], { cwd: javaDir, encoding: "utf8" });
-    assert.equal(execFileSync("java", ["-cp", ".", "Literals"], { cwd: javaDir, encoding: "utf8" }).trim(), `ok ${HOSTILE.length}`);
+    assert.equal(
+      execFileSync("java", ["-cp", ".", "Literals"], { cwd: javaDir, encoding: "utf8" }).trim(),
+      `ok ${HOSTILE.length}`,
+    );
   });
 
   it("hostile names from the platform: a project in each language still parses, and Python's program declares them as they are", async () => {
@@ -356,10 +394,21 @@ describe("pulumi-integration-platform import --language", function () {
 
   it("the versions the projects name are examples/native's", () => {
     const read = (file: string) => fs.readFileSync(path.join(REPO, "examples/native", file), "utf8");
-    assert.match(read("python/requirements.txt"), new RegExp(`^pulumi${NATIVE_DEPENDENCIES.python.replace(/\./g, "\\.")}$`, "m"));
+    assert.match(
+      read("python/requirements.txt"),
+      new RegExp(`^pulumi${NATIVE_DEPENDENCIES.python.replace(/\./g, "\\.")}$`, "m"),
+    );
     assert.match(read("go/go.mod"), new RegExp(`github.com/pulumi/pulumi/sdk/v3 ${NATIVE_DEPENDENCIES.go.sdk}\\n`));
     assert.match(read("go/go.mod"), new RegExp(`^go ${NATIVE_DEPENDENCIES.go.directive}$`, "m"));
-    assert.match(read("java/pom.xml"), new RegExp(`<artifactId>pulumi</artifactId>\\s*<version>${NATIVE_DEPENDENCIES.java.sdk}</version>`));
-    assert.match(read("java/pom.xml"), new RegExp(`<release>${NATIVE_DEPENDENCIES.java.release}</release>|<maven.compiler.release>${NATIVE_DEPENDENCIES.java.release}<`));
+    assert.match(
+      read("java/pom.xml"),
+      new RegExp(`<artifactId>pulumi</artifactId>\\s*<version>${NATIVE_DEPENDENCIES.java.sdk}</version>`),
+    );
+    assert.match(
+      read("java/pom.xml"),
+      new RegExp(
+        `<release>${NATIVE_DEPENDENCIES.java.release}</release>|<maven.compiler.release>${NATIVE_DEPENDENCIES.java.release}<`,
+      ),
+    );
   });
 });
