@@ -131,20 +131,21 @@ function yamlDeclares(text: string): Record<string, unknown>[] {
   }));
 }
 
-/** A Go module in `dir` whose SDK is this repository's sdk/go, from the Go module cache only (no network). */
+/** A Go module in `dir` whose SDK is this repository's sdk/go, with the sums examples/native/go keeps. */
 function goModule(dir: string): NodeJS.ProcessEnv {
   fs.copyFileSync(path.join(REPO, "examples/native/go/go.sum"), path.join(dir, "go.sum"));
   fs.appendFileSync(
     path.join(dir, "go.mod"),
     `\nreplace github.com/pulumi-integration-platform/pulumi-integration-platform/sdk/go => ${path.join(REPO, "sdk/go")}\n`,
   );
-  return { ...process.env, GOFLAGS: "-mod=mod", GOPROXY: "off", GOTOOLCHAIN: "local" };
+  // -mod=mod: go.sum is completed from the module cache (the Go suites fill it), or else fetched.
+  return { ...process.env, GOFLAGS: "-mod=mod", GOTOOLCHAIN: "local" };
 }
 
-/** Compiles a generated Java project offline against the generated SDK in the tests' Maven repository. */
+/** Compiles a generated Java project against the generated SDK in the tests' Maven repository. */
 function mvnCompile(dir: string): void {
   const repository = javaEnv().MAVEN_OPTS.replace("-Dmaven.repo.local=", "");
-  execFileSync("mvn", ["-o", "--batch-mode", "--quiet", `-Dmaven.repo.local=${repository}`, "compile"], {
+  execFileSync("mvn", ["--batch-mode", "--quiet", `-Dmaven.repo.local=${repository}`, "compile"], {
     cwd: dir,
     encoding: "utf8",
     stdio: ["ignore", "pipe", "pipe"],
