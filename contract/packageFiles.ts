@@ -1,5 +1,5 @@
 // The package's own files that its commands read at run time: its version (package.json), the
-// emulator's default fixture and the import command's program template. Installed from npm they
+// emulator's default fixture and the import command's program templates. Installed from npm they
 // are files beside the code; in the release's single executables (docs/design/release.md) they are
 // assets joined into the executable, since such an executable has no package folder to read from.
 import * as sea from "node:sea";
@@ -9,6 +9,9 @@ export const PACKAGE_FILES = [
   "package.json",
   "emulator/fixtures/default.json",
   "cli/import/programTemplate.ts",
+  "cli/import/templates/__main__.py",
+  "cli/import/templates/main.go",
+  "cli/import/templates/App.java",
 ] as const;
 
 /** One of the package's files read at run time. */

@@ -4,6 +4,7 @@ import { Command } from "commander";
 import { AdviceError, ApiError, SettingsError } from "../../provider/client/errors";
 import { ImportInputError } from "../import/read";
 import { importWorkspace } from "../import/importWorkspace";
+import { isLanguage, LANGUAGES } from "../import/language";
 import type { Io } from "../io";
 import { COMMAND, INVOCATION, UsageError } from "../usage";
 
@@ -13,6 +14,7 @@ interface GivenOptions {
   linkedAccount?: string[];
   out?: string;
   force?: boolean;
+  language?: string;
 }
 
 /** Collects a repeatable option's values, in order. */
@@ -37,7 +39,16 @@ function importOptions(positionals: string[], values: GivenOptions) {
       "--linked-account must not be empty: give a linked account's id, or leave the option out to bring in " +
         "every account",
     );
-  return { slugs, linkedAccountIds: ids && [...new Set(ids)], out: values.out, force: values.force ?? false };
+  const language = values.language?.trim();
+  if (language !== undefined && !isLanguage(language))
+    throw new UsageError(`--language must be one of ${LANGUAGES.join(", ")}; got ${JSON.stringify(values.language)}`);
+  return {
+    slugs,
+    linkedAccountIds: ids && [...new Set(ids)],
+    out: values.out,
+    force: values.force ?? false,
+    language,
+  };
 }
 
 /** Imports the workspace; resolves to the exit status. */
@@ -75,10 +86,14 @@ export function importCommand(io: Io, done: (status: number) => void): Command {
   return (
     new Command("import")
       .summary("Write a Pulumi program that declares a live workspace, for its first `pulumi up` to adopt.")
-      .usage("--slug <slug> [--slug <slug> ...]\n         [--linked-account <id> ...] --out <dir> [--force]")
+      .usage(
+        "--slug <slug> [--slug <slug> ...]\n         [--linked-account <id> ...] --out <dir> " +
+          "[--language <language>] [--force]",
+      )
       .description(
         "Reads the live workspace (the linked accounts, their config of each app: fields and enabled " +
-          "workflows, and the env values of every scope) and writes a Pulumi TypeScript project to <dir> that " +
+          "workflows, and the env values of every scope) and writes a Pulumi project to <dir>, in TypeScript, " +
+          "Python, Go, YAML or Java (--language), that " +
           "declares it, one data line per linked account and app. Its first `pulumi up` adopts everything " +
           "without a write to the platform. Encrypted env values are never written: the command prints the " +
           "`pulumi config set --secret` line to run for each. Progress goes to standard error.\n\n" +
@@ -94,6 +109,11 @@ export function importCommand(io: Io, done: (status: number) => void): Command {
       )
       .option("--out <dir>", "Where to write the project: a new or empty directory. Required.")
       .option(
+        "--language <language>",
+        `The project's language: ${LANGUAGES.join(", ")}. Default: the language of the Pulumi.yaml already in ` +
+          "<dir> (with --force), else typescript. Python, Go, YAML and Java use the native provider.",
+      )
+      .option(
         "--force",
         "Write into a directory that is not empty, rewriting the project's files; an earlier found.json's " +
           "records are kept (delete it to record anew).",
@@ -106,6 +126,7 @@ export function importCommand(io: Io, done: (status: number) => void): Command {
 Example:
   export INTEGRATION_PLATFORM_BASE_URL=https://api.example.com INTEGRATION_PLATFORM_API_KEY=...
   ${INVOCATION} import --slug hubspot --out platform
+  ${INVOCATION} import --slug hubspot --language python --out platform
 
 Exit status: 0 when the project was written; 2 for bad usage, or an import that
 could not read the workspace or write <dir> (then nothing was written); 3 for an

@@ -8,6 +8,7 @@ import { ownManifest } from "../manifest";
 import { plural, printable } from "../text";
 import { INVOCATION } from "../usage";
 import { foundRecords, keepEarlierFound } from "./found";
+import { chooseLanguage, type Language } from "./language";
 import { planImport } from "./plan";
 import { renderProject } from "./project";
 import { ImportInputError, readWorkspace, type ReadProgress } from "./read";
@@ -24,6 +25,8 @@ export interface ImportOptions {
   out: string;
   /** Rewrite the project's files in a directory that is not empty. */
   force: boolean;
+  /** The project's language, as asked for; else the existing Pulumi.yaml's, else TypeScript. */
+  language?: Language;
 }
 
 /** Where the command writes, and the environment its settings come from. */
@@ -76,12 +79,22 @@ function settingsFrom(env: NodeJS.ProcessEnv) {
   return resolveSettings(undefined, env, "environment");
 }
 
+/** The README's first step, named in the command's last words. */
+const FIRST_STEP: Record<Language, string> = {
+  typescript: "npm install",
+  python: "a venv and pip install",
+  go: "go mod tidy",
+  yaml: "pulumi plugin install",
+  java: "the SDK's jar in your Maven repository",
+};
+
 /** The command as the user would run it again, for the project's README. */
 function commandLine(options: ImportOptions): string {
   const quote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
   const args = [
     ...options.slugs.flatMap((s) => ["--slug", quote(s)]),
     ...(options.linkedAccountIds ?? []).flatMap((id) => ["--linked-account", quote(id)]),
+    ...(options.language && options.language !== "typescript" ? ["--language", options.language] : []),
     "--out",
     quote(options.out),
   ];
@@ -96,6 +109,7 @@ export async function importWorkspace(options: ImportOptions, io: ImportIo): Pro
   const settings = settingsFrom(io.env);
   const target = await checkOutDir(options.out, options.force);
   const earlier = target.existed ? await earlierFound(target.dir, options.out) : undefined;
+  const language = await chooseLanguage(options.language, target.dir, options.out);
   const manifest = ownManifest();
 
   const started = performance.now();
@@ -110,7 +124,8 @@ export async function importWorkspace(options: ImportOptions, io: ImportIo): Pro
   const found = earlier && keepEarlierFound(earlier, foundRecords(plan));
   const files = renderProject(plan, {
     project: projectName(options.out),
-    command: commandLine(options),
+    language,
+    command: commandLine({ ...options, language }),
     versions: {
       package: `^${manifest.version}`,
       pulumi: manifest.dependencies["@pulumi/pulumi"],
@@ -148,7 +163,7 @@ export async function importWorkspace(options: ImportOptions, io: ImportIo): Pro
   }
   out.push("Not brought in:", ...plan.notBroughtIn.map((line) => `  - ${printable(line)}`), "");
   out.push(
-    `Next: follow ${path.join(options.out, "README.md")}: npm install, pulumi stack init, the connection ` +
+    `Next: follow ${path.join(options.out, "README.md")}: ${FIRST_STEP[language]}, pulumi stack init, the connection ` +
       `settings${plan.secrets.length ? " and the secrets above" : ""}, then \`pulumi up\`, which adopts ` +
       `everything without a write to the platform.`,
     "",

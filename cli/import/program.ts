@@ -1,17 +1,9 @@
 // The generated project's index.ts: data first, one line per linked account and app, then the
 // loops that declare it. The code around the data is programTemplate.ts, which the compiler
 // checks; every value is written as a JSON literal, so no input can break out.
-import * as fs from "node:fs";
-import * as path from "node:path";
-import { packageAsset } from "../../contract/packageFiles";
 import { plural, printable } from "../text";
+import { fillTemplate, templateText } from "./template";
 import type { ImportPlan, PlannedSetup, PlannedValue } from "./plan";
-
-/**
- * The template: beside this module in cli/import/ (ts-node), and in dist/cli/import/, where the build copies it; the
- * single executable carries it as an asset.
- */
-const TEMPLATE = path.join(__dirname, "programTemplate.ts");
 
 /** A name TypeScript takes as a bare object key. */
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
@@ -98,44 +90,12 @@ function dataOf(plan: ImportPlan): Record<string, string[]> {
   };
 }
 
-/** A template marker line: `//#begin`, `//#if <condition>`, `//#data <block>` or `//#end`. */
-const MARKER = /^\s*\/\/#(begin|if|data|end)(?: (\w+))?$/;
-
-/**
- * The template's lines after `//#begin`, each `//#data` block's stand-ins replaced by `data`'s
- * lines and each `//#if` block left out unless its condition holds; the markers themselves go.
- */
-function fillTemplate(template: string, conditions: Record<string, boolean>, data: Record<string, string[]>) {
-  const out: string[] = [];
-  /** Per open block: whether its lines are kept. */
-  const open: boolean[] = [];
-  let begun = false;
-  const keeping = () => begun && open.every(Boolean);
-  for (const line of template.split("\n")) {
-    const marker = MARKER.exec(line);
-    if (!marker) {
-      if (keeping()) out.push(line);
-      continue;
-    }
-    const [, command, name] = marker;
-    if (command === "begin") begun = true;
-    else if (command === "end") open.pop();
-    else if (!(name in (command === "if" ? conditions : data)))
-      throw new Error(`programTemplate.ts: no ${command} named ${JSON.stringify(name)}`);
-    else if (command === "if") open.push(conditions[name]);
-    else {
-      if (keeping()) out.push(...data[name]);
-      open.push(false);
-    }
-  }
-  return out;
-}
-
 /** The program: data first (one line per linked account and app), then the loops that declare it. */
 export function renderProgram(plan: ImportPlan): string {
   const conditions = { env: plan.definitions.length > 0, secrets: plan.secrets.length > 0 };
   const body = fillTemplate(
-    packageAsset("cli/import/programTemplate.ts") ?? fs.readFileSync(TEMPLATE, "utf8"),
+    "programTemplate.ts",
+    templateText("cli/import/programTemplate.ts"),
     conditions,
     dataOf(plan),
   );

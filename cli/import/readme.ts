@@ -1,8 +1,77 @@
 // The generated project's README.md, and the secret commands it shares with the command's report:
 // how to adopt, what `destroy` does, and what was not brought in.
 import { plural, printable } from "../text";
+import type { Language } from "./language";
 import type { ImportPlan } from "./plan";
 import type { ProjectMeta } from "./projectMeta";
+
+/** What the README says differently per language: the program's file, the install steps, names in its code. */
+interface LanguageWords {
+  /** The file that holds the data and the code. */
+  program: string;
+  /** Shell lines before `pulumi stack init`. */
+  install: (meta: ProjectMeta) => string[];
+  /** How the program reads a secret from the stack's config. */
+  secretRead: string;
+  /** A schema property (camelCase) as the program names it. */
+  prop: (name: string) => string;
+  /** A boolean property set to true, as the program writes it. */
+  set: (name: string) => string;
+}
+
+/** The SDK version a native project depends on: the package's own. */
+const sdkVersion = (meta: ProjectMeta) => meta.versions.package.replace(/^\^/, "");
+
+/** Each language's words. */
+const WORDS: Record<Language, LanguageWords> = {
+  typescript: {
+    program: "index.ts",
+    install: (meta) => [
+      `npm install /path/to/pulumi-integration-platform-${sdkVersion(meta)}.tgz   ` +
+        "# until the package is on the npm registry; then: npm install",
+    ],
+    secretRead: "`config.requireSecret`",
+    prop: (name) => name,
+    set: (name) => `${name}: true`,
+  },
+  python: {
+    program: "__main__.py",
+    install: () => [
+      "python3 -m venv venv",
+      "venv/bin/pip install -r requirements.txt   # pulumi, pulumi_integration_platform",
+    ],
+    secretRead: "`config.require_secret`",
+    prop: (name) => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`),
+    set: (name) => `${WORDS.python.prop(name)}=True`,
+  },
+  go: {
+    program: "main.go",
+    install: () => ["go mod tidy   # fetches the Pulumi and integration platform SDKs, writes go.sum"],
+    secretRead: "`config.RequireSecret`",
+    prop: (name) => name[0].toUpperCase() + name.slice(1),
+    set: (name) => `${WORDS.go.prop(name)}: pulumi.Bool(true)`,
+  },
+  yaml: {
+    program: "Pulumi.yaml",
+    install: (meta) => [
+      `pulumi plugin install resource integration-platform ${sdkVersion(meta)} ` +
+        "--server github://api.github.com/pulumi-integration-platform   # no SDK names it for YAML",
+    ],
+    secretRead: "`${key}`, declared under `config:` with `secret: true`",
+    prop: (name) => name,
+    set: (name) => `${name}: true`,
+  },
+  java: {
+    program: "src/main/java/platform/App.java",
+    install: (meta) => [
+      `mvn install:install-file -Dfile=integration-platform-${sdkVersion(meta)}.jar ` +
+        `-DpomFile=integration-platform-${sdkVersion(meta)}.pom   # until the SDK is on Maven Central`,
+    ],
+    secretRead: "`ctx.config().requireSecret`",
+    prop: (name) => name,
+    set: (name) => `.${name}(true)`,
+  },
+};
 
 /** The `pulumi config set --secret` lines to run, one per encrypted value, without values: each prompts. */
 export function secretCommands(plan: ImportPlan): string[] {
@@ -20,14 +89,19 @@ export function secretCommands(plan: ImportPlan): string[] {
 }
 
 /** The README's opening: what the project holds, and what it declares. */
-function intro(plan: ImportPlan, meta: ProjectMeta): string[] {
+function intro(plan: ImportPlan, meta: ProjectMeta, words: LanguageWords): string[] {
   const accounts = `${plural(plan.accountsRead, "linked account")} (${plan.slugs.join(", ")})`;
+  const holds =
+    meta.language === "yaml"
+      ? `\`${words.program}\` is the program: one resource per linked account and app`
+      : `\`${words.program}\` holds the data, one entry per linked account and app`;
   return [
     `# ${meta.project}`,
     "",
     `The integration platform setup of ${accounts}, brought in from the live`,
-    `workspace by \`${meta.command}\`. \`index.ts\` holds the data, one line per linked account`,
-    `and app (${plural(plan.setups.length, "line")}), and the loops that declare it. ` +
+    `workspace by \`${meta.command}\`. ${holds}`,
+    `(${plural(plan.setups.length, "entry", "entries")})` +
+      `${meta.language === "yaml" ? "" : ", and the loops that declare it"}. ` +
       "Review it; it is yours to keep and change.",
     "`found.json` holds what the import found there, for `pulumi destroy` to put back: keep it as it is.",
     "",
@@ -40,14 +114,13 @@ function intro(plan: ImportPlan, meta: ProjectMeta): string[] {
 }
 
 /** "Adopt it": the commands from install to the first `up`, with one secret command per encrypted value. */
-function adoptSection(plan: ImportPlan, meta: ProjectMeta): string[] {
+function adoptSection(plan: ImportPlan, meta: ProjectMeta, words: LanguageWords): string[] {
   const secrets = secretCommands(plan);
-  const tarball = `/path/to/pulumi-integration-platform-${meta.versions.package.replace(/^\^/, "")}.tgz`;
   return [
     "## Adopt it",
     "",
     "```sh",
-    `npm install ${tarball}   # until the package is on the npm registry; then: npm install`,
+    ...words.install(meta),
     "pulumi stack init <stack>",
     "pulumi config set integration-platform:baseUrl https://<your platform host>",
     "pulumi config set --secret integration-platform:apiKey        " +
@@ -66,42 +139,67 @@ function adoptSection(plan: ImportPlan, meta: ProjectMeta): string[] {
 }
 
 /** "Encrypted env values": why they come from the stack's secret config, and what adopting them trusts. */
-const ENCRYPTED_SECTION = [
+const encryptedSection = (words: LanguageWords) => [
   "## Encrypted env values",
   "",
   'The platform never shows an encrypted value (it reads back as `"[REDACTED]"`), so the import',
   "could not write it here. The program reads each from this stack's secret config",
-  "(`config.requireSecret`): set them with the commands above before `pulumi up`, to what the",
-  "platform holds. They are declared with `adoptEncryptedValue: true`: the first `up` takes the",
+  `(${words.secretRead}): set them with the commands above before \`pulumi up\`, to what the`,
+  `platform holds. They are declared with \`${words.set("adoptEncryptedValue")}\`: the first \`up\` takes the`,
   "value the platform holds over without writing, and trusts the secret you set to equal it, since",
   "it cannot be read to compare. A later change of the secret is written to the platform.",
   "",
 ];
 
+/** How a program that reads found.json declares what destroy puts back. */
+const fromFound = (words: LanguageWords) => [
+  "- **Fields and workflow toggles** put back what the import found. `found.json` holds it, one",
+  "  record per data entry: each field as the entry declared it then (the name, options and labels",
+  `  found) and whether each workflow of the config was enabled. \`${words.program}\` declares it as each`,
+  `  resource's \`${words.prop("restoreOnDelete")}\`, only for the properties the field declares, so that what`,
+  `  \`destroy\` puts back never moves with the data: change a name in \`${words.program}\`, \`pulumi up\`, and`,
+  "  `destroy` still puts back the name found. Removing a field, a workflow or an entry from the data",
+  "  puts it back too. Declaring it writes nothing (it acts at delete), so the first",
+  "  `up` still writes nothing. Leave `found.json` as it is: it is the record of the platform before",
+  "  this stack. A property you declare later that the import did not find (a field's name where",
+  "  only its labels were declared, a field or an entry added) has nothing there: such a field puts",
+  "  back what it recorded when this stack took it over, a workflow whether it was enabled then.",
+];
+
+/** How the YAML program declares what destroy puts back: inline, since Pulumi YAML cannot read a file. */
+const YAML_INLINE = [
+  "- **Fields and workflow toggles** put back what the import found. Pulumi YAML can neither read",
+  "  a file nor loop, so the import wrote what it found inline: each field's and each workflow's",
+  "  `restoreOnDelete` in `Pulumi.yaml` is the value `found.json` held at import. Change a field's",
+  "  name and leave its `restoreOnDelete` as it is: `pulumi up` writes the new name, and `destroy`",
+  "  still puts back the name found. Removing a field, a workflow or a resource puts it back too.",
+  "  Declaring it writes nothing (it acts at delete), so the first `up` still writes nothing. A field",
+  "  or a workflow you add has no `restoreOnDelete`: it puts back what it recorded when this stack",
+  "  took it over. `found.json` is kept as the record: importing again with `--force` writes these",
+  "  values from it, not from what the platform holds by then.",
+];
+
 /** "What `pulumi destroy` does": fields and workflows put back as found, env values kept. */
-const DESTROY_SECTION = [
+const destroySection = (language: Language, words: LanguageWords) => [
   "## What `pulumi destroy` does",
   "",
   "It leaves the platform as the import found it. That is deliberate: this stack took over a",
   "running setup, and removing it must neither break it nor lose what was there.",
   "",
-  "- **Fields and workflow toggles** put back what the import found. `found.json` holds it, one",
-  "  line per data line: each field as the line declared it then (the name, options and labels",
-  "  found) and whether each workflow of the config was enabled. `index.ts` declares it as each",
-  "  resource's `restoreOnDelete`, only for the properties the field declares, so that what",
-  "  `destroy` puts back never moves with the data: change a name in `index.ts`, `pulumi up`, and",
-  "  `destroy` still puts back the name found. Removing a field, a workflow or a line from the data",
-  "  puts it back too. Declaring `restoreOnDelete` writes nothing (it acts at delete), so the first",
-  "  `up` still writes nothing. Leave `found.json` as it is: it is the record of the platform before",
-  "  this stack. A property you declare later that the import did not find (a field's name where",
-  "  only its labels were declared, a field or a line added) has nothing there: such a field puts",
-  "  back what it recorded when this stack took it over, a workflow whether it was enabled then.",
-  "- **Env values** are declared with `retainOnDelete: true`: `destroy`, or removing one from the",
+  ...(language === "yaml" ? YAML_INLINE : fromFound(words)),
+  `- **Env values** are declared with \`${words.set("retainOnDelete")}\`: \`destroy\`, or removing one from the`,
   "  program, drops it from the stack and leaves it on the platform, since end users' running",
-  "  workflows read it. To delete one on the platform, set `retainOnDelete: false` for it and run",
-  "  `pulumi up` first, then remove it and run `pulumi up` again. An env value you add to a data",
-  "  line that the import did not find at that linked account (`found.json` lists those it found)",
-  "  declares `noValueBefore: true` instead: `destroy` deletes it.",
+  `  workflows read it. To delete one on the platform, set \`${words.prop("retainOnDelete")}\` to false for it and run`,
+  "  `pulumi up` first, then remove it and run `pulumi up` again. " +
+    (language === "yaml"
+      ? `An env value you add declares nothing of the kind: give it \`noValueBefore: true\` if the platform held`
+      : "An env value you add to a data"),
+  ...(language === "yaml"
+    ? ["  none there before, so that `destroy` deletes it."]
+    : [
+        "  entry that the import did not find at that linked account (`found.json` lists those it found)",
+        `  declares \`${words.set("noValueBefore")}\` instead: \`destroy\` deletes it.`,
+      ]),
   "",
 ];
 
@@ -117,7 +215,7 @@ function notBroughtInSection(plan: ImportPlan): string[] {
     ...plan.fieldNotes.map((line) => `- ${printable(line)}`),
     "",
     "To bring the workspace in again, run the same command with `--force`: it rewrites these files",
-    "and keeps everything else here (`node_modules`, `Pulumi.<stack>.yaml`). It keeps every record",
+    "and keeps everything else here (installed packages, `Pulumi.<stack>.yaml`). It keeps every record",
     "`found.json` holds, and adds records only for new data lines, because once this stack has",
     "changed something, the platform holds the stack's values, not the ones found first. To record",
     "what the platform holds then instead, delete `found.json` before importing again.",
@@ -127,11 +225,12 @@ function notBroughtInSection(plan: ImportPlan): string[] {
 
 /** The project's README: how to adopt, what `destroy` does, and what was not brought in. */
 export function renderReadme(plan: ImportPlan, meta: ProjectMeta): string {
+  const words = WORDS[meta.language];
   return [
-    ...intro(plan, meta),
-    ...adoptSection(plan, meta),
-    ...(plan.counts.encrypted > 0 ? ENCRYPTED_SECTION : []),
-    ...DESTROY_SECTION,
+    ...intro(plan, meta, words),
+    ...adoptSection(plan, meta, words),
+    ...(plan.counts.encrypted > 0 ? encryptedSection(words) : []),
+    ...destroySection(meta.language, words),
     ...notBroughtInSection(plan),
   ].join("\n");
 }

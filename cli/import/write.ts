@@ -104,6 +104,21 @@ async function writeNoFollow(file: string, data: string | Buffer): Promise<void>
   }
 }
 
+/** Refuses a folder on the way to a file (`src/` of a Java project) that is a link or not a folder. */
+async function refuseLinkedFolders(dir: string, name: string, out: string): Promise<void> {
+  const parts = name.split("/").slice(0, -1);
+  for (let i = 1; i <= parts.length; i++) {
+    const folder = parts.slice(0, i).join("/");
+    const stat = await fs.lstat(path.join(dir, folder)).catch(() => undefined);
+    if (stat && !stat.isDirectory()) {
+      throw new ImportInputError(
+        `${path.join(out, folder)} is ${stat.isSymbolicLink() ? "a symbolic link" : "not a folder"}: ` +
+          `import never writes through one. Remove it, then run the import again`,
+      );
+    }
+  }
+}
+
 /**
  * Writes the files, refusing first any place that holds other than a regular file (a link could
  * point anywhere). On a failure it puts back what it changed, and names what it could not.
@@ -112,6 +127,7 @@ export async function writeProject(dir: string, existed: boolean, files: Project
   const before = new Map<string, Buffer | undefined>();
   for (const name of Object.keys(files)) {
     const file = path.join(dir, name);
+    if (existed) await refuseLinkedFolders(dir, name, out);
     const stat = existed
       ? await fs
           .lstat(file)
@@ -132,6 +148,8 @@ export async function writeProject(dir: string, existed: boolean, files: Project
     for (const [name, text] of Object.entries(files)) {
       const file = path.join(dir, name);
       touched.push(file);
+      // Java's source sits in folders (src/main/java/platform); checked above not to be links.
+      await fs.mkdir(path.dirname(file), { recursive: true });
       await writeNoFollow(file, text);
     }
   } catch (error) {

@@ -695,8 +695,9 @@ describe("pulumi-integration-platform import", function () {
     assert.equal(run.code, 0);
     assert.match(
       run.stdout,
-      /^Usage: pulumi-integration-platform import --slug <slug> \[--slug <slug> \.\.\.\]\n +\[--linked-account <id> \.\.\.\] --out <dir> \[--force\]\n/,
+      /^Usage: pulumi-integration-platform import --slug <slug> \[--slug <slug> \.\.\.\]\n +\[--linked-account <id> \.\.\.\] --out <dir> \[--language <language>\] \[--force\]\n/,
     );
     assert.match(run.stdout, /INTEGRATION_PLATFORM_BASE_URL and\s+INTEGRATION_PLATFORM_API_KEY/);
+    assert.match(run.stdout, /--language <language>\s+The project's language: typescript, python, go, yaml,\s+java\./);
   });
 });
