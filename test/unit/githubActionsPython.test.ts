@@ -294,16 +294,16 @@ describe("examples/github-actions/python: the Pulumi project", () => {
             "import requests",
             "import pulumi_integration_platform as platform",
             'ids = {"slug": "hubspot", "linked_account_id": "globex"}',
-            'platform.LinkedAccountSetup("globex-hubspot", linked_account_id="globex")',
+            'platform.AccountSetup("globex-hubspot", linked_account_id="globex")',
             'platform.ConfigField("globex-pipeline", field_id="hs_pipeline", nmae="Sales pipeline", **ids)',
             "",
           ].join("\n"),
         );
         assert.deepEqual(checkProgram(bad).problems.sort(), [
           "imports requests, which requirements.txt does not install",
+          "platform.AccountSetup is not a class of the SDK",
           "platform.ConfigField misses the required argument config_id",
           "platform.ConfigField takes no argument nmae",
-          "platform.LinkedAccountSetup is not a class of the SDK",
         ]);
       } finally {
         fs.rmSync(dir, { recursive: true, force: true });
