@@ -169,7 +169,8 @@ function componentSpec(types: Record<string, ObjectSpec>) {
   return {
     isComponent: true,
     description: LinkedAccountSetupDefinition.description,
-    properties: {},
+    // No `properties`: it has no outputs, and an empty object is what the engine drops from the
+    // schema it serves, so the plugin's schema and sdk/schema.json would differ.
     inputProperties: inputs.properties,
     requiredInputs: inputs.required,
   };

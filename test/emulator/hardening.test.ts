@@ -36,17 +36,23 @@ describe("emulator: hardening", () => {
     // 64 kept-alive sockets: 10,000 connects at once overflow the listen backlog, and the kernel's
     // SYN retries (1 s, 3 s, 7 s...) then made this take 30 s idle and past the timeout on a busy CI.
     const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+    const started = performance.now();
     const sent = await Promise.all(
       Array.from({ length: 10_000 }, (_, i) =>
         client(h.emulator, { "x-api-key": `tk_bogus_${i}` }).get("/linked-account", { httpAgent: agent }),
       ),
     ).finally(() => agent.destroy());
     assert.equal(sent.length, 10_000);
+    const seconds = (performance.now() - started) / 1000;
     assert.equal(h.emulator.rateLimit.bucketCount, 1);
+    // One bucket for them all: no more answers than its burst of 5 and the 20 per second it earns
+    // back while the flood lasts, however long a busy machine takes to send it.
+    const answered = sent.filter((r) => r.status !== 429).length;
     assert.ok(
-      sent.filter((r) => r.status === 429).length > 9_000,
-      "past their shared burst (and what it earns back meanwhile), 429s",
+      answered <= 5 + Math.ceil(20 * seconds) + 1,
+      `${answered} of 10,000 answered other than 429 in ${seconds.toFixed(1)} s: past one bucket's burst and rate`,
     );
+    assert.ok(answered < 10_000 && answered >= 5, `${answered} answered other than 429`);
     assert.equal((await h.api.get("/linked-account")).status, 200);
     assert.equal(h.emulator.rateLimit.bucketCount, 2);
   });

@@ -20,12 +20,20 @@ export const VERSION = (JSON.parse(fs.readFileSync(path.join(REPO, "package.json
 let folder: string | undefined;
 /**
  * The release folder of this checkout (`npm run release -- --snapshot`), made once per process from
- * the compiled dist/ (`npm test` builds it first). PULUMI_IP_RELEASE_DIR names one made before instead.
+ * the compiled dist/ (`npm test` builds it first). PULUMI_IP_RELEASE_DIR names one made before instead:
+ * the test runner (scripts/test.ts) makes it once for all its suites.
  */
 export function releaseFolder(): string {
   if (folder) return folder;
   if (process.env.PULUMI_IP_RELEASE_DIR) return (folder = process.env.PULUMI_IP_RELEASE_DIR);
   const out = fs.mkdtempSync(path.join(os.tmpdir(), "pip-e2e-release-"));
+  buildRelease(out);
+  process.on("exit", () => fs.rmSync(out, { recursive: true, force: true }));
+  return (folder = out);
+}
+
+/** Makes the release folder (a snapshot) in `out`. */
+export function buildRelease(out: string): void {
   execFileSync(
     process.execPath,
     ["-r", "ts-node/register/transpile-only", path.join(REPO, "scripts", "release.ts"), "--snapshot", "--out", out],
@@ -38,8 +46,6 @@ export function releaseFolder(): string {
       timeout: 30 * 60_000,
     },
   );
-  process.on("exit", () => fs.rmSync(out, { recursive: true, force: true }));
-  return (folder = out);
 }
 
 /** The `rcodesign` the release signs with (scripts/ensure-rcodesign.sh), to read the signatures back. */
