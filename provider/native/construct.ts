@@ -106,28 +106,28 @@ async function entriesOf(setup: string, property: string, input: unknown) {
   });
 }
 
+/** Each type's secret properties, which its children wrap and register as secret outputs. */
+const SECRETS = new Map(RESOURCES.map((d) => [d.type as ResourceType, d.properties.secret as string[]]));
+
 /** The resource options of a child of `type`: its parent, the plugin, its dynamic alias and its secrets. */
 function childOptions(type: ResourceType, parent: pulumi.Resource, version: string): pulumi.CustomResourceOptions {
-  const definition = RESOURCES.find((d) => d.type === type)!;
   return {
     parent,
     version,
     pluginDownloadURL: PLUGIN_DOWNLOAD_URL,
     // The dynamic component's children had the dynamic token: a stack moves over with no write.
     aliases: [{ type: `${DYNAMIC_TYPE_PREFIX}${type}` }],
-    additionalSecretOutputs: [...(definition.properties.secret as string[])],
+    additionalSecretOutputs: [...SECRETS.get(type)!],
   };
 }
 
 /** A child's inputs: its secret ones wrapped as secrets, as the generated SDKs do. */
 function childInputs(type: ResourceType, inputs: Record<string, unknown>): pulumi.Inputs {
-  const definition = RESOURCES.find((d) => d.type === type)!;
+  const secret = SECRETS.get(type)!;
   const out: pulumi.Inputs = {};
   for (const [key, value] of Object.entries(inputs)) {
     if (value === undefined) continue;
-    out[key] = (definition.properties.secret as string[]).includes(key)
-      ? pulumi.secret(value as pulumi.Input<unknown>)
-      : (value as pulumi.Input<unknown>);
+    out[key] = secret.includes(key) ? pulumi.secret(value as pulumi.Input<unknown>) : (value as pulumi.Input<unknown>);
   }
   return out;
 }
