@@ -139,7 +139,10 @@ export function javaEnv(): Record<string, string> {
   return { MAVEN_OPTS: `-Dmaven.repo.local=${javaSdkRepository()}` };
 }
 
-/** Copies examples/native/<language> into `parent`; a Go program's SDK `replace` points at this repository's sdk/go. */
+/**
+ * Copies examples/native/<language> into `parent`. A Go program's go.mod loses its `replace` of the SDK by
+ * ../../../sdk/go, as a team's own program has none: its test takes the SDK from the release (test/support/release.ts).
+ */
 export function copyNativeExample(language: "typescript" | "python" | "go" | "yaml" | "java", parent: string): string {
   const dir = path.join(parent, `native-${language}`);
   const built = [`${path.sep}node_modules`, `${path.sep}venv`, `${path.sep}target`];
@@ -149,10 +152,10 @@ export function copyNativeExample(language: "typescript" | "python" | "go" | "ya
   });
   if (language === "go") {
     const gomod = path.join(dir, "go.mod");
-    fs.writeFileSync(
-      gomod,
-      fs.readFileSync(gomod, "utf8").replace("=> ../../../sdk/go", `=> ${path.join(REPO, "sdk", "go")}`),
-    );
+    const text = fs.readFileSync(gomod, "utf8");
+    const kept = text.replace(/\n(\/\/[^\n]*\n)*replace [^\n]*=> \.\.\/\.\.\/\.\.\/sdk\/go\n/, "\n");
+    if (kept === text) throw new Error(`${gomod}: no 'replace … => ../../../sdk/go' to drop`);
+    fs.writeFileSync(gomod, kept);
   }
   if (language === "typescript")
     fs.symlinkSync(path.join(nodeSdkInstall(), "node_modules"), path.join(dir, "node_modules"), "dir");

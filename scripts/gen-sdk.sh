@@ -23,21 +23,6 @@ case "${1:-}" in
   *) log "unknown argument '$1': use --check, or nothing"; exit 2 ;;
 esac
 
-tool() { # <tools/ folder>: builds it once, prints the binary's path
-  local dir="$repo/tools/$1" key binary started
-  key="$(cat "$dir/go.sum" "$dir/go.mod" "$dir/main.go" | sha256sum | cut -c1-12)"
-  binary="$cache_root/$1-$key/$1"
-  if [ ! -x "$binary" ]; then
-    command -v go >/dev/null 2>&1 || { log "$1 is not built and there is no Go toolchain to build it (Go 1.25.11 or newer)"; exit 1; }
-    started=$SECONDS
-    log "building $1 from Go modules (first time only) ..."
-    mkdir -p "$(dirname "$binary")"
-    (cd "$dir" && GOTOOLCHAIN=local GOFLAGS=-mod=mod CGO_ENABLED=0 go build -trimpath -o "$binary.tmp.$$" .) >&2
-    mv "$binary.tmp.$$" "$binary"
-    log "built $1 in $((SECONDS - started)) s"
-  fi
-  echo "$binary"
-}
 java_gen() { # builds Pulumi's Java generator (pinned in tools/pulumi/language-java with the Java host) once, prints its path
   local dir="$repo/tools/pulumi/language-java" key binary started
   key="$(cat "$dir/go.sum" "$dir/go.mod" | sha256sum | cut -c1-12)"
@@ -53,8 +38,8 @@ java_gen() { # builds Pulumi's Java generator (pinned in tools/pulumi/language-j
   fi
   echo "$binary"
 }
-sdkgen="$(tool sdkgen)"
-sdkgen_dotnet="$(tool sdkgen-dotnet)"
+sdkgen="$(go_tool sdkgen)"
+sdkgen_dotnet="$(go_tool sdkgen-dotnet)"
 pulumi_java_gen="$(java_gen)"
 version="$(sed -n 's/^  "version": "\(.*\)",$/\1/p' "$repo/sdk/schema.json" | head -n 1)"
 generate() { # <output directory>

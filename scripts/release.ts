@@ -1,7 +1,8 @@
 // `npm run release`: writes every artifact of this version into one folder (docs/design/release.md):
 // the plugin as one executable per platform (archives the Pulumi CLI downloads), the command-line
-// tools and the emulator as executables too (archives, and platform wheels for Python), the SDK packages,
-// the npm package, the schema, the release's CHANGELOG section and SHA256SUMS over all of them.
+// tools and the emulator as executables too (archives, and platform wheels for Python), the SDK packages
+// (Go's as a module proxy tree), the npm package, the schema, the release's CHANGELOG section and SHA256SUMS
+// over all of them.
 // The GitHub release workflow (.github/workflows/release.yml) runs it on a tag and uploads the folder.
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -23,6 +24,7 @@ import {
   type ProgramName,
   type Target,
 } from "./release/executables";
+import { goProxy } from "./release/goproxy";
 import { toolWheel } from "./release/wheels";
 
 /** What one run of the command was asked. */
@@ -35,9 +37,10 @@ interface ReleaseOptions {
 
 /**
  * The parts a release is made of; `--only` picks some (a test that needs only the plugin, say). `tools` and
- * `emulator` are their executables' archives and the platform wheels that carry them.
+ * `emulator` are their executables' archives and the platform wheels that carry them; `go` the Go module proxy tree
+ * (`goproxy/` and `goproxy.tar.gz`).
  */
-const PARTS = ["plugin", "tools", "emulator", "python", "nodejs-sdk", "java", "npm", "schema"] as const;
+const PARTS = ["plugin", "tools", "emulator", "python", "nodejs-sdk", "java", "go", "npm", "schema"] as const;
 type Part = (typeof PARTS)[number];
 
 /** Runs a command, its output on stderr (stdout is this command's own summary). */
@@ -211,6 +214,7 @@ export async function release(options: ReleaseOptions): Promise<string> {
     if (wanted("python")) pythonPackages(out, work);
     if (wanted("nodejs-sdk")) nodeSdkPackage(out, work);
     if (wanted("java")) javaPackages(version, out, work);
+    if (wanted("go")) await goProxy(path.join(REPO, "sdk"), version, out);
     if (wanted("npm")) run("npm", ["pack", "--ignore-scripts", "--pack-destination", out, "--loglevel", "error"], REPO);
     if (wanted("schema")) fs.copyFileSync(path.join(REPO, "sdk", "schema.json"), path.join(out, "schema.json"));
     fs.writeFileSync(

@@ -23,3 +23,21 @@ move_into_place() { # <finished folder> <cache entry>
   rm -rf "$2"
   mv "$2.tmp.$$" "$2"
 }
+
+# Builds the Go program of tools/<name> (its own go.mod) once, cached by its go.sum, go.mod and main.go, and prints the
+# binary's path; gen-sdk.sh builds its generators this way, the release its module proxy writer.
+go_tool() { # <tools/ folder>
+  local dir="$repo/tools/$1" key binary started
+  key="$(cat "$dir/go.sum" "$dir/go.mod" "$dir/main.go" | sha256sum | cut -c1-12)"
+  binary="$cache_root/$1-$key/$1"
+  if [ ! -x "$binary" ]; then
+    command -v go >/dev/null 2>&1 || { log "$1 is not built and there is no Go toolchain to build it (Go 1.25.11 or newer)"; exit 1; }
+    started=$SECONDS
+    log "building $1 from Go modules (first time only) ..."
+    mkdir -p "$(dirname "$binary")"
+    (cd "$dir" && GOTOOLCHAIN=local GOFLAGS=-mod=mod CGO_ENABLED=0 go build -trimpath -o "$binary.tmp.$$" .) >&2
+    mv "$binary.tmp.$$" "$binary"
+    log "built $1 in $((SECONDS - started)) s"
+  fi
+  echo "$binary"
+}

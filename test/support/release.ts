@@ -5,12 +5,15 @@ import { ensureTool } from "../../harness/tools";
 import * as assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";
 import * as fs from "node:fs";
+import * as http from "node:http";
+import type { AddressInfo } from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
 import { archiveName, type ProgramName, type Target } from "../../scripts/release/executables";
+import { GO_SDK_MODULE, GOPROXY_DIR, goProxyVersions } from "../../scripts/release/goproxy";
 import { REPO, type Workspace } from "../../harness/engine";
 import { MAVEN_REPOSITORY } from "../../harness/languages";
-import { SDK_NAMES } from "../../provider/native/schema";
+import { PLUGIN_DOWNLOAD_URL, SDK_NAMES } from "../../provider/native/schema";
 import { wheelFileName, type WHEEL_PROJECTS } from "../../scripts/release/wheels";
 
 /** The package's version, which the release carries. */
@@ -118,6 +121,90 @@ export function pathWithoutNode(...dirs: string[]): string {
       assert.ok(!fs.existsSync(path.join(dir, name)), `${dir} holds ${name}: this PATH must have no Node.js`);
   }
   return dirs.join(path.delimiter);
+}
+
+/** A mirror of the release folder at /v<version>/, recording the paths it was asked for. */
+export interface ReleaseMirror {
+  /** Its address, `http://127.0.0.1:<port>`. */
+  url: string;
+  /** The paths asked for, in order. */
+  asked: string[];
+  /**
+   * PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES pointing the SDK's plugin source at this mirror, as air-gapped CI sets it
+   * (docs/installation-configuration.md): the pattern matches the source the SDK names (github://…/<org>/pulumi-<name>),
+   * and the CLI fills in ${VERSION}.
+   */
+  override: string;
+  /** Stops it. */
+  close(): Promise<void>;
+}
+
+/** Serves the release folder's files at /v<version>/ on 127.0.0.1, as a static mirror of the GitHub release does. */
+export async function startReleaseMirror(): Promise<ReleaseMirror> {
+  const asked: string[] = [];
+  const server = http.createServer((req, res) => {
+    asked.push(req.url ?? "");
+    const name = decodeURIComponent((req.url ?? "").replace(`/v${VERSION}/`, ""));
+    const file = path.join(releaseFolder(), path.basename(name));
+    if (!(req.url ?? "").startsWith(`/v${VERSION}/`) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { "content-length": fs.statSync(file).size });
+    fs.createReadStream(file).pipe(res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  const url = `http://127.0.0.1:${port}`;
+  const source = `${PLUGIN_DOWNLOAD_URL}/pulumi-integration-platform`.replace(/[.]/g, "\\.");
+  return {
+    url,
+    asked,
+    override: `^${source}$=${url}/v\${VERSION}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** The Go toolchain's own setting (`go env NAME`), as this machine has it. */
+export function goEnv(name: string): string {
+  return execFileSync("go", ["env", name], { encoding: "utf8" }).trim();
+}
+
+/**
+ * What a Go team sets to take the SDK from the release folder (docs/design/release.md, "Go from the release"): the
+ * folder's module proxy tree first, then the proxies this machine uses for every other module; and no checksum
+ * database lookup for our modules, which sum.golang.org does not know before the tag.
+ */
+export function releaseGoEnv(): Record<string, string> {
+  return {
+    GOPROXY: `file://${path.join(releaseFolder(), GOPROXY_DIR)},${goEnv("GOPROXY")}`,
+    GONOSUMDB: "github.com/pulumi-integration-platform/*",
+  };
+}
+
+/** The one Go version of the SDK the release's module proxy tree holds (its `@v/list`). */
+export function releaseGoVersion(): string {
+  const versions = goProxyVersions(releaseFolder());
+  assert.equal(versions.length, 1, `the release's goproxy lists one version of ${GO_SDK_MODULE}: ${versions}`);
+  return versions[0];
+}
+
+/**
+ * Removes a module version from the machine's module cache (read-only there), so that the next `go get` must fetch
+ * it: the test then sees the release folder serve it, not a copy an earlier run left.
+ */
+export function forgetGoModule(module: string, version: string): void {
+  const cache = goEnv("GOMODCACHE");
+  const places = [
+    path.join(cache, `${module}@${version}`),
+    ...["info", "mod", "zip", "ziphash", "lock"].map((ext) =>
+      path.join(cache, "cache", "download", module, "@v", `${version}.${ext}`),
+    ),
+  ];
+  for (const place of places.filter((p) => fs.existsSync(p))) {
+    execFileSync("chmod", ["-R", "u+w", place]);
+    fs.rmSync(place, { recursive: true, force: true });
+  }
 }
 
 /** A server process a test started: its address, what it printed so far, and how to stop it. */
