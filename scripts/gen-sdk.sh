@@ -9,7 +9,7 @@
 #   bash scripts/gen-sdk.sh           regenerate sdk/<language>
 #   bash scripts/gen-sdk.sh --check   fail (exit 1, with a diff) when the checked-in SDKs differ
 #
-# Both are built from Go modules once and cached in $PULUMI_IP_CACHE_DIR (default
+# The generators are built from Go modules once (go_tool, scripts/lib/ensure.sh) and cached in $PULUMI_IP_CACHE_DIR (default
 # ~/.cache/pulumi-integration-platform), keyed by their go.sum, go.mod and main.go.
 set -euo pipefail
 
@@ -23,24 +23,10 @@ case "${1:-}" in
   *) log "unknown argument '$1': use --check, or nothing"; exit 2 ;;
 esac
 
-java_gen() { # builds Pulumi's Java generator (pinned in tools/pulumi/language-java with the Java host) once, prints its path
-  local dir="$repo/tools/pulumi/language-java" key binary started
-  key="$(cat "$dir/go.sum" "$dir/go.mod" | sha256sum | cut -c1-12)"
-  binary="$cache_root/pulumi-java-gen-$key/pulumi-java-gen"
-  if [ ! -x "$binary" ]; then
-    command -v go >/dev/null 2>&1 || { log "pulumi-java-gen is not built and there is no Go toolchain to build it (Go 1.25.11 or newer)"; exit 1; }
-    started=$SECONDS
-    log "building pulumi-java-gen from Go modules (first time only) ..."
-    mkdir -p "$(dirname "$binary")"
-    (cd "$dir" && GOTOOLCHAIN=local GOFLAGS=-mod=mod CGO_ENABLED=0 go build -trimpath -ldflags "-s -w" -o "$binary.tmp.$$" github.com/pulumi/pulumi-java/pkg/cmd/pulumi-java-gen) >&2
-    mv "$binary.tmp.$$" "$binary"
-    log "built pulumi-java-gen in $((SECONDS - started)) s"
-  fi
-  echo "$binary"
-}
 sdkgen="$(go_tool sdkgen)"
 sdkgen_dotnet="$(go_tool sdkgen-dotnet)"
-pulumi_java_gen="$(java_gen)"
+# Pulumi's Java generator, pinned in tools/pulumi/language-java with the Java host.
+pulumi_java_gen="$(go_tool pulumi/language-java pulumi-java-gen github.com/pulumi/pulumi-java/pkg/cmd/pulumi-java-gen -ldflags "-s -w")"
 version="$(sed -n 's/^  "version": "\(.*\)",$/\1/p' "$repo/sdk/schema.json" | head -n 1)"
 generate() { # <output directory>
   "$sdkgen" -schema "$repo/sdk/schema.json" -out "$1" nodejs python go

@@ -24,20 +24,22 @@ move_into_place() { # <finished folder> <cache entry>
   mv "$2.tmp.$$" "$2"
 }
 
-# Builds the Go program of tools/<name> (its own go.mod) once, cached by its go.sum, go.mod and main.go, and prints the
-# binary's path; gen-sdk.sh builds its generators this way, the release its module proxy writer.
-go_tool() { # <tools/ folder>
-  local dir="$repo/tools/$1" key binary started
-  key="$(cat "$dir/go.sum" "$dir/go.mod" "$dir/main.go" | sha256sum | cut -c1-12)"
-  binary="$cache_root/$1-$key/$1"
+# Builds a Go program from a module of tools/ once, cached by the module's go.sum, go.mod and main.go (those it has),
+# and prints the binary's path: gen-sdk.sh's generators, the release's module proxy writer (tools/goproxy).
+go_tool() { # <tools/ folder> [<binary name> <package> [<go build flag>...]]; by default the folder's own main package
+  local dir="$repo/tools/$1" name="${2:-$1}" package="${3:-.}" key binary started file
+  local -a flags=("${@:4}") keyed=()
+  for file in go.sum go.mod main.go; do [ -f "$dir/$file" ] && keyed+=("$dir/$file"); done
+  key="$(cat "${keyed[@]}" | sha256sum | cut -c1-12)"
+  binary="$cache_root/$name-$key/$name"
   if [ ! -x "$binary" ]; then
-    command -v go >/dev/null 2>&1 || { log "$1 is not built and there is no Go toolchain to build it (Go 1.25.11 or newer)"; exit 1; }
+    command -v go >/dev/null 2>&1 || { log "$name is not built and there is no Go toolchain to build it (Go 1.25.11 or newer)"; exit 1; }
     started=$SECONDS
-    log "building $1 from Go modules (first time only) ..."
+    log "building $name from Go modules (first time only) ..."
     mkdir -p "$(dirname "$binary")"
-    (cd "$dir" && GOTOOLCHAIN=local GOFLAGS=-mod=mod CGO_ENABLED=0 go build -trimpath -o "$binary.tmp.$$" .) >&2
+    (cd "$dir" && GOTOOLCHAIN=local GOFLAGS=-mod=mod CGO_ENABLED=0 go build -trimpath "${flags[@]}" -o "$binary.tmp.$$" "$package") >&2
     mv "$binary.tmp.$$" "$binary"
-    log "built $1 in $((SECONDS - started)) s"
+    log "built $name in $((SECONDS - started)) s"
   fi
   echo "$binary"
 }
