@@ -22,6 +22,8 @@ export interface PackageSchema {
   homepage: string;
   repository: string;
   license: string;
+  /** The package's logo, which the Pulumi Registry shows: assets/logo.svg served raw from GitHub. */
+  logoUrl: string;
   publisher: string;
   pluginDownloadURL: string;
   config: { variables: Record<string, PropertySpec> };
@@ -57,6 +59,13 @@ export const JAVA_BASE_PACKAGE = "io.github.pulumiintegrationplatform";
  */
 export const PLUGIN_DOWNLOAD_URL = "github://api.github.com/pulumi-integration-platform";
 
+/**
+ * The logo the Pulumi Registry shows on the package's page: `assets/logo.svg` of the main branch, served raw
+ * by GitHub (as pulumi-command's points at its `assets/logo.svg`).
+ */
+export const LOGO_URL =
+  "https://raw.githubusercontent.com/pulumi-integration-platform/pulumi-integration-platform/main/assets/logo.svg";
+
 /** Builds the package schema; `version` is the package's (package.json). */
 export function packageSchema(version: string): PackageSchema {
   const types: Record<string, ObjectSpec> = {};
@@ -87,6 +96,7 @@ export function packageSchema(version: string): PackageSchema {
     homepage: "https://github.com/pulumi-integration-platform/pulumi-integration-platform",
     repository: "https://github.com/pulumi-integration-platform/pulumi-integration-platform",
     license: "Apache-2.0",
+    logoUrl: LOGO_URL,
     publisher: "pulumi-integration-platform",
     pluginDownloadURL: PLUGIN_DOWNLOAD_URL,
     config: { variables: settings },
