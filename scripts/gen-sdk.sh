@@ -70,6 +70,41 @@ generate() { # <output directory>
   for language in python go java; do
     cp -R "$repo/sdk-overlays/$language/." "$1/$language/"
   done
+  packaging "$1"
+}
+# The PEP 639 license fields need setuptools 77 or newer; 82.0.1 is the newest that still runs on
+# Python 3.9, the SDK's requires-python (an sdist is built on the installing machine).
+setuptools_pin=82.0.1
+packaging() { # <output directory>: the package metadata the generators do not write (docs/design/release.md)
+  local pyproject="$1/python/pyproject.toml" package_json="$1/nodejs/package.json"
+  # The wheel, the sdist and the npm tarball carry the license, as the registries show it.
+  cp "$repo/LICENSE" "$1/python/LICENSE"
+  cp "$repo/LICENSE" "$1/nodejs/LICENSE"
+  # `license` as an SPDX expression with `license-files` (PEP 639), not the table setuptools stops
+  # reading in 2027; the build backend pinned.
+  sed -e '/^  \[project\.license\]$/{N;s/^  \[project\.license\]\n    text = \("[^"]*"\)$/  license = \1\n  license-files = ["LICENSE"]/;}' \
+    -e "s/^  requires = \[\"setuptools>=61\.0\"\]$/  requires = [\"setuptools==$setuptools_pin\"]/" \
+    "$pyproject" >"$pyproject.tmp"
+  mv "$pyproject.tmp" "$pyproject"
+  if grep -q '^  \[project\.license\]' "$pyproject" || ! grep -q '^  license-files = \["LICENSE"\]$' "$pyproject" ||
+    ! grep -q "^  requires = \[\"setuptools==$setuptools_pin\"\]$" "$pyproject"; then
+    log "Pulumi's Python generator wrote $pyproject in a shape scripts/gen-sdk.sh does not know: update its packaging()"
+    exit 1
+  fi
+  # npm corrects a repository given as a bare URL at publish time (and warns): the object form, and where to report bugs.
+  node -e '
+    const fs = require("fs");
+    const [file] = process.argv.slice(1);
+    const pkg = JSON.parse(fs.readFileSync(file, "utf8"));
+    if (typeof pkg.repository !== "string") throw new Error(`${file}: no repository URL from the schema`);
+    const url = pkg.repository.replace(/\/$/, "");
+    const fixed = {};
+    for (const [key, value] of Object.entries(pkg)) {
+      if (key !== "repository") fixed[key] = value;
+      else Object.assign(fixed, { repository: { type: "git", url: `git+${url}.git` }, bugs: { url: `${url}/issues` } });
+    }
+    fs.writeFileSync(file, JSON.stringify(fixed, null, 4) + "\n");
+  ' "$package_json"
 }
 
 if ! $check; then

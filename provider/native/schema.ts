@@ -10,6 +10,7 @@ import { AnyProperties } from "../resources/properties";
 import { SETTINGS, type SettingSource } from "../settingNames";
 import { DYNAMIC_TYPE_PREFIX, nativeToken, PACKAGE } from "../typeTokens";
 import { functionSpec } from "./functions";
+import { REPOSITORY, sdkReadme } from "./sdkReadmes";
 import { description, isOptional, objectOf, ObjectSpec, PropertySpec, typeOf } from "./types";
 
 /** The schema's top level: what `pulumi package get-schema` prints and the SDK generators read. */
@@ -93,8 +94,8 @@ export function packageSchema(version: string): PackageSchema {
       "Config fields, application events, workflow toggles and env variable values of the integration platform, " +
       "as code.",
     keywords: ["pulumi", "integration-platform", "category/utility", "kind/native"],
-    homepage: "https://github.com/pulumi-integration-platform/pulumi-integration-platform",
-    repository: "https://github.com/pulumi-integration-platform/pulumi-integration-platform",
+    homepage: REPOSITORY,
+    repository: REPOSITORY,
     license: "Apache-2.0",
     logoUrl: LOGO_URL,
     publisher: "pulumi-integration-platform",
@@ -119,11 +120,15 @@ export function packageSchema(version: string): PackageSchema {
         packageDescription: "Pulumi SDK for the integration platform's native provider (generated from its schema).",
         dependencies: { "@pulumi/pulumi": "^3.200.0" },
         devDependencies: { typescript: "^5.9.3", "@types/node": "^22.20.5" },
+        // npm's page of the package (the generator writes it as sdk/nodejs/README.md).
+        readme: sdkReadme("nodejs", version, PLUGIN_DOWNLOAD_URL),
         respectSchemaVersion: true,
       },
       python: {
         packageName: SDK_NAMES.python,
         requires: { pulumi: ">=3.200.0,<4.0.0" },
+        // PyPI's page of the package: tools/sdkgen makes it the project's README.md, which pyproject.toml names.
+        readme: sdkReadme("python", version, PLUGIN_DOWNLOAD_URL),
         respectSchemaVersion: true,
         pyproject: { enabled: true },
       },
