@@ -77,9 +77,11 @@ generate() { # <output directory>
 setuptools_pin=82.0.1
 packaging() { # <output directory>: the package metadata the generators do not write (docs/design/release.md)
   local pyproject="$1/python/pyproject.toml" package_json="$1/nodejs/package.json"
-  # The wheel, the sdist and the npm tarball carry the license, as the registries show it.
+  # The wheel, the sdist and the npm tarball carry the license, as the registries show it; the Go
+  # module too, since pkg.go.dev shows no documentation of a module without a license it recognizes.
   cp "$repo/LICENSE" "$1/python/LICENSE"
   cp "$repo/LICENSE" "$1/nodejs/LICENSE"
+  cp "$repo/LICENSE" "$1/go/LICENSE"
   # `license` as an SPDX expression with `license-files` (PEP 639), not the table setuptools stops
   # reading in 2027; the build backend pinned.
   sed -e '/^  \[project\.license\]$/{N;s/^  \[project\.license\]\n    text = \("[^"]*"\)$/  license = \1\n  license-files = ["LICENSE"]/;}' \
