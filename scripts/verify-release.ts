@@ -77,7 +77,12 @@ export function artifactUrls(source: Source, v: ReleaseVersions, target: Target)
   const mavenPath = `${MAVEN_GROUP.replace(/\./g, "/")}/${MAVEN_ARTIFACT}/${v.maven}/${MAVEN_ARTIFACT}-${v.maven}.pom`;
   const goInfo = `${escapeModulePath(GO_MODULE)}/@v/${v.go}.info`;
   if (source.kind === "http") {
-    const at = (file: string) => `${source.url}${file.split("/").map(encodeURIComponent).join("/")}`;
+    // Each name escaped as a path segment (`+` as %2B), but Go's `@v` as it is.
+    const at = (file: string) =>
+      `${source.url}${file
+        .split("/")
+        .map((segment) => encodeURIComponent(segment).replace(/%40/g, "@"))
+        .join("/")}`;
     return {
       python: at(`${SDK_NAMES.python}-${v.python}-py3-none-any.whl`),
       typescript: at(`${SDK_NAMES.nodejs}-${v.npm}.tgz`),
@@ -549,7 +554,8 @@ async function verifyLanguage(ctx: Context, language: VerifyLanguage): Promise<O
     const env: NodeJS.ProcessEnv = {
       ...(setup.env ?? ctx.baseEnv),
       PULUMI_HOME: home,
-      PULUMI_BACKEND_URL: `file://${path.join(dir, ".state")}`,
+      // Forward slashes on Windows too: the CLI makes `file://C:/…` a path of its own.
+      PULUMI_BACKEND_URL: `file://${path.join(dir, ".state").replace(/\\/g, "/")}`,
       PULUMI_CONFIG_PASSPHRASE: "verify-release",
       PULUMI_SKIP_UPDATE_CHECK: "true",
     };
