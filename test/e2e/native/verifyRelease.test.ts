@@ -71,7 +71,9 @@ describe(`e2e: the published release checked as users install it, in every langu
     child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
     const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
     report = { code, output, seconds: (Date.now() - started) / 1000 };
-    process.stderr.write(`verify-release took ${report.seconds.toFixed(0)} s\n`);
+    // Each language's verdict and time, for the run's log.
+    const verdicts = output.split("\n").filter((line) => line.startsWith("== "));
+    process.stderr.write(`verify-release took ${report.seconds.toFixed(0)} s\n${verdicts.join("\n")}\n`);
   });
   after(async () => server?.close());
 
