@@ -4,7 +4,7 @@
 // Maven), the plugin downloaded by the Pulumi CLI, and a preview against the release's own emulator.
 // The server's log shows that each of our packages came from the folder, and nowhere else.
 import * as assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { engineBinDir, REPO } from "../../../harness/engine";
@@ -22,6 +22,11 @@ import {
   type VerifyLanguage,
 } from "../../../scripts/verify-release";
 import { releaseFolder, VERSION } from "../../support/release";
+
+/** This machine's Go module cache's download tree, which `go` serves from as a `file://` proxy. */
+function goModuleDownloads(): string {
+  return path.join(execFileSync("go", ["env", "GOMODCACHE"], { encoding: "utf8" }).trim(), "cache", "download");
+}
 
 /** The driver's report of one language: its heading's verdict and the lines under it. */
 function section(output: string, language: VerifyLanguage): { verdict: string; body: string } {
@@ -62,7 +67,13 @@ describe(`e2e: the published release checked as users install it, in every langu
       ],
       {
         cwd: REPO,
-        env: { ...process.env, PATH: [engineBinDir(), hosts, process.env.PATH].join(path.delimiter) },
+        env: {
+          ...process.env,
+          PATH: [engineBinDir(), hosts, process.env.PATH].join(path.delimiter),
+          // The modules the other Go suites fetched, read from this machine's module cache (a proxy
+          // tree itself) before the public proxy: the driver's own cache starts empty on a fresh machine.
+          GOPROXY: process.env.GOPROXY ?? `file://${goModuleDownloads()},https://proxy.golang.org`,
+        },
         stdio: ["ignore", "pipe", "pipe"],
       },
     );
