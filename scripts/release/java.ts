@@ -34,18 +34,22 @@ export interface JavaRelease extends MavenCoordinates {
   signed: boolean;
 }
 
+/** A pom's first four elements: modelVersion, then the project's groupId, artifactId and version. */
+const POM_COORDINATES = new RegExp(
+  ["modelVersion", "groupId", "artifactId", "version"]
+    .map((tag, i) => `<${tag}>${i === 0 ? "[^<]*" : "([^<]+)"}</${tag}>`)
+    .join("\\s*"),
+);
+
 /** The project's own groupId, artifactId and version in a pom (the first three after modelVersion). */
 export function pomCoordinates(pom: string, file: string): MavenCoordinates {
-  const match =
-    /<modelVersion>[^<]*<\/modelVersion>\s*<groupId>([^<]+)<\/groupId>\s*<artifactId>([^<]+)<\/artifactId>\s*<version>([^<]+)<\/version>/.exec(
-      pom,
-    );
+  const match = POM_COORDINATES.exec(pom);
   if (!match)
     throw new Error(`${file} does not start with the project's groupId, artifactId and version after modelVersion`);
   return { groupId: match[1], artifactId: match[2], version: match[3] };
 }
 
-/** The folder of an artifact's version in a Maven repository: `<groupId with dots as slashes>/<artifactId>/<version>`. */
+/** An artifact version's folder in a Maven repository: `<groupId with dots as slashes>/<artifactId>/<version>`. */
 export function mavenDirectory({ groupId, artifactId, version }: MavenCoordinates): string {
   return path.posix.join(...groupId.split("."), artifactId, version);
 }
@@ -93,8 +97,10 @@ function gpg(args: string[], options: ExecFileSyncOptions, what: string): void {
   } catch (error) {
     const failure = error as NodeJS.ErrnoException & { stderr?: Buffer };
     if (failure.code === "ENOENT")
-      throw new Error(`${GPG_KEY_ENV} is set, but gpg is not on PATH: install GnuPG (Debian's package 'gnupg')`);
-    throw new Error(`${what}: ${failure.stderr?.toString().trim() || failure.message}`);
+      throw new Error(`${GPG_KEY_ENV} is set, but gpg is not on PATH: install GnuPG (Debian's package 'gnupg')`, {
+        cause: error,
+      });
+    throw new Error(`${what}: ${failure.stderr?.toString().trim() || failure.message}`, { cause: error });
   }
 }
 
@@ -112,7 +118,7 @@ export function signFiles(files: string[], env: NodeJS.ProcessEnv = process.env)
     );
   const home = fs.mkdtempSync(path.join(os.tmpdir(), "pip-gpg-"));
   fs.chmodSync(home, 0o700);
-  const gpgEnv = { ...env, GNUPGHOME: home };
+  const gpgEnv: NodeJS.ProcessEnv = { ...env, GNUPGHOME: home };
   delete gpgEnv[GPG_KEY_ENV];
   delete gpgEnv[GPG_PASSPHRASE_ENV];
   try {
