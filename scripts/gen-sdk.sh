@@ -2,7 +2,7 @@
 # Generates the SDKs from sdk/schema.json with Pulumi's own code generators: sdk/nodejs, sdk/python
 # and sdk/go with tools/sdkgen (pkg/codegen at the pinned CLI's v3.259.0), sdk/dotnet with
 # tools/sdkgen-dotnet (v3.200.0, the last release that carries the .NET generator), sdk/java with
-# pulumi-java-gen (pulumi-java v1.22.0, tools/pulumi/language-java) and the pom of tools/sdkgen-java; then the files of
+# pulumi-java-gen (pulumi-java v1.22.0, tools/pulumi/language-java), the pom of tools/sdkgen-java and a plugin.json; then the files of
 # sdk-overlays/<language> are copied over them (sdk-overlays/README.md). Never edit them by hand: change the definitions
 # or the overlays, run `npm run gen:schema`, then this script, and commit all of it.
 #
@@ -57,6 +57,8 @@ sdkgen="$(tool sdkgen)"
 sdkgen_dotnet="$(tool sdkgen-dotnet)"
 pulumi_java_gen="$(java_gen)"
 version="$(sed -n 's/^  "version": "\(.*\)",$/\1/p' "$repo/sdk/schema.json" | head -n 1)"
+plugin_server="$(sed -n 's/^  "pluginDownloadURL": "\(.*\)",$/\1/p' "$repo/sdk/schema.json" | head -n 1)"
+[ -n "$plugin_server" ] || { log "sdk/schema.json has no pluginDownloadURL, which the Java SDK's plugin.json names: run 'npm run gen:schema'"; exit 1; }
 generate() { # <output directory>
   "$sdkgen" -schema "$repo/sdk/schema.json" -out "$1" nodejs python go
   "$sdkgen_dotnet" -schema "$repo/sdk/schema.json" -out "$1/dotnet"
@@ -66,6 +68,13 @@ generate() { # <output directory>
   (cd "$1" && "$pulumi_java_gen" generate --schema "$repo/sdk/schema.json" --out java --build none --version "$version" --sdk 1.36.1 2>&1 |
     grep -v -e 'is deprecated, use' -e 'does not have an Output type' >&2 || true)
   sed "s/@VERSION@/$version/" "$repo/tools/sdkgen-java/pom.xml.template" >"$1/java/pom.xml"
+  # The plugin a Java program needs, as Pulumi's Java SDK finds it (com.pulumi.bootstrap.internal):
+  # a plugin.json resource under com/<namespace>/<name>/, the only prefix it scans, which the
+  # generator does not write (its Gradle build would). docs/design/release.md, "The Java SDK".
+  local plugin_json="$1/java/src/main/resources/com/github/pulumi-integration-platform/integration-platform/plugin.json"
+  mkdir -p "$(dirname "$plugin_json")"
+  printf '{\n  "resource": true,\n  "name": "integration-platform",\n  "version": "%s",\n  "server": "%s"\n}\n' \
+    "$version" "$plugin_server" >"$plugin_json"
   # What the generators cannot write (the sharding helpers): our own files, laid over theirs.
   for language in python go java; do
     cp -R "$repo/sdk-overlays/$language/." "$1/$language/"

@@ -5,6 +5,8 @@ import { ensureTool } from "../../harness/tools";
 import * as assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";
 import * as fs from "node:fs";
+import * as http from "node:http";
+import type { AddressInfo } from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
 import { archiveName, type ProgramName, type Target } from "../../scripts/release/executables";
@@ -193,5 +195,28 @@ export async function startServer(
       await closed;
       clearTimeout(killer);
     },
+  };
+}
+
+/** A mirror of the release folder at /v<version>/, recording the paths it was asked for. */
+export async function startMirror(): Promise<{ url: string; asked: string[]; close: () => Promise<void> }> {
+  const asked: string[] = [];
+  const server = http.createServer((req, res) => {
+    asked.push(req.url ?? "");
+    const name = decodeURIComponent((req.url ?? "").replace(`/v${VERSION}/`, ""));
+    const file = path.join(releaseFolder(), path.basename(name));
+    if (!(req.url ?? "").startsWith(`/v${VERSION}/`) || !fs.existsSync(file)) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { "content-length": fs.statSync(file).size });
+    fs.createReadStream(file).pipe(res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    asked,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

@@ -5,8 +5,6 @@
 // installs the plugin, with no Node.js on its PATH and nothing installed by hand.
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
-import * as http from "node:http";
-import type { AddressInfo } from "node:net";
 import * as path from "node:path";
 import { PLUGIN_DOWNLOAD_URL } from "../../../provider/native/schema";
 import { archiveName } from "../../../scripts/release/executables";
@@ -14,30 +12,7 @@ import { engineBinDir, Stack } from "../../../harness/engine";
 import { step, useEmulatorStack } from "../../../harness/e2e";
 import { copyNativeExample, LANGUAGES, languageHostsDir } from "../../../harness/languages";
 import { nativeSecrets, observeQuickstart } from "../../../harness/native";
-import { freshVirtualenv, pathWithoutNode, releaseFolder, VERSION } from "../../support/release";
-
-/** A mirror of the release folder at /v<version>/, recording the paths it was asked for. */
-async function startMirror(): Promise<{ url: string; asked: string[]; close: () => Promise<void> }> {
-  const asked: string[] = [];
-  const server = http.createServer((req, res) => {
-    asked.push(req.url ?? "");
-    const name = decodeURIComponent((req.url ?? "").replace(`/v${VERSION}/`, ""));
-    const file = path.join(releaseFolder(), path.basename(name));
-    if (!(req.url ?? "").startsWith(`/v${VERSION}/`) || !fs.existsSync(file)) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, { "content-length": fs.statSync(file).size });
-    fs.createReadStream(file).pipe(res);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    asked,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
-}
+import { freshVirtualenv, pathWithoutNode, releaseFolder, startMirror, VERSION } from "../../support/release";
 
 describe(`e2e: pulumi up installs the plugin from the SDK's download URL, through a mirror ${LANGUAGES}`, function () {
   this.timeout(40 * 60_000);

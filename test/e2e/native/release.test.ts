@@ -70,7 +70,8 @@ describe(`e2e: the release's plugin archives ${LANGUAGES}`, function () {
       listed,
       fs
         .readdirSync(folder)
-        .filter((name) => name !== "SHA256SUMS")
+        // maven/ (the Java SDK's repository layout, with its own checksums) is not a release asset.
+        .filter((name) => name !== "SHA256SUMS" && fs.statSync(path.join(folder, name)).isFile())
         .sort(),
     );
     for (const target of TARGETS)
