@@ -76,14 +76,16 @@ export function pythonBin(): string {
 let nodeSdk: string | undefined;
 /**
  * The TypeScript SDK compiled in `work/nodejs` from a copy of sdk/nodejs; returns its `bin/`, which
- * holds its package.json: what the SDK publishes, as Pulumi's generated SDKs are released.
+ * holds its package.json, README.md and LICENSE: what the SDK publishes, as Pulumi's generated SDKs are released.
  */
 export function compiledNodeSdk(work: string): string {
   const source = path.join(work, "nodejs");
   fs.cpSync(path.join(REPO, "sdk", "nodejs"), source, { recursive: true });
   fs.symlinkSync(path.join(REPO, "node_modules"), path.join(source, "node_modules"), "dir");
-  run(process.execPath, [path.join(REPO, "node_modules", "typescript", "bin", "tsc"), "-p", "tsconfig.json"], source);
-  for (const file of ["package.json", "README.md"])
+  // No source maps: they would point at the .ts sources, which the package does not carry.
+  const tsc = path.join(REPO, "node_modules", "typescript", "bin", "tsc");
+  run(process.execPath, [tsc, "-p", "tsconfig.json", "--sourceMap", "false", "--declarationMap", "false"], source);
+  for (const file of ["package.json", "README.md", "LICENSE"])
     fs.copyFileSync(path.join(source, file), path.join(source, "bin", file));
   fs.rmSync(path.join(source, "node_modules"));
   return path.join(source, "bin");

@@ -25,6 +25,7 @@ import {
   type Target,
 } from "./release/executables";
 import { goProxy } from "./release/goproxy";
+import { javaPackages } from "./release/java";
 import { toolWheel } from "./release/wheels";
 
 /** What one run of the command was asked. */
@@ -164,17 +165,6 @@ function nodeSdkPackage(out: string, work: string): void {
   run("npm", ["pack", "--ignore-scripts", "--pack-destination", out, "--loglevel", "error"], compiledNodeSdk(work));
 }
 
-/** The Java SDK's jar, sources jar and pom, as Maven Central takes them (built with Maven from a copy of sdk/java). */
-function javaPackages(version: string, out: string, work: string): void {
-  const source = path.join(work, "java");
-  fs.cpSync(path.join(REPO, "sdk", "java"), source, { recursive: true });
-  run("mvn", ["--batch-mode", "--quiet", "--no-transfer-progress", "package"], source);
-  const base = `integration-platform-${version}`;
-  for (const file of [`${base}.jar`, `${base}-sources.jar`])
-    fs.copyFileSync(path.join(source, "target", file), path.join(out, file));
-  fs.copyFileSync(path.join(source, "pom.xml"), path.join(out, `${base}.pom`));
-}
-
 /** Writes SHA256SUMS over every file of the folder, in `sha256sum`'s format (`sha256sum -c SHA256SUMS` checks it). */
 function writeChecksums(out: string): void {
   const lines = fs
@@ -213,7 +203,7 @@ export async function release(options: ReleaseOptions): Promise<string> {
       if (wanted(program)) await programArchives(version, program, options.targets, out, work);
     if (wanted("python")) pythonPackages(out, work);
     if (wanted("nodejs-sdk")) nodeSdkPackage(out, work);
-    if (wanted("java")) javaPackages(version, out, work);
+    if (wanted("java")) javaPackages(path.join(REPO, "sdk"), version, out, work, process.env, log);
     if (wanted("go")) await goProxy(path.join(REPO, "sdk"), version, out);
     if (wanted("npm")) run("npm", ["pack", "--ignore-scripts", "--pack-destination", out, "--loglevel", "error"], REPO);
     if (wanted("schema")) fs.copyFileSync(path.join(REPO, "sdk", "schema.json"), path.join(out, "schema.json"));

@@ -102,6 +102,8 @@ function javaFiles(plan: ImportPlan, meta: ProjectMeta, description: string): Pr
     "    <project.build.sourceEncoding>UTF-8</project.build.sourceEncoding>",
     `    <maven.compiler.release>${java.release}</maven.compiler.release>`,
     "    <mainClass>platform.App</mainClass>",
+    // The Java host asks for the program's plugins with -DmainArgs=packages (what `pulumi new java` wires up).
+    "    <mainArgs/>",
     "  </properties>",
     "  <dependencies>",
     dependency("com.pulumi", "pulumi", java.sdk),
@@ -122,6 +124,7 @@ function javaFiles(plan: ImportPlan, meta: ProjectMeta, description: string): Pr
     `        <version>${java.exec}</version>`,
     "        <configuration>",
     "          <mainClass>${mainClass}</mainClass>",
+    "          <commandlineArgs>${mainArgs}</commandlineArgs>",
     "          <cleanupDaemonThreads>false</cleanupDaemonThreads>",
     "        </configuration>",
     "      </plugin>",

@@ -10,6 +10,7 @@ import { AnyProperties } from "../resources/properties";
 import { SETTINGS, type SettingSource } from "../settingNames";
 import { DYNAMIC_TYPE_PREFIX, nativeToken, PACKAGE } from "../typeTokens";
 import { functionSpec } from "./functions";
+import { REPOSITORY, sdkReadme } from "./sdkReadmes";
 import { description, isOptional, objectOf, ObjectSpec, PropertySpec, typeOf } from "./types";
 
 /** The schema's top level: what `pulumi package get-schema` prints and the SDK generators read. */
@@ -22,6 +23,8 @@ export interface PackageSchema {
   homepage: string;
   repository: string;
   license: string;
+  /** The package's logo, which the Pulumi Registry shows: assets/logo.svg served raw from GitHub. */
+  logoUrl: string;
   publisher: string;
   pluginDownloadURL: string;
   config: { variables: Record<string, PropertySpec> };
@@ -57,6 +60,13 @@ export const JAVA_BASE_PACKAGE = "io.github.pulumiintegrationplatform";
  */
 export const PLUGIN_DOWNLOAD_URL = "github://api.github.com/pulumi-integration-platform";
 
+/**
+ * The logo the Pulumi Registry shows on the package's page: `assets/logo.svg` of the main branch, served raw
+ * by GitHub (as pulumi-command's points at its `assets/logo.svg`).
+ */
+export const LOGO_URL =
+  "https://raw.githubusercontent.com/pulumi-integration-platform/pulumi-integration-platform/main/assets/logo.svg";
+
 /** Builds the package schema; `version` is the package's (package.json). */
 export function packageSchema(version: string): PackageSchema {
   const types: Record<string, ObjectSpec> = {};
@@ -84,9 +94,10 @@ export function packageSchema(version: string): PackageSchema {
       "Config fields, application events, workflow toggles and env variable values of the integration platform, " +
       "as code.",
     keywords: ["pulumi", "integration-platform", "category/utility", "kind/native"],
-    homepage: "https://github.com/pulumi-integration-platform/pulumi-integration-platform",
-    repository: "https://github.com/pulumi-integration-platform/pulumi-integration-platform",
+    homepage: REPOSITORY,
+    repository: REPOSITORY,
     license: "Apache-2.0",
+    logoUrl: LOGO_URL,
     publisher: "pulumi-integration-platform",
     pluginDownloadURL: PLUGIN_DOWNLOAD_URL,
     config: { variables: settings },
@@ -109,11 +120,15 @@ export function packageSchema(version: string): PackageSchema {
         packageDescription: "Pulumi SDK for the integration platform's native provider (generated from its schema).",
         dependencies: { "@pulumi/pulumi": "^3.200.0" },
         devDependencies: { typescript: "^5.9.3", "@types/node": "^22.20.5" },
+        // npm's page of the package (the generator writes it as sdk/nodejs/README.md).
+        readme: sdkReadme("nodejs", version, PLUGIN_DOWNLOAD_URL),
         respectSchemaVersion: true,
       },
       python: {
         packageName: SDK_NAMES.python,
         requires: { pulumi: ">=3.200.0,<4.0.0" },
+        // PyPI's page of the package: tools/sdkgen makes it the project's README.md, which pyproject.toml names.
+        readme: sdkReadme("python", version, PLUGIN_DOWNLOAD_URL),
         respectSchemaVersion: true,
         pyproject: { enabled: true },
       },

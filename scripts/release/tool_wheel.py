@@ -95,17 +95,19 @@ def main() -> None:
     with open(args.executable, "rb") as f:
         executable = f.read()
 
+    # Core metadata 2.4: the license as an SPDX expression and the file it names (PEP 639), as setuptools
+    # 77+ writes them; PyPI refuses a license classifier beside an expression, and Home-page is deprecated.
     metadata = "\n".join(
         [
-            "Metadata-Version: 2.1",
+            "Metadata-Version: 2.4",
             f"Name: {args.distribution}",
             f"Version: {args.version}",
             f"Summary: {args.summary}",
-            f"Home-page: {args.homepage}",
+            f"Project-URL: Homepage, {args.homepage}",
             f"Project-URL: Source, {args.homepage}",
             f"Project-URL: Changelog, {args.homepage}/blob/main/CHANGELOG.md",
-            "License: Apache-2.0",
-            "Classifier: License :: OSI Approved :: Apache Software License",
+            "License-Expression: Apache-2.0",
+            "License-File: LICENSE",
             "Classifier: Programming Language :: Python :: 3",
             "Classifier: Environment :: Console",
             "Classifier: Topic :: System :: Systems Administration",
@@ -122,7 +124,7 @@ def main() -> None:
         (f"{package}/__init__.py", INIT.format(summary=summary, command=args.command, version=args.version, distribution=args.distribution).encode(), 0o644),
         (f"{package}/__main__.py", MAIN.format(package=package, command=args.command).encode(), 0o644),
         (f"{data_dir}/scripts/{executable_name}", executable, 0o755),
-        (f"{info_dir}/LICENSE", license_text, 0o644),
+        (f"{info_dir}/licenses/LICENSE", license_text, 0o644),
         (f"{info_dir}/METADATA", metadata.encode(), 0o644),
         (f"{info_dir}/WHEEL", wheel.encode(), 0o644),
     ]

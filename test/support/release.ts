@@ -140,7 +140,7 @@ export interface ReleaseMirror {
 }
 
 /** Serves the release folder's files at /v<version>/ on 127.0.0.1, as a static mirror of the GitHub release does. */
-export async function startReleaseMirror(): Promise<ReleaseMirror> {
+export async function startMirror(): Promise<ReleaseMirror> {
   const asked: string[] = [];
   const server = http.createServer((req, res) => {
     asked.push(req.url ?? "");

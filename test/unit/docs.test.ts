@@ -1,6 +1,8 @@
 // The docs a user copies from work: every TypeScript block of the user docs compiles against the
-// package as it is installed (its packed files only, a user's compiler options), and every relative
-// link of every Markdown file reaches a file, and a heading when it names one. The markers that let
+// package as it is installed (its packed files only, a user's compiler options; a block importing the generated
+// SDK, against sdk/nodejs), and every relative link of every Markdown file, and every absolute one into this
+// repository's main branch, reaches a file, and a heading when it names one. The pages the Pulumi Registry
+// renders (docs/_index.md, docs/installation-configuration.md) have no relative link. The markers that let
 // a block be a fragment are described in docs/development.md ("Code blocks in the docs").
 import * as assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
@@ -16,6 +18,16 @@ const INSTALLED = path.join(REPO, "node_modules", PACKAGE);
 const SNIPPETS = path.join(REPO, ".docs-snippets");
 /** The user's project whose compiler options the blocks are checked with. */
 const USER_TSCONFIG = path.join(REPO, "examples/quickstart/tsconfig.json");
+
+/** The generated TypeScript SDK (the native provider's), which blocks may import: resolved to sdk/nodejs's sources. */
+const SDK_PACKAGE = "pulumi-integration-platform-sdk";
+const SDK_SOURCES = path.join(REPO, "sdk", "nodejs");
+
+/** The docs the Pulumi Registry renders out of the repository, where a relative link leads nowhere. */
+const REGISTRY_DOCS = ["docs/_index.md", "docs/installation-configuration.md"];
+/** How those docs link into this repository instead: an absolute address of the main branch. */
+const REPO_URL =
+  /^https:\/\/github\.com\/pulumi-integration-platform\/pulumi-integration-platform\/(?:blob|tree)\/main\/([^?#]*)(#.*)?$/;
 
 /** Languages whose blocks are compiled. */
 const TYPESCRIPT = new Set(["ts", "typescript"]);
@@ -346,6 +358,8 @@ function compile(units: Unit[], packed: Set<string>): Map<string, ts.Diagnostic[
     types: ["node"],
     // Each block is its own module, even one without an import (it shares no globals with the others).
     moduleDetection: ts.ModuleDetectionKind.Force,
+    // A user of the native provider installs its generated SDK; here it is the checked-in sources.
+    paths: { [SDK_PACKAGE]: [path.join(SDK_SOURCES, "index.ts")] },
   } satisfies ts.CompilerOptions);
 
   const virtual = new Map(units.map((u) => [u.virtualPath, u.source.map((l) => l.text).join("\n")]));
@@ -359,6 +373,7 @@ function compile(units: Unit[], packed: Set<string>): Map<string, ts.Diagnostic[
     const rel =
       inPackage(INSTALLED) ?? (inPackage(path.join(REPO, "node_modules")) === undefined ? inPackage(REPO) : undefined);
     if (rel === undefined) return true;
+    if (rel === "sdk" || rel.startsWith("sdk/nodejs")) return true;
     return isDir ? dirs.has(rel) : packed.has(rel);
   };
   const host = ts.createCompilerHost(options, true);
@@ -416,7 +431,14 @@ function linkProblems(
   packedDirs: Set<string>,
   anchorsOf: (target: string) => Set<string>,
 ): string[] {
-  const { target } = link;
+  const own = REPO_URL.exec(link.target);
+  // A link to this repository's main branch is checked as the file it names (relative to the root).
+  const target = own ? `/${own[1]}${own[2] ?? ""}` : link.target;
+  // A heading of the same page is found there too.
+  if (!own && REGISTRY_DOCS.includes(file) && !/^(https?:|mailto:|#)/i.test(target))
+    return [
+      `${file}:${link.line}: ${target}\n    the Pulumi Registry renders this file out of the repository: link with an absolute https://github.com/pulumi-integration-platform/pulumi-integration-platform/blob/main/... address`,
+    ];
   // Absolute URLs are not fetched (no network in tests).
   if (/^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith("//")) return [];
   const hash = target.indexOf("#");
@@ -429,12 +451,12 @@ function linkProblems(
       : path.posix.normalize(
           pathPart.startsWith("/") ? pathPart.slice(1) : path.posix.join(path.posix.dirname(file), pathPart),
         );
-  const at = `${file}:${link.line}: ${target}`;
+  const at = `${file}:${link.line}: ${link.target}`;
   const problems: string[] = [];
   const full = path.join(REPO, resolved);
   if (resolved.startsWith("..") || !fs.existsSync(full)) return [`${at}\n    ${resolved} does not exist`];
   const isDir = fs.statSync(full).isDirectory();
-  if (packed.has(file) && !(isDir ? packedDirs.has(resolved.replace(/\/$/, "")) : packed.has(resolved))) {
+  if (!own && packed.has(file) && !(isDir ? packedDirs.has(resolved.replace(/\/$/, "")) : packed.has(resolved))) {
     problems.push(
       `${at}\n    ${resolved} is not in the package, which ships ${file}: the link is broken for users who read it from node_modules`,
     );
@@ -494,7 +516,7 @@ describe("the docs", function () {
     }
   });
 
-  describe("relative links reach a file, a heading, and in shipped files a shipped file", () => {
+  describe("relative links (and absolute ones into this repository's main branch) reach a file, a heading, and in shipped files a shipped file", () => {
     const cache = new Map<string, Set<string>>();
     const anchorsOf = (target: string): Set<string> => {
       if (!cache.has(target))

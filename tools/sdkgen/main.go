@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/blang/semver"
 	gogen "github.com/pulumi/pulumi/pkg/v3/codegen/go"
@@ -71,10 +72,11 @@ func run(schemaPath, out string, languages []string) error {
 		if err != nil {
 			return fmt.Errorf("generating the %s SDK: %w", language, err)
 		}
-		// The Python project names a README.md it does not write; the Node.js SDK's is the same text.
+		// The Python project names a README.md (PyPI's page) it does not write: the schema's
+		// language.python.readme, which the generator writes only inside the package, else the description.
 		if language == "python" {
 			if _, ok := files["README.md"]; !ok {
-				files["README.md"] = []byte(fmt.Sprintf("# %s\n\n%s\n", spec.DisplayName, spec.Description))
+				files["README.md"] = []byte(pythonReadme(spec))
 			}
 		}
 		if err := write(filepath.Join(out, language), files); err != nil {
@@ -83,6 +85,20 @@ func run(schemaPath, out string, languages []string) error {
 		fmt.Printf("sdkgen: %s: %d files in %s\n", language, len(files), filepath.Join(out, language))
 	}
 	return nil
+}
+
+// pythonReadme is the Python project's README.md: the schema's language.python.readme, or its name and description.
+func pythonReadme(spec schema.PackageSpec) string {
+	var info struct {
+		Readme string `json:"readme"`
+	}
+	if raw, ok := spec.Language["python"]; ok {
+		_ = json.Unmarshal(raw, &info) // the generator has read the same options already, and refused bad ones
+	}
+	if info.Readme == "" {
+		return fmt.Sprintf("# %s\n\n%s\n", spec.DisplayName, spec.Description)
+	}
+	return strings.TrimRight(info.Readme, "\n") + "\n"
 }
 
 // write replaces dir's contents with files, so that a file the generator no longer writes is gone.

@@ -15,7 +15,7 @@ import {
   freshVirtualenv,
   pathWithoutNode,
   releaseFolder,
-  startReleaseMirror,
+  startMirror,
   VERSION,
   type ReleaseMirror,
 } from "../../support/release";
@@ -26,7 +26,7 @@ describe(`e2e: pulumi up installs the plugin from the SDK's download URL, throug
   let mirror: ReleaseMirror;
   before(async () => {
     releaseFolder();
-    mirror = await startReleaseMirror();
+    mirror = await startMirror();
   });
   after(async () => mirror?.close());
   const e2e = useEmulatorStack(

@@ -21,7 +21,7 @@ import {
   releaseFolder,
   releaseGoEnv,
   releaseGoVersion,
-  startReleaseMirror,
+  startMirror,
   VERSION,
   type ReleaseMirror,
 } from "../../support/release";
@@ -46,7 +46,7 @@ describe(`e2e: the native provider from Go (the SDK from the release's module pr
     version = releaseGoVersion();
     // An earlier run may have left this version in the module cache: `go get` must fetch it from the folder.
     forgetGoModule(GO_SDK_MODULE, version);
-    mirror = await startReleaseMirror();
+    mirror = await startMirror();
   });
   after(async () => mirror?.close());
   const e2e = useEmulatorStack(

@@ -66,11 +66,12 @@ describe(`e2e: the release's plugin archives ${LANGUAGES}`, function () {
       .trim()
       .split("\n")
       .map((line) => line.split("  ")[1]);
-    // Its files: a folder (goproxy/, the Go module proxy tree) is summed as its archive.
     assert.deepEqual(
       listed,
       fs
         .readdirSync(folder)
+        // maven/ (the Java SDK's repository layout, with its own checksums) is not a release asset; goproxy/ (the Go
+        // module proxy tree) is one as goproxy.tar.gz.
         .filter((name) => name !== "SHA256SUMS" && fs.statSync(path.join(folder, name)).isFile())
         .sort(),
     );
