@@ -12,10 +12,15 @@ import { REPO, type Workspace } from "../../harness/engine";
 import { MAVEN_REPOSITORY } from "../../harness/languages";
 import { SDK_NAMES } from "../../provider/native/schema";
 import { wheelFileName, type WHEEL_PROJECTS } from "../../scripts/release/wheels";
+import type { ReleaseVersions } from "../../scripts/release/context";
 
-/** The package's version, which the release carries. */
-export const VERSION = (JSON.parse(fs.readFileSync(path.join(REPO, "package.json"), "utf8")) as { version: string })
-  .version;
+/**
+ * The versions the release folder carries, as its release.json records them: a snapshot's (`<next>-dev.<n>+g<commit>`)
+ * is not package.json's, and each registry spells it its own way (scripts/release/context.ts).
+ */
+export function releaseVersions(): ReleaseVersions {
+  return JSON.parse(fs.readFileSync(path.join(releaseFolder(), "release.json"), "utf8")) as ReleaseVersions;
+}
 
 let folder: string | undefined;
 /**
@@ -60,25 +65,28 @@ export function pluginArchive(target: Target): string {
 
 /** The release's archive of a program (the plugin, the tools, the emulator) for a target. */
 export function programArchive(program: ProgramName, target: Target): string {
-  return path.join(releaseFolder(), archiveName(VERSION, target, program));
+  return path.join(releaseFolder(), archiveName(releaseVersions().version, target, program));
 }
 
 /** The release's Python SDK wheel (pure Python: the tools' and the emulator's wheels are per platform). */
 export function pythonWheel(): string {
-  const name = `${SDK_NAMES.python}-${VERSION}-py3-none-any.whl`;
+  const name = `${SDK_NAMES.python}-${releaseVersions().python}-py3-none-any.whl`;
   assert.ok(fs.existsSync(path.join(releaseFolder(), name)), `the release folder ${releaseFolder()} holds ${name}`);
   return path.join(releaseFolder(), name);
 }
 
 /** The release's platform wheel of the tools or the emulator for linux-amd64, the platform the tests run on. */
 export function toolWheelFile(program: keyof typeof WHEEL_PROJECTS): string {
-  const name = wheelFileName(program, VERSION, "linux-amd64");
+  const name = wheelFileName(program, releaseVersions().version, "linux-amd64");
   assert.ok(fs.existsSync(path.join(releaseFolder(), name)), `the release folder ${releaseFolder()} holds ${name}`);
   return path.join(releaseFolder(), name);
 }
 
-/** `pulumi plugin install resource integration-platform <version> --file <archive>`, into the workspace's PULUMI_HOME. */
-export function installPluginFromArchive(workspace: Workspace): void {
+/**
+ * `pulumi plugin install resource integration-platform <version> --file <archive>`, into the workspace's PULUMI_HOME:
+ * under the release's version unless told another (to show a plugin installed under a wrong one is refused).
+ */
+export function installPluginFromArchive(workspace: Workspace, version: string = releaseVersions().version): void {
   execFileSync(
     "pulumi",
     [
@@ -86,7 +94,7 @@ export function installPluginFromArchive(workspace: Workspace): void {
       "install",
       "resource",
       "integration-platform",
-      VERSION,
+      version,
       "--file",
       pluginArchive("linux-amd64"),
       "--non-interactive",

@@ -14,16 +14,17 @@ import { engineBinDir, Stack } from "../../../harness/engine";
 import { step, useEmulatorStack } from "../../../harness/e2e";
 import { copyNativeExample, LANGUAGES, languageHostsDir } from "../../../harness/languages";
 import { nativeSecrets, observeQuickstart } from "../../../harness/native";
-import { freshVirtualenv, pathWithoutNode, releaseFolder, VERSION } from "../../support/release";
+import { freshVirtualenv, pathWithoutNode, releaseFolder, releaseVersions } from "../../support/release";
 
-/** A mirror of the release folder at /v<version>/, recording the paths it was asked for. */
+/** A mirror of the release folder at /v<version>/, recording the paths it was asked for (decoded: a snapshot's has a `+`). */
 async function startMirror(): Promise<{ url: string; asked: string[]; close: () => Promise<void> }> {
   const asked: string[] = [];
+  const { version } = releaseVersions();
   const server = http.createServer((req, res) => {
-    asked.push(req.url ?? "");
-    const name = decodeURIComponent((req.url ?? "").replace(`/v${VERSION}/`, ""));
-    const file = path.join(releaseFolder(), path.basename(name));
-    if (!(req.url ?? "").startsWith(`/v${VERSION}/`) || !fs.existsSync(file)) {
+    const url = decodeURIComponent(req.url ?? "");
+    asked.push(url);
+    const file = path.join(releaseFolder(), path.basename(url));
+    if (!url.startsWith(`/v${version}/`) || !fs.existsSync(file)) {
       res.writeHead(404).end();
       return;
     }
@@ -77,8 +78,9 @@ describe(`e2e: pulumi up installs the plugin from the SDK's download URL, throug
     await step("2. up fetches the plugin from the mirror, then creates", async () => {
       const up = await stack.ok(["up", "--yes", "--skip-preview"]);
       assert.match(up.stdout, /\+ 8 created/);
-      assert.deepEqual(mirror.asked, [`/v${VERSION}/${archiveName(VERSION, "linux-amd64")}`]);
-      const installed = path.join(plugins, `resource-integration-platform-v${VERSION}`);
+      const { version } = releaseVersions();
+      assert.deepEqual(mirror.asked, [`/v${version}/${archiveName(version, "linux-amd64")}`]);
+      const installed = path.join(plugins, `resource-integration-platform-v${version}`);
       assert.ok(
         fs.existsSync(path.join(installed, "pulumi-resource-integration-platform")),
         `the CLI installed the plugin in ${installed}`,
