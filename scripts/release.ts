@@ -131,7 +131,11 @@ function pythonPackages({ sdk, out, work }: ReleaseContext): void {
  * published.
  */
 function nodeSdkPackage({ sdk, out, work }: ReleaseContext): void {
-  run("npm", ["pack", "--ignore-scripts", "--pack-destination", out, "--loglevel", "error"], compiledNodeSdk(work, sdk));
+  run(
+    "npm",
+    ["pack", "--ignore-scripts", "--pack-destination", out, "--loglevel", "error"],
+    compiledNodeSdk(work, sdk),
+  );
 }
 
 /**
@@ -185,9 +189,7 @@ function writeChecksums(out: string): void {
 
 /** The CHANGELOG.md heading of the release's own notes: a snapshot's says it is not a release. */
 export function releaseHeading(version: string, snapshot: boolean): string {
-  return snapshot
-    ? `## ${version} (a snapshot of the unreleased changes, not a release)`
-    : `## ${version}`;
+  return snapshot ? `## ${version} (a snapshot of the unreleased changes, not a release)` : `## ${version}`;
 }
 
 /** Makes the release folder; returns its path. */

@@ -31,7 +31,8 @@ export function wrongInstall(
     if (installed === undefined || installed === version) continue;
     const archive = `pulumi-resource-integration-platform-v${version}-${target(platform, arch)}.tar.gz`;
     return [
-      `pulumi-resource-integration-platform: this plugin is version ${version}, but it is installed as version ${installed} (${folder}).`,
+      `pulumi-resource-integration-platform: this plugin is version ${version},` +
+        ` but it is installed as version ${installed} (${folder}).`,
       `Install it under its own version, and remove the wrong one:`,
       `  pulumi plugin install resource integration-platform ${version} --file ${archive}`,
       `  pulumi plugin rm resource integration-platform ${installed} --yes`,

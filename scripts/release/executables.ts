@@ -86,7 +86,12 @@ function packageVersionPlugin(repo: string, version: string): esbuild.Plugin {
  * its `require` reaches only Node's built-in modules. The bundle carries `version` as its package.json's
  * (package.json's own when not given). Returns the bundle's size in bytes.
  */
-export async function bundleProgram(repo: string, program: ProgramName, outfile: string, version?: string): Promise<number> {
+export async function bundleProgram(
+  repo: string,
+  program: ProgramName,
+  outfile: string,
+  version?: string,
+): Promise<number> {
   await esbuild.build({
     entryPoints: [path.join(repo, PROGRAMS[program].entry)],
     bundle: true,
