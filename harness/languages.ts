@@ -75,12 +75,13 @@ export function pythonBin(): string {
 
 let nodeSdk: string | undefined;
 /**
- * The TypeScript SDK compiled in `work/nodejs` from a copy of sdk/nodejs; returns its `bin/`, which
- * holds its package.json, README.md and LICENSE: what the SDK publishes, as Pulumi's generated SDKs are released.
+ * The TypeScript SDK compiled in `work/nodejs` from a copy of `<sdk>/nodejs` (sdk/ by default, a snapshot
+ * release's own SDKs otherwise); returns its `bin/`, which holds its package.json, README.md and LICENSE:
+ * what the SDK publishes, as Pulumi's generated SDKs are released.
  */
-export function compiledNodeSdk(work: string): string {
+export function compiledNodeSdk(work: string, sdk: string = path.join(REPO, "sdk")): string {
   const source = path.join(work, "nodejs");
-  fs.cpSync(path.join(REPO, "sdk", "nodejs"), source, { recursive: true });
+  fs.cpSync(path.join(sdk, "nodejs"), source, { recursive: true });
   fs.symlinkSync(path.join(REPO, "node_modules"), path.join(source, "node_modules"), "dir");
   // No source maps: they would point at the .ts sources, which the package does not carry.
   const tsc = path.join(REPO, "node_modules", "typescript", "bin", "tsc");

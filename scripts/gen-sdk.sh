@@ -8,47 +8,74 @@
 #
 #   bash scripts/gen-sdk.sh           regenerate sdk/<language>
 #   bash scripts/gen-sdk.sh --check   fail (exit 1, with a diff) when the checked-in SDKs differ
+#   bash scripts/gen-sdk.sh --schema FILE --out DIR [language ...]
+#                                     generate from FILE into DIR/<language> (all five, or those named);
+#                                     a snapshot release (scripts/release.ts) generates its SDKs this way
 #
-# The generators are built from Go modules once (go_tool, scripts/lib/ensure.sh) and cached in $PULUMI_IP_CACHE_DIR (default
-# ~/.cache/pulumi-integration-platform), keyed by their go.sum, go.mod and main.go.
+# The generators are built from Go modules once (go_tool, scripts/lib/ensure.sh: one build at a time, a
+# lock file) and cached in $PULUMI_IP_CACHE_DIR (default ~/.cache/pulumi-integration-platform), keyed by
+# their go.sum, go.mod and main.go.
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 ensure_name=gen-sdk
 . "$repo/scripts/lib/ensure.sh"
 check=false
-case "${1:-}" in
-  "") ;;
-  --check) check=true ;;
-  *) log "unknown argument '$1': use --check, or nothing"; exit 2 ;;
-esac
+schema="$repo/sdk/schema.json"
+out_dir=""
+languages=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --check) check=true ;;
+    --schema) schema="$(cd "$(dirname "${2:?--schema needs a file}")" && pwd)/$(basename "$2")"; shift ;;
+    --out) mkdir -p "${2:?--out needs a folder}"; out_dir="$(cd "$2" && pwd)"; shift ;;
+    nodejs | python | go | dotnet | java) languages+=("$1") ;;
+    *) log "unknown argument '$1': use --check, nothing, or --schema FILE --out DIR [nodejs python go dotnet java]"; exit 2 ;;
+  esac
+  shift
+done
+if [ -z "$out_dir" ] && { [ "$schema" != "$repo/sdk/schema.json" ] || [ ${#languages[@]} -gt 0 ]; }; then
+  log "--schema and languages go with --out DIR: sdk/ is always generated whole from sdk/schema.json"; exit 2
+fi
+if $check && [ -n "$out_dir" ]; then log "--check compares sdk/ and takes no --out"; exit 2; fi
+[ -f "$schema" ] || { log "no schema at $schema"; exit 2; }
+[ ${#languages[@]} -gt 0 ] || languages=(nodejs python go dotnet java)
+wants() { [[ " ${languages[*]} " == *" $1 "* ]]; }
 
+# Each in its own subshell (a command substitution): go_tool's lock is let go when it returns.
 sdkgen="$(go_tool sdkgen)"
-sdkgen_dotnet="$(go_tool sdkgen-dotnet)"
+if wants dotnet; then sdkgen_dotnet="$(go_tool sdkgen-dotnet)"; fi
 # Pulumi's Java generator, pinned in tools/pulumi/language-java with the Java host.
-pulumi_java_gen="$(go_tool pulumi/language-java pulumi-java-gen github.com/pulumi/pulumi-java/pkg/cmd/pulumi-java-gen -ldflags "-s -w")"
-version="$(sed -n 's/^  "version": "\(.*\)",$/\1/p' "$repo/sdk/schema.json" | head -n 1)"
-plugin_server="$(sed -n 's/^  "pluginDownloadURL": "\(.*\)",$/\1/p' "$repo/sdk/schema.json" | head -n 1)"
-[ -n "$plugin_server" ] || { log "sdk/schema.json has no pluginDownloadURL, which the Java SDK's plugin.json names: run 'npm run gen:schema'"; exit 1; }
+if wants java; then pulumi_java_gen="$(go_tool pulumi/language-java pulumi-java-gen github.com/pulumi/pulumi-java/pkg/cmd/pulumi-java-gen -ldflags "-s -w")"; fi
+version="$(sed -n 's/^  "version": "\(.*\)",$/\1/p' "$schema" | head -n 1)"
+[ -n "$version" ] || { log "$schema has no top-level \"version\" (written as JSON.stringify's two-space indent)"; exit 2; }
+plugin_server="$(sed -n 's/^  "pluginDownloadURL": "\(.*\)",$/\1/p' "$schema" | head -n 1)"
+[ -n "$plugin_server" ] || { log "$schema has no pluginDownloadURL, which the Java SDK's plugin.json names: run 'npm run gen:schema'"; exit 1; }
 generate() { # <output directory>
-  "$sdkgen" -schema "$repo/sdk/schema.json" -out "$1" nodejs python go
-  "$sdkgen_dotnet" -schema "$repo/sdk/schema.json" -out "$1/dotnet"
-  # Its --out is joined under the working directory, even when absolute. `--sdk`: the Pulumi Java
-  # SDK on Maven Central (1.21 to 1.35 were never published there; the generator's default is 1.22).
-  rm -rf "$1/java"
-  (cd "$1" && "$pulumi_java_gen" generate --schema "$repo/sdk/schema.json" --out java --build none --version "$version" --sdk 1.36.1 2>&1 |
-    grep -v -e 'is deprecated, use' -e 'does not have an Output type' >&2 || true)
-  sed "s/@VERSION@/$version/" "$repo/tools/sdkgen-java/pom.xml.template" >"$1/java/pom.xml"
-  # The plugin a Java program needs, as Pulumi's Java SDK finds it (com.pulumi.bootstrap.internal):
-  # a plugin.json resource under com/<namespace>/<name>/, the only prefix it scans, which the
-  # generator does not write (its Gradle build would). docs/design/release.md, "The Java SDK".
-  local plugin_json="$1/java/src/main/resources/com/github/pulumi-integration-platform/integration-platform/plugin.json"
-  mkdir -p "$(dirname "$plugin_json")"
-  printf '{\n  "resource": true,\n  "name": "integration-platform",\n  "version": "%s",\n  "server": "%s"\n}\n' \
-    "$version" "$plugin_server" >"$plugin_json"
+  local sdkgen_languages=() language
+  for language in nodejs python go; do
+    if wants "$language"; then sdkgen_languages+=("$language"); fi
+  done
+  if [ ${#sdkgen_languages[@]} -gt 0 ]; then "$sdkgen" -schema "$schema" -out "$1" "${sdkgen_languages[@]}"; fi
+  if wants dotnet; then "$sdkgen_dotnet" -schema "$schema" -out "$1/dotnet"; fi
+  if wants java; then
+    # Its --out is joined under the working directory, even when absolute. `--sdk`: the Pulumi Java
+    # SDK on Maven Central (1.21 to 1.35 were never published there; the generator's default is 1.22).
+    rm -rf "$1/java"
+    (cd "$1" && "$pulumi_java_gen" generate --schema "$schema" --out java --build none --version "$version" --sdk 1.36.1 2>&1 |
+      grep -v -e 'is deprecated, use' -e 'does not have an Output type' >&2 || true)
+    sed "s/@VERSION@/$version/" "$repo/tools/sdkgen-java/pom.xml.template" >"$1/java/pom.xml"
+    # The plugin a Java program needs, as Pulumi's Java SDK finds it (com.pulumi.bootstrap.internal):
+    # a plugin.json resource under com/<namespace>/<name>/, the only prefix it scans, which the
+    # generator does not write (its Gradle build would). docs/design/release.md, "The Java SDK".
+    local plugin_json="$1/java/src/main/resources/com/github/pulumi-integration-platform/integration-platform/plugin.json"
+    mkdir -p "$(dirname "$plugin_json")"
+    printf '{\n  "resource": true,\n  "name": "integration-platform",\n  "version": "%s",\n  "server": "%s"\n}\n' \
+      "$version" "$plugin_server" >"$plugin_json"
+  fi
   # What the generators cannot write (the sharding helpers): our own files, laid over theirs.
   for language in python go java; do
-    cp -R "$repo/sdk-overlays/$language/." "$1/$language/"
+    if wants "$language"; then cp -R "$repo/sdk-overlays/$language/." "$1/$language/"; fi
   done
   packaging "$1"
 }
@@ -59,9 +86,15 @@ packaging() { # <output directory>: the package metadata the generators do not w
   local pyproject="$1/python/pyproject.toml" package_json="$1/nodejs/package.json"
   # The wheel, the sdist and the npm tarball carry the license, as the registries show it; the Go
   # module too, since pkg.go.dev shows no documentation of a module without a license it recognizes.
-  cp "$repo/LICENSE" "$1/python/LICENSE"
-  cp "$repo/LICENSE" "$1/nodejs/LICENSE"
-  cp "$repo/LICENSE" "$1/go/LICENSE"
+  local language
+  for language in python nodejs go; do
+    if wants "$language"; then cp "$repo/LICENSE" "$1/$language/LICENSE"; fi
+  done
+  if wants python; then packaging_python "$pyproject"; fi
+  if wants nodejs; then packaging_nodejs "$package_json"; fi
+}
+packaging_python() { # <pyproject.toml>
+  local pyproject="$1"
   # `license` as an SPDX expression with `license-files` (PEP 639), not the table setuptools stops
   # reading in 2027; the build backend pinned.
   sed -e '/^  \[project\.license\]$/{N;s/^  \[project\.license\]\n    text = \("[^"]*"\)$/  license = \1\n  license-files = ["LICENSE"]/;}' \
@@ -73,6 +106,9 @@ packaging() { # <output directory>: the package metadata the generators do not w
     log "Pulumi's Python generator wrote $pyproject in a shape scripts/gen-sdk.sh does not know: update its packaging()"
     exit 1
   fi
+}
+packaging_nodejs() { # <package.json>
+  local package_json="$1"
   # npm corrects a repository given as a bare URL at publish time (and warns): the object form, and where to report bugs.
   node -e '
     const fs = require("fs");
@@ -89,6 +125,10 @@ packaging() { # <output directory>: the package metadata the generators do not w
   ' "$package_json"
 }
 
+if [ -n "$out_dir" ]; then
+  generate "$out_dir" >&2
+  exit 0
+fi
 if ! $check; then
   generate "$repo/sdk" >&2
   exit 0

@@ -27,6 +27,7 @@ import {
 import { goProxy } from "./release/goproxy";
 import { javaPackages } from "./release/java";
 import { toolWheel } from "./release/wheels";
+import { packageVersion, releaseContext, releaseVersions, type ReleaseContext } from "./release/context";
 
 /** What one run of the command was asked. */
 interface ReleaseOptions {
@@ -68,51 +69,23 @@ export function changelogSection(changelog: string, heading: string): string | u
   );
 }
 
-/** Refuses a release whose version is not the same everywhere a user reads it. */
-function checkVersions(version: string): void {
-  const schema = JSON.parse(fs.readFileSync(path.join(REPO, "sdk", "schema.json"), "utf8")) as { version: string };
-  const python = fs
-    .readFileSync(path.join(REPO, "sdk", "python", "pyproject.toml"), "utf8")
-    .match(/^\s*version = "([^"]+)"/m)?.[1];
-  const nodeSdk = (
-    JSON.parse(fs.readFileSync(path.join(REPO, "sdk", "nodejs", "package.json"), "utf8")) as { version: string }
-  ).version;
-  const java = fs
-    .readFileSync(path.join(REPO, "sdk", "java", "pom.xml"), "utf8")
-    .match(/<artifactId>integration-platform<\/artifactId>\s*<version>([^<]+)<\/version>/)?.[1];
-  const found = {
-    "sdk/schema.json": schema.version,
-    "sdk/python/pyproject.toml": python,
-    "sdk/nodejs/package.json": nodeSdk,
-    "sdk/java/pom.xml": java,
-  };
-  const wrong = Object.entries(found).filter(([, v]) => v !== version);
-  if (wrong.length > 0) {
-    throw new Error(
-      `package.json says ${version}, but ${wrong.map(([file, v]) => `${file} says ${v}`).join(", ")}: run 'npm run gen:schema && bash scripts/gen-sdk.sh' and commit`,
-    );
-  }
-}
-
 /**
  * A program's archives, one per target (and for the tools and the emulator, a platform wheel per target that
  * carries the same executable); returns the archives' paths.
  */
 async function programArchives(
-  version: string,
+  { version, out, work }: ReleaseContext,
   program: ProgramName,
   targets: Target[],
-  out: string,
-  work: string,
 ): Promise<string[]> {
   const nodes = ensureTool("ensure-sea-node.sh");
   if (targets.some((t) => t.startsWith("darwin-")))
     process.env.PULUMI_IP_RCODESIGN ||= ensureTool("ensure-rcodesign.sh");
   const script = path.join(work, `${program}.js`);
-  const size = await bundleProgram(REPO, program, script);
+  const size = await bundleProgram(REPO, program, script, version);
   log(`bundled ${PROGRAMS[program].name} into one script of ${(size / 1e6).toFixed(1)} MB`);
   // The blob is made by the release's own Node.js (linux-amd64, run here) and serves every target.
-  const blob = seaBlob(path.join(nodes, "linux-amd64", "node"), script, work, REPO, program);
+  const blob = seaBlob(path.join(nodes, "linux-amd64", "node"), script, work, REPO, program, version);
   const archives: string[] = [];
   for (const target of targets) {
     const started = Date.now();
@@ -140,7 +113,7 @@ async function programArchives(
 }
 
 /** The Python SDK's wheel and sdist, built by PyPA's `build` (pinned, in a cached virtualenv). */
-function pythonPackages(out: string, work: string): void {
+function pythonPackages({ sdk, out, work }: ReleaseContext): void {
   const tools = path.join(
     process.env.PULUMI_IP_CACHE_DIR ?? path.join(os.homedir(), ".cache", "pulumi-integration-platform"),
     "release-python-build-1.6.1",
@@ -153,7 +126,7 @@ function pythonPackages(out: string, work: string): void {
   }
   // A copy: the build writes into its source folder, and sdk/ stays as generated.
   const source = path.join(work, "python");
-  fs.cpSync(path.join(REPO, "sdk", "python"), source, { recursive: true });
+  fs.cpSync(path.join(sdk, "python"), source, { recursive: true });
   run(path.join(tools, "bin", "python"), ["-m", "build", "--sdist", "--wheel", "--outdir", out, source], work);
 }
 
@@ -161,11 +134,37 @@ function pythonPackages(out: string, work: string): void {
  * The TypeScript SDK's npm tarball: compiled, then `bin/` packed with its package.json, as Pulumi's generated SDKs are
  * published.
  */
-function nodeSdkPackage(out: string, work: string): void {
-  run("npm", ["pack", "--ignore-scripts", "--pack-destination", out, "--loglevel", "error"], compiledNodeSdk(work));
+function nodeSdkPackage({ sdk, out, work }: ReleaseContext): void {
+  run(
+    "npm",
+    ["pack", "--ignore-scripts", "--pack-destination", out, "--loglevel", "error"],
+    compiledNodeSdk(work, sdk),
+  );
 }
 
-/** Writes SHA256SUMS over every file of the folder, in `sha256sum`'s format (`sha256sum -c SHA256SUMS` checks it). */
+/**
+ * This package's npm tarball, packed from a copy of the files `npm pack` takes with package.json saying the
+ * release's version: a snapshot's is not package.json's, and the repository is never modified.
+ */
+function npmPackage({ version, out, work }: ReleaseContext): void {
+  const [{ files }] = JSON.parse(
+    run("npm", ["pack", "--dry-run", "--json", "--ignore-scripts", "--loglevel", "error"], REPO),
+  ) as { files: { path: string }[] }[];
+  const staged = path.join(work, "npm-package");
+  for (const { path: file } of files) {
+    fs.mkdirSync(path.dirname(path.join(staged, file)), { recursive: true });
+    fs.copyFileSync(path.join(REPO, file), path.join(staged, file));
+    fs.chmodSync(path.join(staged, file), fs.statSync(path.join(REPO, file)).mode);
+  }
+  const manifest = JSON.parse(fs.readFileSync(path.join(REPO, "package.json"), "utf8")) as { version: string };
+  fs.writeFileSync(path.join(staged, "package.json"), JSON.stringify({ ...manifest, version }, null, 2) + "\n");
+  run("npm", ["pack", "--ignore-scripts", "--pack-destination", out, "--loglevel", "error"], staged);
+}
+
+/**
+ * Writes SHA256SUMS over every file at the folder's top (what the GitHub release uploads: goproxy/ goes up as
+ * goproxy.tar.gz, maven/ has its own checksums), in `sha256sum`'s format (`sha256sum --check --strict SHA256SUMS`).
+ */
 function writeChecksums(out: string): void {
   const lines = fs
     .readdirSync(out)
@@ -180,11 +179,14 @@ function writeChecksums(out: string): void {
   fs.writeFileSync(path.join(out, "SHA256SUMS"), lines.join("\n") + "\n");
 }
 
+/** The CHANGELOG.md heading of the release's own notes: a snapshot's says it is not a release. */
+export function releaseHeading(version: string, snapshot: boolean): string {
+  return snapshot ? `## ${version} (a snapshot of the unreleased changes, not a release)` : `## ${version}`;
+}
+
 /** Makes the release folder; returns its path. */
 export async function release(options: ReleaseOptions): Promise<string> {
-  const { version } = JSON.parse(fs.readFileSync(path.join(REPO, "package.json"), "utf8")) as { version: string };
-  checkVersions(version);
-  const heading = options.snapshot ? "Unreleased" : version;
+  const heading = options.snapshot ? "Unreleased" : packageVersion(REPO);
   const notes = changelogSection(fs.readFileSync(path.join(REPO, "CHANGELOG.md"), "utf8"), heading);
   if (notes === undefined)
     throw new Error(
@@ -193,39 +195,41 @@ export async function release(options: ReleaseOptions): Promise<string> {
   if (!fs.existsSync(path.join(REPO, "dist", "provider", "native", "main.js")))
     throw new Error("dist/ is missing: run 'npm run build' first");
 
-  const out = path.resolve(options.out ?? path.join(REPO, "release", `v${version}`));
-  fs.rmSync(out, { recursive: true, force: true });
-  fs.mkdirSync(out, { recursive: true });
   const work = fs.mkdtempSync(path.join(os.tmpdir(), "pip-release-"));
-  const wanted = (part: Part) => !options.only || options.only.includes(part);
   try {
+    const context = releaseContext(REPO, options.snapshot, work, options.out);
+    const { version, sdk, out } = context;
+    log(`version ${version}${options.snapshot ? " (snapshot)" : ""}, SDKs from ${sdk}`);
+    fs.rmSync(out, { recursive: true, force: true });
+    fs.mkdirSync(out, { recursive: true });
+    const wanted = (part: Part) => !options.only || options.only.includes(part);
     for (const program of ["plugin", "tools", "emulator"] as const)
-      if (wanted(program)) await programArchives(version, program, options.targets, out, work);
-    if (wanted("python")) pythonPackages(out, work);
-    if (wanted("nodejs-sdk")) nodeSdkPackage(out, work);
-    if (wanted("java")) javaPackages(path.join(REPO, "sdk"), version, out, work, process.env, log);
-    if (wanted("go")) await goProxy(path.join(REPO, "sdk"), version, out);
-    if (wanted("npm")) run("npm", ["pack", "--ignore-scripts", "--pack-destination", out, "--loglevel", "error"], REPO);
-    if (wanted("schema")) fs.copyFileSync(path.join(REPO, "sdk", "schema.json"), path.join(out, "schema.json"));
-    fs.writeFileSync(
-      path.join(out, "CHANGELOG.md"),
-      `## ${options.snapshot ? `${version} (snapshot of the unreleased changes)` : version}\n\n${notes}`,
-    );
+      if (wanted(program)) await programArchives(context, program, options.targets);
+    if (wanted("python")) pythonPackages(context);
+    if (wanted("nodejs-sdk")) nodeSdkPackage(context);
+    if (wanted("java")) javaPackages(sdk, version, out, work, process.env, log);
+    if (wanted("go")) await goProxy(sdk, version, out);
+    if (wanted("npm")) npmPackage(context);
+    if (wanted("schema")) fs.copyFileSync(path.join(sdk, "schema.json"), path.join(out, "schema.json"));
+    fs.writeFileSync(path.join(out, "CHANGELOG.md"), `${releaseHeading(version, options.snapshot)}\n\n${notes}`);
+    fs.writeFileSync(path.join(out, "release.json"), JSON.stringify(releaseVersions(version), null, 2) + "\n");
     writeChecksums(out);
+    return out;
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }
-  return out;
 }
 
 if (require.main === module) {
   const program = new Command()
     .name("npm run release --")
-    .description("Writes every artifact of the version in package.json into one folder (docs/design/release.md).")
+    .description(
+      "Writes every artifact of the version in package.json (or of a snapshot) into one folder (docs/design/release.md).",
+    )
     .option("--out <dir>", "the folder to write (emptied first)", "release/v<version>")
     .option(
       "--snapshot",
-      "release the CHANGELOG's [Unreleased] section instead of the version's own (for tests and dry runs)",
+      "release the CHANGELOG's [Unreleased] section as <next>-dev.<commits>+g<commit>, a version no release has (for tests and dry runs)",
       false,
     )
     .addOption(
@@ -239,8 +243,9 @@ if (require.main === module) {
   if (options.out === "release/v<version>") delete options.out;
   release(options).then(
     (out) => {
-      for (const name of fs.readdirSync(out).sort())
-        console.log(`${String(fs.statSync(path.join(out, name)).size).padStart(11)}  ${name}`);
+      for (const name of fs.readdirSync(out, { recursive: true, encoding: "utf8" }).sort())
+        if (fs.statSync(path.join(out, name)).isFile())
+          console.log(`${String(fs.statSync(path.join(out, name)).size).padStart(11)}  ${name}`);
       console.log(`release: ${out}`);
     },
     (error: Error) => {

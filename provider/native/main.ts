@@ -1,12 +1,20 @@
 // `pulumi-resource-integration-platform`: the native provider's plugin. The engine starts it with
 // its own address and reads the port it listens on from the first line of stdout.
 import * as grpc from "@grpc/grpc-js";
+import { wrongInstall } from "./installedVersion";
 
 const { version } = require("../../../package.json") as { version: string };
 // `-version`, as Pulumi's own plugins answer it: what a user or a release check asks of an executable.
 if (process.argv.slice(2).some((arg) => arg === "-version" || arg === "--version")) {
   console.log(version);
   process.exit(0);
+}
+// Installed by the CLI under another version than its own: say so and how to fix it, rather than serve.
+// The executable is execPath in the release's single executable, the script (argv[1]) under `node`.
+const wrong = wrongInstall(version, [process.execPath, process.argv[1]]);
+if (wrong) {
+  console.error(wrong);
+  process.exit(1);
 }
 
 /** The engine's address: the first argument that is not a flag (`--logtostderr`, `-v=9`, `--tracing …`). */

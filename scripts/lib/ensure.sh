@@ -32,6 +32,11 @@ go_tool() { # <tools/ folder> [<binary name> <package> [<go build flag>...]]; by
   for file in go.sum go.mod main.go; do [ -f "$dir/$file" ] && keyed+=("$dir/$file"); done
   key="$(cat "${keyed[@]}" | sha256sum | cut -c1-12)"
   binary="$cache_root/$name-$key/$name"
+  # One build at a time: a release's and a test's generation may ask at once (the lock is let go when
+  # the caller's command substitution returns).
+  mkdir -p "$cache_root"
+  exec 9>"$cache_root/$name-$key.lock"
+  flock 9
   if [ ! -x "$binary" ]; then
     command -v go >/dev/null 2>&1 || { log "$name is not built and there is no Go toolchain to build it (Go 1.25.11 or newer)"; exit 1; }
     started=$SECONDS

@@ -63,10 +63,35 @@ export function archiveName(version: string, target: Target, program: ProgramNam
 }
 
 /**
- * Bundles a compiled program into one CommonJS script: a single executable runs one script, and
- * its `require` reaches only Node's built-in modules. Returns the bundle's size in bytes.
+ * An esbuild plugin that gives the bundle the repository's package.json with `version` in it: the plugin
+ * inlines package.json (a literal `require`) to report its version, and a snapshot's version is not
+ * package.json's. Only the repository's own file is replaced; the dependencies' package.json are left alone.
  */
-export async function bundleProgram(repo: string, program: ProgramName, outfile: string): Promise<number> {
+function packageVersionPlugin(repo: string, version: string): esbuild.Plugin {
+  const manifest = path.join(repo, "package.json");
+  return {
+    name: "package-version",
+    setup(build) {
+      build.onLoad({ filter: /[\\/]package\.json$/ }, (args) => {
+        if (path.resolve(args.path) !== manifest) return undefined;
+        const contents = { ...(JSON.parse(fs.readFileSync(manifest, "utf8")) as object), version };
+        return { contents: JSON.stringify(contents), loader: "json" };
+      });
+    },
+  };
+}
+
+/**
+ * Bundles a compiled program into one CommonJS script: a single executable runs one script, and
+ * its `require` reaches only Node's built-in modules. The bundle carries `version` as its package.json's
+ * (package.json's own when not given). Returns the bundle's size in bytes.
+ */
+export async function bundleProgram(
+  repo: string,
+  program: ProgramName,
+  outfile: string,
+  version?: string,
+): Promise<number> {
   await esbuild.build({
     entryPoints: [path.join(repo, PROGRAMS[program].entry)],
     bundle: true,
@@ -81,6 +106,7 @@ export async function bundleProgram(repo: string, program: ProgramName, outfile:
     keepNames: true,
     legalComments: "none",
     logLevel: "error",
+    plugins: version ? [packageVersionPlugin(repo, version)] : [],
   });
   return fs.statSync(outfile).size;
 }
@@ -92,15 +118,30 @@ export function bundlePlugin(repo: string, outfile: string): Promise<number> {
 
 /**
  * Writes the preparation blob for `script` (a file in `work`) with `node` (the release's Node.js, run here), with
- * the program's assets read from `repo`.
+ * the program's assets read from `repo`; with `version`, the package.json asset says that version (`--version`
+ * prints it).
  */
-export function seaBlob(node: string, script: string, work: string, repo: string, program: ProgramName = "plugin"): string {
+export function seaBlob(
+  node: string,
+  script: string,
+  work: string,
+  repo: string,
+  program: ProgramName = "plugin",
+  version?: string,
+): string {
   const config = path.join(work, `${program}-sea-config.json`);
   // No code cache and no snapshot: both are tied to the platform that builds them, and one blob
   // serves all five targets. Paths relative to `work`: the blob keeps the script's path as given,
   // and a temporary folder's random name would make each release's archives differ. The assets are
   // keyed by their path in the repository, as contract/packageFiles.ts reads them.
-  const assets = Object.fromEntries(PROGRAMS[program].assets.map((file) => [file, path.join(repo, file)]));
+  const assets: Record<string, string> = Object.fromEntries(
+    PROGRAMS[program].assets.map((file) => [file, path.join(repo, file)]),
+  );
+  if (version && "package.json" in assets) {
+    const manifest = { ...(JSON.parse(fs.readFileSync(assets["package.json"], "utf8")) as object), version };
+    assets["package.json"] = path.join(work, `${program}-package.json`);
+    fs.writeFileSync(assets["package.json"], JSON.stringify(manifest, null, 2) + "\n");
+  }
   const settings = {
     main: path.relative(work, script),
     output: `${program}.blob`,

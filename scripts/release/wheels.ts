@@ -7,6 +7,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import { executableName, PROGRAMS, type Target } from "./executables";
+import { pythonVersion } from "./version";
 
 const execFileAsync = promisify(execFile);
 
@@ -33,14 +34,17 @@ export const WHEEL_PROJECTS = {
   },
 } as const;
 
-/** A wheel's file name as PyPA's format spells it: the distribution with underscores, version, tags. */
+/**
+ * A wheel's file name as PyPA's format spells it: the distribution with underscores, the release's version
+ * (semver) in PEP 440's spelling, tags.
+ */
 export function wheelFileName(program: keyof typeof WHEEL_PROJECTS, version: string, target: Target): string {
-  return `${WHEEL_PROJECTS[program].distribution.replace(/-/g, "_")}-${version}-py3-none-${WHEEL_PLATFORMS[target]}.whl`;
+  return `${WHEEL_PROJECTS[program].distribution.replace(/-/g, "_")}-${pythonVersion(version)}-py3-none-${WHEEL_PLATFORMS[target]}.whl`;
 }
 
-/** Where a wheel holds its executable: `<name>-<version>.data/scripts/`, which pip installs onto PATH. */
+/** Where a wheel holds its executable: `<name>-<PEP 440 version>.data/scripts/`, which pip installs onto PATH. */
 export function wheelExecutablePath(program: keyof typeof WHEEL_PROJECTS, version: string, target: Target): string {
-  return `${WHEEL_PROJECTS[program].distribution.replace(/-/g, "_")}-${version}.data/scripts/${executableName(target, program)}`;
+  return `${WHEEL_PROJECTS[program].distribution.replace(/-/g, "_")}-${pythonVersion(version)}.data/scripts/${executableName(target, program)}`;
 }
 
 const HOMEPAGE = "https://github.com/pulumi-integration-platform/pulumi-integration-platform";
@@ -81,7 +85,7 @@ function readme(program: keyof typeof WHEEL_PROJECTS, version: string): string {
     `executable is in the GitHub release as \`${command}-v${version}-<os>-<arch>.tar.gz\`, for teams that do not use pip.`,
     "",
     "```bash",
-    `pip install ${distribution}==${version}`,
+    `pip install ${distribution}==${pythonVersion(version)}`,
     "```",
     "",
     ...usage,
@@ -91,7 +95,10 @@ function readme(program: keyof typeof WHEEL_PROJECTS, version: string): string {
   ].join("\n");
 }
 
-/** Writes the program's wheel for `target`, carrying `executable`, into `out`; resolves to its path. */
+/**
+ * Writes the program's wheel of the release `version` (semver; the wheel carries its PEP 440 spelling) for
+ * `target`, carrying `executable`, into `out`; resolves to its path.
+ */
 export async function toolWheel(
   repo: string,
   program: keyof typeof WHEEL_PROJECTS,
@@ -110,7 +117,7 @@ export async function toolWheel(
       "python3",
       [
         path.join(repo, "scripts", "release", "tool_wheel.py"),
-        ...["--distribution", distribution, "--version", version, "--platform", WHEEL_PLATFORMS[target]],
+        ...["--distribution", distribution, "--version", pythonVersion(version), "--platform", WHEEL_PLATFORMS[target]],
         ...["--executable", executable, "--command", PROGRAMS[program].name, "--summary", summary],
         ...["--readme", description, "--license", path.join(repo, "LICENSE"), "--homepage", HOMEPAGE, "--out", out],
       ],

@@ -15,10 +15,15 @@ import { REPO, type Workspace } from "../../harness/engine";
 import { MAVEN_REPOSITORY } from "../../harness/languages";
 import { PLUGIN_DOWNLOAD_URL, SDK_NAMES } from "../../provider/native/schema";
 import { wheelFileName, type WHEEL_PROJECTS } from "../../scripts/release/wheels";
+import type { ReleaseVersions } from "../../scripts/release/context";
 
-/** The package's version, which the release carries. */
-export const VERSION = (JSON.parse(fs.readFileSync(path.join(REPO, "package.json"), "utf8")) as { version: string })
-  .version;
+/**
+ * The versions the release folder carries, as its release.json records them: a snapshot's (`<next>-dev.<n>+g<commit>`)
+ * is not package.json's, and each registry spells it its own way (scripts/release/context.ts).
+ */
+export function releaseVersions(): ReleaseVersions {
+  return JSON.parse(fs.readFileSync(path.join(releaseFolder(), "release.json"), "utf8")) as ReleaseVersions;
+}
 
 let folder: string | undefined;
 /**
@@ -63,25 +68,28 @@ export function pluginArchive(target: Target): string {
 
 /** The release's archive of a program (the plugin, the tools, the emulator) for a target. */
 export function programArchive(program: ProgramName, target: Target): string {
-  return path.join(releaseFolder(), archiveName(VERSION, target, program));
+  return path.join(releaseFolder(), archiveName(releaseVersions().version, target, program));
 }
 
 /** The release's Python SDK wheel (pure Python: the tools' and the emulator's wheels are per platform). */
 export function pythonWheel(): string {
-  const name = `${SDK_NAMES.python}-${VERSION}-py3-none-any.whl`;
+  const name = `${SDK_NAMES.python}-${releaseVersions().python}-py3-none-any.whl`;
   assert.ok(fs.existsSync(path.join(releaseFolder(), name)), `the release folder ${releaseFolder()} holds ${name}`);
   return path.join(releaseFolder(), name);
 }
 
 /** The release's platform wheel of the tools or the emulator for linux-amd64, the platform the tests run on. */
 export function toolWheelFile(program: keyof typeof WHEEL_PROJECTS): string {
-  const name = wheelFileName(program, VERSION, "linux-amd64");
+  const name = wheelFileName(program, releaseVersions().version, "linux-amd64");
   assert.ok(fs.existsSync(path.join(releaseFolder(), name)), `the release folder ${releaseFolder()} holds ${name}`);
   return path.join(releaseFolder(), name);
 }
 
-/** `pulumi plugin install resource integration-platform <version> --file <archive>`, into the workspace's PULUMI_HOME. */
-export function installPluginFromArchive(workspace: Workspace): void {
+/**
+ * `pulumi plugin install resource integration-platform <version> --file <archive>`, into the workspace's PULUMI_HOME:
+ * under the release's version unless told another (to show a plugin installed under a wrong one is refused).
+ */
+export function installPluginFromArchive(workspace: Workspace, version: string = releaseVersions().version): void {
   execFileSync(
     "pulumi",
     [
@@ -89,7 +97,7 @@ export function installPluginFromArchive(workspace: Workspace): void {
       "install",
       "resource",
       "integration-platform",
-      VERSION,
+      version,
       "--file",
       pluginArchive("linux-amd64"),
       "--non-interactive",
@@ -127,7 +135,7 @@ export function pathWithoutNode(...dirs: string[]): string {
 export interface ReleaseMirror {
   /** Its address, `http://127.0.0.1:<port>`. */
   url: string;
-  /** The paths asked for, in order. */
+  /** The paths asked for, in order, decoded. */
   asked: string[];
   /**
    * PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES pointing the SDK's plugin source at this mirror, as air-gapped CI sets it
@@ -142,11 +150,13 @@ export interface ReleaseMirror {
 /** Serves the release folder's files at /v<version>/ on 127.0.0.1, as a static mirror of the GitHub release does. */
 export async function startMirror(): Promise<ReleaseMirror> {
   const asked: string[] = [];
+  const { version } = releaseVersions();
   const server = http.createServer((req, res) => {
-    asked.push(req.url ?? "");
-    const name = decodeURIComponent((req.url ?? "").replace(`/v${VERSION}/`, ""));
-    const file = path.join(releaseFolder(), path.basename(name));
-    if (!(req.url ?? "").startsWith(`/v${VERSION}/`) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
+    // Decoded: a snapshot's version has a `+`, which the CLI sends as %2B.
+    const url = decodeURIComponent(req.url ?? "");
+    asked.push(url);
+    const file = path.join(releaseFolder(), path.basename(url));
+    if (!url.startsWith(`/v${version}/`) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
       res.writeHead(404).end();
       return;
     }

@@ -16,7 +16,7 @@ import {
   pathWithoutNode,
   releaseFolder,
   startMirror,
-  VERSION,
+  releaseVersions,
   type ReleaseMirror,
 } from "../../support/release";
 
@@ -55,8 +55,9 @@ describe(`e2e: pulumi up installs the plugin from the SDK's download URL, throug
     await step("2. up fetches the plugin from the mirror, then creates", async () => {
       const up = await stack.ok(["up", "--yes", "--skip-preview"]);
       assert.match(up.stdout, /\+ 8 created/);
-      assert.deepEqual(mirror.asked, [`/v${VERSION}/${archiveName(VERSION, "linux-amd64")}`]);
-      const installed = path.join(plugins, `resource-integration-platform-v${VERSION}`);
+      const { version } = releaseVersions();
+      assert.deepEqual(mirror.asked, [`/v${version}/${archiveName(version, "linux-amd64")}`]);
+      const installed = path.join(plugins, `resource-integration-platform-v${version}`);
       assert.ok(
         fs.existsSync(path.join(installed, "pulumi-resource-integration-platform")),
         `the CLI installed the plugin in ${installed}`,

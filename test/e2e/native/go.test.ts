@@ -22,7 +22,7 @@ import {
   releaseGoEnv,
   releaseGoVersion,
   startMirror,
-  VERSION,
+  releaseVersions,
   type ReleaseMirror,
 } from "../../support/release";
 
@@ -99,10 +99,11 @@ describe(`e2e: the native provider from Go (the SDK from the release's module pr
     await step("0. no plugin is installed, and none is on PATH", async () => assert.ok(!installed()));
     await walkNativeStack(e2e, secrets);
     await step("after: the CLI fetched the linux-amd64 archive from the mirror once, and installed it", async () => {
-      assert.deepEqual(mirror.asked, [`/v${VERSION}/${archiveName(VERSION, "linux-amd64")}`]);
+      const { version } = releaseVersions();
+      assert.deepEqual(mirror.asked, [`/v${version}/${archiveName(version, "linux-amd64")}`]);
       assert.ok(
         fs.existsSync(
-          path.join(plugins, `resource-integration-platform-v${VERSION}`, "pulumi-resource-integration-platform"),
+          path.join(plugins, `resource-integration-platform-v${version}`, "pulumi-resource-integration-platform"),
         ),
       );
     });

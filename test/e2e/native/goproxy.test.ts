@@ -12,7 +12,7 @@ import { REPO } from "../../../harness/engine";
 import { LANGUAGES } from "../../../harness/languages";
 import { GO_SDK_MODULE, GOPROXY_ARCHIVE, GOPROXY_DIR, goProxyVersions } from "../../../scripts/release/goproxy";
 import { goVersion } from "../../../scripts/release/version";
-import { releaseFolder, VERSION } from "../../support/release";
+import { releaseFolder, releaseVersions } from "../../support/release";
 
 /** The release's Go modules, each with its folder in this repository. */
 const MODULES = [
@@ -46,7 +46,7 @@ describe(`e2e: the release's Go module proxy tree ${LANGUAGES}`, function () {
   const downloads: Record<string, Downloaded> = {};
   before(() => {
     tree = path.join(releaseFolder(), GOPROXY_DIR);
-    version = goVersion(VERSION);
+    version = goVersion(releaseVersions().version);
     scratch = fs.mkdtempSync(path.join(os.tmpdir(), "pip-e2e-goproxy-"));
   });
   after(() => {

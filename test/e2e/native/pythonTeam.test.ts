@@ -23,7 +23,7 @@ import {
   releaseFolder,
   startServer,
   toolWheelFile,
-  VERSION,
+  releaseVersions,
   type Server,
 } from "../../support/release";
 
@@ -114,10 +114,10 @@ describe(`e2e: a Python team's day, with no Node.js on any PATH (the release's w
       for (const command of ["pulumi-integration-platform", "pulumi-integration-platform-emulator"]) {
         const version = await tool([command, "--version"]);
         assert.equal(version.code, 0, version.stderr);
-        assert.equal(version.stdout.trim(), VERSION);
+        assert.equal(version.stdout.trim(), releaseVersions().version);
       }
       const shown = await tool(["python", "-m", "pulumi_integration_platform_tools", "--version"]);
-      assert.equal(shown.stdout.trim(), VERSION, "python -m runs the executable too");
+      assert.equal(shown.stdout.trim(), releaseVersions().version, "python -m runs the executable too");
     });
 
     await step("pulumi preview --json, summarized by the tools executable for the pull request", async () => {

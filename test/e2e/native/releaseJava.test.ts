@@ -24,7 +24,11 @@ import { engineBinDir, REPO, Stack, Workspace } from "../../../harness/engine";
 import { step } from "../../../harness/e2e";
 import { copyNativeExample, LANGUAGES, languageHostsDir, MAVEN_REPOSITORY } from "../../../harness/languages";
 import { ensureTool } from "../../../harness/tools";
-import { releaseFolder, startMirror, VERSION } from "../../support/release";
+import { packageVersion } from "../../../scripts/release/context";
+import { releaseFolder, releaseVersions, startMirror } from "../../support/release";
+
+/** The release's version as Maven spells it (a snapshot's is not package.json's). */
+const VERSION = releaseVersions().maven;
 
 const COORDINATES = {
   groupId: "io.github.pulumi-integration-platform",
@@ -275,8 +279,9 @@ describe(`e2e: the release's Java SDK for Maven Central (maven/, javadoc, plugin
       fs.mkdirSync(work);
       const printed: string[] = [];
       const signedRelease = javaPackages(
+        // sdk/ as committed, which carries package.json's version (a snapshot regenerates its own).
         path.join(REPO, "sdk"),
-        VERSION,
+        packageVersion(REPO),
         out,
         work,
         {

@@ -5,7 +5,6 @@
 // The server's log shows that each of our packages came from the folder, and nowhere else.
 import * as assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";
-import * as fs from "node:fs";
 import * as path from "node:path";
 import { engineBinDir, REPO } from "../../../harness/engine";
 import { LANGUAGES, languageHostsDir } from "../../../harness/languages";
@@ -17,11 +16,10 @@ import {
   escapeModulePath,
   GO_MODULE,
   VERIFY_LANGUAGES,
-  versionsOf,
   type ReleaseVersions,
   type VerifyLanguage,
 } from "../../../scripts/verify-release";
-import { releaseFolder, VERSION } from "../../support/release";
+import { releaseFolder, releaseVersions } from "../../support/release";
 
 /** This machine's Go module cache's download tree, which `go` serves from as a `file://` proxy. */
 function goModuleDownloads(): string {
@@ -45,10 +43,7 @@ describe(`e2e: the published release checked as users install it, in every langu
 
   before(async () => {
     const folder = releaseFolder();
-    const manifest = path.join(folder, "release.json");
-    versions = fs.existsSync(manifest)
-      ? (JSON.parse(fs.readFileSync(manifest, "utf8")) as ReleaseVersions)
-      : versionsOf(VERSION);
+    versions = releaseVersions();
     server = await serveFolder(folder);
     const hosts = languageHostsDir();
     const started = Date.now();
