@@ -79,8 +79,11 @@ export function toolWheelFile(program: keyof typeof WHEEL_PROJECTS): string {
   return path.join(releaseFolder(), name);
 }
 
-/** `pulumi plugin install resource integration-platform <version> --file <archive>`, into the workspace's PULUMI_HOME. */
-export function installPluginFromArchive(workspace: Workspace): void {
+/**
+ * `pulumi plugin install resource integration-platform <version> --file <archive>`, into the workspace's PULUMI_HOME,
+ * from the archive of `target` (linux-amd64, the machine the tests run on, unless a test runs another under emulation).
+ */
+export function installPluginFromArchive(workspace: Workspace, target: Target = "linux-amd64"): void {
   execFileSync(
     "pulumi",
     [
@@ -90,7 +93,7 @@ export function installPluginFromArchive(workspace: Workspace): void {
       "integration-platform",
       VERSION,
       "--file",
-      pluginArchive("linux-amd64"),
+      pluginArchive(target),
       "--non-interactive",
     ],
     {
@@ -98,6 +101,17 @@ export function installPluginFromArchive(workspace: Workspace): void {
       stdio: ["ignore", "ignore", "inherit"],
     },
   );
+}
+
+/** Where libc6-arm64-cross and libstdc++6-arm64-cross put the aarch64 libraries: qemu's `-L`, the root its programs' paths start from. */
+export const AARCH64_SYSROOT = "/usr/aarch64-linux-gnu";
+
+/**
+ * `qemu-aarch64-static`, which runs the linux-arm64 executables on this x86-64 machine with the libraries in
+ * AARCH64_SYSROOT (scripts/ensure-qemu.sh: installed with apt-get when missing).
+ */
+export function qemuAarch64(): string {
+  return ensureTool("ensure-qemu.sh");
 }
 
 /**
