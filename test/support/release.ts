@@ -86,10 +86,14 @@ export function toolWheelFile(program: keyof typeof WHEEL_PROJECTS): string {
 }
 
 /**
- * `pulumi plugin install resource integration-platform <version> --file <archive>`, into the workspace's PULUMI_HOME:
+ * `pulumi plugin install resource integration-platform <version> --file <archive>`, into the workspace's PULUMI_HOME,
+ * from the archive of `target` (linux-amd64, the machine the tests run on, unless a test runs another under emulation),
  * under the release's version unless told another (to show a plugin installed under a wrong one is refused).
  */
-export function installPluginFromArchive(workspace: Workspace, version: string = releaseVersions().version): void {
+export function installPluginFromArchive(
+  workspace: Workspace,
+  { target = "linux-amd64", version = releaseVersions().version }: { target?: Target; version?: string } = {},
+): void {
   execFileSync(
     "pulumi",
     [
@@ -99,7 +103,7 @@ export function installPluginFromArchive(workspace: Workspace, version: string =
       "integration-platform",
       version,
       "--file",
-      pluginArchive("linux-amd64"),
+      pluginArchive(target),
       "--non-interactive",
     ],
     {
@@ -107,6 +111,17 @@ export function installPluginFromArchive(workspace: Workspace, version: string =
       stdio: ["ignore", "ignore", "inherit"],
     },
   );
+}
+
+/** Where libc6-arm64-cross and libstdc++6-arm64-cross put the aarch64 libraries: qemu's `-L`, the root its programs' paths start from. */
+export const AARCH64_SYSROOT = "/usr/aarch64-linux-gnu";
+
+/**
+ * `qemu-aarch64-static`, which runs the linux-arm64 executables on this x86-64 machine with the libraries in
+ * AARCH64_SYSROOT (scripts/ensure-qemu.sh: installed with apt-get when missing).
+ */
+export function qemuAarch64(): string {
+  return ensureTool("ensure-qemu.sh");
 }
 
 /**

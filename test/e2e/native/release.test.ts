@@ -301,7 +301,7 @@ describe(`e2e: a snapshot release's version ${LANGUAGES}`, function () {
     const wrong = "9.9.9";
     const workspace = new Workspace();
     try {
-      installPluginFromArchive(workspace, wrong);
+      installPluginFromArchive(workspace, { version: wrong });
       const dir = path.join(workspace.root, "program");
       fs.mkdirSync(dir);
       // A YAML program: the host asks the installed plugin for its schema, so the plugin starts at preview.
