@@ -32,7 +32,7 @@ import {
   programArchive,
   qemuAarch64,
   releaseFolder,
-  VERSION,
+  releaseVersions,
 } from "../../support/release";
 
 /** ELF's e_machine for AArch64. */
@@ -69,7 +69,12 @@ interface PluginProcess {
  */
 function installArm64PluginUnderQemu(workspace: Workspace, qemu: string): string {
   installPluginFromArchive(workspace, { target: "linux-arm64" });
-  const dir = path.join(workspace.root, "home", "plugins", `resource-integration-platform-v${VERSION}`);
+  const dir = path.join(
+    workspace.root,
+    "home",
+    "plugins",
+    `resource-integration-platform-v${releaseVersions().version}`,
+  );
   const entry = path.join(dir, executableName("linux-arm64"));
   const arm64 = `${entry}.aarch64`;
   fs.renameSync(entry, arm64);
@@ -142,7 +147,11 @@ describe(`e2e: the linux-arm64 executables under qemu's aarch64 emulation ${LANG
       const run = (arg: string) =>
         execFileSync(qemu, ["-L", AARCH64_SYSROOT, executable, arg], { env: { PATH: "" }, encoding: "utf8" });
       // The plugin takes Go's single-dash flags, as the engine passes them; the tools and the emulator, --version.
-      assert.equal(run(program === "plugin" ? "-version" : "--version").trim(), VERSION, PROGRAMS[program].name);
+      assert.equal(
+        run(program === "plugin" ? "-version" : "--version").trim(),
+        releaseVersions().version,
+        PROGRAMS[program].name,
+      );
       if (program !== "plugin") assert.ok(run("--help").startsWith(`Usage: ${PROGRAMS[program].name} `));
     }
   });
