@@ -1,5 +1,6 @@
 // Every file of the project `import` writes, in the language asked for, from the plan and the facts
 // about the command.
+import { goVersion, parseSemVer, pythonVersion } from "../../contract/versions";
 import { foundRecords, renderFound } from "./found";
 import { renderGo } from "./go";
 import { renderJava } from "./java";
@@ -20,8 +21,10 @@ const sdkVersion = (meta: ProjectMeta) => meta.versions.package.replace(/^\^/, "
 
 /** The SDK's range in requirements.txt: this release's minor version, as `^` does in package.json for 0.x. */
 function sdkRange(meta: ProjectMeta): string {
-  const [major, minor] = sdkVersion(meta).split(".").map(Number);
-  return `>=${sdkVersion(meta)},<${major}.${minor + 1}.0`;
+  const { major, minor } = parseSemVer(sdkVersion(meta));
+  // In PEP 440's spelling; a local version (a snapshot's +g<commit>) is allowed only after ==, so the
+  // range starts at its public part.
+  return `>=${pythonVersion(sdkVersion(meta)).replace(/\+.*$/, "")},<${major}.${minor + 1}.0`;
 }
 
 /** The TypeScript project's own files: the dynamic provider's package, as before --language. */
@@ -78,7 +81,7 @@ function goFiles(plan: ImportPlan, meta: ProjectMeta, description: string): Proj
     "Pulumi.yaml": `name: ${meta.project}\ndescription: ${JSON.stringify(description)}\nruntime: go\n`,
     "go.mod":
       `module ${meta.project}\n\ngo ${go.directive}\n\nrequire (\n` +
-      `\t${GO_SDK_MODULE} v${sdkVersion(meta)}\n\tgithub.com/pulumi/pulumi/sdk/v3 ${go.sdk}\n)\n`,
+      `\t${GO_SDK_MODULE} ${goVersion(sdkVersion(meta))}\n\tgithub.com/pulumi/pulumi/sdk/v3 ${go.sdk}\n)\n`,
     "main.go": renderGo(plan),
     ".gitignore": `/${meta.project}\n`,
   };
