@@ -80,8 +80,14 @@ describe(".github/workflows/release.yml", () => {
     assert.match(step("npm run release").run!, /npm run release\b/);
   });
 
-  it("uploads the whole release folder, and publishes the files the command writes, with a dry run where a token is missing", () => {
-    assert.match(step("GitHub release").run!, /gh release create "v\$VERSION" "\$FOLDER"\/\*/);
+  it("uploads the release folder's files, and publishes the files the command writes, with a dry run where a token is missing", () => {
+    // The folder's top-level files: goproxy/ goes up as goproxy.tar.gz, maven/ to Maven Central.
+    assert.match(step("GitHub release").run!, /find "\$FOLDER" -maxdepth 1 -type f/);
+    assert.match(step("GitHub release").run!, /gh release create "v\$VERSION" "\$\{assets\[@\]\}"/);
+    const central = step("Maven Central");
+    assert.match(central.run!, /cd "\$FOLDER\/maven" && zip/);
+    assert.match(central.run!, /-z "\$MAVEN_CENTRAL_TOKEN" \]; then\s+echo "dry run/);
+    assert.match(central.run!, /-name '\*\.asc'/);
     const npm = step("npm (");
     assert.match(npm.run!, /pulumi-integration-platform-\$VERSION\.tgz/);
     assert.match(npm.run!, new RegExp(`${SDK_NAMES.nodejs}-\\$VERSION\\.tgz`));

@@ -36,7 +36,12 @@ const COORDINATES = {
   version: VERSION,
 };
 const BASE = `${COORDINATES.artifactId}-${VERSION}`;
-const ARTIFACTS = [`${BASE}.jar`, `${BASE}-sources.jar`, `${BASE}-javadoc.jar`, `${BASE}.pom`];
+/** The four files Maven Central takes for a version: jar, sources, javadoc, pom. */
+function artifactNames(version: string): string[] {
+  const base = `${COORDINATES.artifactId}-${version}`;
+  return [`${base}.jar`, `${base}-sources.jar`, `${base}-javadoc.jar`, `${base}.pom`];
+}
+const ARTIFACTS = artifactNames(VERSION);
 /** Where Pulumi's Java SDK looks for a package's plugin (com/<namespace>/<name>/plugin.json). */
 const PLUGIN_JSON = "com/github/pulumi-integration-platform/integration-platform/plugin.json";
 
@@ -278,10 +283,12 @@ describe(`e2e: the release's Java SDK for Maven Central (maven/, javadoc, plugin
       fs.mkdirSync(out);
       fs.mkdirSync(work);
       const printed: string[] = [];
+      // sdk/ as committed, which carries package.json's version (a snapshot regenerates its own).
+      const signedVersion = packageVersion(REPO);
+      const signedArtifacts = artifactNames(signedVersion);
       const signedRelease = javaPackages(
-        // sdk/ as committed, which carries package.json's version (a snapshot regenerates its own).
         path.join(REPO, "sdk"),
-        packageVersion(REPO),
+        signedVersion,
         out,
         work,
         {
@@ -294,13 +301,11 @@ describe(`e2e: the release's Java SDK for Maven Central (maven/, javadoc, plugin
       );
       assert.equal(signedRelease.signed, true);
       const dir = path.join(out, signedRelease.directory);
-      const expected = ARTIFACTS.flatMap((name) => [
-        name,
-        `${name}.asc`,
-        ...MAVEN_CHECKSUMS.map((a) => `${name}.${a}`),
-      ]).sort();
+      const expected = signedArtifacts
+        .flatMap((name) => [name, `${name}.asc`, ...MAVEN_CHECKSUMS.map((a) => `${name}.${a}`)])
+        .sort();
       assert.deepEqual(fs.readdirSync(dir).sort(), expected);
-      for (const name of ARTIFACTS) {
+      for (const name of signedArtifacts) {
         assert.match(fs.readFileSync(path.join(dir, `${name}.asc`), "utf8"), /^-----BEGIN PGP SIGNATURE-----/);
         // gpg --verify exits non-zero on a bad signature; its status names the good one.
         const result = execFileSync(
@@ -316,12 +321,19 @@ describe(`e2e: the release's Java SDK for Maven Central (maven/, javadoc, plugin
       }
       // A signature of a changed file does not verify.
       const changed = path.join(scratch, "changed.pom");
-      fs.writeFileSync(changed, fs.readFileSync(path.join(dir, `${BASE}.pom`), "utf8") + "\n");
+      fs.writeFileSync(
+        changed,
+        fs.readFileSync(path.join(dir, `${COORDINATES.artifactId}-${signedVersion}.pom`), "utf8") + "\n",
+      );
       assert.throws(() =>
-        execFileSync("gpg", ["--batch", "--verify", path.join(dir, `${BASE}.pom.asc`), changed], {
-          env: { ...process.env, GNUPGHOME: gnupg },
-          stdio: "ignore",
-        }),
+        execFileSync(
+          "gpg",
+          ["--batch", "--verify", path.join(dir, `${COORDINATES.artifactId}-${signedVersion}.pom.asc`), changed],
+          {
+            env: { ...process.env, GNUPGHOME: gnupg },
+            stdio: "ignore",
+          },
+        ),
       );
       const all = printed.join("\n");
       assert.match(all, /signed .*\.jar/);
