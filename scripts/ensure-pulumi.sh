@@ -60,7 +60,11 @@ fi
 
 # 1. An installed CLI: in `installed` mode any at or above the minimum, else exactly the version.
 if command -v pulumi >/dev/null 2>&1; then
-  installed="$(pulumi version 2>/dev/null | sed 's/^v//' || true)"
+  # With a PULUMI_HOME of its own: `pulumi version` writes its log under PULUMI_HOME (~/.pulumi/logs),
+  # and asking a CLI its version must leave the user's home as it was (test/e2e/engine.test.ts).
+  probe_home="$(mktemp -d "${TMPDIR:-/tmp}/ensure-pulumi-home.XXXXXX")"
+  installed="$(PULUMI_HOME="$probe_home" PULUMI_SKIP_UPDATE_CHECK=true pulumi version 2>/dev/null | sed 's/^v//' || true)"
+  rm -rf "$probe_home"
   dir="$(dirname "$(command -v pulumi)")"
   if [ "$mode" = installed ]; then fits() { at_least "$installed" "$minimum"; }; else fits() { [ "$installed" = "$version" ]; }; fi
   if [ -n "$installed" ] && fits && [ -x "$dir/pulumi-language-nodejs" ]; then

@@ -6,6 +6,7 @@
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { packageSchema } from "../../provider/native/schema";
 import { goVersion, pythonVersion, snapshotVersion } from "./version";
 
 /** The languages whose SDKs a release ships (the .NET SDK is not released). */
@@ -84,10 +85,10 @@ export function releaseContext(repo: string, snapshot: boolean, work: string, ou
   const version = snapshotVersion(repo);
   const sdk = path.join(work, "sdk");
   fs.mkdirSync(sdk, { recursive: true });
-  const schema = JSON.parse(fs.readFileSync(path.join(repo, "sdk", "schema.json"), "utf8")) as { version: string };
-  schema.version = version;
+  // Built from the definitions as gen:schema builds sdk/schema.json, with the snapshot's version: the
+  // version is also in the SDKs' READMEs the schema carries, and the plugin serves this very schema.
   // Written as gen:schema writes it: gen-sdk.sh reads the version from its two-space-indented line.
-  fs.writeFileSync(path.join(sdk, "schema.json"), JSON.stringify(schema, null, 2) + "\n");
+  fs.writeFileSync(path.join(sdk, "schema.json"), JSON.stringify(packageSchema(version), null, 2) + "\n");
   execFileSync(
     "bash",
     [path.join(repo, "scripts", "gen-sdk.sh"), "--schema", path.join(sdk, "schema.json"), "--out", sdk, ...RELEASED_SDKS],

@@ -11,7 +11,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { REPO } from "../../../harness/engine";
 import { LANGUAGES } from "../../../harness/languages";
-import { releaseFolder } from "../../support/release";
+import { releaseFolder, releaseVersions } from "../../support/release";
 
 const LICENSE = fs.readFileSync(path.join(REPO, "LICENSE"), "utf8");
 
@@ -301,7 +301,9 @@ describe(`e2e: the release's packages as PyPI and npm take them ${LANGUAGES}`, f
       assert.match(String(manifest.homepage), new RegExp(`^${home}`));
       assert.ok(Array.isArray(manifest.keywords) && manifest.keywords.includes("pulumi"), "keywords, with pulumi");
       // npm prints what it would fix in package.json ("auto-corrected some errors") before it publishes.
-      const result = spawnSync("npm", ["publish", "--dry-run", "--ignore-scripts", pick()], {
+      // A snapshot is a pre-release, which npm publishes only under a tag of its own (the workflow's NPM_TAG).
+      const tag = releaseVersions().version.includes("-") ? ["--tag", "dev"] : [];
+      const result = spawnSync("npm", ["publish", "--dry-run", "--ignore-scripts", ...tag, pick()], {
         encoding: "utf8",
         cwd: scratch,
       });
