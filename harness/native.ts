@@ -59,6 +59,32 @@ function seen<T extends CommandResult>(result: T): T {
 }
 
 /**
+ * Asserts what `up` of the quickstart (examples/native/<language>) created: its output names each type and
+ * counts 8, and the emulator holds the field, the toggle, the event and the env values it declares.
+ */
+export async function assertQuickstartCreated(
+  stdout: string,
+  emulator: RunningEmulator,
+  secrets: ReturnType<typeof nativeSecrets>,
+): Promise<void> {
+  assert.match(stdout, /\+ 8 created/);
+  for (const type of ["ConfigField", "WorkflowToggle", "ApplicationEvent", "EnvVariableValue"])
+    assert.ok(stdout.includes(`${NATIVE_TYPE_PREFIX}${type}`), `up names ${NATIVE_TYPE_PREFIX}${type}`);
+  const live = await observeQuickstart(emulator);
+  const pipeline = live.config.fields.find((f: { id: string }) => f.id === "hs_pipeline");
+  assert.equal(pipeline.name, "Sales pipeline");
+  assert.deepEqual(pipeline.options, [
+    { name: "Sales", value: "sales" },
+    { name: "Partners", value: "partners" },
+  ]);
+  assert.equal(live.config.workflows.find((w: { id: string }) => w.id === "wf_hs_contact_sync").enabled, true);
+  assert.deepEqual(live.event.raw_response, { deal: { id: "d_1", amount: 1200, currency: "EUR" }, owner: "ada" });
+  const values = emulator.store.snapshot().envValues.map((v) => v.value);
+  for (const value of [secrets.quota, secrets.crmToken, "https://hooks.example.com/slack/notify"])
+    assert.ok(values.includes(value), "every env value is set");
+}
+
+/**
  * The walk: a preview that validates (a wrong field is refused with no write), up, a preview with
  * no change and no call, an out-of-band change found by refresh, `pulumi import` of an existing
  * object with no write, and destroy that puts the platform back exactly; no secret anywhere.
@@ -92,21 +118,7 @@ export async function walkNativeStack(e2e: E2EContext, secrets: ReturnType<typeo
 
   await step("2. up creates the quickstart's resources as declared", async () => {
     const up = seen(await stack.ok(["up", "--yes", "--skip-preview"]));
-    assert.match(up.stdout, /\+ 8 created/);
-    for (const type of ["ConfigField", "WorkflowToggle", "ApplicationEvent", "EnvVariableValue"])
-      assert.ok(up.stdout.includes(token(type)), `up names ${token(type)}`);
-    const live = await observeQuickstart(emulator);
-    const pipeline = live.config.fields.find((f: { id: string }) => f.id === "hs_pipeline");
-    assert.equal(pipeline.name, "Sales pipeline");
-    assert.deepEqual(pipeline.options, [
-      { name: "Sales", value: "sales" },
-      { name: "Partners", value: "partners" },
-    ]);
-    assert.equal(live.config.workflows.find((w: { id: string }) => w.id === "wf_hs_contact_sync").enabled, true);
-    assert.deepEqual(live.event.raw_response, { deal: { id: "d_1", amount: 1200, currency: "EUR" }, owner: "ada" });
-    const values = emulator.store.snapshot().envValues.map((v) => v.value);
-    for (const value of [secrets.quota, secrets.crmToken, "https://hooks.example.com/slack/notify"])
-      assert.ok(values.includes(value), "every env value is set");
+    await assertQuickstartCreated(up.stdout, emulator, secrets);
   });
 
   await step("3. the state holds no secret, no __provider, and the env values as secrets", async () => {

@@ -16,27 +16,16 @@ import { Command, Option } from "commander";
 import { JAVA_BASE_PACKAGE, PLUGIN_DOWNLOAD_URL, SDK_NAMES } from "../provider/native/schema";
 import { REPO } from "../harness/tools";
 import { archiveName, executableName, type Target } from "./release/executables";
-import { goVersion, parseSemVer, pythonVersion } from "./release/version";
+import { releaseVersions as spellings, type ReleaseVersions } from "./release/context";
+import { parseSemVer } from "./release/version";
+
+export type { ReleaseVersions } from "./release/context";
 import { serveFolder, type StaticServer } from "./lib/staticServer";
 
 /** The languages a release is checked in (.NET has no package in the release yet). */
 export const VERIFY_LANGUAGES = ["python", "typescript", "go", "java", "yaml"] as const;
 /** One of them. */
 export type VerifyLanguage = (typeof VERIFY_LANGUAGES)[number];
-
-/** A release's version in each registry's spelling: the folder's release.json. */
-export interface ReleaseVersions {
-  /** The semantic version: the plugin's, the archives', the GitHub release's (`v<version>`). */
-  version: string;
-  /** PEP 440 (PyPI). */
-  python: string;
-  /** The Go module version (`v…`, no build metadata). */
-  go: string;
-  /** Maven Central's. */
-  maven: string;
-  /** npm's. */
-  npm: string;
-}
 
 /** The Go module of the SDK (the import path's module: sdk/go). */
 export const GO_MODULE = SDK_NAMES.go.replace(/\/integrationplatform$/, "");
@@ -51,7 +40,7 @@ export const CREATE_LINE = new RegExp(`\\+\\s+${RESOURCE.type.replace(/[.]/g, "\
 /** The versions of one release, as the registries spell them (the rules of scripts/release/version.ts). */
 export function versionsOf(version: string): ReleaseVersions {
   parseSemVer(version);
-  return { version, python: pythonVersion(version), go: goVersion(version), maven: version, npm: version };
+  return spellings(version);
 }
 
 /** The release target of this machine, whose plugin and emulator archives it runs. */
