@@ -8,6 +8,7 @@ import { REPO, resourcesOfType, Stack } from "../../harness/engine";
 import { copyProgram } from "../../harness/program";
 import { eventDocument, publicGet, step, useEmulatorStack } from "../../harness/e2e";
 import { FIXTURE, TYPE, TYPE_PREFIX, type Kind } from "../../harness/fixture";
+import { assertQuickstartOnPlatform } from "../../harness/native";
 
 // Distinctive values, so that finding them in state or output means a leak and nothing else.
 const API_KEY = `tk_e2e_${randomBytes(6).toString("hex")}`;
@@ -64,19 +65,7 @@ describe("e2e: the quickstart through the real CLI", function () {
       }
       assert.match(up.stdout, /\+ 8 created/);
 
-      const live = await observe(e2e.emulator);
-      const pipeline = live.config.fields.find((f: { id: string }) => f.id === "hs_pipeline");
-      assert.equal(pipeline.name, "Sales pipeline");
-      assert.deepEqual(pipeline.options, [
-        { name: "Sales", value: "sales" },
-        { name: "Partners", value: "partners" },
-      ]);
-      assert.equal(live.config.workflows.find((w: { id: string }) => w.id === "wf_hs_contact_sync").enabled, true);
-      // The engine sorts object keys on the way to the provider, so compare parsed documents.
-      assert.deepEqual(live.event.raw_response, { deal: { id: "d_1", amount: 1200, currency: "EUR" }, owner: "ada" });
-      const values = e2e.emulator.store.snapshot().envValues.map((v) => v.value);
-      for (const value of [QUOTA, CRM_TOKEN, "https://hooks.example.com/slack/notify"])
-        assert.ok(values.includes(value));
+      await assertQuickstartOnPlatform(e2e.emulator, { quota: QUOTA, crmToken: CRM_TOKEN });
     });
 
     await step("2. the state keeps the API key and every env value out, with a small __provider", async () => {
