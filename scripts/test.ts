@@ -51,7 +51,7 @@ interface Job {
   /** For a suite job: its group; for a shared thing, what it makes. */
   group: Group | Prepared;
   /** Set when it ended. */
-  result?: { code: number; seconds: number; passed: number; failed: number; log: string };
+  result?: { code: number; seconds: number; cpu?: number; passed: number; failed: number; log: string };
 }
 
 /** The test files of a group (paths relative to the repository). */
@@ -88,13 +88,25 @@ function counts(log: string): { passed: number; failed: number } | undefined {
   return last ? { passed: Number(last[1]), failed: Number(last[2]) } : undefined;
 }
 
+/** The children's user and system seconds in a `times` output (its second line), if it was written. */
+function cpuSeconds(file: string): number | undefined {
+  if (!fs.existsSync(file)) return undefined;
+  const line = fs.readFileSync(file, "utf8").split("\n")[1] ?? "";
+  const values = [...line.matchAll(/(\d+)m([\d.]+)s/g)].map((m) => Number(m[1]) * 60 + Number(m[2]));
+  return values.length === 2 ? values[0] + values[1] : undefined;
+}
+
 /** Runs one job, its output to a file; resolves when it ends. */
 function run(job: Job, logs: string, pathFor: (job: Job) => string): Promise<void> {
   const file = path.join(logs, `${job.name.replace(/[^\w.-]+/g, "_")}.log`);
   const out = fs.openSync(file, "w");
   const started = Date.now();
+  // Through bash, whose `times` gives the CPU seconds of the job and every process it waited for
+  // (the CLI, the plugins, the programs): where a run's CPU goes, beside its wall time.
+  const cpuFile = `${file}.cpu`;
+  const argv = ["bash", "-c", `"$@"; code=$?; times >"${cpuFile}"; exit $code`, "bash", ...job.argv];
   return new Promise((resolve) => {
-    const child = spawn(job.argv[0], job.argv.slice(1), {
+    const child = spawn(argv[0], argv.slice(1), {
       cwd: REPO,
       env: { ...process.env, ...job.env, PATH: pathFor(job) },
       stdio: ["ignore", out, out],
@@ -109,6 +121,7 @@ function run(job: Job, logs: string, pathFor: (job: Job) => string): Promise<voi
       job.result = {
         code: isSuite && !found ? code || 1 : code,
         seconds,
+        cpu: cpuSeconds(cpuFile),
         passed: found?.passed ?? 0,
         failed: found?.failed ?? (isSuite && code !== 0 ? 1 : 0),
         log,
@@ -170,7 +183,8 @@ function report(job: Job): void {
   const r = job.result!;
   process.stdout.write(`\n::: ${job.name}: output\n${r.log}`);
   const what = GROUPS.includes(job.group as Group) ? `${r.passed} passed, ${r.failed} failed` : `exit ${r.code}`;
-  console.log(`::: ${job.name}: ${r.code === 0 ? "ok" : "FAILED"} in ${r.seconds.toFixed(0)} s (${what})`);
+  const cpu = r.cpu === undefined ? "" : `, ${r.cpu.toFixed(0)} s of CPU`;
+  console.log(`::: ${job.name}: ${r.code === 0 ? "ok" : "FAILED"} in ${r.seconds.toFixed(0)} s${cpu} (${what})`);
 }
 
 async function main(): Promise<void> {
@@ -317,14 +331,17 @@ async function main(): Promise<void> {
   }
   const seconds = (Date.now() - started) / 1000;
 
-  console.log("\n::: jobs, longest first (wall s, passed, failed)");
+  console.log("\n::: jobs, longest first (wall s, CPU s, passed, failed)");
   for (const job of [...all].sort((a, b) => b.result!.seconds - a.result!.seconds)) {
     const r = job.result!;
     console.log(
-      `${r.seconds.toFixed(0).padStart(6)} s  ${String(r.passed).padStart(4)} ${String(r.failed).padStart(3)}  ${job.name}${r.code ? "  FAILED" : ""}`,
+      `${r.seconds.toFixed(0).padStart(6)} s ${(r.cpu ?? 0).toFixed(0).padStart(6)} s  ${String(r.passed).padStart(4)} ${String(r.failed).padStart(3)}  ${job.name}${r.code ? "  FAILED" : ""}`,
     );
   }
-  console.log(`::: ${all.length} jobs in ${seconds.toFixed(0)} s, ${jobs} at once`);
+  const cpu = all.reduce((n, job) => n + (job.result!.cpu ?? 0), 0);
+  console.log(
+    `::: ${all.length} jobs in ${seconds.toFixed(0)} s, ${jobs} at once, ${cpu.toFixed(0)} s of CPU (${os.availableParallelism()} cores: ${((100 * cpu) / (seconds * os.availableParallelism())).toFixed(0)}% of what they could give)`,
+  );
   if (values["write-durations"]) {
     const measured = Object.fromEntries(
       suites.filter((j) => j.result!.code === 0).map((j) => [j.name, Math.round(j.result!.seconds)]),
