@@ -56,6 +56,8 @@ export function useEmulatorStack(
     init?: (stack: Stack) => Promise<void>;
     /** Keep the state in a bucket of a real S3-compatible server (harness/s3.ts), not a folder. */
     s3Backend?: boolean;
+    /** Type-check the TypeScript program at each command, as the engine does for users (Workspace.typeCheck). */
+    typeCheck?: boolean;
   } = {},
 ): E2EContext {
   const ctx: E2EContext = {
@@ -71,6 +73,7 @@ export function useEmulatorStack(
     ctx.emulator = await startEmulator({ quiet: true, ...options.emulator });
     if (options.s3Backend) ctx.s3 = await startS3Backend();
     ctx.workspace = new Workspace(ctx.s3);
+    ctx.workspace.typeCheck = options.typeCheck ?? false;
     ctx.stack = makeStack(ctx.workspace, ctx.emulator);
     await (options.init ? options.init(ctx.stack) : ctx.addStack(ctx.stack, options));
   });

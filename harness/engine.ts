@@ -51,6 +51,13 @@ export class Workspace {
   readonly root = fs.mkdtempSync(path.join(os.tmpdir(), "pip-e2e-"));
   /** The passphrase of the stacks' secrets provider. */
   readonly passphrase = `pass-${randomBytes(8).toString("hex")}`;
+  /**
+   * Whether TypeScript programs are type-checked when they run, as they are by default for users.
+   * Off unless a suite asks (the quickstart's does): the type check is most of a program's CPU on a
+   * 2-core CI machine, and docs.test.ts and `tsc -p tsconfig.test.json` type-check the programs'
+   * code apart (docs/development.md, "Running the tests").
+   */
+  typeCheck = false;
 
   /**
    * `backend`: a backend other than a folder of this workspace (an S3 bucket: harness/s3.ts), with the environment it
@@ -75,6 +82,8 @@ export class Workspace {
       PULUMI_SKIP_CONFIRMATIONS: "true",
       PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK: "true",
       NO_COLOR: "1",
+      // The engine's own switch (@pulumi/pulumi cmd/run): ts-node transpiles without a type check.
+      ...(this.typeCheck ? {} : { PULUMI_NODEJS_TRANSPILE_ONLY: "true" }),
       ...this.backend?.env,
     });
     for (const [key, value] of Object.entries(extra)) {

@@ -9,6 +9,9 @@ import { REPO } from "./engine";
 
 let installDir: string | undefined;
 
+/** A tarball of this checkout, packed by the test runner, that `installedPackage` installs instead of packing. */
+export const PACKAGE_TARBALL_ENV = "PULUMI_IP_PACKAGE_TARBALL";
+
 function rootVersion(name: string): string {
   return (
     JSON.parse(fs.readFileSync(path.join(REPO, "node_modules", name, "package.json"), "utf8")) as { version: string }
@@ -22,6 +25,9 @@ function rootVersion(name: string): string {
  */
 export function installedPackage(): string {
   if (installDir) return installDir;
+  // The test runner packs the checkout once for all its jobs (scripts/test.ts).
+  const packed = process.env[PACKAGE_TARBALL_ENV];
+  if (packed) return (installDir = installTarball(packed));
   const packDir = fs.mkdtempSync(path.join(os.tmpdir(), "pip-pack-"));
   try {
     installDir = installTarball(packTarball(REPO, packDir));

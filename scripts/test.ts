@@ -10,6 +10,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
+import { PACKAGE_TARBALL_ENV, packTarball } from "../harness/program";
 
 const REPO = path.resolve(__dirname, "..");
 const MOCHA = path.join(REPO, "node_modules", "mocha", "bin", "mocha.js");
@@ -136,11 +137,44 @@ function run(job: Job, logs: string, pathFor: (job: Job) => string): Promise<voi
   });
 }
 
-/** Runs the jobs, `jobs` at once, a job only once what it needs is made; returns when all ended. */
+/** The machine's CPU times (all cores), read now. */
+function cpuTimes(): { at: number; idle: number; total: number } {
+  let idle = 0;
+  let total = 0;
+  for (const { times } of os.cpus()) {
+    idle += times.idle;
+    total += times.user + times.nice + times.sys + times.idle + times.irq;
+  }
+  return { at: Date.now(), idle, total };
+}
+
+/** How long the CPUs are watched before another job may start beyond one per core, and how idle they must have been. */
+const ADMISSION = { windowMs: 10_000, idleShare: 0.25 };
+
+/**
+ * Runs the jobs, a job only once what it needs is made; returns when all ended. One job per core
+ * always runs; more, up to `jobs`, start while the CPUs were idle for a quarter of the last 10 s
+ * and no job started in that time: the e2e suites mostly wait on the rate limit, the release and
+ * the Java builds mostly compute, and a machine run past its cores makes the CLI's own timeouts fire.
+ */
 async function schedule(all: Job[], jobs: number, logs: string, pathFor: (job: Job) => string): Promise<void> {
   const waiting = [...all].sort((a, b) => b.weight - a.weight);
   const made = (name: Prepared) => all.find((j) => j.group === name && j.result !== undefined);
   const running = new Set<Promise<void>>();
+  const cores = os.availableParallelism();
+  const samples = [cpuTimes()];
+  let lastStart = 0;
+  /** Whether one more job may start now, by the CPUs' idle share over the admission window. */
+  const roomFor = (): boolean => {
+    if (running.size < Math.min(cores, jobs)) return true;
+    if (running.size >= jobs) return false;
+    const now = cpuTimes();
+    samples.push(now);
+    while (samples.length > 2 && now.at - samples[1].at >= ADMISSION.windowMs) samples.shift();
+    const from = samples[0];
+    if (now.at - lastStart < ADMISSION.windowMs || now.at - from.at < ADMISSION.windowMs) return false;
+    return (now.idle - from.idle) / Math.max(1, now.total - from.total) >= ADMISSION.idleShare;
+  };
   for (;;) {
     // Jobs whose shared thing failed fail at once, saying which.
     for (const job of [...waiting]) {
@@ -155,9 +189,10 @@ async function schedule(all: Job[], jobs: number, logs: string, pathFor: (job: J
     // Shared things first, then the longest suites whose needs are made.
     const ready = waiting.filter((job) => job.needs.every((need) => made(need)?.result?.code === 0));
     const next = ready.find((job) => !GROUPS.includes(job.group as Group)) ?? ready[0];
-    if (next && running.size < jobs) {
+    if (next && roomFor()) {
       waiting.splice(waiting.indexOf(next), 1);
-      console.log(`::: started ${next.name}`);
+      console.log(`::: started ${next.name} (${running.size + 1} running)`);
+      lastStart = Date.now();
       const promise = run(next, logs, pathFor).then(() => {
         running.delete(promise);
         report(next);
@@ -174,7 +209,8 @@ async function schedule(all: Job[], jobs: number, logs: string, pathFor: (job: J
       }
       return;
     }
-    await Promise.race(running);
+    // A job's end, or a look at the CPUs again a few seconds on.
+    await Promise.race([...running, new Promise((resolve) => setTimeout(resolve, 3_000))]);
   }
 }
 
@@ -191,7 +227,7 @@ async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       group: { type: "string", multiple: true },
-      jobs: { type: "string", default: process.env.PULUMI_IP_TEST_JOBS ?? "4" },
+      jobs: { type: "string", default: process.env.PULUMI_IP_TEST_JOBS ?? "8" },
       grep: { type: "string" },
       invert: { type: "boolean", default: false },
       "also-node": { type: "string" },
@@ -206,7 +242,8 @@ async function main(): Promise<void> {
     console.log(
       "usage: npm test -- [--group unit|emulator|e2e|e2e-languages|e2e-scale ...] [--jobs N] [--grep RE [--invert]]\n" +
         "                   [--also-node <dir with node> [--also-grep RE]] [--minimum-cli] [--write-durations] [--list]\n\n" +
-        "Runs the groups' suites (all by default), N processes at once (default 4, or $PULUMI_IP_TEST_JOBS).\n" +
+        "Runs the groups' suites (all by default): one job per core, and more, up to N at once (default 8, or $PULUMI_IP_TEST_JOBS),\n" +
+        "while the CPUs are a quarter idle.\n" +
         "--also-node runs them again on that Node.js, leaving out the tests --also-grep matches (CI's Node 22 pass).\n" +
         "--minimum-cli builds the oldest supported Pulumi CLI and runs the quickstart through it (on --also-node's Node).\n" +
         "--write-durations records each job's wall time in test/durations.json, which orders the next runs.\n" +
@@ -300,7 +337,10 @@ async function main(): Promise<void> {
           { ...prepare(what), argv: ["nice", "-n", "19", "bash", "scripts/ensure-pulumi.sh", "minimum"] }
         : prepare(what),
   );
-  const env = needed.has("release") ? { PULUMI_IP_RELEASE_DIR: path.join(run, "release") } : {};
+  const env: Record<string, string> = needed.has("release") ? { PULUMI_IP_RELEASE_DIR: path.join(run, "release") } : {};
+  // The package as users install it, packed once here rather than by every e2e process (harness/program.ts).
+  if (!values.list && !process.env[PACKAGE_TARBALL_ENV] && groups.some((g) => g.startsWith("e2e")))
+    env[PACKAGE_TARBALL_ENV] = packTarball(REPO, run);
   for (const job of suites) {
     Object.assign(job.env, env);
     // Satisfied before the run (PULUMI_IP_RELEASE_DIR given): nothing to wait for.
@@ -316,12 +356,19 @@ async function main(): Promise<void> {
     fs.rmSync(run, { recursive: true, force: true });
     return;
   }
+  // Node's on-disk compile cache (Node 22.1 and later; Node 20 ignores it) for every process the
+  // jobs start: mocha, the CLI's programs and dynamic providers, the plugin, the tools. On 2 cores
+  // the suites are CPU-bound, and each of those processes compiles @pulumi/pulumi again otherwise.
+  process.env.NODE_COMPILE_CACHE ??= path.join(
+    process.env.PULUMI_IP_CACHE_DIR ?? path.join(os.homedir(), ".cache", "pulumi-integration-platform"),
+    "node-compile-cache",
+  );
   const nodeDirOf = (job: Job) => path.dirname(job.argv[0]);
   // The job's Node.js first on PATH: the engine runs the programs' and the dynamic providers' on it.
   const pathFor = (job: Job) => `${nodeDirOf(job)}${path.delimiter}${process.env.PATH ?? ""}`;
   console.log(
     `::: ${suites.length} suite jobs (${groups.join(", ")}${passes.length > 1 ? `, twice: ${passes.map((p) => p.suffix || "this node").join(", ")}` : ""}) ` +
-      `and ${prepares.length} shared ones, ${jobs} at once; logs in ${logs}`,
+      `and ${prepares.length} shared ones, up to ${jobs} at once; logs in ${logs}`,
   );
   const started = Date.now();
   try {
@@ -340,7 +387,7 @@ async function main(): Promise<void> {
   }
   const cpu = all.reduce((n, job) => n + (job.result!.cpu ?? 0), 0);
   console.log(
-    `::: ${all.length} jobs in ${seconds.toFixed(0)} s, ${jobs} at once, ${cpu.toFixed(0)} s of CPU (${os.availableParallelism()} cores: ${((100 * cpu) / (seconds * os.availableParallelism())).toFixed(0)}% of what they could give)`,
+    `::: ${all.length} jobs in ${seconds.toFixed(0)} s, up to ${jobs} at once, ${cpu.toFixed(0)} s of CPU (${os.availableParallelism()} cores: ${((100 * cpu) / (seconds * os.availableParallelism())).toFixed(0)}% of what they could give)`,
   );
   if (values["write-durations"]) {
     const measured = Object.fromEntries(

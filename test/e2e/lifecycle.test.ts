@@ -45,6 +45,8 @@ describe("e2e: the quickstart through the real CLI", function () {
       emulator: { apiKey: API_KEY },
       // The engine copies every stack config value into the state: values must be set as secrets.
       secrets: { crmToken: CRM_TOKEN, accountQuota: QUOTA },
+      // The program users copy runs as theirs does: type-checked at every command.
+      typeCheck: true,
     },
   );
   let fixture: Awaited<ReturnType<typeof observe>>;
