@@ -25,8 +25,11 @@ type Group = (typeof GROUPS)[number];
 /** How many processes share the unit suites. */
 const UNIT_JOBS = 3;
 
-/** What one process makes for several suites (test/support/prepare.ts), or the minimum CLI. */
-type Prepared = "python" | "java" | "release" | "minimum";
+/** What one process makes for several suites (test/support/prepare.ts), the minimum CLI, or the checks. */
+type Prepared = "python" | "java" | "release" | "minimum" | "checks";
+
+/** The tests' typecheck and the lint (`npm run check`): a job beside the suites, in every run without --group. */
+const CHECKS = "checks";
 
 /** Which shared things a suite's source uses, by the harness functions it calls. */
 const NEEDS: [Prepared, RegExp][] = [
@@ -254,9 +257,10 @@ async function main(): Promise<void> {
   const jobs = Number(values.jobs);
   if (!Number.isInteger(jobs) || jobs < 1)
     throw new Error(`--jobs takes a whole number of processes; got ${values.jobs}`);
-  const groups = (values.group ?? [...GROUPS]) as Group[];
-  const unknown = groups.filter((g) => !GROUPS.includes(g));
-  if (unknown.length > 0) throw new Error(`--group takes ${GROUPS.join(", ")}; got ${unknown.join(", ")}`);
+  const asked = values.group ?? [...GROUPS, CHECKS];
+  const unknown = asked.filter((g) => g !== CHECKS && !GROUPS.includes(g as Group));
+  if (unknown.length > 0) throw new Error(`--group takes ${[...GROUPS, CHECKS].join(", ")}; got ${unknown.join(", ")}`);
+  const groups = asked.filter((g) => g !== CHECKS) as Group[];
 
   const durations: Record<string, number> = fs.existsSync(DURATIONS)
     ? (JSON.parse(fs.readFileSync(DURATIONS, "utf8")) as Record<string, number>)
@@ -337,6 +341,13 @@ async function main(): Promise<void> {
           { ...prepare(what), argv: ["nice", "-n", "19", "bash", "scripts/ensure-pulumi.sh", "minimum"] }
         : prepare(what),
   );
+  // The typecheck of the tests and scripts, and the lint, beside the suites rather than before them.
+  if (asked.includes(CHECKS))
+    prepares.push({
+      ...prepare("checks"),
+      name: "the checks (npm run check)",
+      argv: ["npm", "run", "check", "--silent"],
+    });
   const env: Record<string, string> = needed.has("release") ? { PULUMI_IP_RELEASE_DIR: path.join(run, "release") } : {};
   // The package as users install it, packed once here rather than by every e2e process (harness/program.ts).
   if (!values.list && !process.env[PACKAGE_TARBALL_ENV] && groups.some((g) => g.startsWith("e2e")))
@@ -363,7 +374,8 @@ async function main(): Promise<void> {
     process.env.PULUMI_IP_CACHE_DIR ?? path.join(os.homedir(), ".cache", "pulumi-integration-platform"),
     "node-compile-cache",
   );
-  const nodeDirOf = (job: Job) => path.dirname(job.argv[0]);
+  // A job started by a command's name (npm, nice) runs on the runner's own Node.js.
+  const nodeDirOf = (job: Job) => path.dirname(path.isAbsolute(job.argv[0]) ? job.argv[0] : process.execPath);
   // The job's Node.js first on PATH: the engine runs the programs' and the dynamic providers' on it.
   const pathFor = (job: Job) => `${nodeDirOf(job)}${path.delimiter}${process.env.PATH ?? ""}`;
   console.log(
