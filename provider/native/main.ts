@@ -22,13 +22,14 @@ const engine = process.argv.slice(2).find((arg, i, args) => !arg.startsWith("-")
 // The SDK's log (a warning at delete, say) reaches the engine, and so the CLI's output, through this address.
 if (engine) process.env.PULUMI_NODEJS_ENGINE = engine;
 
-// Loaded after the address is set: the SDK reads it when first asked to log.
+// Loaded after the address is set: the SDK reads it when first asked to log. Only gRPC, the stubs and
+// the first answer's module load here; the rest of the provider loads after that answer (service.ts).
 const { ResourceProviderService } = require("@pulumi/pulumi/proto/provider_grpc_pb");
-const { resourceProviderService } = require("./server") as typeof import("./server");
+const { pluginService } = require("./service") as typeof import("./service");
 
 // A stack's whole state may come in one call (a large refresh): the engine's own limit, not gRPC's 4 MiB.
 const server = new grpc.Server({ "grpc.max_receive_message_length": 400 * 1024 * 1024 });
-server.addService(ResourceProviderService, resourceProviderService(version, engine));
+server.addService(ResourceProviderService, pluginService(version, engine));
 server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (error, port) => {
   if (error) {
     console.error(`pulumi-resource-integration-platform: cannot listen on 127.0.0.1: ${error.message}`);
