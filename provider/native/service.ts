@@ -20,6 +20,9 @@ export function pluginService(version: string, engine?: string): ServedMethods {
     if (!served) {
       const { resourceProviderService } = require("./server") as typeof import("./server");
       served = resourceProviderService(version, engine);
+      // Everything is loaded: the compile cache main.ts enabled (if any) is written now, not at an exit
+      // that the engine's kill never lets come.
+      require("node:module").flushCompileCache?.();
     }
     return served;
   };

@@ -5,6 +5,7 @@
 import * as assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import * as grpc from "@grpc/grpc-js";
 import * as structproto from "google-protobuf/google/protobuf/struct_pb";
@@ -22,6 +23,12 @@ const SECRET = "1b47061264138c4ac30d75fd1eb44270";
 const URN = (type: string, name = "r") => `urn:pulumi:dev::proj::integration-platform:index:${type}::${name}`;
 const struct = (value: Record<string, unknown>) =>
   structproto.Struct.fromJavaScript(value as Record<string, structproto.JavaScriptValue>);
+
+/** This process's environment without NODE_COMPILE_CACHE. */
+function withoutCompileCache(): NodeJS.ProcessEnv {
+  const { NODE_COMPILE_CACHE: _, ...env } = process.env;
+  return env;
+}
 
 describe("native provider plugin's start", function () {
   this.timeout(60_000);
@@ -61,6 +68,39 @@ describe("native provider plugin's start", function () {
       atAnswer: { server: false, zod: false },
       after: { server: true, sdkIndex: false, automation: false },
     });
+  });
+
+  it("keeps Node's compile cache in the temporary folder, and starts without it where that folder cannot be made", () => {
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "compile-cache-"));
+    try {
+      // A process of its own: the cache, once on, stays on for the process.
+      const enable = (tmpdir: string) =>
+        execFileSync(
+          process.execPath,
+          [
+            "-r",
+            "ts-node/register/transpile-only",
+            "-e",
+            'console.log(require("./provider/native/compileCache").enableCompileCache())',
+          ],
+          // NODE_COMPILE_CACHE unset: the test runner's own setting is not the plugin's.
+          {
+            cwd: path.join(__dirname, "..", ".."),
+            env: { ...withoutCompileCache(), TMPDIR: tmpdir },
+            encoding: "utf8",
+            timeout: 30_000,
+          },
+        ).trim();
+      assert.equal(enable(tmp), "true");
+      assert.ok(fs.statSync(path.join(tmp, "node-compile-cache")).isDirectory());
+      // Node's own recursive mkdir never returns for a folder under /proc: the plugin must not wait on it.
+      assert.equal(enable("/proc/no-such-folder"), "false");
+      // A temporary folder that is a file: no cache, and no error.
+      fs.writeFileSync(path.join(tmp, "a-file"), "");
+      assert.equal(enable(path.join(tmp, "a-file")), "false");
+    } finally {
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
   });
 });
 

@@ -183,6 +183,7 @@ describe(`e2e: the release's plugin archives ${LANGUAGES}`, function () {
     const executable = path.join(unpacked, "plugin", "linux-amd64", executableName("linux-amd64"));
     const { version } = releaseVersions();
     const versionRun = spawnSync(executable, ["-version"], { env: { PATH: "" }, encoding: "utf8" });
+    assert.ifError(versionRun.error);
     assert.equal(versionRun.stdout.trim(), version);
     // Its code cache (linux-amd64's blob alone has one) is taken: Node.js says on stderr when it rejects one.
     assert.equal(versionRun.stderr, "");
