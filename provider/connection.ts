@@ -1,7 +1,7 @@
 // The process's connection to the platform, and the session it belongs to. The provider host hands
 // over the stack config at `configure()`; a program's lookups read the program's own config.
 // Either way the environment is the fallback (settings.ts).
-import * as pulumi from "@pulumi/pulumi";
+import { getConfig } from "@pulumi/pulumi/runtime/config";
 import type { PlatformClient } from "./client/http";
 import type { Session } from "./session";
 import { SettingsError } from "./client/errors";
@@ -40,7 +40,7 @@ function settingsKey(config: ConfigReader | undefined): string | undefined {
 }
 
 /** The program's own stack config, for lookups that run in the program rather than the provider process. */
-const programConfig: ConfigReader = { get: (key) => pulumi.runtime.getConfig(key) };
+const programConfig: ConfigReader = { get: (key) => getConfig(key) };
 
 /**
  * This process's current session, made on first use so that a missing setting fails the operation

@@ -3,7 +3,8 @@
 // others, and going from S to S + 1 shards moves only the accounts that land in the new one.
 // docs/guides/scaling.md tells when to shard and how; the `shards` command runs and re-shards them.
 import { createHash } from "node:crypto";
-import * as pulumi from "@pulumi/pulumi";
+import { getStack } from "@pulumi/pulumi/metadata";
+import { getConfig } from "@pulumi/pulumi/runtime/config";
 
 /** The stack config key (namespace `integration-platform`) that says how many shards there are. */
 export const SHARDS_SETTING = "integration-platform:shards";
@@ -46,8 +47,8 @@ export interface StackShard {
  * `{shard: 0, shards: 1}` when the key is not set; throws saying what to fix.
  */
 export function stackShard(
-  config: { get(key: string): string | undefined } = { get: (key) => pulumi.runtime.getConfig(key) },
-  stack: string = pulumi.getStack(),
+  config: { get(key: string): string | undefined } = { get: (key) => getConfig(key) },
+  stack: string = getStack(),
 ): StackShard {
   const text = config.get(SHARDS_SETTING)?.trim();
   if (text === undefined) return { shard: 0, shards: 1 };

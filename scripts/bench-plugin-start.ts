@@ -2,11 +2,14 @@
 // memory by then: the release's single executable (Node.js and the bundled script in one file)
 // against the script the npm package runs (BENCHMARKS.md, "The plugin as one executable").
 //
-//   npx ts-node --transpile-only scripts/bench-plugin-start.ts [--runs N] -- <plugin command> [args...]
+//   npx ts-node --transpile-only scripts/bench-plugin-start.ts [--runs N] [--vs '<other command>']... \
+//     -- <plugin command> [args...]
 //
-// Each run starts the command with the engine's address (127.0.0.1:1; unused by this call), reads
+// Each run starts the command with the engine's address (127.0.0.1:1; unused by these calls), reads
 // the port from its first line of stdout, calls GetPluginInfo, prints the milliseconds since the
-// start and the peak RSS (Linux's VmHWM), and kills the plugin.
+// start and the peak RSS (Linux's VmHWM), then calls CheckConfig (the first call that needs the
+// whole provider) and prints the milliseconds to its answer, and kills the plugin. With --vs, the
+// commands run in turn (A B A B …), so that a busy machine weighs on each alike.
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import { createInterface } from "node:readline";
@@ -14,6 +17,7 @@ import { parseArgs } from "node:util";
 import * as grpc from "@grpc/grpc-js";
 import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 const { ResourceProviderClient } = require("@pulumi/pulumi/proto/provider_grpc_pb");
+const { CheckRequest } = require("@pulumi/pulumi/proto/provider_pb");
 
 /**
  * One run: milliseconds from spawn to GetPluginInfo's answer, the version it answered, and the plugin's peak RSS (KiB)
@@ -21,6 +25,8 @@ const { ResourceProviderClient } = require("@pulumi/pulumi/proto/provider_grpc_p
  */
 export interface StartRun {
   ms: number;
+  /** Milliseconds from spawn to CheckConfig's answer (an error answer counts: the plugin had loaded). */
+  checkConfigMs: number;
   version: string;
   peakKiB?: number;
   cpuMs?: number;
@@ -60,8 +66,13 @@ export async function startOnce(command: string[]): Promise<StartRun> {
       ),
     );
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    const measured = usage(child.pid!);
+    const request = new CheckRequest();
+    request.setUrn("urn:pulumi:dev::bench::pulumi:providers:integration-platform::default");
+    await new Promise<void>((resolve) => client.checkConfig(request, () => resolve()));
+    const checkConfigMs = Number(process.hrtime.bigint() - started) / 1e6;
     client.close();
-    return { ms, version, ...usage(child.pid!) };
+    return { ms, checkConfigMs, version, ...measured };
   } finally {
     child.kill("SIGKILL");
   }
@@ -75,27 +86,34 @@ export function spread(values: number[]): [number, number, number] {
 
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({
-    options: { runs: { type: "string", default: "1" } },
+    options: { runs: { type: "string", default: "1" }, vs: { type: "string", multiple: true, default: [] } },
     allowPositionals: true,
   });
   if (positionals.length === 0)
-    throw new Error("usage: bench-plugin-start.ts [--runs N] -- <plugin command> [args...]");
-  const runs: StartRun[] = [];
-  for (let i = 0; i < Number(values.runs); i++) {
-    const run = await startOnce(positionals);
-    runs.push(run);
-    console.log(
-      `${run.ms.toFixed(1)} ms  CPU ${run.cpuMs ?? "?"} ms  peak RSS ${run.peakKiB ?? "?"} KiB  (version ${run.version})`,
+    throw new Error(
+      "usage: bench-plugin-start.ts [--runs N] [--vs '<other command>']... -- <plugin command> [args...]",
     );
+  const commands = [positionals, ...values.vs.map((command) => command.split(" ").filter(Boolean))];
+  const runs: StartRun[][] = commands.map(() => []);
+  for (let i = 0; i < Number(values.runs); i++) {
+    for (const [c, command] of commands.entries()) {
+      const run = await startOnce(command);
+      runs[c].push(run);
+      console.log(
+        `${commands.length > 1 ? `[${c + 1}] ` : ""}${run.ms.toFixed(1)} ms  CPU ${run.cpuMs ?? "?"} ms  peak RSS ${run.peakKiB ?? "?"} KiB  CheckConfig at ${run.checkConfigMs.toFixed(1)} ms  (version ${run.version})`,
+      );
+    }
   }
-  if (runs.length > 1) {
-    const [ms, cpu, rss] = [
-      spread(runs.map((r) => r.ms)),
-      spread(runs.map((r) => r.cpuMs ?? NaN)),
-      spread(runs.map((r) => r.peakKiB ?? NaN)),
+  if (runs[0].length < 2) return;
+  for (const [c, command] of commands.entries()) {
+    const [ms, cpu, rss, check] = [
+      spread(runs[c].map((r) => r.ms)),
+      spread(runs[c].map((r) => r.cpuMs ?? NaN)),
+      spread(runs[c].map((r) => r.peakKiB ?? NaN)),
+      spread(runs[c].map((r) => r.checkConfigMs)),
     ];
     console.log(
-      `${runs.length} runs, min / median / max: ${ms.map((v) => v.toFixed(1)).join(" / ")} ms; CPU ${cpu.join(" / ")} ms; peak RSS ${rss.map((v) => (v / 1024).toFixed(1)).join(" / ")} MiB`,
+      `${commands.length > 1 ? `[${c + 1}] ${command.join(" ")}: ` : ""}${runs[c].length} runs, min / median / max: ${ms.map((v) => v.toFixed(1)).join(" / ")} ms; CPU ${cpu.join(" / ")} ms; peak RSS ${rss.map((v) => (v / 1024).toFixed(1)).join(" / ")} MiB; CheckConfig answered at ${check.map((v) => v.toFixed(1)).join(" / ")} ms`,
     );
   }
 }

@@ -23,6 +23,7 @@ import {
   TARGETS,
   type ProgramName,
   type Target,
+  usesCodeCache,
 } from "./release/executables";
 import { goProxy } from "./release/goproxy";
 import { javaPackages } from "./release/java";
@@ -84,8 +85,15 @@ async function programArchives(
   const script = path.join(work, `${program}.js`);
   const size = await bundleProgram(REPO, program, script, version);
   log(`bundled ${PROGRAMS[program].name} into one script of ${(size / 1e6).toFixed(1)} MB`);
-  // The blob is made by the release's own Node.js (linux-amd64, run here) and serves every target.
-  const blob = seaBlob(path.join(nodes, "linux-amd64", "node"), script, work, REPO, program, version);
+  // The blob is made by the release's own Node.js (linux-amd64, run here) and serves every target; the
+  // plugin's for linux-amd64 also carries the code cache that Node.js makes (usesCodeCache).
+  const node = path.join(nodes, "linux-amd64", "node");
+  const blobs = new Map<boolean, string>();
+  const blobFor = (target: Target): string => {
+    const cached = usesCodeCache(program, target);
+    if (!blobs.has(cached)) blobs.set(cached, seaBlob(node, script, work, REPO, program, version, cached));
+    return blobs.get(cached)!;
+  };
   const archives: string[] = [];
   for (const target of targets) {
     const started = Date.now();
@@ -94,7 +102,7 @@ async function programArchives(
     await joinExecutable(
       target,
       path.join(nodes, target, target.startsWith("windows-") ? "node.exe" : "node"),
-      blob,
+      blobFor(target),
       executable,
     );
     // The archive and the wheel compress the same executable at once, one on each core.

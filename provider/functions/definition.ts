@@ -1,7 +1,10 @@
 // One lookup, defined once: its name, description, arguments, result and secrecy. The exported
 // function, its Output twin, the TypeScript types and the native provider's function are all
 // derived from it (docs/design/native.md), as a resource's are from its definition.
-import * as pulumi from "@pulumi/pulumi";
+// Types from the SDK's index; values from its modules: the index also loads the Automation API and
+// closure serialization (TypeScript itself), a second of the plugin's start (docs/design/native.md).
+import type * as pulumi from "@pulumi/pulumi";
+import { output, secret as secretOutput } from "@pulumi/pulumi/output";
 import { z } from "zod";
 import { currentSession } from "../connection";
 import type { PlatformReader } from "../session";
@@ -128,7 +131,7 @@ export type OutputTwin<A, R> = (args: InputArgs<NonNullable<A>>) => pulumi.Outpu
 export function outputVersion<A, R>(lookup: (args: A) => Promise<R>, secret = false): OutputTwin<A, R> {
   return (args) => {
     // Results are plain data (no Outputs inside), so Unwrap<R> is R.
-    const result = pulumi.output(args).apply((plain) => lookup(plain as A)) as pulumi.Output<R>;
-    return secret ? (pulumi.secret(result) as pulumi.Output<R>) : result;
+    const result = output(args).apply((plain) => lookup(plain as A)) as pulumi.Output<R>;
+    return secret ? (secretOutput(result) as pulumi.Output<R>) : result;
   };
 }

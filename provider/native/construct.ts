@@ -3,8 +3,17 @@
 // component's children under the same names. The SDK's own provider server does these steps in a
 // class it does not export, and its main() would replace this plugin's service, so they are
 // repeated here (docs/design/native.md, "Components").
-import * as pulumi from "@pulumi/pulumi";
-import { isUnknown } from "@pulumi/pulumi/output";
+// Types from the SDK's index; values from its modules: the index also loads the Automation API and
+// closure serialization (TypeScript itself), a second of the plugin's start (docs/design/native.md).
+import type * as pulumi from "@pulumi/pulumi";
+import { isUnknown, output, secret, unsecret } from "@pulumi/pulumi/output";
+import {
+  ComponentResource,
+  CustomResource,
+  DependencyProviderResource,
+  DependencyResource,
+  rootStackResource,
+} from "@pulumi/pulumi/resource";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as runtimeConfig from "@pulumi/pulumi/runtime/config";
 import * as structproto from "google-protobuf/google/protobuf/struct_pb";
@@ -49,20 +58,20 @@ function optionsOf(req: provproto.ConstructRequest): pulumi.ComponentResourceOpt
       ...(spec.hasParenturn()
         ? { parent: spec.getParenturn() }
         : spec.getNoparent()
-          ? { parent: pulumi.rootStackResource }
+          ? { parent: rootStackResource }
           : {}),
     };
   });
   const providers: Record<string, pulumi.ProviderResource> = {};
-  for (const [pkg, ref] of req.getProvidersMap().entries()) providers[pkg] = new pulumi.DependencyProviderResource(ref);
+  for (const [pkg, ref] of req.getProvidersMap().entries()) providers[pkg] = new DependencyProviderResource(ref);
   return {
     aliases,
-    dependsOn: req.getDependenciesList().map((urn) => new pulumi.DependencyResource(urn)),
+    dependsOn: req.getDependenciesList().map((urn) => new DependencyResource(urn)),
     protect: req.getProtect(),
     providers,
-    parent: req.getParent() ? new pulumi.DependencyResource(req.getParent()) : undefined,
+    parent: req.getParent() ? new DependencyResource(req.getParent()) : undefined,
     retainOnDelete: req.getRetainondelete(),
-    deletedWith: req.getDeletedwith() ? new pulumi.DependencyResource(req.getDeletedwith()) : undefined,
+    deletedWith: req.getDeletedwith() ? new DependencyResource(req.getDeletedwith()) : undefined,
   };
 }
 
@@ -74,7 +83,7 @@ class SetupInputError extends Error {}
  * Outputs of the whole input, so that a secret or a dependency anywhere in it reaches every child.
  */
 async function entriesOf(setup: string, property: string, input: unknown) {
-  const whole = pulumi.output(input) as pulumi.Output<unknown>;
+  const whole = output(input) as pulumi.Output<unknown>;
   const plain = await valueOf(whole);
   const unknownAt = `LinkedAccountSetup ${setup}: ${property}`;
   if (isUnknown(plain)) {
@@ -123,17 +132,17 @@ function childOptions(type: ResourceType, parent: pulumi.Resource, version: stri
 
 /** A child's inputs: its secret ones wrapped as secrets, as the generated SDKs do. */
 function childInputs(type: ResourceType, inputs: Record<string, unknown>): pulumi.Inputs {
-  const secret = SECRETS.get(type)!;
+  const secrets = SECRETS.get(type)!;
   const out: pulumi.Inputs = {};
   for (const [key, value] of Object.entries(inputs)) {
     if (value === undefined) continue;
-    out[key] = secret.includes(key) ? pulumi.secret(value as pulumi.Input<unknown>) : (value as pulumi.Input<unknown>);
+    out[key] = secrets.includes(key) ? secret(value as pulumi.Input<unknown>) : (value as pulumi.Input<unknown>);
   }
   return out;
 }
 
 /** The component resource itself: it has no outputs. */
-class SetupComponent extends pulumi.ComponentResource {
+class SetupComponent extends ComponentResource {
   constructor(name: string, opts: pulumi.ComponentResourceOptions) {
     super(SETUP_TOKEN, name, {}, opts);
   }
@@ -145,7 +154,7 @@ class SetupComponent extends pulumi.ComponentResource {
 }
 
 /** A child resource: served by this plugin when the engine creates it, like any native resource. */
-class SetupChild extends pulumi.CustomResource {}
+class SetupChild extends CustomResource {}
 
 /**
  * Declares a LinkedAccountSetup and its children, as the TypeScript one does
@@ -177,7 +186,7 @@ export async function declareSetup(
     Object.fromEntries(
       Object.keys(entry.values)
         .filter((k) => !skip.includes(k))
-        .map((k) => [k, typeof entry.values[k] === "boolean" ? pulumi.unsecret(entry.prop(k)) : entry.prop(k)]),
+        .map((k) => [k, typeof entry.values[k] === "boolean" ? unsecret(entry.prop(k)) : entry.prop(k)]),
     );
 
   const seen = new Set<string>();

@@ -69,11 +69,12 @@ function pluginInfo(version: string): () => Promise<pluginproto.PluginInfo> {
   };
 }
 
-/** GetSchema: the package schema, serialized once. */
+/** GetSchema: the package schema, serialized on the first call only (most engines never ask for it). */
 function schemaOf(version: string): (req: provproto.GetSchemaRequest) => Promise<provproto.GetSchemaResponse> {
-  const schema = JSON.stringify(packageSchema(version));
+  let schema: string | undefined;
   return async (req) => {
     if (req.getVersion() !== 0) throw new Error(`unsupported schema version ${req.getVersion()}`);
+    schema ??= JSON.stringify(packageSchema(version));
     const response = new provproto.GetSchemaResponse();
     response.setSchema(schema);
     return response;

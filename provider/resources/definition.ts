@@ -1,7 +1,10 @@
 // One resource type, defined once: its type token, its properties, its operations against the
 // platform and what the change summary says of it. The class users construct, the provider the
 // host serves and the summary's entry are all derived from it (docs/design/resources.md).
-import * as pulumi from "@pulumi/pulumi";
+// Types from the SDK's index; values from its modules: the index also loads the Automation API and
+// closure serialization (TypeScript itself), a second of the plugin's start (docs/design/native.md).
+import type * as pulumi from "@pulumi/pulumi";
+import * as dynamic from "@pulumi/pulumi/dynamic";
 import { ApiError, SettingsError } from "../client/errors";
 import type { Session } from "../session";
 import { DYNAMIC_MODULE } from "../typeTokens";
@@ -271,7 +274,7 @@ function forwarderOf(type: string): pulumi.dynamic.ResourceProvider {
 function resourceClass<P extends AnyProperties>(type: string, properties: P): ResourceClass<P> {
   // A module's export, so that `__provider` is written as a bare `require` of it (dynamic/program.ts).
   const forwarder = forwarderOf(type);
-  class Resource extends pulumi.dynamic.Resource {
+  class Resource extends dynamic.Resource {
     constructor(name: string, args: ArgsOf<P>, opts?: pulumi.CustomResourceOptions) {
       const props = properties.resourceProps(args);
       const options = properties.resourceOptions(opts);

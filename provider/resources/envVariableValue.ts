@@ -4,7 +4,10 @@
 // so an existing value for the same definition and scope is overwritten, never duplicated.
 // What delete does is declared (restoreOnDelete, noValueBefore) or learned by that look.
 // The value is a secret in inputs, outputs and state, and never appears in a message.
-import * as pulumi from "@pulumi/pulumi";
+// Types from the SDK's index; values from its modules: the index also loads the Automation API and
+// closure serialization (TypeScript itself), a second of the plugin's start (docs/design/native.md).
+import type * as pulumi from "@pulumi/pulumi";
+import * as log from "@pulumi/pulumi/log";
 import { z } from "zod";
 import { AdviceError, NotFoundError, unlessGone } from "../client/errors";
 import { EnvDefinition, EnvFormat, EnvScope } from "../client/schemas";
@@ -314,7 +317,7 @@ export const EnvVariableValueDefinition = defineResource({
       if (props.foundExisting) {
         // An encrypted value was there before, and could not be read: leave the current one rather
         // than delete what may be an end user's credential.
-        pulumi.log.warn(
+        log.warn(
           `EnvVariableValue ${id} (definition ${props.definitionId}` +
             (props.linkedAccountId ? `, linked account ${props.linkedAccountId}` : "") +
             (props.workflowId ? `, workflow ${props.workflowId}` : "") +

@@ -2,7 +2,11 @@
 // what a change to it does. Args, state and output types, check, diff, secrets and the change
 // summary's tables are derived from it (docs/design/resources.md).
 import { isDeepStrictEqual } from "node:util";
-import * as pulumi from "@pulumi/pulumi";
+// Types from the SDK's index; values from its modules: the index also loads the Automation API and
+// closure serialization (TypeScript itself), a second of the plugin's start (docs/design/native.md).
+import type * as pulumi from "@pulumi/pulumi";
+import { secret } from "@pulumi/pulumi/output";
+import { mergeOptions } from "@pulumi/pulumi/resource";
 import { z } from "zod";
 import { checkProperties, containsUnknown } from "./inputs";
 
@@ -130,7 +134,7 @@ export class ResourceProperties<I extends Shape, S extends Shape, D extends Shap
     for (const key of [...this.identity, ...this.settings, ...this.derived, ...this.outputs] as string[])
       props[key] = undefined;
     Object.assign(props, args);
-    for (const key of this.secret as string[]) if (props[key] !== undefined) props[key] = pulumi.secret(props[key]);
+    for (const key of this.secret as string[]) if (props[key] !== undefined) props[key] = secret(props[key]);
     return props;
   }
 
@@ -138,7 +142,7 @@ export class ResourceProperties<I extends Shape, S extends Shape, D extends Shap
   resourceOptions(opts: pulumi.CustomResourceOptions | undefined): pulumi.CustomResourceOptions {
     return this.secret.length === 0
       ? (opts ?? {})
-      : pulumi.mergeOptions(opts, { additionalSecretOutputs: this.secret as string[] });
+      : mergeOptions(opts, { additionalSecretOutputs: this.secret as string[] });
   }
 }
 

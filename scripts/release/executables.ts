@@ -117,9 +117,22 @@ export function bundlePlugin(repo: string, outfile: string): Promise<number> {
 }
 
 /**
+ * The target whose executables carry V8's code cache of their script: the only one whose Node.js the build
+ * runs (the blob is made by linux-amd64's), and a cache is tied to the Node.js, platform and architecture
+ * that made it.
+ */
+export const CODE_CACHE_TARGET: Target = "linux-amd64";
+
+/** Whether a program's blob for `target` carries a code cache: the plugin's, for CODE_CACHE_TARGET. */
+export function usesCodeCache(program: ProgramName, target: Target): boolean {
+  return program === "plugin" && target === CODE_CACHE_TARGET;
+}
+
+/**
  * Writes the preparation blob for `script` (a file in `work`) with `node` (the release's Node.js, run here), with
  * the program's assets read from `repo`; with `version`, the package.json asset says that version (`--version`
- * prints it).
+ * prints it). With `codeCache`, the blob carries V8's code cache of the script, made by `node`: only the target
+ * `node` is for may use that blob.
  */
 export function seaBlob(
   node: string,
@@ -128,10 +141,13 @@ export function seaBlob(
   repo: string,
   program: ProgramName = "plugin",
   version?: string,
+  codeCache = false,
 ): string {
-  const config = path.join(work, `${program}-sea-config.json`);
-  // No code cache and no snapshot: both are tied to the platform that builds them, and one blob
-  // serves all five targets. Paths relative to `work`: the blob keeps the script's path as given,
+  const name = codeCache ? `${program}-cached` : program;
+  const config = path.join(work, `${name}-sea-config.json`);
+  // No snapshot, and a code cache only when asked: both are tied to the platform that builds them; a
+  // blob without them serves all five targets. The cache spares the plugin the parse of its whole
+  // script at each start (BENCHMARKS.md). Paths relative to `work`: the blob keeps the script's path as given,
   // and a temporary folder's random name would make each release's archives differ. The assets are
   // keyed by their path in the repository, as contract/packageFiles.ts reads them.
   const assets: Record<string, string> = Object.fromEntries(
@@ -144,14 +160,20 @@ export function seaBlob(
   }
   const settings = {
     main: path.relative(work, script),
-    output: `${program}.blob`,
+    output: `${name}.blob`,
     disableExperimentalSEAWarning: true,
     useSnapshot: false,
-    useCodeCache: false,
+    useCodeCache: codeCache,
     assets,
   };
   fs.writeFileSync(config, JSON.stringify(settings));
-  execFileSync(node, ["--experimental-sea-config", path.basename(config)], { cwd: work, stdio: ["ignore", "ignore", "inherit"] });
+  // V8 seeds its hashes at random, and the cache would differ at each build; a fixed seed while it is made
+  // gives the same bytes from the same script (the seed is not kept: the executable's own is random).
+  const seed = codeCache ? ["--random-seed=1"] : [];
+  execFileSync(node, [...seed, "--experimental-sea-config", path.basename(config)], {
+    cwd: work,
+    stdio: ["ignore", "ignore", "inherit"],
+  });
   return path.join(work, settings.output);
 }
 

@@ -1,14 +1,17 @@
 // The native provider's gRPC service, called as the engine calls it (the SDK's generated client),
-// in-process against an emulator: settings, check, diff, create, import, invoke, and secrets.
+// in-process against an emulator: settings, check, diff, create, import, invoke, and secrets; and
+// what the plugin loads before its first answer (service.ts).
 // The whole lifecycle through the real CLI is test/e2e/native/*.test.ts.
 import * as assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
+import * as os from "node:os";
 import * as path from "node:path";
 import * as grpc from "@grpc/grpc-js";
 import * as structproto from "google-protobuf/google/protobuf/struct_pb";
 import { newSession } from "../../provider/connection";
 import { packageSchema } from "../../provider/native/schema";
-import { resourceProviderService } from "../../provider/native/server";
+import { pluginService } from "../../provider/native/service";
 import { useResetEmulator } from "../support/emulator";
 import { FIXTURE } from "../../harness/fixture";
 
@@ -20,6 +23,86 @@ const SECRET = "1b47061264138c4ac30d75fd1eb44270";
 const URN = (type: string, name = "r") => `urn:pulumi:dev::proj::integration-platform:index:${type}::${name}`;
 const struct = (value: Record<string, unknown>) =>
   structproto.Struct.fromJavaScript(value as Record<string, structproto.JavaScriptValue>);
+
+/** This process's environment without NODE_COMPILE_CACHE. */
+function withoutCompileCache(): NodeJS.ProcessEnv {
+  const { NODE_COMPILE_CACHE: _, ...env } = process.env;
+  return env;
+}
+
+describe("native provider plugin's start", function () {
+  this.timeout(60_000);
+
+  it("answers GetPluginInfo before loading the provider, then loads it without the SDK's index or its Automation API", () => {
+    // A process of its own, as the plugin is: this one has loaded everything already.
+    const script = `
+      const loaded = () => Object.keys(require.cache).map((file) => file.split(require("path").sep).join("/"));
+      const has = (files, part) => files.some((file) => file.includes(part));
+      const { pluginService } = require("./provider/native/service");
+      pluginService("9.9.9").getPluginInfo({}, (error, info) => {
+        const first = loaded();
+        const report = () => {
+          const then = loaded();
+          console.log(JSON.stringify({
+            version: info.getVersion(),
+            atAnswer: { server: has(first, "/native/server.ts"), zod: has(first, "/node_modules/zod/") },
+            after: {
+              server: has(then, "/native/server.ts"),
+              sdkIndex: has(then, "/node_modules/@pulumi/pulumi/index.js"),
+              automation: has(then, "/node_modules/@pulumi/pulumi/automation/"),
+            },
+          }));
+          process.exit(0);
+        };
+        // The rest loads in the background after the answer: reported once it has, or after 30 s.
+        const poll = setInterval(() => has(loaded(), "/native/server.ts") && setImmediate(report), 20);
+        setTimeout(report, 30000);
+      });
+    `;
+    const out = execFileSync(process.execPath, ["-r", "ts-node/register/transpile-only", "-e", script], {
+      cwd: path.join(__dirname, "..", ".."),
+      encoding: "utf8",
+    });
+    assert.deepEqual(JSON.parse(out.trim().split("\n").pop()!), {
+      version: "9.9.9",
+      atAnswer: { server: false, zod: false },
+      after: { server: true, sdkIndex: false, automation: false },
+    });
+  });
+
+  it("keeps Node's compile cache in the temporary folder, and starts without it where that folder cannot be made", () => {
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "compile-cache-"));
+    try {
+      // A process of its own: the cache, once on, stays on for the process.
+      const enable = (tmpdir: string) =>
+        execFileSync(
+          process.execPath,
+          [
+            "-r",
+            "ts-node/register/transpile-only",
+            "-e",
+            'console.log(require("./provider/native/compileCache").enableCompileCache())',
+          ],
+          // NODE_COMPILE_CACHE unset: the test runner's own setting is not the plugin's.
+          {
+            cwd: path.join(__dirname, "..", ".."),
+            env: { ...withoutCompileCache(), TMPDIR: tmpdir },
+            encoding: "utf8",
+            timeout: 30_000,
+          },
+        ).trim();
+      assert.equal(enable(tmp), "true");
+      assert.ok(fs.statSync(path.join(tmp, "node-compile-cache")).isDirectory());
+      // Node's own recursive mkdir never returns for a folder under /proc: the plugin must not wait on it.
+      assert.equal(enable("/proc/no-such-folder"), "false");
+      // A temporary folder that is a file: no cache, and no error.
+      fs.writeFileSync(path.join(tmp, "a-file"), "");
+      assert.equal(enable(path.join(tmp, "a-file")), "false");
+    } finally {
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+});
 
 describe("native provider service", () => {
   const ctx = useResetEmulator({}, { beforeEach: () => newSession() });
@@ -33,7 +116,8 @@ describe("native provider service", () => {
 
   before(async () => {
     server = new grpc.Server();
-    server.addService(ResourceProviderService, resourceProviderService("9.9.9"));
+    // The plugin's own service (main.ts): every call but GetPluginInfo goes through to server.ts.
+    server.addService(ResourceProviderService, pluginService("9.9.9"));
     const port = await new Promise<number>((resolve, reject) =>
       server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))),
     );
