@@ -7,7 +7,7 @@ import * as api from "../client/schemas";
 import type { Session } from "../session";
 import { defineResource } from "./definition";
 import { Id, isRecord, mustBe, required } from "./inputs";
-import { ArgsOf, declareProperties, StateOf } from "./properties";
+import { declareProperties, StateOf } from "./properties";
 import { objectType, typedAs } from "./schemaTypes";
 
 /** A sample of the event's response: a JSON object, nested objects allowed. */
@@ -99,8 +99,6 @@ export const ApplicationEventProperties = declareProperties({
   },
 });
 
-/** Inputs of an ApplicationEvent. */
-export type ApplicationEventArgs = ArgsOf<typeof ApplicationEventProperties>;
 /** What an ApplicationEvent keeps in state: its inputs and what the platform declared from the sample. */
 type ApplicationEventState = StateOf<typeof ApplicationEventProperties>;
 
@@ -171,6 +169,3 @@ export const ApplicationEventDefinition = defineResource({
         : `the event keeps its last declared name and response (no ${t.code("restoreOnDelete")})`,
   },
 });
-
-/** Declares one application event's name and response structure. */
-export class ApplicationEvent extends ApplicationEventDefinition.Resource {}

@@ -12,7 +12,7 @@ import type { Session } from "../session";
 import { defineResource } from "./definition";
 import { Id, isRecord, mustBe, NameValueList } from "./inputs";
 import { objectType } from "./schemaTypes";
-import { ArgsOf, declareProperties, defined, StateOf } from "./properties";
+import { declareProperties, defined, StateOf } from "./properties";
 import { configOrFailure, isFailure, quoted, unpublishedWorkflow } from "./validation";
 
 /** A `{name, value}` pair as an input. */
@@ -112,8 +112,6 @@ export const ConfigFieldProperties = declareProperties({
   },
 });
 
-/** Inputs of a ConfigField. */
-export type ConfigFieldArgs = ArgsOf<typeof ConfigFieldProperties>;
 /** What a ConfigField keeps in state: its inputs, the returned field, and what to restore. */
 type ConfigFieldState = StateOf<typeof ConfigFieldProperties>;
 
@@ -330,6 +328,3 @@ export const ConfigFieldDefinition = defineResource({
     },
   },
 });
-
-/** Sets one field's name, options or labels in one config, and restores them on delete. */
-export class ConfigField extends ConfigFieldDefinition.Resource {}

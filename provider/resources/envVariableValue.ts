@@ -12,7 +12,7 @@ import { scopeViolations } from "../client/scopes";
 import type { Session } from "../session";
 import { defineResource } from "./definition";
 import { containsUnknown, Id, mustBe, required } from "./inputs";
-import { ArgsOf, declareProperties, defined } from "./properties";
+import { declareProperties, defined } from "./properties";
 
 /** EnvVariableValue's properties, each declared once (see properties.ts). */
 export const EnvVariableValueProperties = declareProperties({
@@ -114,9 +114,6 @@ export const EnvVariableValueProperties = declareProperties({
   },
   secret: ["value", "restoreOnDelete", "previousValue"],
 });
-
-/** Inputs of an EnvVariableValue. */
-export type EnvVariableValueArgs = ArgsOf<typeof EnvVariableValueProperties>;
 
 /** Declarations of what delete does that contradict noValueBefore, one failure each. */
 function declarationFailures(inputs: Record<string, unknown>): pulumi.dynamic.CheckFailure[] {
@@ -351,6 +348,3 @@ export const EnvVariableValueDefinition = defineResource({
               : "the value is deleted from the platform",
   },
 });
-
-/** Sets one env variable value at the scope its ids give; the value is a secret. */
-export class EnvVariableValue extends EnvVariableValueDefinition.Resource {}

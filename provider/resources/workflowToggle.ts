@@ -6,7 +6,7 @@ import * as api from "../client/schemas";
 import type { Session } from "../session";
 import { defineResource } from "./definition";
 import { Id, mustBe, required } from "./inputs";
-import { ArgsOf, declareProperties, StateOf } from "./properties";
+import { declareProperties, StateOf } from "./properties";
 import { configOrFailure, isFailure, unpublishedWorkflow } from "./validation";
 
 /** WorkflowToggle's properties, each declared once (see properties.ts). */
@@ -46,8 +46,6 @@ export const WorkflowToggleProperties = declareProperties({
   },
 });
 
-/** Inputs of a WorkflowToggle. */
-export type WorkflowToggleArgs = ArgsOf<typeof WorkflowToggleProperties>;
 /** What a WorkflowToggle keeps in state: its inputs, the workflow's name, and what to restore. */
 type WorkflowToggleState = StateOf<typeof WorkflowToggleProperties>;
 
@@ -150,6 +148,3 @@ export const WorkflowToggleDefinition = defineResource({
     },
   },
 });
-
-/** Enables or disables one published workflow in one config, and restores it on delete. */
-export class WorkflowToggle extends WorkflowToggleDefinition.Resource {}
