@@ -85,6 +85,14 @@ module.exports = {
       from: { path: "^provider/(resources|functions)/" },
       to: { path: "^provider/(dynamic|components)/" },
     },
+    {
+      name: "hosts-side-by-side",
+      severity: "error",
+      comment:
+        "The dynamic host and the native plugin each serve the definitions (resources/served.ts) over a connection of their own: neither is built on the other, so neither imports the other.",
+      from: { path: "^provider/(dynamic|native)/" },
+      to: { path: "^provider/(dynamic|native)/", pathNot: "^provider/$1/" },
+    },
   ],
   options: {
     doNotFollow: { path: "node_modules" },

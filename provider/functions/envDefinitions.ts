@@ -1,4 +1,5 @@
 // Lookups of env variable definitions: the list (with filters) and one by id.
+import { PROCESS_CONNECTION } from "../connection";
 import { z } from "zod";
 import * as api from "../client/schemas";
 import { objectType } from "../resources/schemaTypes";
@@ -95,10 +96,12 @@ export type GetEnvDefinitionArgs = ArgsOf<typeof EnvDefinitionLookup.args>;
  * Lists env variable definitions, every page, optionally filtered. Uses the API key (the platform refuses bearer
  * tokens here).
  */
-export const getEnvDefinitions: (args?: GetEnvDefinitionsArgs) => Promise<EnvDefinition[]> = EnvDefinitionsLookup.call;
+export const getEnvDefinitions: (args?: GetEnvDefinitionsArgs) => Promise<EnvDefinition[]> =
+  EnvDefinitionsLookup.over(PROCESS_CONNECTION);
 
 /** Returns one env variable definition by id. */
-export const getEnvDefinition: (args: GetEnvDefinitionArgs) => Promise<EnvDefinition> = EnvDefinitionLookup.call;
+export const getEnvDefinition: (args: GetEnvDefinitionArgs) => Promise<EnvDefinition> =
+  EnvDefinitionLookup.over(PROCESS_CONNECTION);
 
 /** getEnvDefinitions, taking Inputs and returning an Output. */
 export const getEnvDefinitionsOutput: OutputTwin<GetEnvDefinitionsArgs, EnvDefinition[]> =

@@ -1,4 +1,5 @@
 // Lookup of env variable values in one scope. The scope rules are checked before any request.
+import { PROCESS_CONNECTION } from "../connection";
 import { z } from "zod";
 import * as api from "../client/schemas";
 import { scopeViolations } from "../client/scopes";
@@ -98,7 +99,7 @@ export type GetEnvValuesArgs = ArgsOf<typeof EnvValuesLookup.args>;
  * @remarks The list is a secret in getEnvValuesOutput's Output and in the native function's result; this
  * function's promise holds it plain.
  */
-export const getEnvValues: (args: GetEnvValuesArgs) => Promise<EnvValue[]> = EnvValuesLookup.call;
+export const getEnvValues: (args: GetEnvValuesArgs) => Promise<EnvValue[]> = EnvValuesLookup.over(PROCESS_CONNECTION);
 
 /** getEnvValues, taking Inputs and returning a secret Output: values can be sensitive. */
 export const getEnvValuesOutput: OutputTwin<GetEnvValuesArgs, EnvValue[]> = EnvValuesLookup.output(getEnvValues);

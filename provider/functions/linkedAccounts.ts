@@ -1,5 +1,6 @@
 // Lookup of linked accounts (end users), by name or by an env variable and its value: how a
 // multi-tenant program chooses whom to set up.
+import { PROCESS_CONNECTION } from "../connection";
 import { z } from "zod";
 import * as api from "../client/schemas";
 import { objectType } from "../resources/schemaTypes";
@@ -100,7 +101,8 @@ function toLinkedAccount(a: api.LinkedAccount): LinkedAccount {
  * Lists linked accounts, every page, optionally filtered. Uses the API key (the platform refuses bearer tokens
  * here).
  */
-export const getLinkedAccounts: (args?: GetLinkedAccountsArgs) => Promise<LinkedAccount[]> = LinkedAccountsLookup.call;
+export const getLinkedAccounts: (args?: GetLinkedAccountsArgs) => Promise<LinkedAccount[]> =
+  LinkedAccountsLookup.over(PROCESS_CONNECTION);
 
 /** getLinkedAccounts, taking Inputs and returning an Output. */
 export const getLinkedAccountsOutput: OutputTwin<GetLinkedAccountsArgs, LinkedAccount[]> =

@@ -30,9 +30,12 @@ export interface Validation {
   inputs?: Record<string, unknown>;
 }
 
-/** How the host runs a definition's operations: the command's session, and whether and how checks validate. */
+/**
+ * What a host hands a definition's operations, and a lookup: the connection of the provider it
+ * serves (connection.ts), for the command's session and whether and how checks validate.
+ */
 export interface Host {
-  /** This process's session. */
+  /** The connection's current session. */
   session(): Session;
   /** Whether checks validate against the platform now. */
   validates(): boolean;

@@ -6,7 +6,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import * as grpc from "@grpc/grpc-js";
 import * as structproto from "google-protobuf/google/protobuf/struct_pb";
-import { newSession } from "../../provider/connection";
+import { Connection } from "../../provider/connection";
 import { packageSchema } from "../../provider/native/schema";
 import { resourceProviderService } from "../../provider/native/server";
 import { useResetEmulator } from "../support/emulator";
@@ -22,7 +22,9 @@ const struct = (value: Record<string, unknown>) =>
   structproto.Struct.fromJavaScript(value as Record<string, structproto.JavaScriptValue>);
 
 describe("native provider service", () => {
-  const ctx = useResetEmulator({}, { beforeEach: () => newSession() });
+  // The service's own connection, as the plugin holds one per configured provider: a new session per test.
+  const connection = new Connection();
+  const ctx = useResetEmulator({}, { beforeEach: () => connection.newSession() });
   let server: grpc.Server;
   let client: any;
   /** Calls one method, resolving with its response or rejecting with the gRPC error. */
@@ -33,7 +35,7 @@ describe("native provider service", () => {
 
   before(async () => {
     server = new grpc.Server();
-    server.addService(ResourceProviderService, resourceProviderService("9.9.9"));
+    server.addService(ResourceProviderService, resourceProviderService("9.9.9", undefined, connection));
     const port = await new Promise<number>((resolve, reject) =>
       server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))),
     );
