@@ -6,7 +6,7 @@ import { z } from "zod";
 import type { Host } from "../resources/definition";
 import type { PlatformReader } from "../session";
 
-/** A lookup's arguments: name to schema, each with its JSDoc and the same text in `.describe()`. */
+/** A lookup's arguments: name to schema, each described by its JSDoc (`documented()`, provider/documented.ts). */
 type Shape = z.ZodRawShape;
 
 /** The arguments a caller passes, as zod reads them: each property's JSDoc comes along. */
