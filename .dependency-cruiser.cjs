@@ -77,6 +77,22 @@ module.exports = {
       from: { path: "^provider/(resources|functions)/" },
       to: { path: "^provider/native/" },
     },
+    {
+      name: "definitions-below-dynamic",
+      severity: "error",
+      comment:
+        "A resource or lookup is defined once, and the dynamic classes, the forwarders' table and the component are derived from the list of definitions in dynamic/ and components/ (docs/design/resources.md): a definition that reached up to them would make adding a type an edit in two layers, and the layers a circle.",
+      from: { path: "^provider/(resources|functions)/" },
+      to: { path: "^provider/(dynamic|components)/" },
+    },
+    {
+      name: "hosts-side-by-side",
+      severity: "error",
+      comment:
+        "The dynamic host and the native plugin each serve the definitions (resources/served.ts) over a connection of their own: neither is built on the other, so neither imports the other.",
+      from: { path: "^provider/(dynamic|native)/" },
+      to: { path: "^provider/(dynamic|native)/", pathNot: "^provider/$1/" },
+    },
   ],
   options: {
     doNotFollow: { path: "node_modules" },

@@ -8,7 +8,7 @@ import {
   type RunningEmulator,
 } from "../emulator";
 import { configView, eventView } from "../emulator/views";
-import { pacer } from "../provider/client/pacing";
+import { PROCESS_CONNECTION } from "../provider/connection";
 import { DEFAULT_REQUESTS_PER_SECOND } from "../provider/settings";
 import { Stack, Workspace } from "./engine";
 import { startS3Backend, type S3Backend } from "./s3";
@@ -135,7 +135,7 @@ export function eventDocument(event: ApplicationEvent) {
 
 /**
  * Calls the public API as a user's script would. The calls share the rate limit with the stack's
- * provider, so they wait their turn at this process's pacer like any well-behaved client.
+ * provider, so they wait their turn at the process connection's pacer like any well-behaved client.
  */
 export async function publicCall(
   emulator: Pick<RunningEmulator, "url" | "apiKey">,
@@ -143,6 +143,7 @@ export async function publicCall(
   path: string,
   options: { body?: unknown; headers?: Record<string, string> } = {},
 ): Promise<any> {
+  const pacer = PROCESS_CONNECTION.pacer;
   pacer.configure(DEFAULT_REQUESTS_PER_SECOND);
   await pacer.turn();
   const response = await fetch(`${emulator.url}/api/v2/public${path}`, {

@@ -1,14 +1,8 @@
 // The package's public surface: resources, the component, lookups, their types, and errors.
-export { ConfigField, ConfigFieldArgs, ConfigFieldRecord, NameValueInput } from "./resources/configField";
-export {
-  ApplicationEvent,
-  ApplicationEventArgs,
-  DeclaredKey,
-  EventDefinition,
-  EventResponseSample,
-} from "./resources/applicationEvent";
-export { WorkflowToggle, WorkflowToggleArgs } from "./resources/workflowToggle";
-export { EnvVariableValue, EnvVariableValueArgs } from "./resources/envVariableValue";
+// Every resource type's class and Args, generated from RESOURCES (provider/dynamic/registry.ts).
+export * from "./dynamic/registry";
+export { ConfigFieldRecord, NameValueInput } from "./resources/configField";
+export { DeclaredKey, EventDefinition, EventResponseSample } from "./resources/applicationEvent";
 export {
   ApiError,
   AuthenticationError,

@@ -8,7 +8,7 @@ import type { ConnectionSettings } from "../settings";
 import { SETTINGS, settingHint, settingName, type SettingTerms } from "../settingNames";
 import { sendableId } from "./ids";
 import { apiErrorFrom, isRateLimitAnswer, ResponseValidationError, SettingsError } from "./errors";
-import { pacer } from "./pacing"; // its rate is set where a connection is opened (connection.ts)
+import type { Pacer } from "./pacing"; // its rate is set where a client is opened (connection.ts)
 import { PageList, PageQuery } from "./pagination";
 import * as s from "./schemas";
 
@@ -130,7 +130,11 @@ export class PlatformClient {
     return this.settings.terms ?? "stack";
   }
 
-  constructor(readonly settings: ConnectionSettings) {
+  /** A client for `settings`, waiting its turns at `pacer`, which the clients of one connection share. */
+  constructor(
+    readonly settings: ConnectionSettings,
+    pacer: Pacer,
+  ) {
     this.http = axios.create({
       baseURL: settings.baseUrl + API_PREFIX,
       timeout: settings.timeoutMs,

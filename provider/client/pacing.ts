@@ -1,5 +1,6 @@
-// Every request of this process waits its turn at one limiter, sized to the platform's documented
-// limit, and adapting as TCP does when another job spends the same key (docs/guides/rate-limits.md).
+// Every request of a connection (connection.ts) waits its turn at one limiter, sized to the
+// platform's documented limit, and adapting as TCP does when another job spends the same key
+// (docs/guides/rate-limits.md).
 import { TokenBucket } from "limiter";
 
 /** How the pacer reacts to 429s; the defaults suit the documented limit, tests shorten them. */
@@ -49,7 +50,7 @@ export interface SharedPacer {
   rateLimited(): void;
 }
 
-/** One limiter for every request of a process: paces to the configured rate, slows down on 429s, recovers. */
+/** One limiter for every request of a connection: paces to the configured rate, slows down on 429s, recovers. */
 export class Pacer {
   private bucket: TokenBucket | undefined;
   private configured = 0;
@@ -148,6 +149,3 @@ export class Pacer {
     this.recovery = undefined;
   }
 }
-
-/** The process's pacer: every PlatformClient in a process shares it, as they share the credential's limit. */
-export const pacer = new Pacer();

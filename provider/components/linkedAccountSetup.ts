@@ -3,9 +3,16 @@
 // adding an account, a field or a value never renames (and so replaces) anything else.
 import * as pulumi from "@pulumi/pulumi";
 import { nativeToken } from "../typeTokens";
-import { ConfigField, ConfigFieldArgs, ConfigFieldProperties } from "../resources/configField";
-import { EnvVariableValue, EnvVariableValueArgs } from "../resources/envVariableValue";
-import { WorkflowToggle, WorkflowToggleArgs, WorkflowToggleProperties } from "../resources/workflowToggle";
+import {
+  ConfigField,
+  ConfigFieldArgs,
+  EnvVariableValue,
+  EnvVariableValueArgs,
+  WorkflowToggle,
+  WorkflowToggleArgs,
+} from "../dynamic/registry";
+import { ConfigFieldProperties } from "../resources/configField";
+import { WorkflowToggleProperties } from "../resources/workflowToggle";
 import { childName, envKey, fieldKey, LinkedAccountSetupDefinition } from "./setupDefinition";
 
 /**

@@ -4,6 +4,7 @@
 // groups, and both forms name their children with childName, so a stack moves between them with
 // no write (docs/guides/moving-to-native.md).
 import { z } from "zod";
+import { documented } from "../documented";
 import { ConfigFieldProperties } from "../resources/configField";
 import { EnvVariableValueProperties } from "../resources/envVariableValue";
 import { Id } from "../resources/inputs";
@@ -30,10 +31,10 @@ export const SetupEnvValueSchema = objectType(
     definitionId: env.identity.definitionId,
     workflowId: env.identity.workflowId,
     ...env.settings,
-    retainOnDelete: z
-      .boolean()
-      .optional()
-      .describe("Leave the value on the platform when this resource is deleted (Pulumi's `retainOnDelete` option)."),
+    ...documented("SetupEnvValue", {
+      /** Leave the value on the platform when this resource is deleted (Pulumi's `retainOnDelete` option). */
+      retainOnDelete: z.boolean().optional(),
+    }),
   }),
 );
 
@@ -47,17 +48,20 @@ export const LinkedAccountSetupDefinition = {
     "values, each a child resource named from the component's name and the entry's own ids (never a position " +
     "in a list), so that adding an entry never renames another.",
   /** Its inputs: the children's shared identity, then the entries. */
-  inputs: {
-    linkedAccountId: Id.describe("The linked account (end user)."),
-    slug: Id.describe("The app's slug."),
-    configId: Id.optional().describe("The config; defaults to the linked account's id, as the platform's does."),
-    fields: z.array(SetupFieldSchema).optional().describe("Fields to set in the config."),
-    workflows: z
-      .record(z.string(), SetupWorkflowSchema)
-      .optional()
-      .describe("Workflow toggles, by workflow id: `enabled`, and `restoreOnDelete` if wanted."),
-    envValues: z.array(SetupEnvValueSchema).optional().describe("Env variable values of this linked account."),
-  },
+  inputs: documented("LinkedAccountSetup", {
+    /** The linked account (end user). */
+    linkedAccountId: Id,
+    /** The app's slug. */
+    slug: Id,
+    /** The config; defaults to the linked account's id, as the platform's does. */
+    configId: Id.optional(),
+    /** Fields to set in the config. */
+    fields: z.array(SetupFieldSchema).optional(),
+    /** Workflow toggles, by workflow id: `enabled`, and `restoreOnDelete` if wanted. */
+    workflows: z.record(z.string(), SetupWorkflowSchema).optional(),
+    /** Env variable values of this linked account. */
+    envValues: z.array(SetupEnvValueSchema).optional(),
+  }),
   /** The properties of its entry types that are secrets, as the children's own are. */
   secret: { SetupEnvValue: EnvVariableValueProperties.secret as readonly string[] },
 } as const;

@@ -1,5 +1,6 @@
 // Lookup of the audit log (`/audit/event-received`). docs/design/contract.md#audit-logs documents
 // only its pagination, not its items, so items are returned as the platform sends them.
+import { PROCESS_CONNECTION } from "../connection";
 import { z } from "zod";
 import { listArgs, type ListArgs } from "./common";
 import { defineLookup, type OutputTwin } from "./definition";
@@ -29,7 +30,8 @@ export type GetAuditEventsArgs = ListArgs;
  * Lists audit log entries, every page (newest first on the emulator), up to `maxItems`. Each entry is in the
  * platform's own (undocumented) shape.
  */
-export const getAuditEvents: (args?: GetAuditEventsArgs) => Promise<AuditEvent[]> = AuditEventsLookup.call;
+export const getAuditEvents: (args?: GetAuditEventsArgs) => Promise<AuditEvent[]> =
+  AuditEventsLookup.over(PROCESS_CONNECTION);
 
 /** getAuditEvents, taking Inputs and returning an Output. */
 export const getAuditEventsOutput: OutputTwin<GetAuditEventsArgs, AuditEvent[]> =

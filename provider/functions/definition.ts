@@ -6,10 +6,10 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { output, secret as secretOutput } from "@pulumi/pulumi/output";
 import { z } from "zod";
-import { currentSession } from "../connection";
+import type { Host } from "../resources/definition";
 import type { PlatformReader } from "../session";
 
-/** A lookup's arguments: name to schema, each with its JSDoc and the same text in `.describe()`. */
+/** A lookup's arguments: name to schema, each described by its JSDoc (`documented()`, provider/documented.ts). */
 type Shape = z.ZodRawShape;
 
 /** The arguments a caller passes, as zod reads them: each property's JSDoc comes along. */
@@ -67,7 +67,7 @@ export class LookupDefinition<A extends Shape, R extends z.ZodType> {
   readonly secret: boolean;
   /** The arguments' validation: each argument's schema, no unknown one, then the rules between them. */
   readonly validation: z.ZodType<ParsedArgs<A>>;
-  private readonly body: (args: ParsedArgs<A>) => Promise<z.output<R>>;
+  private readonly body: (session: () => PlatformReader, args: ParsedArgs<A>) => Promise<z.output<R>>;
 
   /** Defines the lookup; see LookupDefinitionArgs. */
   constructor(args: LookupDefinitionArgs<A, R>) {
@@ -84,13 +84,17 @@ export class LookupDefinition<A extends Shape, R extends z.ZodType> {
     >;
     const { run, compute } = args;
     // A lookup that computes (getShard) opens no session: it needs no API key, and sends nothing.
-    this.body = compute ? async (parsed) => compute(parsed) : (parsed) => run!(currentSession().reader, parsed);
+    this.body = compute ? async (_reader, parsed) => compute(parsed) : (reader, parsed) => run!(reader(), parsed);
   }
 
-  /** Checks the arguments before any request (the error names the lookup), then reads with this run. */
-  // An arrow, so that it keeps its definition when exported on its own as `getEnvValues`.
-  readonly call = async (args?: unknown): Promise<z.output<R>> =>
-    this.body(parseArgs(this.name, this.validation, args));
+  /**
+   * The lookup over `host`'s session, handed it as a resource's provider is: checks the arguments
+   * before any request (the error names the lookup), then reads with the session's reader.
+   */
+  over(host: Pick<Host, "session">): (args?: unknown) => Promise<z.output<R>> {
+    const reader = () => host.session().reader;
+    return async (args) => this.body(reader, parseArgs(this.name, this.validation, args));
+  }
 
   /** The `...Output` twin: takes Inputs, returns an Output, a secret one if the lookup is secret. */
   output<P>(lookup: (args: P) => Promise<z.output<R>>): OutputTwin<P, z.output<R>> {

@@ -1,4 +1,6 @@
 // Lookups of env variable definitions: the list (with filters) and one by id.
+import { documented } from "../documented";
+import { PROCESS_CONNECTION } from "../connection";
 import { z } from "zod";
 import * as api from "../client/schemas";
 import { objectType } from "../resources/schemaTypes";
@@ -8,26 +10,28 @@ import { ArgsOf, defineLookup, type OutputTwin } from "./definition";
 /** An env variable definition, as both lookups return it. */
 export const EnvDefinitionSchema = objectType(
   "EnvDefinition",
-  z.object({
-    /** The definition's id (`_id`). */
-    id: z.string().describe("The definition's id (`_id`)."),
-    /** The variable's name. */
-    name: z.string().describe("The variable's name."),
-    /** What it is for. */
-    description: z.string().optional().describe("What it is for."),
-    /** Where its values live: org, workspace, linked_account or workflow. */
-    scope: api.EnvScope.describe("Where its values live: org, workspace, linked_account or workflow."),
-    /** The format its values must have: string, number or url. */
-    format: api.EnvFormat.describe("The format its values must have: string, number or url."),
-    /** Whether its values are encrypted (and so read back as "[REDACTED]"). */
-    encrypted: z.boolean().describe('Whether its values are encrypted (and so read back as "[REDACTED]").'),
-    /** The org it belongs to. */
-    orgId: z.string().optional().describe("The org it belongs to."),
-    /** Creation time, ISO 8601. */
-    createdAt: z.string().optional().describe("Creation time, ISO 8601."),
-    /** Last update time, ISO 8601. */
-    updatedAt: z.string().optional().describe("Last update time, ISO 8601."),
-  }),
+  z.object(
+    documented("EnvDefinition", {
+      /** The definition's id (`_id`). */
+      id: z.string(),
+      /** The variable's name. */
+      name: z.string(),
+      /** What it is for. */
+      description: z.string().optional(),
+      /** Where its values live: org, workspace, linked_account or workflow. */
+      scope: api.EnvScope,
+      /** The format its values must have: string, number or url. */
+      format: api.EnvFormat,
+      /** Whether its values are encrypted (and so read back as "[REDACTED]"). */
+      encrypted: z.boolean(),
+      /** The org it belongs to. */
+      orgId: z.string().optional(),
+      /** Creation time, ISO 8601. */
+      createdAt: z.string().optional(),
+      /** Last update time, ISO 8601. */
+      updatedAt: z.string().optional(),
+    }),
+  ),
 );
 
 /** An env variable definition. */
@@ -54,15 +58,15 @@ export const EnvDefinitionsLookup = defineLookup({
   description:
     "Lists env variable definitions, every page, optionally filtered. " +
     "Uses the API key (the platform refuses bearer tokens here).",
-  args: {
+  args: documented("getEnvDefinitions", {
     /** Only definitions of this scope. */
-    scope: api.EnvScope.optional().describe("Only definitions of this scope."),
+    scope: api.EnvScope.optional(),
     /** Only definitions whose name matches (the platform's `name` filter). */
-    name: z.string().min(1).optional().describe("Only definitions whose name matches (the platform's `name` filter)."),
+    name: z.string().min(1).optional(),
     /** Only definitions of this format. */
-    format: api.EnvFormat.optional().describe("Only definitions of this format."),
+    format: api.EnvFormat.optional(),
     ...listArgs,
-  },
+  }),
   result: z.array(EnvDefinitionSchema),
   listedAs: "definitions",
   run: async (reader, a) => {
@@ -77,10 +81,10 @@ export const EnvDefinitionsLookup = defineLookup({
 export const EnvDefinitionLookup = defineLookup({
   name: "getEnvDefinition",
   description: "Returns one env variable definition by id.",
-  args: {
+  args: documented("getEnvDefinition", {
     /** The definition's id. */
-    definitionId: Id.describe("The definition's id."),
-  },
+    definitionId: Id,
+  }),
   result: EnvDefinitionSchema,
   run: async (reader, a) => toEnvDefinition(await reader.getEnvDefinition(a.definitionId)),
 });
@@ -95,10 +99,12 @@ export type GetEnvDefinitionArgs = ArgsOf<typeof EnvDefinitionLookup.args>;
  * Lists env variable definitions, every page, optionally filtered. Uses the API key (the platform refuses bearer
  * tokens here).
  */
-export const getEnvDefinitions: (args?: GetEnvDefinitionsArgs) => Promise<EnvDefinition[]> = EnvDefinitionsLookup.call;
+export const getEnvDefinitions: (args?: GetEnvDefinitionsArgs) => Promise<EnvDefinition[]> =
+  EnvDefinitionsLookup.over(PROCESS_CONNECTION);
 
 /** Returns one env variable definition by id. */
-export const getEnvDefinition: (args: GetEnvDefinitionArgs) => Promise<EnvDefinition> = EnvDefinitionLookup.call;
+export const getEnvDefinition: (args: GetEnvDefinitionArgs) => Promise<EnvDefinition> =
+  EnvDefinitionLookup.over(PROCESS_CONNECTION);
 
 /** getEnvDefinitions, taking Inputs and returning an Output. */
 export const getEnvDefinitionsOutput: OutputTwin<GetEnvDefinitionsArgs, EnvDefinition[]> =

@@ -1,4 +1,6 @@
 // Lookup of env variable values in one scope. The scope rules are checked before any request.
+import { documented } from "../documented";
+import { PROCESS_CONNECTION } from "../connection";
 import { z } from "zod";
 import * as api from "../client/schemas";
 import { scopeViolations } from "../client/scopes";
@@ -9,29 +11,28 @@ import { ArgsOf, defineLookup, type OutputTwin } from "./definition";
 /** An env variable value as listed in a scope. */
 export const EnvValueSchema = objectType(
   "EnvValue",
-  z.object({
-    /** The value's id (`_id`). */
-    id: z.string().describe("The value's id (`_id`)."),
-    /** The definition's id. */
-    definitionId: z.string().describe("The definition's id."),
-    /** The definition's name. */
-    definitionName: z.string().optional().describe("The definition's name."),
-    /** The definition's scope. */
-    scope: api.EnvScope.optional().describe("The definition's scope."),
-    /** Whether the definition is encrypted; then `value` is "[REDACTED]", as the platform returns it. */
-    encrypted: z
-      .boolean()
-      .optional()
-      .describe('Whether the definition is encrypted; then `value` is "[REDACTED]", as the platform returns it.'),
-    /** The value, as the platform returns it (never guessed for encrypted definitions). */
-    value: z.string().describe("The value, as the platform returns it (never guessed for encrypted definitions)."),
-    /** The linked account, for linked_account and workflow values. */
-    linkedAccountId: z.string().optional().describe("The linked account, for linked_account and workflow values."),
-    /** The workflow, for workflow values. */
-    workflowId: z.string().optional().describe("The workflow, for workflow values."),
-    /** Last update time, ISO 8601. */
-    updatedAt: z.string().optional().describe("Last update time, ISO 8601."),
-  }),
+  z.object(
+    documented("EnvValue", {
+      /** The value's id (`_id`). */
+      id: z.string(),
+      /** The definition's id. */
+      definitionId: z.string(),
+      /** The definition's name. */
+      definitionName: z.string().optional(),
+      /** The definition's scope. */
+      scope: api.EnvScope.optional(),
+      /** Whether the definition is encrypted; then `value` is "[REDACTED]", as the platform returns it. */
+      encrypted: z.boolean().optional(),
+      /** The value, as the platform returns it (never guessed for encrypted definitions). */
+      value: z.string(),
+      /** The linked account, for linked_account and workflow values. */
+      linkedAccountId: z.string().optional(),
+      /** The workflow, for workflow values. */
+      workflowId: z.string().optional(),
+      /** Last update time, ISO 8601. */
+      updatedAt: z.string().optional(),
+    }),
+  ),
 );
 
 /** An env variable value as listed in a scope. */
@@ -42,19 +43,17 @@ export const EnvValuesLookup = defineLookup({
   name: "getEnvValues",
   description:
     'Lists the env values of one scope, every page. Encrypted values come back as "[REDACTED]"; the list is a secret.',
-  args: {
+  args: documented("getEnvValues", {
     /** The scope to list: org, workspace, linked_account or workflow. */
-    scope: api.EnvScope.describe("The scope to list: org, workspace, linked_account or workflow."),
+    scope: api.EnvScope,
     /** Only values of this definition. */
-    definitionId: Id.optional().describe("Only values of this definition."),
+    definitionId: Id.optional(),
     /** The linked account: required for linked_account, optional for workflow, refused for org and workspace. */
-    linkedAccountId: Id.optional().describe(
-      "The linked account: required for linked_account, optional for workflow, refused for org and workspace.",
-    ),
+    linkedAccountId: Id.optional(),
     /** The workflow: required for workflow, refused otherwise. */
-    workflowId: Id.optional().describe("The workflow: required for workflow, refused otherwise."),
+    workflowId: Id.optional(),
     ...listArgs,
-  },
+  }),
   refine: (args, ctx) => {
     // The list operation's rules, checked here so that a wrong combination costs no request and
     // names the property.
@@ -98,7 +97,7 @@ export type GetEnvValuesArgs = ArgsOf<typeof EnvValuesLookup.args>;
  * @remarks The list is a secret in getEnvValuesOutput's Output and in the native function's result; this
  * function's promise holds it plain.
  */
-export const getEnvValues: (args: GetEnvValuesArgs) => Promise<EnvValue[]> = EnvValuesLookup.call;
+export const getEnvValues: (args: GetEnvValuesArgs) => Promise<EnvValue[]> = EnvValuesLookup.over(PROCESS_CONNECTION);
 
 /** getEnvValues, taking Inputs and returning a secret Output: values can be sensitive. */
 export const getEnvValuesOutput: OutputTwin<GetEnvValuesArgs, EnvValue[]> = EnvValuesLookup.output(getEnvValues);

@@ -1,5 +1,7 @@
 // Lookup of linked accounts (end users), by name or by an env variable and its value: how a
 // multi-tenant program chooses whom to set up.
+import { documented } from "../documented";
+import { PROCESS_CONNECTION } from "../connection";
 import { z } from "zod";
 import * as api from "../client/schemas";
 import { objectType } from "../resources/schemaTypes";
@@ -9,33 +11,37 @@ import { ArgsOf, defineLookup, type OutputTwin } from "./definition";
 /** A user-defined field of a linked account. */
 const UserDefinedFieldSchema = objectType(
   "UserDefinedField",
-  z.object({
-    /** The field's name. */
-    keyName: z.string().describe("The field's name."),
-    /** The field's value. */
-    keyValue: z.unknown().describe("The field's value."),
-  }),
+  z.object(
+    documented("UserDefinedField", {
+      /** The field's name. */
+      keyName: z.string(),
+      /** The field's value. */
+      keyValue: z.unknown(),
+    }),
+  ),
 );
 
 /** A linked account. */
 export const LinkedAccountSchema = objectType(
   "LinkedAccount",
-  z.object({
-    /** The platform's id (`_id`). */
-    id: z.string().describe("The platform's id (`_id`)."),
-    /** Your identifier of the account: what resources take as `linkedAccountId`. */
-    accountId: z.string().describe("Your identifier of the account: what resources take as `linkedAccountId`."),
-    /** Display name. */
-    name: z.string().optional().describe("Display name."),
-    /** The environment the account lives in. */
-    environment: z.string().optional().describe("The environment the account lives in."),
-    /** User-defined fields. */
-    udf: z.array(UserDefinedFieldSchema).describe("User-defined fields."),
-    /** Creation time, ISO 8601. */
-    createdAt: z.string().optional().describe("Creation time, ISO 8601."),
-    /** Last update time, ISO 8601. */
-    updatedAt: z.string().optional().describe("Last update time, ISO 8601."),
-  }),
+  z.object(
+    documented("LinkedAccount", {
+      /** The platform's id (`_id`). */
+      id: z.string(),
+      /** Your identifier of the account: what resources take as `linkedAccountId`. */
+      accountId: z.string(),
+      /** Display name. */
+      name: z.string().optional(),
+      /** The environment the account lives in. */
+      environment: z.string().optional(),
+      /** User-defined fields. */
+      udf: z.array(UserDefinedFieldSchema),
+      /** Creation time, ISO 8601. */
+      createdAt: z.string().optional(),
+      /** Last update time, ISO 8601. */
+      updatedAt: z.string().optional(),
+    }),
+  ),
 );
 
 /** A linked account. */
@@ -49,15 +55,15 @@ export const LinkedAccountsLookup = defineLookup({
   description:
     "Lists linked accounts, every page, optionally filtered. " +
     "Uses the API key (the platform refuses bearer tokens here).",
-  args: {
+  args: documented("getLinkedAccounts", {
     /** Only accounts whose name contains this (the platform's `search`). */
-    search: text.optional().describe("Only accounts whose name contains this (the platform's `search`)."),
+    search: text.optional(),
     /** Only accounts with a value of the env variable of this name... */
-    envVariableName: text.optional().describe("Only accounts with a value of the env variable of this name..."),
+    envVariableName: text.optional(),
     /** ...equal to this. Given together with `envVariableName`. */
-    envVariableValue: z.string().optional().describe("...equal to this. Given together with `envVariableName`."),
+    envVariableValue: z.string().optional(),
     ...listArgs,
-  },
+  }),
   refine: (args, ctx) => {
     if (args.envVariableValue !== undefined && args.envVariableName === undefined) {
       ctx.addIssue({
@@ -100,7 +106,8 @@ function toLinkedAccount(a: api.LinkedAccount): LinkedAccount {
  * Lists linked accounts, every page, optionally filtered. Uses the API key (the platform refuses bearer tokens
  * here).
  */
-export const getLinkedAccounts: (args?: GetLinkedAccountsArgs) => Promise<LinkedAccount[]> = LinkedAccountsLookup.call;
+export const getLinkedAccounts: (args?: GetLinkedAccountsArgs) => Promise<LinkedAccount[]> =
+  LinkedAccountsLookup.over(PROCESS_CONNECTION);
 
 /** getLinkedAccounts, taking Inputs and returning an Output. */
 export const getLinkedAccountsOutput: OutputTwin<GetLinkedAccountsArgs, LinkedAccount[]> =

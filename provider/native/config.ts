@@ -3,7 +3,7 @@
 import { isDeepStrictEqual } from "node:util";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { SettingsError } from "../client/errors";
-import { useStackConfig } from "../connection";
+import type { Connection } from "../connection";
 import { containsUnknown, UNKNOWN } from "../resources/inputs";
 import { resolveSettings, type ConfigReader } from "../settings";
 import { SETTINGS, type SettingSource } from "../settingNames";
@@ -71,15 +71,18 @@ export async function diffConfig(req: provproto.DiffRequest): Promise<provproto.
   return response;
 }
 
-/** Configure: the settings become the connection's config reader, as the dynamic host's do. */
-export async function configure(req: provproto.ConfigureRequest): Promise<provproto.ConfigureResponse> {
+/** Configure: the settings become `connection`'s config reader, as the dynamic host's do. */
+export async function configure(
+  connection: Connection,
+  req: provproto.ConfigureRequest,
+): Promise<provproto.ConfigureResponse> {
   // Typed arguments where the engine sends them; else its variables, `integration-platform:config:<name>`.
   const settings: Props = req.hasArgs() ? receive(req.getArgs()).sent : {};
   for (const [key, value] of req.getVariablesMap().toObject()) {
     const name = key.replace(`${PACKAGE}:config:`, "").replace(`${PACKAGE}:`, "");
     if (!(name in settings)) settings[name] = value;
   }
-  useStackConfig(readerOf(settings));
+  connection.useStackConfig(readerOf(settings));
   const response = new provproto.ConfigureResponse();
   response.setAcceptsecrets(true);
   response.setSupportspreview(false);

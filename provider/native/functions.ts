@@ -2,6 +2,7 @@
 // and its run for Invoke, all read from its definition (provider/functions/). A function's result
 // is an object, so a list comes back under a name: `getLinkedAccounts(...).linkedAccounts`.
 import { z } from "zod";
+import type { Connection } from "../connection";
 import { LOOKUPS } from "../functions";
 import type { AnyLookup } from "../functions/definition";
 import { NATIVE_TYPE_PREFIX } from "../typeTokens";
@@ -38,8 +39,12 @@ export function lookupOfToken(token: string): AnyLookup | undefined {
   return LOOKUPS.find((lookup) => lookup.name === name);
 }
 
-/** Runs a lookup with the provider's connection; its result as the function returns it. */
-export async function invokeLookup(lookup: AnyLookup, args: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const result = await lookup.call(args);
+/** Runs a lookup over the provider's connection; its result as the function returns it. */
+export async function invokeLookup(
+  connection: Connection,
+  lookup: AnyLookup,
+  args: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  const result = await lookup.over(connection)(args);
   return lookup.listedAs ? { [lookup.listedAs]: result } : { ...(result as Record<string, unknown>) };
 }

@@ -1,13 +1,13 @@
 // The resources' calls: check, diff, create, read, update and delete, each served by the same
-// provider the dynamic host serves (dynamic/host.ts), so validation, pacing and errors are the same
-// code (docs/design/native.md, "The plugin").
+// definition's provider the dynamic host serves (resources/served.ts), over the plugin's own
+// connection, so validation, pacing and errors are the same code (docs/design/native.md, "The plugin").
 import { isDeepStrictEqual } from "node:util";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
 import type { z } from "zod";
-import { providers } from "../dynamic/host";
 import { RESOURCES } from "../resources";
 import { containsUnknown } from "../resources/inputs";
+import type { Providers } from "../resources/served";
 import { NATIVE_TYPE_PREFIX, PACKAGE } from "../typeTokens";
 import { typeOf } from "./types";
 import { answer, checkFailure, receive, type Props } from "./values";
@@ -19,15 +19,15 @@ function typeOfUrn(urn: string): string {
   return token.startsWith(NATIVE_TYPE_PREFIX) ? token.slice(NATIVE_TYPE_PREFIX.length) : token;
 }
 
-/** The definition and the provider serving a URN's type; an error naming the type otherwise. */
-function served(urn: string) {
+/** The definition and the provider of `providers` serving a URN's type; an error naming the type otherwise. */
+function served(providers: Providers, urn: string) {
   const type = typeOfUrn(urn);
   const definition = RESOURCES.find((d) => d.type === type);
   if (!definition) {
     const known = RESOURCES.map((d) => d.type).join(", ");
     throw new Error(`${PACKAGE}: unknown resource type ${JSON.stringify(type)}; this provider serves ${known}`);
   }
-  // The same providers the dynamic host serves (dynamic/host.ts), failures named in the reason.
+  // Served to the engine as the dynamic host's are (resources/served.ts): failures named in the reason.
   const provider = providers[definition.type];
   return { definition, provider, secrets: definition.properties.secret as string[], strings: stringInputs(definition) };
 }
@@ -63,8 +63,8 @@ function asDeclared(news: Props, strings: Set<string>): Props {
 }
 
 /** Check: the definition's check; what the user made secret stays secret, as do the type's secrets. */
-export async function check(req: provproto.CheckRequest): Promise<provproto.CheckResponse> {
-  const { provider, secrets, strings } = served(req.getUrn());
+export async function check(providers: Providers, req: provproto.CheckRequest): Promise<provproto.CheckResponse> {
+  const { provider, secrets, strings } = served(providers, req.getUrn());
   const [olds, news] = [receive(req.getOlds()), receive(req.getNews())];
   const result = await provider.check!(olds.plain, asDeclared(news.plain, strings));
   const response = new provproto.CheckResponse();
@@ -74,8 +74,8 @@ export async function check(req: provproto.CheckRequest): Promise<provproto.Chec
 }
 
 /** Diff: the definition's diff, with a detailed diff naming each changed property. */
-export async function diff(req: provproto.DiffRequest): Promise<provproto.DiffResponse> {
-  const { provider, definition } = served(req.getUrn());
+export async function diff(providers: Providers, req: provproto.DiffRequest): Promise<provproto.DiffResponse> {
+  const { provider, definition } = served(providers, req.getUrn());
   const [olds, news] = [receive(req.getOlds()).plain, receive(req.getNews()).plain];
   const result = await provider.diff!(req.getId(), olds, news);
   const { identity, settings } = definition.properties as { identity: string[]; settings: string[] };
@@ -108,8 +108,8 @@ function diffKind(old: unknown, now: unknown, replaces: boolean): provproto.Prop
 }
 
 /** Create: takes the platform object over. */
-export async function create(req: provproto.CreateRequest): Promise<provproto.CreateResponse> {
-  const { provider, secrets } = served(req.getUrn());
+export async function create(providers: Providers, req: provproto.CreateRequest): Promise<provproto.CreateResponse> {
+  const { provider, secrets } = served(providers, req.getUrn());
   const inputs = receive(req.getProperties());
   const result = await provider.create!(inputs.plain);
   const response = new provproto.CreateResponse();
@@ -119,8 +119,8 @@ export async function create(req: provproto.CreateRequest): Promise<provproto.Cr
 }
 
 /** Read: a refresh; with an id and no properties, `pulumi import` (or the `import` option). */
-export async function read(req: provproto.ReadRequest): Promise<provproto.ReadResponse> {
-  const { provider, secrets } = served(req.getUrn());
+export async function read(providers: Providers, req: provproto.ReadRequest): Promise<provproto.ReadResponse> {
+  const { provider, secrets } = served(providers, req.getUrn());
   const props = receive(req.getProperties());
   const id = req.getId();
   // An import reads with the id alone: the definition finds the object from it.
@@ -134,8 +134,8 @@ export async function read(req: provproto.ReadRequest): Promise<provproto.ReadRe
 }
 
 /** Update: applies changed settings. */
-export async function update(req: provproto.UpdateRequest): Promise<provproto.UpdateResponse> {
-  const { provider, secrets } = served(req.getUrn());
+export async function update(providers: Providers, req: provproto.UpdateRequest): Promise<provproto.UpdateResponse> {
+  const { provider, secrets } = served(providers, req.getUrn());
   const [olds, news] = [receive(req.getOlds()), receive(req.getNews())];
   const result = await provider.update!(req.getId(), olds.plain, news.plain);
   const response = new provproto.UpdateResponse();
@@ -144,8 +144,8 @@ export async function update(req: provproto.UpdateRequest): Promise<provproto.Up
 }
 
 /** Delete: puts back what create took over, or leaves the object as the resource documents. */
-export async function del(req: provproto.DeleteRequest): Promise<emptyproto.Empty> {
-  const { provider } = served(req.getUrn());
+export async function del(providers: Providers, req: provproto.DeleteRequest): Promise<emptyproto.Empty> {
+  const { provider } = served(providers, req.getUrn());
   await provider.delete!(req.getId(), receive(req.getProperties()).plain);
   return new emptyproto.Empty();
 }

@@ -7,6 +7,8 @@ import type { IResourceProviderServer } from "@pulumi/pulumi/proto/provider_grpc
 import * as pluginproto from "@pulumi/pulumi/proto/plugin_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
+import { Connection } from "../connection";
+import { providersOf, servedToTheEngine } from "../resources/served";
 import { PACKAGE } from "../typeTokens";
 import { checkConfig, configure, diffConfig } from "./config";
 import { construct } from "./construct";
@@ -48,12 +50,12 @@ function method<Req, Res>(body: (req: Req) => Promise<Res>): grpc.handleUnaryCal
   };
 }
 
-/** Invoke: runs the lookup a token names; its result is a secret if the lookup's definition says so. */
-async function invoke(req: provproto.InvokeRequest): Promise<provproto.InvokeResponse> {
+/** Invoke: runs the lookup a token names over `connection`; a secret result if the lookup's definition says so. */
+async function invoke(connection: Connection, req: provproto.InvokeRequest): Promise<provproto.InvokeResponse> {
   const token = req.getTok();
   const lookup = lookupOfToken(token);
   if (!lookup) throw new Error(`${PACKAGE}: unknown function ${JSON.stringify(token)}`);
-  const outputs = await invokeLookup(lookup, receive(req.getArgs()).plain);
+  const outputs = await invokeLookup(connection, lookup, receive(req.getArgs()).plain);
   const response = new provproto.InvokeResponse();
   const plain = JSON.parse(JSON.stringify(outputs)) as Props;
   response.setReturn(answer(plain, lookup.secret ? Object.keys(plain) : []));
@@ -86,21 +88,30 @@ async function empty(): Promise<emptyproto.Empty> {
   return new emptyproto.Empty();
 }
 
-/** The service the engine calls; `version` is the package's, `engine` the engine's address (for Construct). */
-export function resourceProviderService(version: string, engine?: string): ServedMethods {
+/**
+ * The service the engine calls; `version` is the package's, `engine` the engine's address (for
+ * Construct). The engine starts a plugin per configured provider, so the service holds that
+ * provider's one connection, which Configure sets and every resource and lookup is handed.
+ */
+export function resourceProviderService(
+  version: string,
+  engine?: string,
+  connection: Connection = new Connection(),
+): ServedMethods {
+  const providers = servedToTheEngine(providersOf(connection));
   return {
     getPluginInfo: method(pluginInfo(version)),
     getSchema: method(schemaOf(version)),
     checkConfig: method(checkConfig),
     diffConfig: method(diffConfig),
-    configure: method(configure),
-    check: method(check),
-    diff: method(diff),
-    create: method(create),
-    read: method(read),
-    update: method(update),
-    delete: method(del),
-    invoke: method(invoke),
+    configure: method((req) => configure(connection, req)),
+    check: method((req) => check(providers, req)),
+    diff: method((req) => diff(providers, req)),
+    create: method((req) => create(providers, req)),
+    read: method((req) => read(providers, req)),
+    update: method((req) => update(providers, req)),
+    delete: method((req) => del(providers, req)),
+    invoke: method((req) => invoke(connection, req)),
     construct: method(construct(engine, version)),
     cancel: method(empty),
     attach: method(empty),

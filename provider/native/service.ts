@@ -5,6 +5,7 @@
 // (docs/design/native.md, "The plugin's start").
 import type * as grpc from "@grpc/grpc-js";
 import * as pluginproto from "@pulumi/pulumi/proto/plugin_pb";
+import type { Connection } from "../connection";
 import type { ServedMethods } from "./server";
 
 /** How long after the first answer the rest is loaded, so that the answer's bytes leave first. */
@@ -12,14 +13,14 @@ const WARM_UP_DELAY_MS = 10;
 
 /**
  * The plugin's service: GetPluginInfo answered at once with `version`; every other method served by
- * server.ts's `resourceProviderService(version, engine)`, loaded on its first use.
+ * server.ts's `resourceProviderService(version, engine, connection)`, loaded on its first use.
  */
-export function pluginService(version: string, engine?: string): ServedMethods {
+export function pluginService(version: string, engine?: string, connection?: Connection): ServedMethods {
   let served: ServedMethods | undefined;
   const full = (): ServedMethods => {
     if (!served) {
       const { resourceProviderService } = require("./server") as typeof import("./server");
-      served = resourceProviderService(version, engine);
+      served = resourceProviderService(version, engine, connection);
       // Everything is loaded: the compile cache main.ts enabled (if any) is written now, not at an exit
       // that the engine's kill never lets come.
       require("node:module").flushCompileCache?.();

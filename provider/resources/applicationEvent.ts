@@ -1,13 +1,14 @@
 // ApplicationEvent: one application event's name and response structure
 // (docs/design/contract.md#application-events). The API cannot read an event, so refresh sees no
 // drift and delete restores only a declared `restoreOnDelete` (docs/resources/application-event.md).
+import { documented } from "../documented";
 import { z } from "zod";
 import { unlessGone } from "../client/errors";
 import * as api from "../client/schemas";
 import type { Session } from "../session";
 import { defineResource } from "./definition";
 import { Id, isRecord, mustBe, required } from "./inputs";
-import { ArgsOf, declareProperties, StateOf } from "./properties";
+import { declareProperties, StateOf } from "./properties";
 import { objectType, typedAs } from "./schemaTypes";
 
 /** A sample of the event's response: a JSON object, nested objects allowed. */
@@ -40,33 +41,33 @@ const Sample = typedAs(
 /** A declared response key, as the platform returns it. */
 const DeclaredKeySchema = objectType(
   "DeclaredKey",
-  z.object({
-    key: z.string().describe("Dot path of the property."),
-    type: z.string().describe("The platform's type: `text` or `object`."),
-  }),
+  z.object(
+    documented("DeclaredKey", {
+      /** Dot path of the property. */
+      key: z.string(),
+      /** The platform's type: `text` or `object`. */
+      type: z.string(),
+    }),
+  ),
 );
 
 /** ApplicationEvent's properties, each declared once (see properties.ts). */
 export const ApplicationEventProperties = declareProperties({
-  identity: {
+  identity: documented("ApplicationEvent", {
     /** The event's id on the platform. Changing it replaces the resource. */
-    eventId: Id.describe("The event's id on the platform."),
-  },
-  settings: {
+    eventId: Id,
+  }),
+  settings: documented("ApplicationEvent", {
     /** The event's name. */
     name: z
       .string({ error: required("a string") })
       .trim()
-      .min(1, "must not be empty")
-      .describe("The event's name."),
+      .min(1, "must not be empty"),
     /**
      * A sample of the event's response, as a readable object. The platform declares one key per
      * property, with dot paths for nested properties (`user.id`), and keeps the sample itself.
      */
-    response: Sample.describe(
-      "A sample of the event's response, as a readable object. The platform declares one key per property, " +
-        "with dot paths for nested properties (`user.id`), and keeps the sample itself.",
-    ),
+    response: Sample,
     /**
      * What the event is set back to on delete. The API cannot read an event, so this must be declared
      * to be restored.
@@ -75,32 +76,25 @@ export const ApplicationEventProperties = declareProperties({
       "EventDefinition",
       z
         .object(
-          {
-            name: z.string().trim().min(1, "must not be empty").describe("The event's name."),
-            response: Sample.describe("A sample of the response; the platform derives the declared keys from it."),
-          },
+          documented("EventDefinition", {
+            /** The event's name. */
+            name: z.string().trim().min(1, "must not be empty"),
+            /** A sample of the response; the platform derives the declared keys from it. */
+            response: Sample,
+          }),
           { error: mustBe("{name, response}") },
         )
         .strict(),
-    )
-      .optional()
-      .describe(
-        "What the event is set back to on delete. The API cannot read an event, " +
-          "so this must be declared to be restored.",
-      ),
-  },
-  outputs: {
+    ).optional(),
+  }),
+  outputs: documented("ApplicationEvent", {
     /** The keys the platform declared from the sample, with dot paths for nested properties. */
-    declaredKeys: z
-      .array(DeclaredKeySchema)
-      .describe("The keys the platform declared from the sample, with dot paths for nested properties."),
+    declaredKeys: z.array(DeclaredKeySchema),
     /** The sample as the platform stores it, serialized as a string. */
-    rawResponse: z.string().optional().describe("The sample as the platform stores it, serialized as a string."),
-  },
+    rawResponse: z.string().optional(),
+  }),
 });
 
-/** Inputs of an ApplicationEvent. */
-export type ApplicationEventArgs = ArgsOf<typeof ApplicationEventProperties>;
 /** What an ApplicationEvent keeps in state: its inputs and what the platform declared from the sample. */
 type ApplicationEventState = StateOf<typeof ApplicationEventProperties>;
 
@@ -171,6 +165,3 @@ export const ApplicationEventDefinition = defineResource({
         : `the event keeps its last declared name and response (no ${t.code("restoreOnDelete")})`,
   },
 });
-
-/** Declares one application event's name and response structure. */
-export class ApplicationEvent extends ApplicationEventDefinition.Resource {}

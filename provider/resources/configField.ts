@@ -2,6 +2,7 @@
 // one linked account and app. The field sits in `fields` when it is global to the app and in
 // `workflows[{id, fields}]` when it belongs to a workflow. Create records what the field held
 // before, and delete puts it back.
+import { documented } from "../documented";
 import { isDeepStrictEqual } from "node:util";
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
@@ -12,7 +13,7 @@ import type { Session } from "../session";
 import { defineResource } from "./definition";
 import { Id, isRecord, mustBe, NameValueList } from "./inputs";
 import { objectType } from "./schemaTypes";
-import { ArgsOf, declareProperties, defined, StateOf } from "./properties";
+import { declareProperties, defined, StateOf } from "./properties";
 import { configOrFailure, isFailure, quoted, unpublishedWorkflow } from "./validation";
 
 /** A `{name, value}` pair as an input. */
@@ -26,38 +27,39 @@ export interface NameValueInput {
 /** The field as the platform returns it (docs/design/contract.md#config-fields), in camelCase. */
 const ConfigFieldRecordSchema = objectType(
   "ConfigFieldRecord",
-  z.object({
-    id: z.string().describe("The field's id."),
-    name: z.string().optional().describe("The field's display name."),
-    required: z.boolean().describe("Whether the field is required."),
-    fieldType: z.string().describe("One of text, number, select, map."),
-    hidden: z.boolean().optional().describe("Whether the field is hidden."),
-    options: z.array(z.unknown()).describe("The options, as the platform returns them."),
-    hasDynamicMapFields: z.boolean().optional().describe("Whether dynamic map fields are available."),
-    dynamicSlotIdentifier: z.string().optional().describe("The dynamic slot's identifier."),
-  }),
+  z.object(
+    documented("ConfigFieldRecord", {
+      /** The field's id. */
+      id: z.string(),
+      /** The field's display name. */
+      name: z.string().optional(),
+      /** Whether the field is required. */
+      required: z.boolean(),
+      /** One of text, number, select, map. */
+      fieldType: z.string(),
+      /** Whether the field is hidden. */
+      hidden: z.boolean().optional(),
+      /** The options, as the platform returns them. */
+      options: z.array(z.unknown()),
+      /** Whether dynamic map fields are available. */
+      hasDynamicMapFields: z.boolean().optional(),
+      /** The dynamic slot's identifier. */
+      dynamicSlotIdentifier: z.string().optional(),
+    }),
+  ),
 );
 /** The field as the platform returns it (docs/design/contract.md#config-fields), in camelCase. */
 export type ConfigFieldRecord = z.output<typeof ConfigFieldRecordSchema>;
 
 /** The properties a ConfigField sets on the field, and so puts back on delete. */
-const managed = {
+const managed = documented("ConfigField", {
   /** The field's display name in this config. Omit it to leave the name alone. */
-  name: z
-    .string({ error: "must be a string" })
-    .trim()
-    .min(1, "must not be empty")
-    .optional()
-    .describe("The field's display name in this config. Omit it to leave the name alone."),
+  name: z.string({ error: "must be a string" }).trim().min(1, "must not be empty").optional(),
   /** The options of a select or map field. Omit them to leave the options alone; `[]` clears them. */
-  options: NameValueList.optional().describe(
-    "The options of a select or map field. Omit them to leave the options alone; `[]` clears them.",
-  ),
+  options: NameValueList.optional(),
   /** Labels of the field. Omit them to leave the labels alone; `[]` clears them. */
-  labels: NameValueList.optional().describe(
-    "Labels of the field. Omit them to leave the labels alone; `[]` clears them.",
-  ),
-};
+  labels: NameValueList.optional(),
+});
 /** Values of the managed properties: what is set, found, or put back. */
 const ManagedValues = objectType(
   "ConfigFieldValues",
@@ -67,53 +69,41 @@ type ManagedValues = z.output<typeof ManagedValues>;
 
 /** ConfigField's properties, each declared once (see properties.ts). */
 export const ConfigFieldProperties = declareProperties({
-  identity: {
+  identity: documented("ConfigField", {
     /** The application's slug, e.g. `hubspot`. Changing it replaces the resource. */
-    slug: Id.describe("The application's slug, e.g. `hubspot`."),
+    slug: Id,
     /** The customer's identifier of the linked account (end user). Changing it replaces the resource. */
-    linkedAccountId: Id.describe("The customer's identifier of the linked account (end user)."),
+    linkedAccountId: Id,
     /**
      * The config to update; by default the platform names a config after its linked account. Changing
      * it replaces the resource.
      */
-    configId: Id.describe("The config to update; by default the platform names a config after its linked account."),
+    configId: Id,
     /** The field's id. Changing it replaces the resource. */
-    fieldId: Id.describe("The field's id."),
+    fieldId: Id,
     /**
      * The published workflow the field belongs to; omit it for a field global to the app. Changing it
      * replaces the resource.
      */
-    workflowId: Id.optional().describe(
-      "The published workflow the field belongs to; omit it for a field global to the app.",
-    ),
-  },
-  settings: {
+    workflowId: Id.optional(),
+  }),
+  settings: documented("ConfigField", {
     ...managed,
     /**
      * What delete (destroy, or removing the resource) puts back, instead of what create found:
      * exactly these properties, whatever create recorded. Declare it when what create found is
      * not the state to go back to, e.g. after an interrupted create. Changing it writes nothing.
      */
-    restoreOnDelete: ManagedValues.optional().describe(
-      "What delete (destroy, or removing the resource) puts back, instead of what create found: " +
-        "exactly these properties, whatever create recorded. Declare it when what create found is not the state " +
-        "to go back to, e.g. after an interrupted create. Changing it writes nothing.",
-    ),
-  },
-  outputs: {
+    restoreOnDelete: ManagedValues.optional(),
+  }),
+  outputs: documented("ConfigField", {
     /** The field as the platform returned it: required, fieldType, hidden, options and the rest. */
-    field: ConfigFieldRecordSchema.describe(
-      "The field as the platform returned it: required, fieldType, hidden, options and the rest.",
-    ),
+    field: ConfigFieldRecordSchema,
     /** What the managed properties held before this resource took the field over; delete puts it back. */
-    previous: ManagedValues.describe(
-      "What the managed properties held before this resource took the field over; delete puts it back.",
-    ),
-  },
+    previous: ManagedValues,
+  }),
 });
 
-/** Inputs of a ConfigField. */
-export type ConfigFieldArgs = ArgsOf<typeof ConfigFieldProperties>;
 /** What a ConfigField keeps in state: its inputs, the returned field, and what to restore. */
 type ConfigFieldState = StateOf<typeof ConfigFieldProperties>;
 
@@ -330,6 +320,3 @@ export const ConfigFieldDefinition = defineResource({
     },
   },
 });
-
-/** Sets one field's name, options or labels in one config, and restores them on delete. */
-export class ConfigField extends ConfigFieldDefinition.Resource {}

@@ -1,16 +1,15 @@
 // One resource type, defined once: its type token, its properties, its operations against the
-// platform and what the change summary says of it. The class users construct, the provider the
-// host serves and the summary's entry are all derived from it (docs/design/resources.md).
-// Types from the SDK's index; values from its modules: the index also loads the Automation API and
-// closure serialization (TypeScript itself), a second of the plugin's start (docs/design/native.md).
+// platform and what the change summary says of it. The provider the hosts serve and the summary's
+// entry are derived from it here; the class users construct is derived from it in dynamic/
+// (docs/design/resources.md). Nothing here imports dynamic/ or native/: they are built on it.
+// Types only from the SDK's index: its values load the Automation API and closure serialization
+// (TypeScript itself), a second of the plugin's start (docs/design/native.md).
 import type * as pulumi from "@pulumi/pulumi";
-import * as dynamic from "@pulumi/pulumi/dynamic";
 import { ApiError, SettingsError } from "../client/errors";
 import type { Session } from "../session";
-import { DYNAMIC_MODULE } from "../typeTokens";
 import { idProblem } from "../client/ids";
 import { containsUnknown } from "./inputs";
-import { AnyProperties, ArgsOf, OutputsOf, StateOf } from "./properties";
+import { AnyProperties, StateOf } from "./properties";
 
 /** What each operation receives: the command's session, and its claims under this resource's type. */
 export interface Context {
@@ -33,9 +32,12 @@ export interface Validation {
   inputs?: Record<string, unknown>;
 }
 
-/** How the host runs a definition's operations: the command's session, and whether and how checks validate. */
+/**
+ * What a host hands a definition's operations, and a lookup: the connection of the provider it
+ * serves (connection.ts), for the command's session and whether and how checks validate.
+ */
 export interface Host {
-  /** This process's session. */
+  /** The connection's current session. */
   session(): Session;
   /** Whether checks validate against the platform now. */
   validates(): boolean;
@@ -112,13 +114,6 @@ export interface ResourceDefinitionArgs<T extends string, P extends AnyPropertie
   importable?: { parts: string[]; adopt(state: Record<string, unknown>): Record<string, unknown> } | { why: string };
 }
 
-/** The constructor of a resource class: the user's name, args and options. */
-export type ResourceClass<P extends AnyProperties> = new (
-  name: string,
-  args: ArgsOf<P>,
-  opts?: pulumi.CustomResourceOptions,
-) => pulumi.dynamic.Resource & OutputsOf<P>;
-
 /** A resource type, defined once. */
 export class ResourceDefinition<T extends string, P extends AnyProperties> {
   /** The type's name (see ResourceDefinitionArgs). */
@@ -129,8 +124,6 @@ export class ResourceDefinition<T extends string, P extends AnyProperties> {
   readonly description: string;
   /** What the change summary says of it. */
   readonly summary: SummaryOf;
-  /** The base of the class users construct: `class ConfigField extends ConfigFieldDefinition.Resource {}`. */
-  readonly Resource: ResourceClass<P>;
   private readonly operations: Operations<StateOf<P>>;
   private readonly importable: ResourceDefinitionArgs<T, P>["importable"];
 
@@ -142,7 +135,6 @@ export class ResourceDefinition<T extends string, P extends AnyProperties> {
     this.summary = args.summary;
     this.operations = args.operations;
     this.importable = args.importable;
-    this.Resource = resourceClass(args.type, args.properties);
   }
 
   /** The provider the host serves for this type: each engine call handed a context over the host's session. */
@@ -246,54 +238,4 @@ export function defineResource<T extends string, P extends AnyProperties>(
   args: ResourceDefinitionArgs<T, P>,
 ): ResourceDefinition<T, P> {
   return new ResourceDefinition(args);
-}
-
-/**
- * Each type's forwarder module, named one by one: a bundler (the plugin's single executable,
- * docs/design/release.md) follows a literal `require`, not one built from a template.
- */
-const FORWARDERS: Record<string, () => pulumi.dynamic.ResourceProvider> = {
-  ApplicationEvent: () => require("../dynamic/forwarders/ApplicationEvent"),
-  ConfigField: () => require("../dynamic/forwarders/ConfigField"),
-  EnvVariableValue: () => require("../dynamic/forwarders/EnvVariableValue"),
-  WorkflowToggle: () => require("../dynamic/forwarders/WorkflowToggle"),
-};
-
-/** The frozen forwarder of dynamic/forwarders/<type>. */
-function forwarderOf(type: string): pulumi.dynamic.ResourceProvider {
-  const load = FORWARDERS[type];
-  if (!load)
-    throw new Error(
-      `no forwarder module for resource type ${type}: ` +
-        `add provider/dynamic/forwarders/${type}.ts and list it in FORWARDERS`,
-    );
-  return load();
-}
-
-/** The class users construct, registering its type with the frozen forwarder of dynamic/forwarders/<type>. */
-function resourceClass<P extends AnyProperties>(type: string, properties: P): ResourceClass<P> {
-  // A module's export, so that `__provider` is written as a bare `require` of it (dynamic/program.ts).
-  const forwarder = forwarderOf(type);
-  class Resource extends dynamic.Resource {
-    constructor(name: string, args: ArgsOf<P>, opts?: pulumi.CustomResourceOptions) {
-      const props = properties.resourceProps(args);
-      const options = properties.resourceOptions(opts);
-      // The SDK formats a stack trace, through source maps, for each of the 4 promises it makes per
-      // property, and only its promise-leak report prints them: without them, 750 resources
-      // construct in 1 s of CPU instead of 5.5 (docs/design/resources.md, "Registering many").
-      const limit = Error.stackTraceLimit;
-      Error.stackTraceLimit = 0;
-      try {
-        super(forwarder, name, props, options, DYNAMIC_MODULE, type);
-      } catch (error) {
-        // What the SDK refuses at once keeps a stack that points at the program's line.
-        Error.stackTraceLimit = limit;
-        if (error instanceof Error) Error.captureStackTrace(error, Resource);
-        throw error;
-      } finally {
-        Error.stackTraceLimit = limit;
-      }
-    }
-  }
-  return Resource as unknown as ResourceClass<P>;
 }

@@ -8,6 +8,7 @@
 // closure serialization (TypeScript itself), a second of the plugin's start (docs/design/native.md).
 import type * as pulumi from "@pulumi/pulumi";
 import * as log from "@pulumi/pulumi/log";
+import { documented } from "../documented";
 import { z } from "zod";
 import { AdviceError, NotFoundError, unlessGone } from "../client/errors";
 import { EnvDefinition, EnvFormat, EnvScope } from "../client/schemas";
@@ -15,30 +16,26 @@ import { scopeViolations } from "../client/scopes";
 import type { Session } from "../session";
 import { defineResource } from "./definition";
 import { containsUnknown, Id, mustBe, required } from "./inputs";
-import { ArgsOf, declareProperties, defined } from "./properties";
+import { declareProperties, defined } from "./properties";
 
 /** EnvVariableValue's properties, each declared once (see properties.ts). */
 export const EnvVariableValueProperties = declareProperties({
-  identity: {
+  identity: documented("EnvVariableValue", {
     /** The env variable definition's id. Changing it replaces the resource. */
-    definitionId: Id.describe("The env variable definition's id."),
+    definitionId: Id,
     /**
      * The linked account, for a `linked_account` definition (or optionally a `workflow` one). Changing
      * it replaces the resource.
      */
-    linkedAccountId: Id.optional().describe(
-      "The linked account, for a `linked_account` definition (or optionally a `workflow` one).",
-    ),
+    linkedAccountId: Id.optional(),
     /** The workflow, for a `workflow` definition. Changing it replaces the resource. */
-    workflowId: Id.optional().describe("The workflow, for a `workflow` definition."),
-  },
-  settings: {
+    workflowId: Id.optional(),
+  }),
+  settings: documented("EnvVariableValue", {
     // The value itself never goes into a reason: it is a secret. The class wraps it in
     // pulumi.secret(), so a missing value arrives as null.
     /** The value, always a string; `number` and `url` definitions check its format. Stored as a secret. */
-    value: z
-      .string({ error: required("a string", (input) => input == null) })
-      .describe("The value, always a string; `number` and `url` definitions check its format. Stored as a secret."),
+    value: z.string({ error: required("a string", (input) => input == null) }),
     /**
      * For an encrypted definition: when the platform already holds a value at this scope, create
      * takes it over without writing. An encrypted value reads back redacted, so it cannot be
@@ -46,80 +43,37 @@ export const EnvVariableValueProperties = declareProperties({
      * `pulumi-integration-platform import` sets it on the values it brings in. A readable value
      * that already equals `value` is never written, with or without this.
      */
-    adoptEncryptedValue: z
-      .boolean({ error: mustBe("true or false") })
-      .optional()
-      .describe(
-        "For an encrypted definition: when the platform already holds a value at this scope, " +
-          "create takes it over without writing. An encrypted value reads back redacted, " +
-          "so it cannot be compared: `value` is trusted to equal it, " +
-          "and only a later change of `value` is written. " +
-          "`pulumi-integration-platform import` sets it on the values it brings in. " +
-          "A readable value that already equals `value` is never written, with or without this.",
-      ),
+    adoptEncryptedValue: z.boolean({ error: mustBe("true or false") }).optional(),
     /**
      * What delete (destroy, or removing the resource) sets the value to, instead of putting back
      * what create replaced or deleting it. Stored as a secret. Changing it writes nothing.
      */
-    restoreOnDelete: z
-      .string({ error: mustBe("a string") })
-      .optional()
-      .describe(
-        "What delete (destroy, or removing the resource) sets the value to, " +
-          "instead of putting back what create replaced or deleting it. Stored as a secret. " +
-          "Changing it writes nothing.",
-      ),
+    restoreOnDelete: z.string({ error: mustBe("a string") }).optional(),
     /**
      * Declares that the platform held no value at this placement before this resource: delete
      * (destroy, or removing the resource) deletes the value, whatever create found. With
      * createWithoutRead, create is then one write. Not with restoreOnDelete or adoptEncryptedValue.
      * Changing it writes nothing.
      */
-    noValueBefore: z
-      .boolean({ error: mustBe("true or false") })
-      .optional()
-      .describe(
-        "Declares that the platform held no value at this placement before this resource: " +
-          "delete (destroy, or removing the resource) deletes the value, whatever create found. " +
-          "With createWithoutRead, create is then one write. Not with restoreOnDelete or adoptEncryptedValue. " +
-          "Changing it writes nothing.",
-      ),
-  },
-  derived: {
+    noValueBefore: z.boolean({ error: mustBe("true or false") }).optional(),
+  }),
+  derived: documented("EnvVariableValue", {
     /**
      * The definition's scope (org, workspace, linked_account or workflow), learned at check so that
      * read knows which list to look in.
      */
-    scope: EnvScope.describe(
-      "The definition's scope (org, workspace, linked_account or workflow), " +
-        "learned at check so that read knows which list to look in.",
-    ),
+    scope: EnvScope,
     /** Whether the platform encrypts the value, and so redacts it on read: drift in it cannot be seen. */
-    encrypted: z
-      .boolean()
-      .describe("Whether the platform encrypts the value, and so redacts it on read: drift in it cannot be seen."),
-  },
-  outputs: {
+    encrypted: z.boolean(),
+  }),
+  outputs: documented("EnvVariableValue", {
     /** Whether the platform held a value at this placement before create took it over; delete then never deletes it. */
-    foundExisting: z
-      .boolean()
-      .optional()
-      .describe(
-        "Whether the platform held a value at this placement before create took it over; delete then never deletes it.",
-      ),
+    foundExisting: z.boolean().optional(),
     /** The readable value create found there (secret); delete puts it back. Absent for an encrypted definition. */
-    previousValue: z
-      .string()
-      .optional()
-      .describe(
-        "The readable value create found there (secret); delete puts it back. Absent for an encrypted definition.",
-      ),
-  },
+    previousValue: z.string().optional(),
+  }),
   secret: ["value", "restoreOnDelete", "previousValue"],
 });
-
-/** Inputs of an EnvVariableValue. */
-export type EnvVariableValueArgs = ArgsOf<typeof EnvVariableValueProperties>;
 
 /** Declarations of what delete does that contradict noValueBefore, one failure each. */
 function declarationFailures(inputs: Record<string, unknown>): pulumi.dynamic.CheckFailure[] {
@@ -354,6 +308,3 @@ export const EnvVariableValueDefinition = defineResource({
               : "the value is deleted from the platform",
   },
 });
-
-/** Sets one env variable value at the scope its ids give; the value is a secret. */
-export class EnvVariableValue extends EnvVariableValueDefinition.Resource {}

@@ -1,5 +1,6 @@
 // Checking a resource's inputs: the shared schemas, and a check that names each bad property and
 // lets the engine's unknown values through.
+import { documented } from "../documented";
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { idProblem } from "../client/ids";
@@ -53,10 +54,14 @@ const text = () => z.string({ error: required("a string") });
 export const NameValue = objectType(
   "NameValue",
   z
-    .object({
-      name: text().min(1, "name must not be empty").describe("The option's or label's name."),
-      value: text().describe("The option's or label's value."),
-    })
+    .object(
+      documented("NameValue", {
+        /** The option's or label's name. */
+        name: text().min(1, "name must not be empty"),
+        /** The option's or label's value. */
+        value: text(),
+      }),
+    )
     .strict(),
 );
 

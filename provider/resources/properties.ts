@@ -58,21 +58,19 @@ export type OutputsOf<P extends AnyProperties> = { readonly [K in keyof StateOf<
 export type AnyProperties = ResourceProperties<any, any, any, any>;
 
 /**
- * What every identity property's description ends with: the group says for itself that a change
- * replaces the resource, so that no description has to. Each property's JSDoc still says it, for
- * TypeScript editors, which read no data (test/unit/nativeSchema.test.ts holds the two equal).
+ * What every identity property's description ends with: each says, in its JSDoc (and so in the
+ * schema and every SDK), that a change replaces the resource; the group checks that none forgets.
  */
 const REPLACES = "Changing it replaces the resource.";
 
-/** The identity group with REPLACES after each property's own description. */
+/** The identity group, each property's description checked to end with REPLACES. */
 function replacing<I extends Shape>(identity: I): I {
-  return Object.fromEntries(
-    (Object.entries(identity) as [string, z.ZodType][]).map(([name, schema]) => {
-      // The description read is the outermost one: `Id.optional().describe(...)`, as every property declares it.
-      if (!schema.description) throw new Error(`identity property ${name} has no description: end it with .describe()`);
-      return [name, schema.describe(`${schema.description} ${REPLACES}`)];
-    }),
-  ) as unknown as I;
+  for (const [name, schema] of Object.entries(identity) as [string, z.ZodType][]) {
+    // The description read is the outermost one, which documented() sets.
+    if (!schema.description?.endsWith(REPLACES))
+      throw new Error(`identity property ${name}: end its JSDoc with "${REPLACES}", then run \`npm run build\``);
+  }
+  return identity;
 }
 
 /** One resource's declared properties, and what follows from them. */

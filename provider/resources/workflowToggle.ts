@@ -1,53 +1,44 @@
 // WorkflowToggle: enables or disables one published workflow in one config (docs/design/contract.md#workflows). Create
 // records whether the workflow was enabled before, and delete puts that back.
+import { documented } from "../documented";
 import { z } from "zod";
 import { unlessGone, WorkflowNotPublishedError } from "../client/errors";
 import * as api from "../client/schemas";
 import type { Session } from "../session";
 import { defineResource } from "./definition";
 import { Id, mustBe, required } from "./inputs";
-import { ArgsOf, declareProperties, StateOf } from "./properties";
+import { declareProperties, StateOf } from "./properties";
 import { configOrFailure, isFailure, unpublishedWorkflow } from "./validation";
 
 /** WorkflowToggle's properties, each declared once (see properties.ts). */
 export const WorkflowToggleProperties = declareProperties({
-  identity: {
+  identity: documented("WorkflowToggle", {
     /** The application's slug. Changing it replaces the resource. */
-    slug: Id.describe("The application's slug."),
+    slug: Id,
     /** The linked account (end user) whose config holds the workflow. Changing it replaces the resource. */
-    linkedAccountId: Id.describe("The linked account (end user) whose config holds the workflow."),
+    linkedAccountId: Id,
     /** The config's id. Changing it replaces the resource. */
-    configId: Id.describe("The config's id."),
+    configId: Id,
     /** The published workflow's id. Changing it replaces the resource. */
-    workflowId: Id.describe("The published workflow's id."),
-  },
-  settings: {
+    workflowId: Id,
+  }),
+  settings: documented("WorkflowToggle", {
     /** Whether the workflow runs for this config. */
-    enabled: z.boolean({ error: required("true or false") }).describe("Whether the workflow runs for this config."),
+    enabled: z.boolean({ error: required("true or false") }),
     /**
      * What delete (destroy, or removing the resource) sets `enabled` back to, instead of what
      * create found (`previousEnabled`). Changing it writes nothing.
      */
-    restoreOnDelete: z
-      .boolean({ error: mustBe("true or false") })
-      .optional()
-      .describe(
-        "What delete (destroy, or removing the resource) sets `enabled` back to, " +
-          "instead of what create found (`previousEnabled`). Changing it writes nothing.",
-      ),
-  },
-  outputs: {
+    restoreOnDelete: z.boolean({ error: mustBe("true or false") }).optional(),
+  }),
+  outputs: documented("WorkflowToggle", {
     /** The workflow's name, as the platform reports it. */
-    workflowName: z.string().optional().describe("The workflow's name, as the platform reports it."),
+    workflowName: z.string().optional(),
     /** Whether the workflow was enabled before this resource took it over; delete puts it back. */
-    previousEnabled: z
-      .boolean()
-      .describe("Whether the workflow was enabled before this resource took it over; delete puts it back."),
-  },
+    previousEnabled: z.boolean(),
+  }),
 });
 
-/** Inputs of a WorkflowToggle. */
-export type WorkflowToggleArgs = ArgsOf<typeof WorkflowToggleProperties>;
 /** What a WorkflowToggle keeps in state: its inputs, the workflow's name, and what to restore. */
 type WorkflowToggleState = StateOf<typeof WorkflowToggleProperties>;
 
@@ -150,6 +141,3 @@ export const WorkflowToggleDefinition = defineResource({
     },
   },
 });
-
-/** Enables or disables one published workflow in one config, and restores it on delete. */
-export class WorkflowToggle extends WorkflowToggleDefinition.Resource {}

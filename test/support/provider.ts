@@ -3,8 +3,7 @@
 import axios from "axios";
 import type { RunningEmulator } from "../../emulator";
 import type { PlatformClient } from "../../provider/client/http";
-import { pacer } from "../../provider/client/pacing";
-import { newSession, openClient, useStackConfig } from "../../provider/connection";
+import { openClient, PROCESS_CONNECTION } from "../../provider/connection";
 import { resolveSettings } from "../../provider/settings";
 import { resourceProviders as providers } from "../../provider/dynamic/host";
 import type { ResourceType } from "../../provider/resources";
@@ -25,8 +24,8 @@ export function startRun(emulator: RunningEmulator, overrides: StackConfig = {})
     "integration-platform:maxRetries": "2",
     ...overrides,
   };
-  newSession();
-  useStackConfig({ get: (key) => config[key] });
+  PROCESS_CONNECTION.newSession();
+  PROCESS_CONNECTION.useStackConfig({ get: (key) => config[key] });
 }
 
 /** The provider object of a resource type, typed loosely as the engine calls it. */
@@ -53,7 +52,7 @@ export function useProviderAgainstEmulator(): Readonly<{ emulator: RunningEmulat
 
 /**
  * Reads a config through the public API, the way users observe it. The read shares the API key's
- * rate limit with the provider under test, so it waits for a turn at the same process-wide pacer.
+ * rate limit with the provider under test, so it waits for a turn at the same pacer (the process connection's).
  */
 export async function getConfig(
   emulator: RunningEmulator,
@@ -61,7 +60,7 @@ export async function getConfig(
   slug: string,
   configId = linkedAccountId,
 ) {
-  await pacer.turn();
+  await PROCESS_CONNECTION.pacer.turn();
   const response = await axios.get(`${emulator.url}/api/v2/public/slug/${slug}/config/${configId}`, {
     headers: { "x-api-key": emulator.apiKey, linked_account_id: linkedAccountId },
   });
@@ -90,7 +89,10 @@ export async function rejection(promise: PromiseLike<unknown>): Promise<Error> {
   throw new Error("expected a rejection, but the promise resolved");
 }
 
-/** A client of its own, configured from environment variables (as in CI) pointing at the emulator; `env` adds or overrides settings. */
+/**
+ * A client of its own, configured from environment variables (as in CI) pointing at the emulator; `env` adds or
+ * overrides settings. It waits its turns at the provider's pacer (the process connection's), as they share the key.
+ */
 export function clientFor(emulator: RunningEmulator, env: Record<string, string> = {}): PlatformClient {
   return openClient(
     resolveSettings(undefined, {
@@ -98,5 +100,6 @@ export function clientFor(emulator: RunningEmulator, env: Record<string, string>
       INTEGRATION_PLATFORM_API_KEY: emulator.apiKey,
       ...env,
     }),
+    PROCESS_CONNECTION.pacer,
   );
 }

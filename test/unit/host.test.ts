@@ -1,12 +1,12 @@
 // The runtime entry point serves the providers wrapped so that no check failure names a
 // property: the engine would print that property's value beside it, secrets included
-// (see withoutEchoedValues in provider/dynamic/host.ts; proven through the CLI in
+// (see withoutEchoedValues in provider/resources/served.ts; proven through the CLI in
 // test/e2e/reliability/badInput.test.ts and secrets.test.ts).
 import * as assert from "node:assert/strict";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { ConfigureRequest } from "@pulumi/pulumi/dynamic";
-import { currentSession } from "../../provider/connection";
+import { PROCESS_CONNECTION } from "../../provider/connection";
 import { configure, providers, resourceProviders } from "../../provider/dynamic/host";
 import { RESOURCES } from "../../provider/resources";
 import { useProviderAgainstEmulator } from "../support/provider";
@@ -57,12 +57,12 @@ describe("configure()", () => {
       "integration-platform:apiKey": ctx.emulator.apiKey,
     };
     await configure(configOf(stack));
-    const first = currentSession();
+    const first = PROCESS_CONNECTION.session();
     // The engine calls configure() once per resource type's provider, often after operations began.
     await configure(configOf({ ...stack }));
-    assert.equal(currentSession(), first, "the same run, so its shared reads and claims are kept");
+    assert.equal(PROCESS_CONNECTION.session(), first, "the same run, so its shared reads and claims are kept");
     await configure(configOf({ ...stack, "integration-platform:timeoutMs": "5000" }));
-    assert.notEqual(currentSession(), first, "other settings make a new run");
+    assert.notEqual(PROCESS_CONNECTION.session(), first, "other settings make a new run");
   });
 });
 

@@ -9,7 +9,7 @@ import fc from "fast-check";
 import type { PlatformClient } from "../../provider/client/http";
 import { idProblem } from "../../provider/client/ids";
 import type { ResourceType } from "../../provider/resources";
-import { newSession, openClient, useStackConfig } from "../../provider/connection";
+import { openClient, PROCESS_CONNECTION } from "../../provider/connection";
 import { resolveSettings, SETTINGS } from "../../provider/settings";
 import { UNKNOWN } from "../../provider/resources/inputs";
 import { provider } from "../support/provider";
@@ -161,14 +161,14 @@ describe("ids, property-based: refused at check, or sent unchanged where they be
     };
     client = openClient(resolveSettings(undefined, env));
     // The providers' own reads at check (an env value's definition) go to the capture server too.
-    newSession();
-    useStackConfig({
+    PROCESS_CONNECTION.newSession();
+    PROCESS_CONNECTION.useStackConfig({
       get: (key) => env[(Object.values(SETTINGS).find((s) => s.config === key)?.env ?? "") as keyof typeof env],
     });
   });
   after(() => {
-    newSession();
-    useStackConfig(undefined);
+    PROCESS_CONNECTION.newSession();
+    PROCESS_CONNECTION.useStackConfig(undefined);
     return new Promise<void>((resolve) => server.close(() => resolve()));
   });
 

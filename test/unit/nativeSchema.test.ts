@@ -186,7 +186,8 @@ describe("native schema", () => {
           ts.isPropertyAssignment(node) &&
           ts.isIdentifier(node.name) &&
           node.name.text in shape &&
-          /\.describe\(/.test(node.initializer.getText())
+          // A property of the type's documented shape (provider/documented.ts), whose JSDoc is its description.
+          node.parent.parent.getText().startsWith(`documented(${JSON.stringify(definition.type)}`)
         ) {
           const doc = ts.getJSDocCommentsAndTags(node).filter(ts.isJSDoc).pop();
           if (doc) {

@@ -9,7 +9,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import * as grpc from "@grpc/grpc-js";
 import * as structproto from "google-protobuf/google/protobuf/struct_pb";
-import { newSession } from "../../provider/connection";
+import { Connection } from "../../provider/connection";
 import { packageSchema } from "../../provider/native/schema";
 import { pluginService } from "../../provider/native/service";
 import { useResetEmulator } from "../support/emulator";
@@ -105,7 +105,9 @@ describe("native provider plugin's start", function () {
 });
 
 describe("native provider service", () => {
-  const ctx = useResetEmulator({}, { beforeEach: () => newSession() });
+  // The service's own connection, as the plugin holds one per configured provider: a new session per test.
+  const connection = new Connection();
+  const ctx = useResetEmulator({}, { beforeEach: () => connection.newSession() });
   let server: grpc.Server;
   let client: any;
   /** Calls one method, resolving with its response or rejecting with the gRPC error. */
@@ -117,7 +119,7 @@ describe("native provider service", () => {
   before(async () => {
     server = new grpc.Server();
     // The plugin's own service (main.ts): every call but GetPluginInfo goes through to server.ts.
-    server.addService(ResourceProviderService, pluginService("9.9.9"));
+    server.addService(ResourceProviderService, pluginService("9.9.9", undefined, connection));
     const port = await new Promise<number>((resolve, reject) =>
       server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))),
     );

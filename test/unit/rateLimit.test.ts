@@ -6,7 +6,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { AxiosError, AxiosHeaders } from "axios";
 import { AuthenticationError, RateLimitError, ServerError } from "../../provider";
 import { MAX_RETRY_DELAY_MS, type PlatformClient, retryDelayMs } from "../../provider/client/http";
-import { Pacer, pacer } from "../../provider/client/pacing";
+import { Pacer } from "../../provider/client/pacing";
+import { PROCESS_CONNECTION } from "../../provider/connection";
 import { clientFor, rejection, useProviderAgainstEmulator } from "../support/provider";
 
 describe("Rate limits: the client paces itself and waits out 429s", () => {
@@ -18,7 +19,8 @@ describe("Rate limits: the client paces itself and waits out 429s", () => {
   const burst = (c: PlatformClient, n: number) =>
     Promise.all(Array.from({ length: n }, (_, i) => c.listLinkedAccounts({ search: `n${i}` })));
 
-  // The pacer is one per process; each test starts from a freshly configured one.
+  // The clients here share the process connection's pacer (clientFor); each test starts from a freshly configured one.
+  const pacer = PROCESS_CONNECTION.pacer;
   afterEach(() => pacer.configure(0));
 
   it("paces 30 calls fired at once to the documented limit: the emulator's default limit answers none of them 429", async () => {

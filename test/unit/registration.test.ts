@@ -1,8 +1,8 @@
 // Constructing a resource turns off the stack traces the SDK formats for each promise it makes
-// (provider/resources/definition.ts): the program's own setting must come back whatever happens,
+// (provider/dynamic/resourceClass.ts): the program's own setting must come back whatever happens,
 // and what reaches the engine must not change. Run against Pulumi's mocks.
 import * as assert from "node:assert/strict";
-import { ConfigField } from "../../provider/resources/configField";
+import { ConfigField } from "../../provider/dynamic/registry";
 import { TYPE } from "../../harness/fixture";
 import { registrations } from "../support/mocks";
 

@@ -176,7 +176,7 @@ describe("e2e reliability: secrets", function () {
 
     await step("error messages: a value the definition refuses, and a platform that fails the writes", async () => {
       // A non-number for the number definition: refused at check, and the value is not echoed
-      // (the engine would print it beside a failure that names the property; see provider/dynamic/host.ts).
+      // (the engine would print it beside a failure that names the property; see provider/resources/served.ts).
       await e2e.stack.ok(["config", "set", "--secret", "quota", NOT_A_NUMBER]);
       const refused = await e2e.stack.run(["preview"]);
       assert.notEqual(refused.code, 0);
