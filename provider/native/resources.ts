@@ -32,7 +32,10 @@ function served(providers: Providers, urn: string) {
   return { definition, provider, secrets: definition.properties.secret as string[], strings: stringInputs(definition) };
 }
 
-/** The inputs a type declares as strings, by type name: what a number or a boolean given to them means. */
+/**
+ * The inputs a type declares as strings, by type name: what a number or a boolean given to them means.
+ * Module state, but only a cache of what the definitions (constants) give: no session, nothing per stack.
+ */
 const STRING_INPUTS = new Map<string, Set<string>>();
 function stringInputs(definition: (typeof RESOURCES)[number]): Set<string> {
   let names = STRING_INPUTS.get(definition.type);

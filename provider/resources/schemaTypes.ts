@@ -24,7 +24,8 @@ export interface SchemaTypeOf {
 }
 
 // Keyed by the schema's definition, which `.describe()` and zod's other clones share: a property
-// may add its own description to a named type without losing the name.
+// may add its own description to a named type without losing the name. Module state, written only
+// as the definitions' schemas are declared at load: metadata of constants, never per session.
 const registered = new WeakMap<object, SchemaTypeOf>();
 
 /** What was registered for `schema` (by objectType or typedAs), if anything. */
