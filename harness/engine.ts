@@ -110,21 +110,27 @@ export class Stack {
     readonly extraEnv: Record<string, string | undefined> = {},
   ) {}
 
-  /** Runs `pulumi <args>` in the program directory; never throws on a non-zero exit. */
+  /**
+   * Runs `pulumi <args>` in the program directory; never throws on a non-zero exit. A command still
+   * running after `timeoutMs` is SIGKILLed with the plugins and programs it started (tagged as
+   * `start` tags them), which would otherwise outlive it, re-parented, for as long as they wait.
+   */
   run(args: string[], extra: Record<string, string | undefined> = {}, timeoutMs = 10 * 60_000): Promise<CommandResult> {
     const started = Date.now();
+    const tag = `pip-run-${randomBytes(8).toString("hex")}`;
     return new Promise((resolve) => {
       execFile(
         "pulumi",
         [...args, "--non-interactive", "--color", "never"],
         {
           cwd: this.dir,
-          env: this.workspace.env({ ...this.extraEnv, ...extra }),
+          env: this.workspace.env({ ...this.extraEnv, ...extra, [BACKGROUND_TAG]: tag }),
           maxBuffer: 256 * 1024 * 1024,
           timeout: timeoutMs,
           killSignal: "SIGKILL",
         },
         (error, stdout, stderr) => {
+          if (error?.killed) for (const pid of taggedProcesses(tag)) killQuietly(pid);
           const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
           resolve({ code, stdout, stderr, ms: Date.now() - started });
         },
@@ -232,7 +238,7 @@ export function resourcesOfType(state: StackExport, type: string) {
   return (state.deployment.resources ?? []).filter((r) => r.type === type);
 }
 
-/** The environment variable that marks every process of one background command. */
+/** The environment variable that marks every process of one command (`start`, and `run` for its timeout). */
 const BACKGROUND_TAG = "PIP_E2E_BACKGROUND_TAG";
 
 /** How a background command ended: `signal` is "SIGKILL" when a test killed it. */

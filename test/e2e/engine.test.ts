@@ -88,6 +88,38 @@ describe("e2e: the Pulumi engine on this machine", function () {
     assert.deepEqual(after.deployment.resources ?? [], []);
   });
 
+  it("kills a command past its timeout with the programs and plugins it started", async () => {
+    // A create that never answers: the engine, the program and the dynamic provider all wait on it.
+    const hanging = new Stack(
+      workspace,
+      writeProgram(workspace.root, "hang", {
+        "index.ts": `
+import * as pulumi from "@pulumi/pulumi";
+const never: pulumi.dynamic.ResourceProvider = { create: () => new Promise(() => undefined) };
+new (class extends pulumi.dynamic.Resource {})(never, "stuck", {}, {});
+`,
+      }),
+    );
+    await hanging.init();
+    /** Live processes working in the hanging program's folder (Linux /proc). */
+    const inFolder = () =>
+      fs.readdirSync("/proc").filter((entry) => {
+        try {
+          return /^\d+$/.test(entry) && fs.readlinkSync(`/proc/${entry}/cwd`) === hanging.dir;
+        } catch {
+          return false; // ended while listed, or not ours to read
+        }
+      });
+    const up = await hanging.run(["up", "--yes", "--skip-preview"], {}, 20_000);
+    assert.notEqual(up.code, 0);
+    assert.ok(up.ms >= 20_000, `killed at its timeout (${up.ms} ms)`);
+    // The kill is SIGKILL: the processes are gone once the kernel has reaped them.
+    const deadline = Date.now() + 5_000;
+    while (inFolder().length > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    assert.deepEqual(inFolder(), [], "no program or plugin of the killed command lives on");
+    await hanging.run(["cancel", "--yes"]);
+  });
+
   it("writes nothing outside its temporary directory", () => {
     assert.ok(
       fs.existsSync(path.join(workspace.root, "backend", ".pulumi")),
