@@ -175,7 +175,8 @@ describe("emulator: rate limit control route /_emulator/rate-limit", () => {
   });
 
   it('PUT {rateLimit: "off"} lets everything through, and a new limit starts every credential with a full burst', async () => {
-    // Limit off on purpose: this test is about the off switch itself.
+    // Limit off on purpose, though the platform always has one: this test is about the emulator's
+    // off switch itself (what `--rate-limit off` gives users' CI), and turns a limit back on.
     assert.equal(count(await atOnce(h.api, 6), 429), 1);
     assert.deepEqual(ok(await put({ rateLimit: "off" })), {
       rateLimit: "off",
@@ -285,7 +286,8 @@ describe("emulator: rate limit on the real clock", () => {
 });
 
 describe('emulator: rateLimit "off"', () => {
-  // Limit off on purpose: these tests are about the off switch itself.
+  // Limit off on purpose, though the platform always has one: these tests are about the emulator's
+  // off switch itself; every other suite runs at the platform's documented 20/s, burst 5.
   const h = useEmulatorClients({ rateLimit: "off" });
 
   it("lets any number of requests through and reports off", async () => {

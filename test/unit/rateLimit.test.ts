@@ -36,7 +36,8 @@ describe("Rate limits: the client paces itself and waits out 429s", () => {
   });
 
   it("sends no faster than integration-platform:requestsPerSecond", async () => {
-    // Limit off: this test measures the client's own pacing, with nothing at the other end to slow it.
+    // Limit off, though the platform has one (20/s, burst 5): this test measures the client's own
+    // pacing, and an emulator limit would slow the calls itself; the tests around it keep the limit on.
     ctx.emulator.rateLimit.set({ rateLimit: "off" });
     await burst(client({ INTEGRATION_PLATFORM_REQUESTS_PER_SECOND: "5" }), 10);
     assert.ok(spanMs(calls()) >= 1_700, `10 calls at 5/s must span about 1.8 s; they spanned ${spanMs(calls())} ms`);
