@@ -1,7 +1,7 @@
 // What a program in each language needs, made the way its users make it: the generated SDK
 // installed as a package (npm, pip, a Go module), and the language host on PATH. Each is built
 // once per run, cached where it can be, and never skipped: without Go or Python the tests fail.
-import { ensureTool } from "./tools";
+import { cacheRoot, ensureTool } from "./tools";
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
@@ -13,9 +13,7 @@ import { installTarball, packTarball } from "./program";
 /** Marks the per-language suites: CI runs them on Node 24 only (the program's runtime is the language's own). */
 export const LANGUAGES = "[languages]";
 
-const CACHE =
-  process.env.PULUMI_IP_CACHE_DIR ??
-  path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), ".cache"), "pulumi-integration-platform");
+const CACHE = cacheRoot();
 const run = (command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env) =>
   execFileSync(command, args, { cwd, env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 20 * 60_000 });
 

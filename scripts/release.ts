@@ -11,7 +11,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { Command, Option } from "commander";
 import { compiledNodeSdk } from "../harness/languages";
-import { ensureTool, REPO } from "../harness/tools";
+import { cacheRoot, ensureTool, REPO } from "../harness/tools";
 import {
   archiveName,
   bundleProgram,
@@ -122,10 +122,7 @@ async function programArchives(
 
 /** The Python SDK's wheel and sdist, built by PyPA's `build` (pinned, in a cached virtualenv). */
 function pythonPackages({ sdk, out, work }: ReleaseContext): void {
-  const tools = path.join(
-    process.env.PULUMI_IP_CACHE_DIR ?? path.join(os.homedir(), ".cache", "pulumi-integration-platform"),
-    "release-python-build-1.6.1",
-  );
+  const tools = path.join(cacheRoot(), "release-python-build-1.6.1");
   if (!fs.existsSync(path.join(tools, ".complete"))) {
     fs.rmSync(tools, { recursive: true, force: true });
     run("python3", ["-m", "venv", tools], REPO);

@@ -11,6 +11,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { PACKAGE_TARBALL_ENV, packTarball } from "../harness/program";
+import { cacheRoot } from "../harness/tools";
 
 const REPO = path.resolve(__dirname, "..");
 const MOCHA = path.join(REPO, "node_modules", "mocha", "bin", "mocha.js");
@@ -25,8 +26,8 @@ type Group = (typeof GROUPS)[number];
 /** How many processes share the unit suites. */
 const UNIT_JOBS = 3;
 
-/** What one process makes for several suites (test/support/prepare.ts), the minimum CLI, or the checks. */
-type Prepared = "python" | "java" | "release" | "minimum" | "checks";
+/** What one process makes for several suites (test/support/prepare.ts), or the minimum CLI. */
+type Prepared = "python" | "java" | "release" | "minimum";
 
 /** The tests' typecheck and the lint (`npm run check`): a job beside the suites, in every run without --group. */
 const CHECKS = "checks";
@@ -52,8 +53,8 @@ interface Job {
   weight: number;
   /** Environment added to the runner's. */
   env: Record<string, string>;
-  /** For a suite job: its group; for a shared thing, what it makes. */
-  group: Group | Prepared;
+  /** For a suite job: its group; for a shared thing, what it makes; or the checks. */
+  group: Group | Prepared | typeof CHECKS;
   /** Set when it ended. */
   result?: { code: number; seconds: number; cpu?: number; passed: number; failed: number; log: string };
 }
@@ -344,9 +345,12 @@ async function main(): Promise<void> {
   // The typecheck of the tests and scripts, and the lint, beside the suites rather than before them.
   if (asked.includes(CHECKS))
     prepares.push({
-      ...prepare("checks"),
       name: "the checks (npm run check)",
       argv: ["npm", "run", "check", "--silent"],
+      needs: [],
+      weight: 0,
+      env: {},
+      group: CHECKS,
     });
   const env: Record<string, string> = needed.has("release") ? { PULUMI_IP_RELEASE_DIR: path.join(run, "release") } : {};
   // The package as users install it, packed once here rather than by every e2e process (harness/program.ts).
@@ -370,10 +374,7 @@ async function main(): Promise<void> {
   // Node's on-disk compile cache (Node 22.1 and later; Node 20 ignores it) for every process the
   // jobs start: mocha, the CLI's programs and dynamic providers, the plugin, the tools. On 2 cores
   // the suites are CPU-bound, and each of those processes compiles @pulumi/pulumi again otherwise.
-  process.env.NODE_COMPILE_CACHE ??= path.join(
-    process.env.PULUMI_IP_CACHE_DIR ?? path.join(os.homedir(), ".cache", "pulumi-integration-platform"),
-    "node-compile-cache",
-  );
+  process.env.NODE_COMPILE_CACHE ??= path.join(cacheRoot(), "node-compile-cache");
   // A job started by a command's name (npm, nice) runs on the runner's own Node.js.
   const nodeDirOf = (job: Job) => path.dirname(path.isAbsolute(job.argv[0]) ? job.argv[0] : process.execPath);
   // The job's Node.js first on PATH: the engine runs the programs' and the dynamic providers' on it.

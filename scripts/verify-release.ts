@@ -14,7 +14,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { Command, Option } from "commander";
 import { JAVA_BASE_PACKAGE, PLUGIN_DOWNLOAD_URL, SDK_NAMES } from "../provider/native/schema";
-import { REPO } from "../harness/tools";
+import { cacheRoot, REPO } from "../harness/tools";
 import { archiveName, executableName, type Target } from "./release/executables";
 import { releaseVersions as spellings, type ReleaseVersions } from "./release/context";
 import { parseSemVer } from "./release/version";
@@ -206,11 +206,7 @@ export async function releaseVersions(source: Source, version?: string): Promise
 
 /** The cache this check keeps between runs (all but the release's own packages): Go modules, a Maven repository. */
 function cacheDir(): string {
-  return path.join(
-    process.env.PULUMI_IP_CACHE_DIR ??
-      path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), ".cache"), "pulumi-integration-platform"),
-    "verify-release",
-  );
+  return path.join(cacheRoot(), "verify-release");
 }
 
 /** Removes a folder that Go made read-only (its module cache), making each folder writable first. */
