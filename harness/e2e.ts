@@ -73,7 +73,7 @@ export function useEmulatorStack(
     ctx.emulator = await startEmulator({ quiet: true, ...options.emulator });
     if (options.s3Backend) ctx.s3 = await startS3Backend();
     ctx.workspace = new Workspace(ctx.s3);
-    ctx.workspace.typeCheck = options.typeCheck ?? false;
+    ctx.workspace.typeCheck = options.typeCheck ?? ctx.workspace.typeCheck;
     ctx.stack = makeStack(ctx.workspace, ctx.emulator);
     await (options.init ? options.init(ctx.stack) : ctx.addStack(ctx.stack, options));
   });
