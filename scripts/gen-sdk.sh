@@ -3,7 +3,8 @@
 # and sdk/go with tools/sdkgen (pkg/codegen at the pinned CLI's v3.259.0), sdk/dotnet with
 # tools/sdkgen-dotnet (v3.200.0, the last release that carries the .NET generator), sdk/java with
 # pulumi-java-gen (pulumi-java v1.22.0, tools/pulumi/language-java), the pom of tools/sdkgen-java and a plugin.json; then the files of
-# sdk-overlays/<language> are copied over them (sdk-overlays/README.md). Never edit them by hand: change the definitions
+# sdk-overlays/<language> are copied over them (sdk-overlays/README.md), and sdk/nodejs's constructors register
+# without the SDK's per-promise stack traces (registration_nodejs). Never edit them by hand: change the definitions
 # or the overlays, run `npm run gen:schema`, then this script, and commit all of it.
 #
 #   bash scripts/gen-sdk.sh           regenerate sdk/<language>
@@ -91,7 +92,7 @@ packaging() { # <output directory>: the package metadata the generators do not w
     if wants "$language"; then cp "$repo/LICENSE" "$1/$language/LICENSE"; fi
   done
   if wants python; then packaging_python "$pyproject"; fi
-  if wants nodejs; then packaging_nodejs "$package_json"; fi
+  if wants nodejs; then packaging_nodejs "$package_json" && registration_nodejs "$1/nodejs"; fi
 }
 packaging_python() { # <pyproject.toml>
   local pyproject="$1"
@@ -123,6 +124,47 @@ packaging_nodejs() { # <package.json>
     }
     fs.writeFileSync(file, JSON.stringify(fixed, null, 4) + "\n");
   ' "$package_json"
+}
+
+registration_nodejs() { # <sdk/nodejs>
+  # Each resource's constructor registers with Error.stackTraceLimit at 0, as the dynamic resources'
+  # classes do (provider/dynamic/resourceClass.ts): the Node.js SDK formats a stack trace for each of
+  # the 4 promises it makes per property, and prints them only in its promise-leak report. They were
+  # half of a no-change preview of 2,949 resources (docs/design/resources.md, "Registering many").
+  node -e '
+    const fs = require("fs");
+    const path = require("path");
+    const [dir] = process.argv.slice(1);
+    const SUPER = /^( +)super\((\w+)\.__pulumiType, name, resourceInputs, opts(, true \/\*remote\*\/)?\);$/m;
+    let rewritten = 0;
+    for (const name of fs.readdirSync(dir).filter((f) => f.endsWith(".ts"))) {
+      const file = path.join(dir, name);
+      const text = fs.readFileSync(file, "utf8");
+      if (!text.includes("__pulumiType, name,")) continue;
+      const match = SUPER.exec(text);
+      if (!match) throw new Error(`${file}: a resource constructor whose super call scripts/gen-sdk.sh does not know`);
+      const [line, indent, type] = match;
+      const i = (n) => indent + "    ".repeat(n);
+      const wrapped = [
+        `${i(0)}// Registered without the stack trace the SDK formats for each promise it makes (scripts/gen-sdk.sh).`,
+        `${i(0)}const stackTraceLimit = Error.stackTraceLimit;`,
+        `${i(0)}Error.stackTraceLimit = 0;`,
+        `${i(0)}try {`,
+        `${i(1)}${line.trim()}`,
+        `${i(0)}} catch (error) {`,
+        `${i(1)}// What the SDK refuses at once keeps a stack that points at the program\x27s line.`,
+        `${i(1)}Error.stackTraceLimit = stackTraceLimit;`,
+        `${i(1)}if (error instanceof Error) Error.captureStackTrace(error, ${type});`,
+        `${i(1)}throw error;`,
+        `${i(0)}} finally {`,
+        `${i(1)}Error.stackTraceLimit = stackTraceLimit;`,
+        `${i(0)}}`,
+      ].join("\n");
+      fs.writeFileSync(file, text.replace(line, wrapped));
+      rewritten += 1;
+    }
+    if (rewritten === 0) throw new Error(`${dir}: no resource constructor found to register without stack traces`);
+  ' "$1"
 }
 
 if [ -n "$out_dir" ]; then

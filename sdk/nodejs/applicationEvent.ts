@@ -100,7 +100,19 @@ export class ApplicationEvent extends pulumi.CustomResource {
         opts = pulumi.mergeOptions(opts, aliasOpts);
         const replaceOnChanges = { replaceOnChanges: ["eventId"] };
         opts = pulumi.mergeOptions(opts, replaceOnChanges);
-        super(ApplicationEvent.__pulumiType, name, resourceInputs, opts);
+        // Registered without the stack trace the SDK formats for each promise it makes (scripts/gen-sdk.sh).
+        const stackTraceLimit = Error.stackTraceLimit;
+        Error.stackTraceLimit = 0;
+        try {
+            super(ApplicationEvent.__pulumiType, name, resourceInputs, opts);
+        } catch (error) {
+            // What the SDK refuses at once keeps a stack that points at the program's line.
+            Error.stackTraceLimit = stackTraceLimit;
+            if (error instanceof Error) Error.captureStackTrace(error, ApplicationEvent);
+            throw error;
+        } finally {
+            Error.stackTraceLimit = stackTraceLimit;
+        }
     }
 }
 

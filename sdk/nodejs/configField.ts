@@ -133,7 +133,19 @@ export class ConfigField extends pulumi.CustomResource {
         opts = pulumi.mergeOptions(opts, aliasOpts);
         const replaceOnChanges = { replaceOnChanges: ["configId", "fieldId", "linkedAccountId", "slug", "workflowId"] };
         opts = pulumi.mergeOptions(opts, replaceOnChanges);
-        super(ConfigField.__pulumiType, name, resourceInputs, opts);
+        // Registered without the stack trace the SDK formats for each promise it makes (scripts/gen-sdk.sh).
+        const stackTraceLimit = Error.stackTraceLimit;
+        Error.stackTraceLimit = 0;
+        try {
+            super(ConfigField.__pulumiType, name, resourceInputs, opts);
+        } catch (error) {
+            // What the SDK refuses at once keeps a stack that points at the program's line.
+            Error.stackTraceLimit = stackTraceLimit;
+            if (error instanceof Error) Error.captureStackTrace(error, ConfigField);
+            throw error;
+        } finally {
+            Error.stackTraceLimit = stackTraceLimit;
+        }
     }
 }
 

@@ -127,7 +127,19 @@ export class EnvVariableValue extends pulumi.CustomResource {
         opts = pulumi.mergeOptions(opts, secretOpts);
         const replaceOnChanges = { replaceOnChanges: ["definitionId", "linkedAccountId", "workflowId"] };
         opts = pulumi.mergeOptions(opts, replaceOnChanges);
-        super(EnvVariableValue.__pulumiType, name, resourceInputs, opts);
+        // Registered without the stack trace the SDK formats for each promise it makes (scripts/gen-sdk.sh).
+        const stackTraceLimit = Error.stackTraceLimit;
+        Error.stackTraceLimit = 0;
+        try {
+            super(EnvVariableValue.__pulumiType, name, resourceInputs, opts);
+        } catch (error) {
+            // What the SDK refuses at once keeps a stack that points at the program's line.
+            Error.stackTraceLimit = stackTraceLimit;
+            if (error instanceof Error) Error.captureStackTrace(error, EnvVariableValue);
+            throw error;
+        } finally {
+            Error.stackTraceLimit = stackTraceLimit;
+        }
     }
 }
 

@@ -51,7 +51,19 @@ export class LinkedAccountSetup extends pulumi.ComponentResource {
         } else {
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
-        super(LinkedAccountSetup.__pulumiType, name, resourceInputs, opts, true /*remote*/);
+        // Registered without the stack trace the SDK formats for each promise it makes (scripts/gen-sdk.sh).
+        const stackTraceLimit = Error.stackTraceLimit;
+        Error.stackTraceLimit = 0;
+        try {
+            super(LinkedAccountSetup.__pulumiType, name, resourceInputs, opts, true /*remote*/);
+        } catch (error) {
+            // What the SDK refuses at once keeps a stack that points at the program's line.
+            Error.stackTraceLimit = stackTraceLimit;
+            if (error instanceof Error) Error.captureStackTrace(error, LinkedAccountSetup);
+            throw error;
+        } finally {
+            Error.stackTraceLimit = stackTraceLimit;
+        }
     }
 }
 

@@ -50,7 +50,19 @@ export class Provider extends pulumi.ProviderResource {
             resourceInputs["validateAtPreview"] = pulumi.output((args?.validateAtPreview) ?? utilities.getEnvBoolean("INTEGRATION_PLATFORM_VALIDATE_AT_PREVIEW")).apply(JSON.stringify);
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
-        super(Provider.__pulumiType, name, resourceInputs, opts);
+        // Registered without the stack trace the SDK formats for each promise it makes (scripts/gen-sdk.sh).
+        const stackTraceLimit = Error.stackTraceLimit;
+        Error.stackTraceLimit = 0;
+        try {
+            super(Provider.__pulumiType, name, resourceInputs, opts);
+        } catch (error) {
+            // What the SDK refuses at once keeps a stack that points at the program's line.
+            Error.stackTraceLimit = stackTraceLimit;
+            if (error instanceof Error) Error.captureStackTrace(error, Provider);
+            throw error;
+        } finally {
+            Error.stackTraceLimit = stackTraceLimit;
+        }
     }
 }
 

@@ -116,7 +116,19 @@ export class WorkflowToggle extends pulumi.CustomResource {
         opts = pulumi.mergeOptions(opts, aliasOpts);
         const replaceOnChanges = { replaceOnChanges: ["configId", "linkedAccountId", "slug", "workflowId"] };
         opts = pulumi.mergeOptions(opts, replaceOnChanges);
-        super(WorkflowToggle.__pulumiType, name, resourceInputs, opts);
+        // Registered without the stack trace the SDK formats for each promise it makes (scripts/gen-sdk.sh).
+        const stackTraceLimit = Error.stackTraceLimit;
+        Error.stackTraceLimit = 0;
+        try {
+            super(WorkflowToggle.__pulumiType, name, resourceInputs, opts);
+        } catch (error) {
+            // What the SDK refuses at once keeps a stack that points at the program's line.
+            Error.stackTraceLimit = stackTraceLimit;
+            if (error instanceof Error) Error.captureStackTrace(error, WorkflowToggle);
+            throw error;
+        } finally {
+            Error.stackTraceLimit = stackTraceLimit;
+        }
     }
 }
 
