@@ -4,14 +4,17 @@
 // resources: the engine's own floor). `bench:scale` times the previews of all S shards at once on one
 // machine; this is the other way the scaling guide runs them.
 //
-// Each preview runs two ways: as Node.js runs by default, and with NODE_OPTIONS=--stack-trace-limit=0.
-// The Node.js SDK records a stack trace for every output property of every resource it registers
-// (runtime/debuggable.js), which it prints only with PULUMI_DEBUG_PROMISE_LEAKS set; with no frames
-// to record that costs nothing (docs/guides/scaling.md, "Which provider, and how many shards").
+// Each preview runs in each of the ways a TypeScript program can be run (`--ways`, WAYS below): as the
+// Pulumi CLI runs it by default (ts-node, with its type check), with NODE_OPTIONS=--stack-trace-limit=0
+// (the Node.js SDK records a stack trace for every output property of every resource it registers,
+// runtime/debuggable.js, printed only with PULUMI_DEBUG_PROMISE_LEAKS set), without the type check
+// (PULUMI_NODEJS_TRANSPILE_ONLY=true), and compiled to JavaScript beforehand (`tsc`, then the
+// runtime's `typescript: false`). docs/guides/scaling.md, "Which provider, and how many shards".
 //
 // The shard's stack is set up by one `pulumi up` against an emulator with its rate limit OFF: that up
 // is not timed, and the preview it prepares makes no call (each preview's calls are counted, and
 // one call fails the run), so the limit cannot change what is measured.
+import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -24,20 +27,41 @@ import { watchMemory } from "./lib/hosts";
 import { wholeNumbers } from "./lib/scale";
 import { connection, PROGRAMS, type Program, writeScaleProgram } from "./lib/scalePrograms";
 
-/** One program's previews of shard 0 of S, at K linked accounts. */
+/** The ways a TypeScript program is run: the environment of its preview, and whether it is compiled first. */
+const WAYS = {
+  default: { env: {}, compiled: false },
+  "stack-trace-limit-0": { env: { NODE_OPTIONS: "--stack-trace-limit=0" }, compiled: false },
+  "transpile-only": { env: { PULUMI_NODEJS_TRANSPILE_ONLY: "true" }, compiled: false },
+  compiled: { env: {}, compiled: true },
+} satisfies Record<string, { env: Record<string, string>; compiled: boolean }>;
+/** One of WAYS. */
+type Way = keyof typeof WAYS;
+
+/** One program's previews of shard 0 of S, at K linked accounts, run each way. */
 interface ShardPreview {
   /** Resources in the shard's stack. */
   resources: number;
-  /** Each preview's wall time, in seconds, in the order run, as Node.js runs by default. */
-  seconds: number[];
-  /** The same with NODE_OPTIONS=--stack-trace-limit=0. */
-  noStackSeconds: number[];
-  /** The program's peak RSS over the default previews (MB). */
-  programPeakMb: number;
-  /** The program's peak RSS over the previews with --stack-trace-limit=0 (MB). */
-  noStackProgramPeakMb: number;
+  /** Per way: each preview's wall time in seconds, in the order run, and the program's peak RSS over them (MB). */
+  ways: Partial<Record<Way, { seconds: number[]; programPeakMb: number }>>;
   /** The provider host's peak RSS over the previews (MB). */
   hostPeakMb: number;
+}
+
+/**
+ * Pulumi.yaml for running the program as `main` says: `index.ts` through ts-node, or `index.js`
+ * compiled beforehand with the runtime's `typescript: false` (no ts-node, no source-map support).
+ */
+function runtimeOf(name: string, compiled: boolean): string {
+  return compiled
+    ? `name: ${name}\nmain: index.js\nruntime:\n  name: nodejs\n  options:\n    typescript: false\n`
+    : `name: ${name}\nruntime: nodejs\n`;
+}
+
+/** Compiles the program's index.ts beside it, as a project's `tsc` build step would. */
+function compileProgram(dir: string): void {
+  const tsc = path.join(__dirname, "..", "node_modules", "typescript", "bin", "tsc");
+  const flags = ["--target", "es2022", "--module", "commonjs", "--esModuleInterop", "--skipLibCheck", "--strict"];
+  execFileSync(process.execPath, [tsc, ...flags, "index.ts"], { cwd: dir, stdio: "inherit" });
 }
 
 /** Counts the resources the platform holds in a stack's state: everything but the stack and provider entries. */
@@ -47,8 +71,14 @@ function platformResources(state: { deployment: { resources?: { type: string }[]
   ).length;
 }
 
-/** Sets up shard 0 of `shards` for `tenants` and times `runs` no-change previews of it alone. */
-async function previewOneShard(program: Program, k: number, shards: number, runs: number): Promise<ShardPreview> {
+/** Sets up shard 0 of `shards` for `tenants` and times `runs` no-change previews of it alone, each way. */
+async function previewOneShard(
+  program: Program,
+  k: number,
+  shards: number,
+  runs: number,
+  ways: Way[],
+): Promise<ShardPreview> {
   // Limit off for the setup `up` only, which is not timed; the timed previews make no call (checked below).
   const emulator = await startEmulator({ quiet: true, rateLimit: "off" });
   const s3 = await startS3Backend();
@@ -56,41 +86,40 @@ async function previewOneShard(program: Program, k: number, shards: number, runs
   try {
     const tenants = await seedTenants(emulator, "tenant", k);
     const dir = writeScaleProgram(program, workspace.root, `shard-${program}`, tenants);
+    if (ways.some((way) => WAYS[way].compiled)) compileProgram(dir);
     const stack = new Stack(workspace, dir, "bench-0", connection(program, emulator));
     await stack.init({ "integration-platform:shards": String(shards) });
     await stack.ok(["up", "--yes", "--skip-preview"], { PULUMI_SKIP_CHECKPOINTS: "true" });
     const resources = platformResources(await stack.exportState());
-    const [seconds, noStackSeconds]: number[][] = [[], []];
-    const [programMb, noStackProgramMb, hostMb]: number[][] = [[], [], []];
-    const preview = async (extra: Record<string, string | undefined>, into: number[], memory: number[]) => {
+    const seconds = new Map<Way, number[]>(ways.map((way) => [way, []]));
+    const programMb = new Map<Way, number[]>(ways.map((way) => [way, []]));
+    const hostMb: number[] = [];
+    const preview = async (way: Way) => {
+      const { env, compiled } = WAYS[way];
+      fs.writeFileSync(path.join(dir, "Pulumi.yaml"), runtimeOf(`shard-${program}`, compiled));
       emulator.requests.clear();
       const stop = watchMemory();
       const started = Date.now();
-      await stack.ok(["preview", "--expect-no-changes"], extra);
-      into.push((Date.now() - started) / 1000);
+      await stack.ok(["preview", "--expect-no-changes"], { NODE_OPTIONS: undefined, ...env });
+      seconds.get(way)!.push((Date.now() - started) / 1000);
       const { programs, hosts } = stop();
-      memory.push(programs.peakMb);
+      programMb.get(way)!.push(programs.peakMb);
       hostMb.push(hosts.peakMb);
       const calls = emulator.requests.list().length;
       if (calls !== 0) throw new Error(`${program}: a no-change preview made ${calls} calls; it must make none`);
     };
-    // Alternated, so that neither way has the warmer machine.
-    for (let i = 0; i < runs; i += 1) {
-      await preview({ NODE_OPTIONS: undefined }, seconds, programMb);
-      await preview({ NODE_OPTIONS: "--stack-trace-limit=0" }, noStackSeconds, noStackProgramMb);
-    }
-    const result = {
+    // Alternated, so that no way has the warmer machine.
+    for (let i = 0; i < runs; i += 1) for (const way of ways) await preview(way);
+    const result: ShardPreview = {
       resources,
-      seconds,
-      noStackSeconds,
-      programPeakMb: Math.max(...programMb),
-      noStackProgramPeakMb: Math.max(...noStackProgramMb),
+      ways: Object.fromEntries(
+        ways.map((way) => [way, { seconds: seconds.get(way)!, programPeakMb: Math.max(...programMb.get(way)!) }]),
+      ),
       hostPeakMb: Math.max(...hostMb),
     };
     const list = (values: number[]) => values.map((v) => v.toFixed(1)).join(", ");
-    process.stderr.write(
-      `bench: K=${k} shard 0 of ${shards} ${program}: ${resources} resources, preview ${list(seconds)} s, --stack-trace-limit=0 ${list(noStackSeconds)} s, program ${result.programPeakMb} MB (${result.noStackProgramPeakMb} MB without stacks), host ${result.hostPeakMb} MB\n`,
-    );
+    const each = ways.map((way) => `${way} ${list(seconds.get(way)!)} s`).join("; ");
+    process.stderr.write(`bench: K=${k} shard 0 of ${shards} ${program}: ${resources} resources, preview ${each}\n`);
     return result;
   } finally {
     workspace.dispose();
@@ -106,6 +135,7 @@ async function main(): Promise<void> {
       shards: { type: "string", default: "4,10,10" },
       programs: { type: "string", default: "floor,ours,native" },
       runs: { type: "string", default: "3" },
+      ways: { type: "string", default: Object.keys(WAYS).join(",") },
       out: { type: "string" },
     },
   });
@@ -116,17 +146,21 @@ async function main(): Promise<void> {
   if (programs.some((p) => !(p in PROGRAMS)))
     throw new Error(`--programs takes ${Object.keys(PROGRAMS).join(", ")}; got ${values.programs}`);
   const [runs] = wholeNumbers("--runs", values.runs!);
+  const ways = values.ways!.split(",") as Way[];
+  if (ways.some((w) => !(w in WAYS)))
+    throw new Error(`--ways takes ${Object.keys(WAYS).join(", ")}; got ${values.ways}`);
   const out = values.out ?? fs.mkdtempSync(path.join(os.tmpdir(), "pip-bench-shard-preview-"));
   fs.mkdirSync(out, { recursive: true });
   const results: Record<string, unknown> = { machine: `${os.cpus().length} vCPUs, Node ${process.version}` };
   for (const [i, k] of sizes.entries())
     for (const program of programs) {
-      results[`${k}/${shards[i]}/${program}`] = await previewOneShard(program, k, shards[i], runs);
+      results[`${k}/${shards[i]}/${program}`] = await previewOneShard(program, k, shards[i], runs, ways);
       fs.writeFileSync(path.join(out, "results.json"), JSON.stringify(results, null, 2));
     }
   process.stdout.write(
-    "| K | shards | program | resources in shard 0 | preview, min / median / max (s) | the same, NODE_OPTIONS=--stack-trace-limit=0 (s) | program's peak, default / without stacks (MB) | host's peak (MB) |\n|---|---|---|---|---|---|---|---|\n",
+    `| K | shards | program | resources in shard 0 | ${ways.map((w) => `${w}: preview min / median / max (s), program's peak (MB)`).join(" | ")} | host's peak (MB) |\n`,
   );
+  process.stdout.write(`|${"---|".repeat(5 + ways.length)}\n`);
   const spread = (values: number[]) => {
     const sorted = [...values].sort((a, b) => a - b);
     return `${sorted[0].toFixed(1)} / ${sorted[Math.floor(sorted.length / 2)].toFixed(1)} / ${sorted[sorted.length - 1].toFixed(1)}`;
@@ -135,9 +169,8 @@ async function main(): Promise<void> {
     if (!key.includes("/")) continue;
     const [k, s, program] = key.split("/");
     const r = value as ShardPreview;
-    process.stdout.write(
-      `| ${k} | ${s} | ${program} | ${r.resources} | ${spread(r.seconds)} | ${spread(r.noStackSeconds)} | ${r.programPeakMb} / ${r.noStackProgramPeakMb} | ${r.hostPeakMb} |\n`,
-    );
+    const cells = ways.map((w) => `${spread(r.ways[w]!.seconds)}, ${r.ways[w]!.programPeakMb}`);
+    process.stdout.write(`| ${k} | ${s} | ${program} | ${r.resources} | ${cells.join(" | ")} | ${r.hostPeakMb} |\n`);
   }
   process.stderr.write(`bench: raw results in ${path.join(out, "results.json")}\n`);
 }
