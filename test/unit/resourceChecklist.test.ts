@@ -154,20 +154,20 @@ describe("adding a platform object to the emulator: one file and one line in OBJ
   });
 
   it("puts a new object's state key into the state schema, after the others, with old data files still valid", () => {
-    const probe = defineObject({
-      name: "probes",
-      state: { probes: z.array(z.object({ _id: z.string() })).default([]) },
-      checkReferences: (state: { probes: { _id: string }[] }, issue) =>
-        state.probes.forEach((p, i) => p._id === "bad" && issue(["probes", i], "bad probe")),
+    const throwaway = defineObject({
+      name: "throwaways",
+      state: { throwaways: z.array(z.object({ _id: z.string() })).default([]) },
+      checkReferences: (state: { throwaways: { _id: string }[] }, issue) =>
+        state.throwaways.forEach((t, i) => t._id === "bad" && issue(["throwaways", i], "bad throwaway")),
     });
     const fixture = JSON.parse(read("emulator/fixtures/default.json"));
-    const withProbe = stateSchemaOf([...OBJECTS, probe]);
+    const withProbe = stateSchemaOf([...OBJECTS, throwaway]);
     const parsed = withProbe.parse(fixture);
-    assert.deepEqual(Object.keys(parsed), [...Object.keys(stateSchemaOf(OBJECTS).parse(fixture)), "probes"]);
-    assert.deepEqual(parsed.probes, [], "a data file written before the object existed loads, with none");
-    const refused = withProbe.safeParse({ ...fixture, probes: [{ _id: "bad" }] });
+    assert.deepEqual(Object.keys(parsed), [...Object.keys(stateSchemaOf(OBJECTS).parse(fixture)), "throwaways"]);
+    assert.deepEqual(parsed.throwaways, [], "a data file written before the object existed loads, with none");
+    const refused = withProbe.safeParse({ ...fixture, throwaways: [{ _id: "bad" }] });
     assert.equal(refused.success, false, "the new object's reference checks run");
-    assert.match(JSON.stringify(refused.error?.issues), /bad probe/);
+    assert.match(JSON.stringify(refused.error?.issues), /bad throwaway/);
   });
 });
 
