@@ -1,7 +1,8 @@
 // Which field a field update names, and which entry of its body applies (docs/design/contract.md#config-fields):
-// the rules the store follows before it changes a config's field.
+// the rules objects/configs.ts follows before it changes a config's field.
 import { badRequest, notFound } from "./errors";
-import type { App, FieldDefinition, NameValue, WorkflowDefinition } from "./model";
+import type { App, FieldDefinition, WorkflowDefinition } from "./objects/applications";
+import type { NameValue } from "./platformObject";
 
 /** One field's entry in the body of a field update: the overrides to keep. */
 export interface FieldEntry {

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { runStatusOf } from "../contract/webhookReceivers";
 import { WEBHOOK_EVENTS, WORKFLOW_RUN_STATUSES, type WorkflowRunStatus } from "../contract/webhooks";
 import { ApiError, notFound } from "./errors";
-import type { AuditEventType } from "./model";
+import type { AuditEventType } from "./objects/audit";
 import type { EmulatorStore } from "./store";
 import { parseInput } from "./validation";
 import type { Delivery, WebhookDispatcher } from "./webhooks";
@@ -110,12 +110,13 @@ export class WorkflowRuns {
     const input = parseInput(runRequestSchema, request);
     const { linked_account_id, slug, workflow_id, outcome, delay_ms } = input;
     const config_id = input.config_id ?? linked_account_id;
-    if (!this.store.linkedAccount(linked_account_id)) throw notFound(`Linked account ${linked_account_id} not found`);
-    const app = this.store.app(slug);
+    if (!this.store.linkedAccounts.find(linked_account_id))
+      throw notFound(`Linked account ${linked_account_id} not found`);
+    const app = this.store.applications.find(slug);
     if (!app) throw notFound(`Application ${slug} not found`);
     const workflow = app.workflows.find((w) => w.id === workflow_id);
     if (!workflow) throw notFound(`Workflow ${workflow_id} not found in ${slug}`);
-    const config = this.store.config({ linkedAccountId: linked_account_id, slug, configId: config_id });
+    const config = this.store.configs.find({ linkedAccountId: linked_account_id, slug, configId: config_id });
     if (!config) throw notFound(`Config with config id ${config_id} not found for linked account ${linked_account_id}`);
     if (!workflow.published) {
       throw wontRun("WORKFLOW_NOT_PUBLISHED", `Workflow ${workflow_id} is a draft: only published workflows run`);
@@ -218,7 +219,7 @@ export class WorkflowRuns {
   }
 
   private audit(run: WorkflowRun, eventType: AuditEventType): void {
-    this.store.recordAudit({
+    this.store.audit.record({
       event_type: eventType,
       linked_account_id: run.linked_account_id,
       slug: run.slug,

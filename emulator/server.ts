@@ -1,19 +1,14 @@
-// The emulator's HTTP server: the platform's public operations (routes/), the control plane, and what
-// stands in front of them, in the platform's order: rate limit, injected faults, authentication.
+// The emulator's HTTP server: the platform's public operations (each object's routes, objects/), the
+// control plane, and what stands in front of them, in the platform's order: rate limit, injected
+// faults, authentication.
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { setTimeout as sleep } from "node:timers/promises";
 import { detectAuthKind, enforceAuth, type AuthKind, type AuthPolicy } from "./auth";
 import { registerControlPlane, CONTROL_PREFIX } from "./control";
 import { ApiError, badRequest, defaultErrorCode, toApiError } from "./errors";
 import type { FaultKind, FiredFault } from "./faults";
-import { registerAuditRoutes } from "./routes/audit";
-import { registerConfigRoutes } from "./routes/config";
-import { registerEnvRoutes } from "./routes/env";
-import { registerEventRoutes } from "./routes/events";
-import { registerLinkedAccountRoutes } from "./routes/linkedAccounts";
-import { registerSessionRoutes } from "./routes/session";
-import { registerWorkflowRoutes } from "./routes/workflows";
 import type { EmulatorContext } from "./context";
+import { OBJECTS } from "./objects";
 
 /** Bookkeeping of one API request (control-plane requests have none). */
 export interface ApiCall {
@@ -45,18 +40,9 @@ export function buildServer(ctx: EmulatorContext): FastifyInstance {
   registerBodyParsers(app);
   registerGate(app, ctx, closing.signal);
   registerErrorAnswers(app, ctx);
-  for (const register of [
-    registerConfigRoutes,
-    registerEventRoutes,
-    registerWorkflowRoutes,
-    registerEnvRoutes,
-    registerLinkedAccountRoutes,
-    registerAuditRoutes,
-    registerSessionRoutes,
-    registerControlPlane,
-  ]) {
-    register(app, ctx);
-  }
+  // Each platform object's public operations, from the one list of objects (objects/index.ts).
+  for (const object of OBJECTS) object.routes?.(app, ctx.store);
+  registerControlPlane(app, ctx);
   return app;
 }
 

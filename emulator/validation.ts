@@ -70,3 +70,8 @@ function describeType(value: unknown): string {
   if (typeof value === "number" && Number.isNaN(value)) return "NaN";
   return typeof value;
 }
+
+/** True for `{...}` values, false for arrays, null and scalars. */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

@@ -7,7 +7,8 @@ import {
   type EmulatorState,
   type RunningEmulator,
 } from "../emulator";
-import { configView, eventView } from "../emulator/views";
+import { eventView } from "../emulator/objects/applicationEvents";
+import { configView } from "../emulator/objects/configs";
 import { PROCESS_CONNECTION } from "../provider/connection";
 import { DEFAULT_REQUESTS_PER_SECOND } from "../provider/settings";
 import { Stack, Workspace } from "./engine";

@@ -39,7 +39,7 @@ export async function observeQuickstart(emulator: RunningEmulator) {
   ]);
   return {
     config: await get("/slug/hubspot/config/globex", { linked_account_id: "globex" }),
-    event: eventDocument(emulator.store.event(FIXTURE.events[1])!),
+    event: eventDocument(emulator.store.applicationEvents.find(FIXTURE.events[1])!),
     envValues: values
       .flatMap((page) => page.docs)
       .map((v: { _id: string; value: string }) => ({ id: v._id, value: v.value })),
@@ -164,8 +164,8 @@ export async function walkNativeStack(e2e: E2EContext, secrets: ReturnType<typeo
   });
 
   await step("5. an out-of-band change shows in refresh, in the state's inputs", async () => {
-    const config = emulator.store.config({ linkedAccountId: "globex", slug: "hubspot", configId: "globex" })!;
-    emulator.store.configFieldState(config, null, "hs_pipeline").name = "Renamed by hand";
+    const config = emulator.store.configs.find({ linkedAccountId: "globex", slug: "hubspot", configId: "globex" })!;
+    emulator.store.configs.fieldState(config, null, "hs_pipeline").name = "Renamed by hand";
     const refresh = seen(await stack.ok(["refresh", "--yes", "--skip-preview"]));
     assert.match(
       refresh.stdout,

@@ -31,14 +31,14 @@ export async function seedTenants(
   const ids = Array.from({ length: count }, (_, i) => `${prefix}-${i}`);
   const { store } = emulator;
   for (const [i, id] of ids.entries()) {
-    store.addLinkedAccount({ account_id: id, name: `Tenant ${id}` });
-    const { config } = store.upsertConfig({ linkedAccountId: id, slug: "hubspot", configId: id }, undefined);
+    store.linkedAccounts.add({ account_id: id, name: `Tenant ${id}` });
+    const { config } = store.configs.upsert({ linkedAccountId: id, slug: "hubspot", configId: id }, undefined);
     if (!options.existingSetup) continue;
-    store.configFieldState(config, null, "hs_pipeline").name = `Tenant ${id} pipeline`;
-    store.configWorkflowState(config, "wf_hs_deal_alerts").enabled = true;
+    store.configs.fieldState(config, null, "hs_pipeline").name = `Tenant ${id} pipeline`;
+    store.configs.workflowState(config, "wf_hs_deal_alerts").enabled = true;
     const value = (definitionId: string, text: string) =>
-      store.setEnvValue({
-        definition: store.envDefinition(definitionId)!,
+      store.envVariables.setValue({
+        definition: store.envVariables.definition(definitionId)!,
         value: text,
         linkedAccountId: id,
         workflowId: null,

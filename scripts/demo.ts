@@ -87,8 +87,8 @@ async function main(): Promise<void> {
     );
 
     heading("Renaming a field behind the stack's back, then pulumi refresh");
-    const config = emulator.store.config({ linkedAccountId: "globex", slug: "hubspot", configId: "globex" })!;
-    emulator.store.configFieldState(config, null, "hs_pipeline").name = "Renamed in the platform's UI";
+    const config = emulator.store.configs.find({ linkedAccountId: "globex", slug: "hubspot", configId: "globex" })!;
+    emulator.store.configs.fieldState(config, null, "hs_pipeline").name = "Renamed in the platform's UI";
     const refresh = await stack.ok(["refresh", "--yes", "--diff"]);
     show(refresh);
     summary.push(`refresh found ${/~ (\d+) updated/.exec(refresh.stdout)?.[1] ?? "0"} drifted resource`);

@@ -1,6 +1,6 @@
 // Draws the import graph into docs/design/imports.md: dependency-cruiser reads the imports and
 // checks them against .dependency-cruiser.cjs; this script folds the modules into the rooms a
-// reader thinks in (provider/client, cli/import, emulator/routes…) and writes a Mermaid picture,
+// reader thinks in (provider/client, cli/import, emulator/objects…) and writes a Mermaid picture,
 // the breaking imports in red, with their list. `--check` fails when the page is not current.
 //
 //   npx ts-node --transpile-only scripts/import-graph.ts [--check] [--root <checkout>] [--print]

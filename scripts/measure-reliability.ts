@@ -148,7 +148,7 @@ const MEASUREMENTS: Record<string, (arg?: string) => Promise<void>> = {
       fields: [{ name: "field", args: { ...ids, fieldId: "hs_pipeline", name: "Managed name" } }],
     });
     const observe = () => {
-      const config = emulator.store.config({ linkedAccountId: "acme", slug: "hubspot", configId: "acme" })!;
+      const config = emulator.store.configs.find({ linkedAccountId: "acme", slug: "hubspot", configId: "acme" })!;
       return {
         enabled: config.workflows.find((w) => w.id === "wf_hs_deal_alerts")?.enabled ?? false,
         nameOverride: config.fields.find((f) => f.id === "hs_pipeline")?.name ?? null,

@@ -64,11 +64,12 @@ async function startRecorder(): Promise<{
 
 /** Asks for runs that end each of the four ways, one with a non-ASCII name; returns each run's final status by id. */
 async function runAllEvents(emulator: RunningEmulator): Promise<Map<string, string>> {
-  const config = emulator.store.config({ linkedAccountId: "acme", slug: "hubspot", configId: "acme" })!;
+  const config = emulator.store.configs.find({ linkedAccountId: "acme", slug: "hubspot", configId: "acme" })!;
   for (const workflow of ["wf_hs_contact_sync", "wf_hs_deal_alerts"])
-    emulator.store.configWorkflowState(config, workflow).enabled = true;
+    emulator.store.configs.workflowState(config, workflow).enabled = true;
   // The fixture's names are ASCII; a user's may not be, and the payload carries it as UTF-8.
-  emulator.store.app("hubspot")!.workflows.find((w) => w.id === "wf_hs_contact_sync")!.name = NON_ASCII_NAME;
+  emulator.store.applications.find("hubspot")!.workflows.find((w) => w.id === "wf_hs_contact_sync")!.name =
+    NON_ASCII_NAME;
   const run = (workflow_id: string, outcome: string, delay_ms = 0) =>
     emulator.runs.start({ linked_account_id: "acme", slug: "hubspot", workflow_id, outcome, delay_ms });
   const runs = [

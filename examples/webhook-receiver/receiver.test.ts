@@ -30,8 +30,8 @@ describe("the webhook receiver", () => {
 
   it("takes a signed event from the platform", async () => {
     // The workflow must be enabled for the config, as the deployed WorkflowToggle makes it.
-    const config = emulator.store.config({ linkedAccountId: "acme", slug: "hubspot", configId: "acme" })!;
-    emulator.store.configWorkflowState(config, "wf_hs_contact_sync").enabled = true;
+    const config = emulator.store.configs.find({ linkedAccountId: "acme", slug: "hubspot", configId: "acme" })!;
+    emulator.store.configs.workflowState(config, "wf_hs_contact_sync").enabled = true;
     const run = await emulator.runs.start({
       linked_account_id: "acme",
       slug: "hubspot",

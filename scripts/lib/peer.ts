@@ -60,8 +60,8 @@ export async function seedPeerTenants(emulator: RunningEmulator, count: number):
   // Not seedTenants: its ids are `${prefix}-${i}`, and main.tf fixes the zero-padded form.
   const ids = peerTenantIds(count);
   for (const id of ids) {
-    emulator.store.addLinkedAccount({ account_id: id, name: `Tenant ${id}` });
-    emulator.store.upsertConfig({ linkedAccountId: id, slug: "hubspot", configId: id }, undefined);
+    emulator.store.linkedAccounts.add({ account_id: id, name: `Tenant ${id}` });
+    emulator.store.configs.upsert({ linkedAccountId: id, slug: "hubspot", configId: id }, undefined);
   }
   await emulator.store.commit();
   return ids;

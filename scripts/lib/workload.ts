@@ -73,8 +73,11 @@ function eventId(i: number): string {
 export async function seed(emulator: RunningEmulator, n: number): Promise<void> {
   const units = Math.ceil(n / 4);
   for (let i = 0; i < units; i += 1) {
-    emulator.store.addLinkedAccount({ account_id: `bench-${i}`, name: `Bench ${i}` });
-    emulator.store.upsertConfig({ linkedAccountId: `bench-${i}`, slug: "hubspot", configId: `bench-${i}` }, undefined);
+    emulator.store.linkedAccounts.add({ account_id: `bench-${i}`, name: `Bench ${i}` });
+    emulator.store.configs.upsert(
+      { linkedAccountId: `bench-${i}`, slug: "hubspot", configId: `bench-${i}` },
+      undefined,
+    );
   }
   await emulator.store.update((state) => {
     for (let i = 0; i < units; i += 1) {

@@ -199,10 +199,10 @@ describe(`e2e: a drift check of ${TENANTS} tenants names what changed behind the
       const { store } = e2e.emulator;
       const config = (id: string) => store.state.configs.find((c) => c.config_id === id)!;
       for (const id of ["tenant-3", "tenant-17", "tenant-29"])
-        assert.equal(store.configFieldState(config(id), null, "hs_pipeline").name, `${id} pipeline`);
+        assert.equal(store.configs.fieldState(config(id), null, "hs_pipeline").name, `${id} pipeline`);
       for (const id of ["tenant-8", "tenant-17"])
-        assert.equal(store.configWorkflowState(config(id), "wf_hs_deal_alerts").enabled, true);
-      assert.equal(store.envValueFor(BATCH_SIZE, "tenant-33", CONTACT_SYNC)?.value, "50");
+        assert.equal(store.configs.workflowState(config(id), "wf_hs_deal_alerts").enabled, true);
+      assert.equal(store.envVariables.valueFor(BATCH_SIZE, "tenant-33", CONTACT_SYNC)?.value, "50");
     });
   });
 });

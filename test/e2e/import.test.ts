@@ -101,8 +101,8 @@ function printedSecrets(emulator: RunningEmulator, stdout: string): Record<strin
   for (const [, key, definition, account, workflow] of stdout.matchAll(
     /^ {2}pulumi config set --secret (\S+) +# (\w+)(?:, linked account ([^,\s]+))?(?:, workflow (\S+))?$/gm,
   )) {
-    const value = emulator.store.envValueFor(
-      emulator.store.envDefinitionByName(definition)!._id,
+    const value = emulator.store.envVariables.valueFor(
+      emulator.store.envVariables.definitionByName(definition)!._id,
       account ?? null,
       workflow ?? null,
     );
@@ -165,8 +165,8 @@ describe("e2e: import a live workspace, then adopt it with pulumi up", function 
     it("imports, adopts with zero writes, previews no change, and destroy puts back what the import found", async () => {
       /** acme's pipeline field, as the platform holds it. */
       const pipeline = () => {
-        const config = e2e.emulator.store.config({ linkedAccountId: "acme", slug: "hubspot", configId: "acme" })!;
-        return e2e.emulator.store.configFieldState(config, null, "hs_pipeline");
+        const config = e2e.emulator.store.configs.find({ linkedAccountId: "acme", slug: "hubspot", configId: "acme" })!;
+        return e2e.emulator.store.configs.fieldState(config, null, "hs_pipeline");
       };
       // A field renamed outside Pulumi, so that the program declares one, and destroy has a name to put back.
       await e2e.emulator.store.update(() => {

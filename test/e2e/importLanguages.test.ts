@@ -42,8 +42,8 @@ function printedSecrets(emulator: RunningEmulator, stdout: string): Record<strin
   for (const [, key, definition, account] of stdout.matchAll(
     /^ {2}pulumi config set --secret (\S+) +# (\w+)(?:, linked account ([^,\s]+))?$/gm,
   )) {
-    const value = emulator.store.envValueFor(
-      emulator.store.envDefinitionByName(definition)!._id,
+    const value = emulator.store.envVariables.valueFor(
+      emulator.store.envVariables.definitionByName(definition)!._id,
       account ?? null,
       null,
     );
@@ -88,8 +88,8 @@ describe(`e2e: import --language python, go and yaml, then adopt with pulumi up 
     pythonBin();
     // A field renamed outside Pulumi: the programs declare it, and destroy has a name to put back.
     await e2e.emulator.store.update(() => {
-      const config = e2e.emulator.store.config({ linkedAccountId: "acme", slug: "hubspot", configId: "acme" })!;
-      e2e.emulator.store.configFieldState(config, null, "hs_pipeline").name = "Deals pipeline";
+      const config = e2e.emulator.store.configs.find({ linkedAccountId: "acme", slug: "hubspot", configId: "acme" })!;
+      e2e.emulator.store.configs.fieldState(config, null, "hs_pipeline").name = "Deals pipeline";
     });
   });
 

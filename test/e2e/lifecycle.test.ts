@@ -30,7 +30,7 @@ async function observe(emulator: RunningEmulator) {
   return {
     config: await get("/slug/hubspot/config/globex", { linked_account_id: "globex" }),
     // A copy, so that step 7 compares what destroy left with what the fixture had, not an object with itself.
-    event: eventDocument(emulator.store.event(FIXTURE.events[1])!),
+    event: eventDocument(emulator.store.applicationEvents.find(FIXTURE.events[1])!),
     envValues: values
       .flatMap((page) => page.docs)
       .map((v: { _id: string; value: string }) => ({ id: v._id, value: v.value })),
@@ -127,8 +127,12 @@ describe("e2e: the quickstart through the real CLI", function () {
     });
 
     await step("5. an out-of-band change shows in refresh, and up repairs it", async () => {
-      const config = e2e.emulator.store.config({ linkedAccountId: "globex", slug: "hubspot", configId: "globex" })!;
-      e2e.emulator.store.configFieldState(config, null, "hs_pipeline").name = "Renamed by hand";
+      const config = e2e.emulator.store.configs.find({
+        linkedAccountId: "globex",
+        slug: "hubspot",
+        configId: "globex",
+      })!;
+      e2e.emulator.store.configs.fieldState(config, null, "hs_pipeline").name = "Renamed by hand";
       const refresh = await e2e.stack.ok(["refresh", "--yes", "--skip-preview"]);
       assert.match(refresh.stdout, /~\s+pulumi-nodejs:dynamic\/integration-platform:ConfigField\s+pipeline\s+updated/);
       assert.match(refresh.stdout, /~ 1 updated/);

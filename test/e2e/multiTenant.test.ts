@@ -14,8 +14,8 @@ describe("e2e: the multi-tenant example through the real CLI", function () {
 
   /** Whether the account's config has deal alerts on, as stored; undefined when it lists no such workflow. */
   const dealAlerts = (account: string) =>
-    e2e.emulator.store
-      .config({ linkedAccountId: account, slug: "hubspot", configId: account })
+    e2e.emulator.store.configs
+      .find({ linkedAccountId: account, slug: "hubspot", configId: account })
       ?.workflows.find((w) => w.id === "wf_hs_deal_alerts")?.enabled;
 
   const setups = async () =>
@@ -33,10 +33,10 @@ describe("e2e: the multi-tenant example through the real CLI", function () {
     });
 
     await step("2. a new matching account gets its own resources, and nothing else changes", async () => {
-      e2e.emulator.store.addLinkedAccount({ account_id: "hooli", name: "Hooli" });
-      e2e.emulator.store.upsertConfig({ linkedAccountId: "hooli", slug: "hubspot", configId: "hooli" }, undefined);
-      e2e.emulator.store.setEnvValue({
-        definition: e2e.emulator.store.envDefinitionByName("ACCOUNT_TIER")!,
+      e2e.emulator.store.linkedAccounts.add({ account_id: "hooli", name: "Hooli" });
+      e2e.emulator.store.configs.upsert({ linkedAccountId: "hooli", slug: "hubspot", configId: "hooli" }, undefined);
+      e2e.emulator.store.envVariables.setValue({
+        definition: e2e.emulator.store.envVariables.definitionByName("ACCOUNT_TIER")!,
         value: "enterprise",
         linkedAccountId: "hooli",
         workflowId: null,

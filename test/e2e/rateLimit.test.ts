@@ -25,7 +25,7 @@ async function seedStack(emulator: RunningEmulator, stack: Stack, prefix: string
 /** Asserts that every tenant is set up as the program declares, as the platform holds it. */
 function assertSetUp(emulator: RunningEmulator, tenants: string[]): void {
   for (const id of tenants) {
-    const config = emulator.store.config({ linkedAccountId: id, slug: "hubspot", configId: id });
+    const config = emulator.store.configs.find({ linkedAccountId: id, slug: "hubspot", configId: id });
     assert.ok(config, `tenant ${id} has its config`);
     assert.equal(
       config.workflows.find((w) => w.id === "wf_hs_deal_alerts")?.enabled,
@@ -37,7 +37,11 @@ function assertSetUp(emulator: RunningEmulator, tenants: string[]): void {
       `${id} pipeline`,
       `tenant ${id}: field renamed`,
     );
-    assert.equal(emulator.store.envValueFor(ACCOUNT_QUOTA, id, null)?.value, "500", `tenant ${id}: quota set`);
+    assert.equal(
+      emulator.store.envVariables.valueFor(ACCOUNT_QUOTA, id, null)?.value,
+      "500",
+      `tenant ${id}: quota set`,
+    );
   }
 }
 

@@ -77,8 +77,8 @@ describe(`e2e: a workspace in shards on an S3 backend, deployed at once on one A
   const requests = () => e2e.emulator.requests.list();
   const writes = () => requests().filter((r) => r.method !== "GET");
   const dealAlerts = (id: string) =>
-    e2e.emulator.store
-      .config({ linkedAccountId: id, slug: "hubspot", configId: id })
+    e2e.emulator.store.configs
+      .find({ linkedAccountId: id, slug: "hubspot", configId: id })
       ?.workflows.find((w) => w.id === "wf_hs_deal_alerts")?.enabled;
   const setupsIn = async (stack: Stack) =>
     resourcesOfType(JSON.parse((await stack.ok(["stack", "export", "--stack", stack.name])).stdout), SETUP).map((r) =>

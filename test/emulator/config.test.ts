@@ -58,7 +58,7 @@ describe("emulator: PUT /config/field/:fieldId", () => {
     const res = ok(await putField("hs_pipeline", specBody([{ id: "hs_pipeline", options: [] }])));
     assert.equal(res.name, "Renamed");
     assert.deepEqual(res.options, []);
-    const state = h.emulator.store.config({ linkedAccountId: "acme", slug: "hubspot", configId: "acme" })!;
+    const state = h.emulator.store.configs.find({ linkedAccountId: "acme", slug: "hubspot", configId: "acme" })!;
     assert.deepEqual(
       state.fields.find((f) => f.id === "hs_pipeline"),
       {
@@ -217,7 +217,7 @@ describe("emulator: PUT /config/field/:fieldId", () => {
       "VALIDATION_ERROR",
       "no entry for field hs_pipeline",
     );
-    const config = h.emulator.store.config({ linkedAccountId: "acme", slug: "hubspot", configId: "acme" })!;
+    const config = h.emulator.store.configs.find({ linkedAccountId: "acme", slug: "hubspot", configId: "acme" })!;
     assert.ok(!config.fields.some((f) => f.id === "hs_pipeline"), "a refused body must not touch the config");
     assertError(
       await putField("hs_batch_size", specBody([], []), acmeHubspot, { workflow_id: "wf_hs_contact_sync" }),

@@ -240,7 +240,7 @@ describe("emulator: POST /env/values", () => {
       [res.variable_definition_id, res.linked_account_id, res.workflow_id, res.value, res.environment],
       [D.accountQuota, "globex", null, "1000", "test"],
     );
-    assert.equal(h.emulator.store.envValue(res._id)!.value, "1000");
+    assert.equal(h.emulator.store.envVariables.value(res._id)!.value, "1000");
   });
 
   it("upserts: a second POST for the same (definition, account, workflow) updates in place", async () => {
@@ -281,7 +281,7 @@ describe("emulator: POST /env/values", () => {
       await set({ variable_definition_id: D.crmApiToken, value: "s3cret-globex", linked_account_id: "globex" }),
     );
     assert.equal(res.value, "[REDACTED]");
-    assert.equal(h.emulator.store.envValue(res._id)!.value, "s3cret-globex");
+    assert.equal(h.emulator.store.envVariables.value(res._id)!.value, "s3cret-globex");
     const audit = JSON.stringify(ok(await h.api.get("/audit/event-received")));
     assert.ok(!audit.includes("s3cret-globex"));
   });
@@ -400,7 +400,7 @@ describe("emulator: DELETE /env/values/:value_id", () => {
       status: "success",
       message: "Variable value deleted",
     });
-    assert.equal(h.emulator.store.envValue(V.accountTierAcme), undefined);
+    assert.equal(h.emulator.store.envVariables.value(V.accountTierAcme), undefined);
     const [entry] = ok(await h.api.get("/audit/event-received")).docs;
     assert.deepEqual(
       [entry.event_type, entry.resource_id, entry.linked_account_id],

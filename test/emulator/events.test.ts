@@ -33,7 +33,7 @@ describe("emulator: PUT /application/event/:event_id", () => {
       raw_response: JSON.stringify(SAMPLE),
     });
     assert.deepEqual(Object.keys(events[0]), ["_id", "name", "response", "raw_response"]);
-    assert.equal(h.emulator.store.event(EVENT)!.name, "deal.closed");
+    assert.equal(h.emulator.store.applicationEvents.find(EVENT)!.name, "deal.closed");
   });
 
   it("accepts the sample as a JSON-encoded string", async () => {

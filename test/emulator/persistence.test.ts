@@ -130,8 +130,8 @@ describe("emulator: persistence with --data", () => {
     const emulator = await startEmulator({ data, quiet: true });
     try {
       await emulator.store.update(() => {
-        emulator.store.addLinkedAccount({ account_id: "umbrella", name: "Umbrella Corp" });
-        emulator.store.upsertConfig({ linkedAccountId: "umbrella", slug: "slack", configId: "umbrella" }, undefined);
+        emulator.store.linkedAccounts.add({ account_id: "umbrella", name: "Umbrella Corp" });
+        emulator.store.configs.upsert({ linkedAccountId: "umbrella", slug: "slack", configId: "umbrella" }, undefined);
       });
       const state = await readData(data);
       assert.ok(state.linkedAccounts.some((a: { account_id: string }) => a.account_id === "umbrella"));

@@ -12,8 +12,8 @@ describe("emulator: PUT|PATCH /slug/:slug/config/:configId/workflows/:workflowId
       headers: linkedAccountId === undefined ? {} : { linked_account_id: linkedAccountId },
     });
   const enabledIn = (linkedAccountId: string, slug: string, workflowId: string) =>
-    h.emulator.store
-      .config({ linkedAccountId, slug, configId: linkedAccountId })!
+    h.emulator.store.configs
+      .find({ linkedAccountId, slug, configId: linkedAccountId })!
       .workflows.find((w) => w.id === workflowId)?.enabled;
 
   it("PUT enables a workflow and returns the config's published workflows", async () => {
@@ -86,7 +86,7 @@ describe("emulator: PUT|PATCH /slug/:slug/config/:configId/workflows/:workflowId
     const res = await toggle("put", "slack/config/shared/workflows/wf_slack_notify", { enabled: true });
     assertError(res, 400, "VALIDATION_ERROR", "linked_account_id");
     ok(await toggle("put", "slack/config/shared/workflows/wf_slack_notify", { enabled: true }, "globex"));
-    const shared = h.emulator.store.config({ linkedAccountId: "globex", slug: "slack", configId: "shared" })!;
+    const shared = h.emulator.store.configs.find({ linkedAccountId: "globex", slug: "slack", configId: "shared" })!;
     assert.equal(shared.workflows.find((w) => w.id === "wf_slack_notify")!.enabled, true);
   });
 
@@ -133,7 +133,7 @@ describe("emulator: PUT|PATCH /slug/:slug/config/:configId/workflows/:workflowId
 
   it("lets a published draft be toggled once the store publishes it out of band", async () => {
     await h.emulator.store.update(() => {
-      h.emulator.store.workflow("wf_hs_lead_scoring")!.workflow.published = true;
+      h.emulator.store.applications.workflow("wf_hs_lead_scoring")!.workflow.published = true;
     });
     const res = ok(await toggle("put", "hubspot/config/acme/workflows/wf_hs_lead_scoring", { enabled: true }, "acme"));
     assert.deepEqual(

@@ -29,7 +29,7 @@ describe("ApplicationEvent provider", () => {
   });
 
   it("declares the keys with dot paths and the raw sample, and restores `restoreOnDelete`", async () => {
-    const original = ctx.emulator.store.event(DEAL_WON)!;
+    const original = ctx.emulator.store.applicationEvents.find(DEAL_WON)!;
     const restoreOnDelete = { name: original.name, response: JSON.parse(original.raw_response) };
     const created = await event.create({ eventId: DEAL_WON, name: "deal.closed", response: SAMPLE, restoreOnDelete });
     assert.equal(created.id, DEAL_WON);
@@ -41,19 +41,19 @@ describe("ApplicationEvent provider", () => {
       { key: "owner", type: "text" },
     ]);
     assert.equal(created.outs.rawResponse, JSON.stringify(SAMPLE));
-    assert.equal(ctx.emulator.store.event(DEAL_WON)!.name, "deal.closed");
+    assert.equal(ctx.emulator.store.applicationEvents.find(DEAL_WON)!.name, "deal.closed");
 
     // No read operation exists: refresh keeps the state as it is.
     const { declaredKeys: _keys, rawResponse: _raw, ...inputs } = created.outs;
     assert.deepEqual(await event.read(created.id, created.outs), { id: created.id, props: created.outs, inputs });
 
     const updated = await event.update(created.id, created.outs, { ...created.outs, name: "deal.won.v2" });
-    assert.equal(ctx.emulator.store.event(DEAL_WON)!.name, "deal.won.v2");
+    assert.equal(ctx.emulator.store.applicationEvents.find(DEAL_WON)!.name, "deal.won.v2");
 
     startRun(ctx.emulator); // the delete comes from a later `pulumi` run
 
     await event.delete(created.id, updated.outs);
-    const after = ctx.emulator.store.event(DEAL_WON)!;
+    const after = ctx.emulator.store.applicationEvents.find(DEAL_WON)!;
     assert.equal(after.name, original.name);
     assert.deepEqual(JSON.parse(after.raw_response), restoreOnDelete.response);
   });
@@ -64,7 +64,7 @@ describe("ApplicationEvent provider", () => {
     startRun(ctx.emulator); // the delete comes from a later `pulumi` run
     await event.delete(created.id, created.outs);
     assert.equal(writes(ctx.emulator).length, before, "delete makes no request");
-    assert.equal(ctx.emulator.store.event(DEAL_WON)!.name, "deal.closed");
+    assert.equal(ctx.emulator.store.applicationEvents.find(DEAL_WON)!.name, "deal.closed");
   });
 
   it("diff replaces for another event id and updates the rest in place", async () => {

@@ -147,8 +147,8 @@ describe("ConfigField provider", () => {
 
     it("does not call what the platform may return differently drift: list order, whitespace around a name, null for []", async () => {
       const created = await field.create({ ...GLOBAL, name: "Sales pipeline", options: OPTIONS, labels: [] });
-      const config = ctx.emulator.store.config({ linkedAccountId: "acme", slug: "hubspot", configId: "acme" })!;
-      const stored = ctx.emulator.store.configFieldState(config, null, "hs_pipeline");
+      const config = ctx.emulator.store.configs.find({ linkedAccountId: "acme", slug: "hubspot", configId: "acme" })!;
+      const stored = ctx.emulator.store.configs.fieldState(config, null, "hs_pipeline");
       stored.name = "  Sales pipeline ";
       stored.options = [...OPTIONS].reverse();
       stored.labels = null as unknown as typeof stored.labels;
@@ -163,8 +163,8 @@ describe("ConfigField provider", () => {
 
     it("shows drift on read, and drops a resource whose config is gone", async () => {
       const created = await field.create({ ...GLOBAL, name: "Sales pipeline" });
-      const config = ctx.emulator.store.config({ linkedAccountId: "acme", slug: "hubspot", configId: "acme" })!;
-      ctx.emulator.store.configFieldState(config, null, "hs_pipeline").name = "Renamed by hand";
+      const config = ctx.emulator.store.configs.find({ linkedAccountId: "acme", slug: "hubspot", configId: "acme" })!;
+      ctx.emulator.store.configs.fieldState(config, null, "hs_pipeline").name = "Renamed by hand";
       const drifted = await field.read(created.id, created.outs);
       assert.equal(drifted.props?.name, "Renamed by hand");
       assert.deepEqual(
@@ -193,7 +193,7 @@ describe("ConfigField provider", () => {
       );
       assert.ok(tried[0].status >= 400 && tried[0].status < 500, `answered ${tried[0].status}`);
       assert.equal(
-        ctx.emulator.store.config({ linkedAccountId: "acme", slug: "hubspot", configId: "acme" }),
+        ctx.emulator.store.configs.find({ linkedAccountId: "acme", slug: "hubspot", configId: "acme" }),
         undefined,
       );
     });

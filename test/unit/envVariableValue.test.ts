@@ -105,7 +105,7 @@ describe("EnvVariableValue provider", () => {
         writes(ctx.emulator).map((r) => `${r.method} ${r.path}`),
         ["POST /api/v2/public/env/values"],
       );
-      const stored = ctx.emulator.store.envValue(created.id)!;
+      const stored = ctx.emulator.store.envVariables.value(created.id)!;
       assert.equal(stored.value, "250");
 
       stored.value = "999";
@@ -114,12 +114,12 @@ describe("EnvVariableValue provider", () => {
       assert.deepEqual(await envValue.diff(created.id, drifted.props!, inputs), { changes: true, replaces: [] });
 
       await envValue.update(created.id, drifted.props!, { ...inputs, value: "300" });
-      assert.equal(ctx.emulator.store.envValue(created.id)!.value, "300", "updated in place, same id");
+      assert.equal(ctx.emulator.store.envVariables.value(created.id)!.value, "300", "updated in place, same id");
 
       startRun(ctx.emulator); // the delete comes from a later `pulumi` run
 
       await envValue.delete(created.id, created.outs);
-      assert.equal(ctx.emulator.store.envValue(created.id), undefined);
+      assert.equal(ctx.emulator.store.envVariables.value(created.id), undefined);
       startRun(ctx.emulator); // the delete comes from a later `pulumi` run
       ctx.emulator.requests.clear();
       await envValue.delete(created.id, created.outs); // a 404 counts as success
@@ -137,7 +137,7 @@ describe("EnvVariableValue provider", () => {
       const renamed = await envValue.create(inputs);
       assert.equal(renamed.id, old.id, "the upsert adopts the same value");
       await envValue.delete(old.id, old.outs);
-      assert.equal(ctx.emulator.store.envValue(old.id)?.value, "250");
+      assert.equal(ctx.emulator.store.envVariables.value(old.id)?.value, "250");
     });
 
     it("adopts an existing value instead of duplicating it", async () => {
@@ -174,7 +174,7 @@ describe("EnvVariableValue provider", () => {
         ["GET /api/v2/public/env/values/linked_account", "POST /api/v2/public/env/values"],
         "one listing of acme's values, and a write only for the value that differed",
       );
-      assert.equal(ctx.emulator.store.envValue(created.id)!.value, "70");
+      assert.equal(ctx.emulator.store.envVariables.value(created.id)!.value, "70");
       // A value written in this run is looked up afresh, so refresh in the same run sees it.
       const read = await envValue.read(created.id, created.outs);
       assert.equal(read.id, created.id);
@@ -188,7 +188,7 @@ describe("EnvVariableValue provider", () => {
       assert.equal(adopted.id, FIXTURE.values.crmApiTokenAcme);
       assert.deepEqual(writes(ctx.emulator), [], "taken over without a write");
       assert.equal(
-        ctx.emulator.store.envValue(adopted.id)!.value,
+        ctx.emulator.store.envVariables.value(adopted.id)!.value,
         "crm-secret-acme",
         "the platform's value is untouched",
       );
@@ -204,7 +204,7 @@ describe("EnvVariableValue provider", () => {
         ["POST /api/v2/public/env/values"],
         "cannot compare, so it writes",
       );
-      assert.equal(ctx.emulator.store.envValue(adopted.id)!.value, "from-the-vault");
+      assert.equal(ctx.emulator.store.envVariables.value(adopted.id)!.value, "from-the-vault");
     });
 
     it("delete puts back the readable value create replaced, instead of deleting it", async () => {
@@ -220,7 +220,7 @@ describe("EnvVariableValue provider", () => {
       );
       startRun(ctx.emulator);
       await envValue.delete(created.id, created.outs);
-      assert.equal(ctx.emulator.store.envValue(FIXTURE.values.accountTierAcme)?.value, "enterprise");
+      assert.equal(ctx.emulator.store.envVariables.value(FIXTURE.values.accountTierAcme)?.value, "enterprise");
     });
 
     it("delete leaves a value that was already as declared, and one that replaced an encrypted value", async () => {
@@ -246,9 +246,9 @@ describe("EnvVariableValue provider", () => {
         writes(ctx.emulator).filter((r) => r.method === "DELETE"),
         [],
       );
-      assert.equal(ctx.emulator.store.envValue(FIXTURE.values.accountTierAcme)?.value, "enterprise");
+      assert.equal(ctx.emulator.store.envVariables.value(FIXTURE.values.accountTierAcme)?.value, "enterprise");
       assert.equal(
-        ctx.emulator.store.envValue(FIXTURE.values.crmApiTokenAcme)?.value,
+        ctx.emulator.store.envVariables.value(FIXTURE.values.crmApiTokenAcme)?.value,
         "rotated",
         "left in place, not deleted",
       );
@@ -266,7 +266,11 @@ describe("EnvVariableValue provider", () => {
       assert.deepEqual(writes(ctx.emulator), []);
       startRun(ctx.emulator);
       await envValue.delete(created.id, updated.outs);
-      assert.equal(ctx.emulator.store.envValue(created.id)?.value, "100", "set to restoreOnDelete, not deleted");
+      assert.equal(
+        ctx.emulator.store.envVariables.value(created.id)?.value,
+        "100",
+        "set to restoreOnDelete, not deleted",
+      );
     });
 
     it("refuses an adoptEncryptedValue that is not a boolean, naming it", async () => {
@@ -278,9 +282,9 @@ describe("EnvVariableValue provider", () => {
 
     it("finds its value on a later page: a workflow value among more than 100 per-account values of the same workflow stays in state", async () => {
       // The value without a linked account is created last, so the list puts it on page 2.
-      const batchSize = ctx.emulator.store.envDefinition(FIXTURE.definitions.batchSize)!;
+      const batchSize = ctx.emulator.store.envVariables.definition(FIXTURE.definitions.batchSize)!;
       for (let i = 0; i < 120; i++) {
-        ctx.emulator.store.setEnvValue({
+        ctx.emulator.store.envVariables.setValue({
           definition: batchSize,
           value: String(i),
           linkedAccountId: `tenant-${i}`,

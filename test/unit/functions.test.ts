@@ -47,9 +47,9 @@ describe("lookups", () => {
       }
     });
     for (let i = 0; i < EXTRA; i += 1)
-      ctx.emulator.store.addLinkedAccount({ account_id: `tenant-${i}`, name: `Tenant ${i}` });
+      ctx.emulator.store.linkedAccounts.add({ account_id: `tenant-${i}`, name: `Tenant ${i}` });
     for (let i = 0; i < EXTRA; i += 1) {
-      ctx.emulator.store.recordAudit({
+      ctx.emulator.store.audit.record({
         event_type: "ENV_VALUE_SET",
         linked_account_id: null,
         slug: null,

@@ -209,15 +209,18 @@ describe("pulumi-integration-platform import", function () {
     async function customizeOneFieldPerAccount(): Promise<void> {
       await ctx.emulator.store.update(() => {
         const config = (account: string) =>
-          ctx.emulator.store.config({ linkedAccountId: account, slug: "hubspot", configId: account })!;
-        Object.assign(ctx.emulator.store.configFieldState(config("acme"), null, "hs_pipeline"), {
+          ctx.emulator.store.configs.find({ linkedAccountId: account, slug: "hubspot", configId: account })!;
+        Object.assign(ctx.emulator.store.configs.fieldState(config("acme"), null, "hs_pipeline"), {
           name: "Deals pipeline",
         });
-        Object.assign(ctx.emulator.store.configFieldState(config("globex"), "wf_hs_contact_sync", "hs_contact_owner"), {
-          labels: [{ name: "team", value: "emea" }],
-        });
         Object.assign(
-          ctx.emulator.store.configFieldState(config("initech"), "wf_hs_contact_sync", "hs_sync_direction"),
+          ctx.emulator.store.configs.fieldState(config("globex"), "wf_hs_contact_sync", "hs_contact_owner"),
+          {
+            labels: [{ name: "team", value: "emea" }],
+          },
+        );
+        Object.assign(
+          ctx.emulator.store.configs.fieldState(config("initech"), "wf_hs_contact_sync", "hs_sync_direction"),
           { options: [{ name: "One way", value: "one_way" }] },
         );
       });
@@ -333,8 +336,8 @@ describe("pulumi-integration-platform import", function () {
 
     it("brings in only the linked accounts named, and reads a few other configs to tell the app's own fields", async () => {
       await ctx.emulator.store.update(() => {
-        const acme = ctx.emulator.store.config({ linkedAccountId: "acme", slug: "hubspot", configId: "acme" })!;
-        Object.assign(ctx.emulator.store.configFieldState(acme, null, "hs_pipeline"), { name: "Deals pipeline" });
+        const acme = ctx.emulator.store.configs.find({ linkedAccountId: "acme", slug: "hubspot", configId: "acme" })!;
+        Object.assign(ctx.emulator.store.configs.fieldState(acme, null, "hs_pipeline"), { name: "Deals pipeline" });
       });
       const run = await cli(["import", "--slug", "hubspot", "--linked-account", "acme", "--out", out]);
       assert.equal(run.code, 0, run.stderr);
@@ -402,7 +405,7 @@ describe("pulumi-integration-platform import", function () {
     it("reports a tenth of the accounts at a time when there are many", async () => {
       await ctx.emulator.store.update(() => {
         for (let i = 0; i < 37; i++)
-          ctx.emulator.store.addLinkedAccount({ account_id: `tenant-${i}`, name: `Tenant ${i}` });
+          ctx.emulator.store.linkedAccounts.add({ account_id: `tenant-${i}`, name: `Tenant ${i}` });
       });
       const run = await cli(["import", "--slug", "hubspot", "--out", out]);
       assert.equal(run.code, 0, run.stderr);
@@ -606,9 +609,9 @@ describe("pulumi-integration-platform import", function () {
       assert.equal(earlier.length, 2);
       // What a deployed stack would have done since: acme's pipeline renamed, its contact sync disabled.
       await ctx.emulator.store.update(() => {
-        const acme = ctx.emulator.store.config({ linkedAccountId: "acme", slug: "hubspot", configId: "acme" })!;
-        Object.assign(ctx.emulator.store.configFieldState(acme, null, "hs_pipeline"), { name: "Set by the stack" });
-        ctx.emulator.store.configWorkflowState(acme, "wf_hs_contact_sync").enabled = false;
+        const acme = ctx.emulator.store.configs.find({ linkedAccountId: "acme", slug: "hubspot", configId: "acme" })!;
+        Object.assign(ctx.emulator.store.configs.fieldState(acme, null, "hs_pipeline"), { name: "Set by the stack" });
+        ctx.emulator.store.configs.workflowState(acme, "wf_hs_contact_sync").enabled = false;
       });
 
       const again = await cli(["import", "--slug", "hubspot", "--out", out, "--force"]);
@@ -643,8 +646,8 @@ describe("pulumi-integration-platform import", function () {
     it("records what the platform holds now when found.json was deleted first", async () => {
       assert.equal((await cli(["import", "--slug", "hubspot", "--out", out])).code, 0);
       await ctx.emulator.store.update(() => {
-        const acme = ctx.emulator.store.config({ linkedAccountId: "acme", slug: "hubspot", configId: "acme" })!;
-        ctx.emulator.store.configWorkflowState(acme, "wf_hs_contact_sync").enabled = false;
+        const acme = ctx.emulator.store.configs.find({ linkedAccountId: "acme", slug: "hubspot", configId: "acme" })!;
+        ctx.emulator.store.configs.workflowState(acme, "wf_hs_contact_sync").enabled = false;
       });
       fs.rmSync(path.join(out, "found.json"));
       const again = await cli(["import", "--slug", "hubspot", "--out", out, "--force"]);

@@ -83,15 +83,15 @@ describe("import: hostile names", function () {
       }
     });
     for (const [i] of NAMES.entries()) {
-      store.setEnvValue({
-        definition: store.envDefinition(`66${String(i).padStart(22, "0")}`)!,
+      store.envVariables.setValue({
+        definition: store.envVariables.definition(`66${String(i).padStart(22, "0")}`)!,
         value: `plain-${i}`,
         linkedAccountId: null,
         workflowId: null,
         actor: "api_key",
       });
-      store.setEnvValue({
-        definition: store.envDefinition(`67${String(i).padStart(22, "0")}`)!,
+      store.envVariables.setValue({
+        definition: store.envVariables.definition(`67${String(i).padStart(22, "0")}`)!,
         value: `hidden-${i}`,
         linkedAccountId: "acme",
         workflowId: null,

@@ -173,8 +173,8 @@ describe("pulumi-integration-platform import --language", function () {
   /** Renames acme's pipeline field outside Pulumi, so that a field is declared and destroy has a name to put back. */
   async function renamePipeline(name: string) {
     await ctx.emulator.store.update(() => {
-      const config = ctx.emulator.store.config({ linkedAccountId: "acme", slug: "hubspot", configId: "acme" })!;
-      ctx.emulator.store.configFieldState(config, null, "hs_pipeline").name = name;
+      const config = ctx.emulator.store.configs.find({ linkedAccountId: "acme", slug: "hubspot", configId: "acme" })!;
+      ctx.emulator.store.configs.fieldState(config, null, "hs_pipeline").name = name;
     });
   }
 

@@ -4,6 +4,12 @@ import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
+import type { FastifyInstance } from "fastify";
+import { z } from "zod";
+import { startEmulator, type RunningEmulator } from "../../emulator";
+import { stateSchemaOf } from "../../emulator/model";
+import { OBJECTS } from "../../emulator/objects";
+import { defineObject } from "../../emulator/platformObject";
 import * as pkg from "../../provider";
 import { RESOURCES } from "../../provider/resources";
 import { forwarderSource, pending, registrySource } from "../../scripts/gen-registration";
@@ -37,8 +43,14 @@ describe("adding a resource type: the checklist is the real list", () => {
     const { paths } = checklist();
     assert.ok(paths.length >= 15, `the checklist names ${paths.length} paths`);
     for (const listed of paths) {
-      // A routes file is the area's: which one is the new type's to choose.
-      if (listed.includes("<area>")) continue;
+      // An emulator object's file is the platform object's, not the type's: checked for every object.
+      if (listed.includes("<object>")) {
+        for (const object of OBJECTS) {
+          const file = listed.replace("<object>", object.name);
+          assert.ok(fs.existsSync(path.join(REPO, file)), `${listed} (${file}) exists`);
+        }
+        continue;
+      }
       for (const type of TYPES) {
         const file = listed
           .replace("<Type>", type)
@@ -90,3 +102,88 @@ describe("adding a resource type: the checklist is the real list", () => {
     assert.deepEqual(stale, [], "the checked-in registry and forwarders are what RESOURCES gives (npm run build)");
   });
 });
+
+describe("adding a platform object to the emulator: one file and one line in OBJECTS", () => {
+  const objectFiles = () =>
+    filesUnder("emulator/objects")
+      .map((file) => path.basename(file, ".ts"))
+      .filter((name) => name !== "index");
+
+  it("has each object's file under emulator/objects/, and every file there is an object of OBJECTS", () => {
+    for (const object of OBJECTS) {
+      const file = `emulator/objects/${object.name}.ts`;
+      assert.match(
+        read(file),
+        new RegExp(`defineObject\\(\\{\\s*name: "${object.name}"`),
+        `${file} defines ${object.name}`,
+      );
+    }
+    assert.deepEqual(objectFiles().sort(), OBJECTS.map((o) => o.name).sort(), "one file per object, none unlisted");
+  });
+
+  it("builds the state schema, the store and the server from OBJECTS; the server imports no object file but the list", () => {
+    for (const file of ["emulator/model.ts", "emulator/store.ts", "emulator/server.ts"]) {
+      const imports = [...read(file).matchAll(/from "(\.\/objects[^"]*)"/g)].map((m) => m[1]);
+      assert.ok(imports.includes("./objects"), `${file} imports the list`);
+      // model.ts re-exports the records' types the package has always exported, and store.ts two key types.
+      if (file === "emulator/server.ts") assert.deepEqual(imports, ["./objects"], `${file} imports only the list`);
+    }
+  });
+
+  it("registers every object's routes, and puts every object's operations on the store", async () => {
+    let emulator: RunningEmulator | undefined;
+    try {
+      emulator = await startEmulator({ quiet: true, rateLimit: "off" });
+      const store = emulator.store as unknown as Record<string, unknown>;
+      assert.ok(OBJECTS.flatMap(routesOf).length >= 12, "the objects' routes are recorded");
+      for (const object of OBJECTS) {
+        if (object.operations)
+          assert.ok(store[object.name], `store.${object.name} holds the ${object.name}' operations`);
+        for (const { method, url } of routesOf(object)) {
+          const response = await fetch(`${emulator.url}${url.replace(/:[a-z_A-Z]+/g, "x")}`, {
+            method,
+            headers: { "x-api-key": "tk_emulator" },
+          });
+          const body = await response.text();
+          assert.doesNotMatch(body, /No operation/, `${method} ${url} of ${object.name} is served`);
+        }
+      }
+    } finally {
+      await emulator?.close();
+    }
+  });
+
+  it("puts a new object's state key into the state schema, after the others, with old data files still valid", () => {
+    const throwaway = defineObject({
+      name: "throwaways",
+      state: { throwaways: z.array(z.object({ _id: z.string() })).default([]) },
+      checkReferences: (state: { throwaways: { _id: string }[] }, issue) =>
+        state.throwaways.forEach((t, i) => t._id === "bad" && issue(["throwaways", i], "bad throwaway")),
+    });
+    const fixture = JSON.parse(read("emulator/fixtures/default.json"));
+    const withProbe = stateSchemaOf([...OBJECTS, throwaway]);
+    const parsed = withProbe.parse(fixture);
+    assert.deepEqual(Object.keys(parsed), [...Object.keys(stateSchemaOf(OBJECTS).parse(fixture)), "throwaways"]);
+    assert.deepEqual(parsed.throwaways, [], "a data file written before the object existed loads, with none");
+    const refused = withProbe.safeParse({ ...fixture, throwaways: [{ _id: "bad" }] });
+    assert.equal(refused.success, false, "the new object's reference checks run");
+    assert.match(JSON.stringify(refused.error?.issues), /bad throwaway/);
+  });
+});
+
+/** The routes an object registers, recorded by a stand-in for fastify. */
+function routesOf(object: (typeof OBJECTS)[number]): { method: string; url: string }[] {
+  const routes: { method: string; url: string }[] = [];
+  const add = (method: string) => (url: string) => void routes.push({ method, url });
+  const app = {
+    get: add("GET"),
+    put: add("PUT"),
+    post: add("POST"),
+    delete: add("DELETE"),
+    patch: add("PATCH"),
+    route: ({ method, url }: { method: string | string[]; url: string }) =>
+      [method].flat().forEach((m) => routes.push({ method: m, url })),
+  } as unknown as FastifyInstance;
+  object.routes?.(app, {} as never);
+  return routes;
+}

@@ -238,7 +238,7 @@ describe("createWithoutRead", () => {
     const after = await getConfig(ctx.emulator, "acme", "hubspot");
     assert.equal(after.fields.find((x: { id: string }) => x.id === "hs_pipeline")?.name, "Pipeline");
     assert.equal(after.workflows.find((w: { id: string }) => w.id === "wf_hs_deal_alerts")?.enabled, false);
-    assert.equal(ctx.emulator.store.envValue(v.id)?.value, "100");
+    assert.equal(ctx.emulator.store.envVariables.value(v.id)?.value, "100");
   });
 
   it("creates an env value that declares noValueBefore with one write and no read; delete deletes it", async () => {
@@ -252,13 +252,13 @@ describe("createWithoutRead", () => {
     });
     assert.deepEqual(calls(), ["POST /api/v2/public/env/values"]);
     assert.equal(v.outs.foundExisting, undefined);
-    assert.equal(ctx.emulator.store.envValue(v.id)?.value, "777");
+    assert.equal(ctx.emulator.store.envVariables.value(v.id)?.value, "777");
 
     startRun(ctx.emulator);
     ctx.emulator.requests.clear();
     await envValue.delete(v.id, v.outs);
     assert.deepEqual(calls(), [`DELETE /api/v2/public/env/values/${v.id}`]);
-    assert.equal(ctx.emulator.store.envValue(v.id), undefined);
+    assert.equal(ctx.emulator.store.envVariables.value(v.id), undefined);
   });
 
   it("noValueBefore wins over what create found: a value found (e.g. a stopped run's own write) is adopted, and delete still deletes it", async () => {
@@ -275,7 +275,7 @@ describe("createWithoutRead", () => {
     assert.equal(writes(ctx.emulator).length, 0, "adopted without a write");
     startRun(ctx.emulator);
     await envValue.delete(v.id, v.outs);
-    assert.equal(ctx.emulator.store.envValue(v.id), undefined, "deleted, not put back");
+    assert.equal(ctx.emulator.store.envVariables.value(v.id), undefined, "deleted, not put back");
   });
 
   it("refuses noValueBefore together with restoreOnDelete or adoptEncryptedValue, naming the property, with no request", async () => {

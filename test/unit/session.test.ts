@@ -19,10 +19,10 @@ describe("Session: the reads a command shares", () => {
   /** Gives `count` tenants a BATCH_SIZE value at WORKFLOW, `tenant-<i>` holding `<i>`; returns their targets. */
   async function seedWorkflowValues(count: number): Promise<EnvTarget[]> {
     const { store } = ctx.emulator;
-    const definition = store.envDefinition(batchSize)!;
+    const definition = store.envVariables.definition(batchSize)!;
     const targets: EnvTarget[] = [];
     for (let i = 0; i < count; i++) {
-      store.setEnvValue({
+      store.envVariables.setValue({
         definition,
         value: String(i),
         linkedAccountId: `tenant-${i}`,
@@ -70,8 +70,8 @@ describe("Session: the reads a command shares", () => {
   it("the workflow's own value (no linked account) is told apart from its per-account values", async () => {
     await seedWorkflowValues(3);
     const { store } = ctx.emulator;
-    store.setEnvValue({
-      definition: store.envDefinition(FIXTURE.definitions.batchSize)!,
+    store.envVariables.setValue({
+      definition: store.envVariables.definition(FIXTURE.definitions.batchSize)!,
       value: "7",
       linkedAccountId: null,
       workflowId: WORKFLOW,

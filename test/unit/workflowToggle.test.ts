@@ -52,8 +52,8 @@ describe("WorkflowToggle provider", () => {
       ["PUT /api/v2/public/slug/hubspot/config/acme/workflows/wf_hs_deal_alerts"],
     );
 
-    const config = ctx.emulator.store.config({ linkedAccountId: "acme", slug: "hubspot", configId: "acme" })!;
-    ctx.emulator.store.configWorkflowState(config, "wf_hs_deal_alerts").enabled = false;
+    const config = ctx.emulator.store.configs.find({ linkedAccountId: "acme", slug: "hubspot", configId: "acme" })!;
+    ctx.emulator.store.configs.workflowState(config, "wf_hs_deal_alerts").enabled = false;
     const drifted = await toggle.read(created.id, created.outs);
     assert.equal(drifted.props?.enabled, false);
     assert.deepEqual(drifted.inputs, { ...DEAL_ALERTS, enabled: false }, "the inputs show the drift too");
@@ -111,7 +111,10 @@ describe("WorkflowToggle provider", () => {
       ctx.emulator.requests.list().map((r) => `${r.method} ${r.path} ${r.status}`),
       ["PUT /api/v2/public/slug/hubspot/config/acme/workflows/wf_hs_deal_alerts 404"],
     );
-    assert.equal(ctx.emulator.store.config({ linkedAccountId: "acme", slug: "hubspot", configId: "acme" }), undefined);
+    assert.equal(
+      ctx.emulator.store.configs.find({ linkedAccountId: "acme", slug: "hubspot", configId: "acme" }),
+      undefined,
+    );
   });
 
   it("gives a clear error for a draft workflow", async () => {

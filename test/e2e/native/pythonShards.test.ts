@@ -72,7 +72,7 @@ describe(`e2e: a sharded Python program, two stacks at once by \`shards\` on one
     const seen = [];
     for (const id of tenants) {
       const config = await publicGet(e2e.emulator, `/slug/hubspot/config/${id}`, { linked_account_id: id });
-      const state = e2e.emulator.store.config({ linkedAccountId: id, slug: "hubspot", configId: id });
+      const state = e2e.emulator.store.configs.find({ linkedAccountId: id, slug: "hubspot", configId: id });
       seen.push({
         id,
         pipeline: (config.fields as { id: string; name: string }[]).find((f) => f.id === "hs_pipeline")?.name,

@@ -28,16 +28,17 @@ describe("e2e reliability: destroy restores what was there", function () {
   const e2e = useEmulatorStack((workspace) => new Stack(workspace, specProgram(workspace, "restore"), "restore"));
 
   it("puts back a replaced plain value, leaves a replaced encrypted one, and honours restoreOnDelete after an interrupted create", async () => {
-    const config = () => e2e.emulator.store.config({ linkedAccountId: "acme", slug: "hubspot", configId: "acme" })!;
+    const config = () =>
+      e2e.emulator.store.configs.find({ linkedAccountId: "acme", slug: "hubspot", configId: "acme" })!;
     /** The field's name as users see it: the config's override merged over the app's definition. */
     const fieldName = async (): Promise<string> =>
       (await publicGet(e2e.emulator, "/slug/hubspot/config/acme", { linked_account_id: "acme" })).fields.find(
         (f: { id: string }) => f.id === "hs_pipeline",
       ).name;
-    const alertsEnabled = () => e2e.emulator.store.configWorkflowState(config(), "wf_hs_deal_alerts").enabled;
+    const alertsEnabled = () => e2e.emulator.store.configs.workflowState(config(), "wf_hs_deal_alerts").enabled;
     const original = {
-      tier: e2e.emulator.store.envValue(FIXTURE.values.accountTierAcme)!.value,
-      token: e2e.emulator.store.envValue(FIXTURE.values.crmApiTokenAcme)!.value,
+      tier: e2e.emulator.store.envVariables.value(FIXTURE.values.accountTierAcme)!.value,
+      token: e2e.emulator.store.envVariables.value(FIXTURE.values.crmApiTokenAcme)!.value,
     };
     const before = { fieldName: await fieldName(), alertsEnabled: alertsEnabled() };
     assert.ok(before.fieldName, "the field has a name to restore");
@@ -124,8 +125,8 @@ describe("e2e reliability: destroy restores what was there", function () {
         // The hole restoreOnDelete closes: the recorded "before" is what the killed run wrote.
         assert.equal((outputs("acme-pipeline").previous as { name?: string }).name, "Pipeline (managed)");
         assert.equal(outputs("acme-deal-alerts").previousEnabled, true);
-        assert.equal(e2e.emulator.store.envValue(FIXTURE.values.accountTierAcme)!.value, "platinum");
-        assert.equal(e2e.emulator.store.envValue(FIXTURE.values.crmApiTokenAcme)!.value, "rotated-token");
+        assert.equal(e2e.emulator.store.envVariables.value(FIXTURE.values.accountTierAcme)!.value, "platinum");
+        assert.equal(e2e.emulator.store.envVariables.value(FIXTURE.values.crmApiTokenAcme)!.value, "rotated-token");
       },
     );
 
@@ -137,12 +138,12 @@ describe("e2e reliability: destroy restores what was there", function () {
         assert.equal(await fieldName(), before.fieldName, "restoreOnDelete, not the recorded value");
         assert.equal(alertsEnabled(), false, "restoreOnDelete: false");
         assert.equal(
-          e2e.emulator.store.envValue(FIXTURE.values.accountTierAcme)?.value,
+          e2e.emulator.store.envVariables.value(FIXTURE.values.accountTierAcme)?.value,
           original.tier,
           "the replaced plain value is back",
         );
         assert.equal(
-          e2e.emulator.store.envValue(FIXTURE.values.crmApiTokenAcme)?.value,
+          e2e.emulator.store.envVariables.value(FIXTURE.values.crmApiTokenAcme)?.value,
           "rotated-token",
           "the encrypted value is left, not deleted",
         );

@@ -81,7 +81,7 @@ for (const restore of [false, true]) {
             await e2e.stack.ok(["up", "--yes", "--skip-preview"], SKIP);
             await e2e.stack.ok(["preview", "--expect-no-changes"]);
             const config = (id: string) =>
-              e2e.emulator.store.config({ linkedAccountId: id, slug: "hubspot", configId: id })!;
+              e2e.emulator.store.configs.find({ linkedAccountId: id, slug: "hubspot", configId: id })!;
             for (const id of tenants)
               assert.equal(config(id).workflows.find((w) => w.id === "wf_hs_deal_alerts")?.enabled, true);
           },

@@ -1,13 +1,13 @@
 // The session token refresh, which the platform decommissioned (docs/design/contract.md#authentication):
-// every call gets 410 and a pointer to the credentials that replace it.
+// every call gets 410 and a pointer to the credentials that replace it. Nothing is stored.
 import { API_PREFIX } from "../../contract/api";
 import type { FastifyInstance } from "fastify";
 import { ApiError } from "../errors";
-import type { EmulatorContext } from "../context";
-import { accepts } from "./shared";
+import { defineObject } from "../platformObject";
+import { accepts } from "../requests";
 
 /** The session token refresh, decommissioned in v3.4.16: always 410, whatever the credentials. */
-export function registerSessionRoutes(app: FastifyInstance, _ctx: EmulatorContext): void {
+function registerSessionRoutes(app: FastifyInstance): void {
   for (const url of ["/session-token/refresh", `${API_PREFIX}/session-token/refresh`]) {
     app.post(url, accepts("none"), async () => {
       throw new ApiError(
@@ -18,3 +18,6 @@ export function registerSessionRoutes(app: FastifyInstance, _ctx: EmulatorContex
     });
   }
 }
+
+/** The session: only its decommissioned refresh is left, answered 410. */
+export const session = defineObject({ name: "session", state: {}, routes: registerSessionRoutes });

@@ -1,9 +1,9 @@
 // What every route reads from a request the same way: the credentials it accepts, its headers,
-// and who is asking. The platform's rules are not here but in the store (store.ts).
+// and who is asking. The platform's rules are not here but in the objects' operations (objects/).
 import type { FastifyRequest } from "fastify";
-import type { AuthPolicy } from "../auth";
-import { badRequest, missingLinkedAccountId } from "../errors";
-import type { Actor } from "../store";
+import type { AuthPolicy } from "./auth";
+import { badRequest, missingLinkedAccountId } from "./errors";
+import type { Actor } from "./platformObject";
 
 /** Route options that declare which credentials an operation accepts. */
 export function accepts(auth: AuthPolicy) {

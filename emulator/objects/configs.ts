@@ -1,0 +1,429 @@
+// Configs (docs/design/contract.md#config-fields): a linked account's settings of one application,
+// its fields' overrides and its workflows' states. The public API creates one, reads one, and
+// updates a field in the spec's body or the platform reference's `{value}` (#conflicts).
+import { API_PREFIX } from "../../contract/api";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { z } from "zod";
+import { bodyEntryFor, bodyWorkflowIdOf, resolveField, type FieldUpdate, type ResolvedField } from "../configFields";
+import { badRequest, notFound, workflowNotPublished } from "../errors";
+import {
+  checkUnique,
+  defineObject,
+  idSchema,
+  nameValueSchema,
+  now,
+  timestampSchema,
+  type Actor,
+  type Issue,
+  type NameValue,
+  type StoreCore,
+} from "../platformObject";
+import { accepts, actorOf, optionalHeader, requireHeader, requireLinkedAccountId } from "../requests";
+import { isPlainObject, parseInput } from "../validation";
+import {
+  publishedWorkflows,
+  type App,
+  type Applications,
+  type ApplicationsState,
+  type FieldDefinition,
+  type WorkflowDefinition,
+} from "./applications";
+import type { Audit } from "./audit";
+import type { LinkedAccounts, LinkedAccountsState } from "./linkedAccounts";
+
+/** A config's overrides for one field; absent properties fall back to the field definition. */
+export const fieldStateSchema = z.object({
+  id: idSchema,
+  name: z.string().optional(),
+  options: z.array(nameValueSchema).optional(),
+  labels: z.array(nameValueSchema).optional(),
+  value: z.unknown().optional(),
+});
+
+/** A config's state for one workflow of its application. */
+export const workflowStateSchema = z.object({
+  id: idSchema,
+  enabled: z.boolean().default(false),
+  fields: z.array(fieldStateSchema).default([]),
+});
+
+/** A linked account's config of one application; keyed by (linked_account_id, slug, config_id). */
+export const configSchema = z
+  .object({
+    linked_account_id: idSchema,
+    slug: idSchema,
+    config_id: idSchema.optional(),
+    labels: z.array(nameValueSchema).default([]),
+    fields: z.array(fieldStateSchema).default([]),
+    workflows: z.array(workflowStateSchema).default([]),
+    createdAt: timestampSchema,
+    updatedAt: timestampSchema,
+  })
+  .transform((config) => ({ ...config, config_id: config.config_id ?? config.linked_account_id }));
+
+/** A config's overrides for one field. */
+export type FieldState = z.output<typeof fieldStateSchema>;
+/** A config's state for one workflow. */
+export type WorkflowState = z.output<typeof workflowStateSchema>;
+/** A config. */
+export type Config = z.output<typeof configSchema>;
+
+/** The configs' part of the state. */
+export interface ConfigsState {
+  configs: Config[];
+}
+
+/** Where a config lives: the linked account, the application and the config id. */
+export interface ConfigKey {
+  linkedAccountId: string;
+  slug: string;
+  configId: string;
+}
+
+/** A field update as the route parsed it: where the field is, which one, and the body. */
+export interface FieldUpdateRequest {
+  key: ConfigKey;
+  fieldId: string;
+  /** The `workflow_id` query, which names the field's workflow outright. */
+  workflowId?: string;
+  update: FieldUpdate;
+}
+
+/** What the configs take of the store: their state, the applications, the linked accounts and the audit log. */
+export type ConfigsStore = StoreCore<ConfigsState> & {
+  applications: Applications;
+  linkedAccounts: LinkedAccounts;
+  audit: Audit;
+};
+
+/** The configs' operations: `store.configs`. */
+export class Configs {
+  constructor(private readonly store: ConfigsStore) {}
+
+  /** The config at this key. */
+  find({ linkedAccountId, slug, configId }: ConfigKey): Config | undefined {
+    return this.store.state.configs.find(
+      (c) => c.linked_account_id === linkedAccountId && c.slug === slug && c.config_id === configId,
+    );
+  }
+
+  /** Every config of an application with this config id, across linked accounts. */
+  withId(slug: string, configId: string): Config[] {
+    return this.store.state.configs.filter((c) => c.slug === slug && c.config_id === configId);
+  }
+
+  /** The config's state for a workflow, created (disabled) if the config has none yet. */
+  workflowState(config: Config, workflowId: string): WorkflowState {
+    let state = config.workflows.find((w) => w.id === workflowId);
+    if (!state) {
+      state = { id: workflowId, enabled: false, fields: [] };
+      config.workflows.push(state);
+    }
+    return state;
+  }
+
+  /** The config's overrides for a global field (workflowId null) or a workflow field, created empty if absent. */
+  fieldState(config: Config, workflowId: string | null, fieldId: string): FieldState {
+    const fields = workflowId === null ? config.fields : this.workflowState(config, workflowId).fields;
+    let state = fields.find((f) => f.id === fieldId);
+    if (!state) {
+      state = { id: fieldId };
+      fields.push(state);
+    }
+    return state;
+  }
+
+  /** Creates the config (all workflows disabled) or replaces its labels; `created` says which. */
+  upsert(key: ConfigKey, labels: NameValue[] | undefined): { config: Config; created: boolean } {
+    const existing = this.find(key);
+    const timestamp = now();
+    if (existing) {
+      if (labels !== undefined) Object.assign(existing, { labels, updatedAt: timestamp });
+      return { config: existing, created: false };
+    }
+    const app = this.store.applications.find(key.slug);
+    const workflows = (app?.workflows ?? []).map((w) => ({ id: w.id, enabled: false, fields: [] }));
+    const config: Config = {
+      linked_account_id: key.linkedAccountId,
+      slug: key.slug,
+      config_id: key.configId,
+      labels: labels ?? [],
+      fields: [],
+      workflows,
+      createdAt: timestamp,
+      updatedAt: timestamp,
+    };
+    this.store.state.configs.push(config);
+    return { config, created: true };
+  }
+
+  /** The config at `key` and its application, or 404 "Config with config id <id> not found". */
+  require(key: ConfigKey): { app: App; config: Config } {
+    const config = this.find(key);
+    const app = this.store.applications.find(key.slug);
+    if (!config || !app) throw configNotFound(key.configId);
+    return { app, config };
+  }
+
+  /** Creates a linked account's config of an application, or replaces its labels; 404 for an unknown app or account. */
+  async save(key: ConfigKey, labels: NameValue[] | undefined): Promise<{ app: App; config: Config }> {
+    const app = this.store.applications.find(key.slug);
+    if (!app) throw notFound(`Application with slug ${key.slug} not found`);
+    this.store.linkedAccounts.require(key.linkedAccountId);
+    const { config } = this.upsert(key, labels);
+    await this.store.commit();
+    return { app, config };
+  }
+
+  /**
+   * Sets a config's field from a field update: the spec's body keeps the entry's name, options and
+   * labels, the `{value}` body the value. A body that does not fit changes nothing.
+   */
+  async updateField(request: FieldUpdateRequest, actor: Actor): Promise<ResolvedField & { state: FieldState }> {
+    const { key, fieldId, update } = request;
+    const { app, config } = this.require(key);
+    const { definition, workflow } = resolveField(app, fieldId, request.workflowId, bodyWorkflowIdOf(update, fieldId));
+    if (workflow && !workflow.published) throw workflowNotPublished(workflow.id);
+    const workflowId = workflow?.id ?? null;
+    // Looked up before any state is touched, so that a refused body leaves the config as it was.
+    const entry = update.form === "spec" ? bodyEntryFor(update, fieldId, workflowId) : undefined;
+    const state = this.fieldState(config, workflowId, fieldId);
+    if (entry) {
+      for (const property of ["name", "options", "labels"] as const) {
+        if (entry[property] !== undefined) Object.assign(state, { [property]: entry[property] });
+      }
+    } else if (update.form === "value") {
+      state.value = update.value;
+    }
+    config.updatedAt = now();
+    const refs = { linked_account_id: key.linkedAccountId, slug: key.slug, config_id: key.configId };
+    await this.store.audit.recordChange(
+      "CONFIG_FIELD_UPDATED",
+      { ...refs, workflow_id: workflowId, resource_id: fieldId },
+      actor,
+    );
+    return { definition, workflow, state };
+  }
+}
+
+/** 404 for a config that does not exist. */
+export function configNotFound(configId: string) {
+  return notFound(`Config with config id ${configId} not found`);
+}
+
+function checkConfigs(state: ConfigsState & ApplicationsState & LinkedAccountsState, issue: Issue): void {
+  checkUnique(issue, state.configs, (c) => `${c.linked_account_id}/${c.slug}/${c.config_id}`, "configs", "config");
+  const accounts = new Set(state.linkedAccounts.map((a) => a.account_id));
+  state.configs.forEach((config, i) => {
+    const app = state.apps.find((a) => a.slug === config.slug);
+    if (!app) return issue(["configs", i, "slug"], `unknown app ${config.slug}`);
+    if (!accounts.has(config.linked_account_id)) {
+      issue(["configs", i, "linked_account_id"], `unknown linked account ${config.linked_account_id}`);
+    }
+    config.fields.forEach((f, j) => {
+      if (!app.fields.some((d) => d.id === f.id)) {
+        issue(["configs", i, "fields", j, "id"], `unknown field ${f.id} of app ${app.slug}`);
+      }
+    });
+    config.workflows.forEach((w, j) => {
+      const workflow = app.workflows.find((d) => d.id === w.id);
+      if (!workflow) return issue(["configs", i, "workflows", j, "id"], `unknown workflow ${w.id} of app ${app.slug}`);
+      w.fields.forEach((f, k) => {
+        if (!workflow.fields.some((d) => d.id === f.id)) {
+          issue(["configs", i, "workflows", j, "fields", k, "id"], `unknown field ${f.id} of workflow ${w.id}`);
+        }
+      });
+    });
+  });
+}
+
+// Views: the wire shapes of configs (docs/design/contract.md#config-fields).
+
+/** A config field as the field update operation returns it (docs/design/contract.md#config-fields). */
+export interface ConfigFieldView {
+  required: boolean;
+  id: string;
+  name: string;
+  has_dynamic_map_fields: boolean;
+  field_type: string;
+  options: NameValue[];
+  dynamic_slot_identifier: string;
+  hidden: boolean;
+}
+
+/** A config field inside a get-config response: the 2.1 object plus labels and value. */
+export interface ConfigFieldDetailView extends ConfigFieldView {
+  labels: NameValue[];
+  value: unknown;
+}
+
+/** A workflow with its toggle, as the workflow toggle operation lists it. */
+export interface WorkflowSummaryView {
+  id: string;
+  name: string;
+  description: string;
+  enabled: boolean;
+}
+
+/** The get-config / upsert-config response. */
+export interface ConfigView {
+  slug: string;
+  config_id: string;
+  fields: ConfigFieldDetailView[];
+  workflows: (WorkflowSummaryView & { fields: ConfigFieldDetailView[] })[];
+  field_errors: unknown[];
+  labels: NameValue[];
+}
+
+/** The config's override over the field definition; `disableFieldOptions` empties `options`. */
+export function configFieldView(
+  definition: FieldDefinition,
+  state: FieldState | undefined,
+  disableFieldOptions = false,
+): ConfigFieldView {
+  return {
+    required: definition.required,
+    id: definition.id,
+    name: state?.name ?? definition.name,
+    has_dynamic_map_fields: definition.has_dynamic_map_fields,
+    field_type: definition.field_type,
+    options: disableFieldOptions ? [] : (state?.options ?? definition.options),
+    dynamic_slot_identifier: definition.dynamic_slot_identifier,
+    hidden: definition.hidden,
+  };
+}
+
+function configFieldDetailView(definition: FieldDefinition, states: FieldState[]): ConfigFieldDetailView {
+  const state = states.find((s) => s.id === definition.id);
+  return { ...configFieldView(definition, state), labels: state?.labels ?? [], value: state?.value ?? null };
+}
+
+/** The config's published workflows with their toggles. */
+export function workflowSummaries(app: App, config: Config): WorkflowSummaryView[] {
+  return publishedWorkflows(app).map((workflow) => workflowSummaryView(workflow, config));
+}
+
+function workflowSummaryView(workflow: WorkflowDefinition, config: Config): WorkflowSummaryView {
+  const enabled = config.workflows.find((w) => w.id === workflow.id)?.enabled ?? false;
+  return { id: workflow.id, name: workflow.name, description: workflow.description, enabled };
+}
+
+/** The whole config as get config returns it; `labels` is an addition of the emulator. */
+export function configView(app: App, config: Config): ConfigView {
+  return {
+    slug: config.slug,
+    config_id: config.config_id,
+    fields: app.fields.map((f) => configFieldDetailView(f, config.fields)),
+    workflows: publishedWorkflows(app).map((workflow) => {
+      const states = config.workflows.find((w) => w.id === workflow.id)?.fields ?? [];
+      return {
+        ...workflowSummaryView(workflow, config),
+        fields: workflow.fields.map((f) => configFieldDetailView(f, states)),
+      };
+    }),
+    field_errors: [],
+    labels: config.labels,
+  };
+}
+
+// Routes: the request's parsing; the rules are the operations' above.
+
+const fieldInputSchema = z.object({
+  id: z.string(),
+  name: z.string().optional(),
+  options: z.array(nameValueSchema).optional(),
+  labels: z.array(nameValueSchema).optional(),
+});
+
+/** The spec's field update body (docs/design/contract.md#config-fields). */
+const specFieldBodySchema = z.object({
+  slug: z.string(),
+  config_id: z.string(),
+  fields: z.array(fieldInputSchema),
+  workflows: z.array(z.object({ id: z.string(), name: z.string().optional(), fields: z.array(fieldInputSchema) })),
+});
+
+/** The platform reference's field update body: just the value (slug and config_id may ride along). */
+const valueFieldBodySchema = z.object({
+  value: z.unknown(),
+  slug: z.string().optional(),
+  config_id: z.string().optional(),
+});
+
+const fieldQuerySchema = z.object({
+  workflow_id: z.string().min(1).optional(),
+  config_id: z.string().min(1).optional(),
+});
+const upsertConfigBodySchema = z.object({
+  slug: z.string().min(1),
+  config_id: z.string().min(1).optional(),
+  labels: z.array(nameValueSchema).optional(),
+});
+
+type FieldParams = { fieldId: string };
+type ConfigParams = { slug: string; config_id: string };
+type FieldBody =
+  | ({ form: "spec" } & z.output<typeof specFieldBodySchema>)
+  | ({ form: "value" } & z.output<typeof valueFieldBodySchema>);
+
+/** Config routes: update a field (docs/design/contract.md#config-fields), get a config, upsert a config. */
+function registerConfigRoutes(app: FastifyInstance, { configs }: { configs: Configs }): void {
+  app.put<{ Params: FieldParams }>(`${API_PREFIX}/config/field/:fieldId`, accepts("api_key"), async (request) => {
+    const { fieldId } = request.params;
+    const query = parseInput(fieldQuerySchema, request.query, "query");
+    const linkedAccountId = requireLinkedAccountId(request);
+    const slug = requireHeader(request, "slug");
+    const disableFieldOptions = parseDisableFieldOptions(request);
+    const update = parseFieldBody(request.body);
+    if (update.slug !== undefined && update.slug !== slug) {
+      throw badRequest(`slug: the body's slug ${update.slug} does not match the slug header ${slug}`);
+    }
+    const key = { linkedAccountId, slug, configId: update.config_id ?? query.config_id ?? linkedAccountId };
+    const fieldUpdate = { key, fieldId, workflowId: query.workflow_id, update };
+    const { definition, state } = await configs.updateField(fieldUpdate, actorOf(request));
+    return configFieldView(definition, state, disableFieldOptions);
+  });
+
+  app.get<{ Params: ConfigParams }>(
+    `${API_PREFIX}/slug/:slug/config/:config_id`,
+    accepts("api_key"),
+    async (request) => {
+      const { slug, config_id: configId } = request.params;
+      const linkedAccountId = requireLinkedAccountId(request);
+      const { app: application, config } = configs.require({ linkedAccountId, slug, configId });
+      return configView(application, config);
+    },
+  );
+
+  app.post(`${API_PREFIX}/config`, accepts("api_key"), async (request) => {
+    const linkedAccountId = requireLinkedAccountId(request);
+    const body = parseInput(upsertConfigBodySchema, request.body);
+    const key = { linkedAccountId, slug: body.slug, configId: body.config_id ?? linkedAccountId };
+    const { app: application, config } = await configs.save(key, body.labels);
+    return configView(application, config);
+  });
+}
+
+/** Tells the spec's body from the `{value}` body; a body with `fields` or `workflows` is the spec's. */
+function parseFieldBody(body: unknown): FieldBody {
+  if (isPlainObject(body) && "value" in body && !("fields" in body) && !("workflows" in body)) {
+    return { form: "value", ...parseInput(valueFieldBodySchema, body) };
+  }
+  return { form: "spec", ...parseInput(specFieldBodySchema, body) };
+}
+
+function parseDisableFieldOptions(request: FastifyRequest): boolean {
+  const value = optionalHeader(request, "disable_field_options");
+  if (value === undefined || value === "false") return false;
+  if (value === "true") return true;
+  throw badRequest('disable_field_options must be "true" or "false"');
+}
+
+/** Configs: their records and fixture checks, their operations, views and routes. */
+export const configs = defineObject({
+  name: "configs",
+  state: { configs: z.array(configSchema).default([]) },
+  checkReferences: checkConfigs,
+  operations: (store: ConfigsStore) => new Configs(store),
+  routes: registerConfigRoutes,
+});
