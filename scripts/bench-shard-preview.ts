@@ -4,17 +4,17 @@
 // resources: the engine's own floor). `bench:scale` times the previews of all S shards at once on one
 // machine; this is the other way the scaling guide runs them.
 //
-// Each preview runs in each of the ways a TypeScript program can be run (`--ways`, WAYS below): as the
-// Pulumi CLI runs it by default (ts-node, with its type check), with NODE_OPTIONS=--stack-trace-limit=0
+// Each preview runs in each of the ways a TypeScript program can be run here (`--ways`, WAYS below): as
+// the Pulumi CLI runs it by default (ts-node, with its type check), with NODE_OPTIONS=--stack-trace-limit=0
 // (the Node.js SDK records a stack trace for every output property of every resource it registers,
-// runtime/debuggable.js, printed only with PULUMI_DEBUG_PROMISE_LEAKS set), without the type check
-// (PULUMI_NODEJS_TRANSPILE_ONLY=true), and compiled to JavaScript beforehand (`tsc`, then the
-// runtime's `typescript: false`). docs/guides/scaling.md, "Which provider, and how many shards".
+// runtime/debuggable.js, printed only with PULUMI_DEBUG_PROMISE_LEAKS set), and without the type check
+// (PULUMI_NODEJS_TRANSPILE_ONLY=true). A program compiled beforehand (`typescript: false`) is not
+// among them: the self-built engine's v3.68 host ignores runtime.options (test/unit/engineFeatures.test.ts).
+// docs/guides/scaling.md, "Which provider, and how many shards".
 //
 // The shard's stack is set up by one `pulumi up` against an emulator with its rate limit OFF: that up
 // is not timed, and the preview it prepares makes no call (each preview's calls are counted, and
 // one call fails the run), so the limit cannot change what is measured.
-import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -27,13 +27,12 @@ import { watchMemory } from "./lib/hosts";
 import { wholeNumbers } from "./lib/scale";
 import { connection, PROGRAMS, type Program, writeScaleProgram } from "./lib/scalePrograms";
 
-/** The ways a TypeScript program is run: the environment of its preview, and whether it is compiled first. */
+/** The ways a TypeScript program is run: the environment of its preview. */
 const WAYS = {
-  default: { env: {}, compiled: false },
-  "stack-trace-limit-0": { env: { NODE_OPTIONS: "--stack-trace-limit=0" }, compiled: false },
-  "transpile-only": { env: { PULUMI_NODEJS_TRANSPILE_ONLY: "true" }, compiled: false },
-  compiled: { env: {}, compiled: true },
-} satisfies Record<string, { env: Record<string, string>; compiled: boolean }>;
+  default: {},
+  "stack-trace-limit-0": { NODE_OPTIONS: "--stack-trace-limit=0" },
+  "transpile-only": { PULUMI_NODEJS_TRANSPILE_ONLY: "true" },
+} satisfies Record<string, Record<string, string>>;
 /** One of WAYS. */
 type Way = keyof typeof WAYS;
 
@@ -45,23 +44,6 @@ interface ShardPreview {
   ways: Partial<Record<Way, { seconds: number[]; programPeakMb: number }>>;
   /** The provider host's peak RSS over the previews (MB). */
   hostPeakMb: number;
-}
-
-/**
- * Pulumi.yaml for running the program as `main` says: `index.ts` through ts-node, or `index.js`
- * compiled beforehand with the runtime's `typescript: false` (no ts-node, no source-map support).
- */
-function runtimeOf(name: string, compiled: boolean): string {
-  return compiled
-    ? `name: ${name}\nmain: index.js\nruntime:\n  name: nodejs\n  options:\n    typescript: false\n`
-    : `name: ${name}\nruntime: nodejs\n`;
-}
-
-/** Compiles the program's index.ts beside it, as a project's `tsc` build step would. */
-function compileProgram(dir: string): void {
-  const tsc = path.join(__dirname, "..", "node_modules", "typescript", "bin", "tsc");
-  const flags = ["--target", "es2022", "--module", "commonjs", "--esModuleInterop", "--skipLibCheck", "--strict"];
-  execFileSync(process.execPath, [tsc, ...flags, "index.ts"], { cwd: dir, stdio: "inherit" });
 }
 
 /** Counts the resources the platform holds in a stack's state: everything but the stack and provider entries. */
@@ -86,7 +68,6 @@ async function previewOneShard(
   try {
     const tenants = await seedTenants(emulator, "tenant", k);
     const dir = writeScaleProgram(program, workspace.root, `shard-${program}`, tenants);
-    if (ways.some((way) => WAYS[way].compiled)) compileProgram(dir);
     const stack = new Stack(workspace, dir, "bench-0", connection(program, emulator));
     await stack.init({ "integration-platform:shards": String(shards) });
     await stack.ok(["up", "--yes", "--skip-preview"], { PULUMI_SKIP_CHECKPOINTS: "true" });
@@ -95,8 +76,7 @@ async function previewOneShard(
     const programMb = new Map<Way, number[]>(ways.map((way) => [way, []]));
     const hostMb: number[] = [];
     const preview = async (way: Way) => {
-      const { env, compiled } = WAYS[way];
-      fs.writeFileSync(path.join(dir, "Pulumi.yaml"), runtimeOf(`shard-${program}`, compiled));
+      const env = WAYS[way];
       emulator.requests.clear();
       const stop = watchMemory();
       const started = Date.now();

@@ -49,7 +49,10 @@ describe("emulator store: the names of 0.5.0", () => {
     const { store } = emulator;
     const account = store.addLinkedAccount({ account_id: "hooli", name: "Hooli" });
     assert.equal(store.linkedAccounts.find("hooli"), account);
-    const { config, created } = store.upsertConfig({ linkedAccountId: "hooli", slug: "hubspot", configId: "hooli" });
+    const { config, created } = store.upsertConfig(
+      { linkedAccountId: "hooli", slug: "hubspot", configId: "hooli" },
+      undefined,
+    );
     assert.ok(created);
     assert.equal(store.configs.find({ linkedAccountId: "hooli", slug: "hubspot", configId: "hooli" }), config);
     const definition = store.envVariables.definition(FIXTURE.definitions.accountTier)!;
