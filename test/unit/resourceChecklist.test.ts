@@ -133,6 +133,8 @@ describe("adding a platform object to the emulator: one file and one line in OBJ
   it("registers every object's routes, and puts every object's operations on the store", async () => {
     let emulator: RunningEmulator | undefined;
     try {
+      // Limit off, though the platform has one (20/s, burst 5): this sends one request per route at
+      // once, and a 429, answered before routing, would hide whether the route is served at all.
       emulator = await startEmulator({ quiet: true, rateLimit: "off" });
       const store = emulator.store as unknown as Record<string, unknown>;
       assert.ok(OBJECTS.flatMap(routesOf).length >= 12, "the objects' routes are recorded");
