@@ -61,7 +61,8 @@ async function previewOneShard(
   runs: number,
   ways: Way[],
 ): Promise<ShardPreview> {
-  // Limit off for the setup `up` only, which is not timed; the timed previews make no call (checked below).
+  // Limit off, though the platform has one (20/s, burst 5), for the setup `up` only, which is not
+  // timed; the timed previews make no call (checked below), so no limit could change them.
   const emulator = await startEmulator({ quiet: true, rateLimit: "off" });
   const s3 = await startS3Backend();
   const workspace = new Workspace(s3);
