@@ -22,7 +22,13 @@ import {
 } from "../../../scripts/release/java";
 import { engineBinDir, REPO, Stack, Workspace } from "../../../harness/engine";
 import { step } from "../../../harness/e2e";
-import { copyNativeExample, LANGUAGES, languageHostsDir, MAVEN_REPOSITORY, mavenOpts } from "../../../harness/languages";
+import {
+  copyNativeExample,
+  LANGUAGES,
+  languageHostsDir,
+  MAVEN_REPOSITORY,
+  mavenOpts,
+} from "../../../harness/languages";
 import { ensureTool } from "../../../harness/tools";
 import { packageVersion } from "../../../scripts/release/context";
 import { releaseFolder, releaseVersions, startMirror } from "../../support/release";
