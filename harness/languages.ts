@@ -137,7 +137,15 @@ export function javaSdkRepository(): string {
 
 /** The environment a Java program's `mvn` runs with: the local repository that holds the SDK. */
 export function javaEnv(): Record<string, string> {
-  return { MAVEN_OPTS: `-Dmaven.repo.local=${javaSdkRepository()}` };
+  return { MAVEN_OPTS: mavenOpts(javaSdkRepository()) };
+}
+
+/**
+ * MAVEN_OPTS naming `repository` as Maven's local repository, after the JVM options already in MAVEN_OPTS
+ * (the test runner's: scripts/test.ts), which a suite's own MAVEN_OPTS would otherwise drop.
+ */
+export function mavenOpts(repository: string): string {
+  return [process.env.MAVEN_OPTS, `-Dmaven.repo.local=${repository}`].filter(Boolean).join(" ");
 }
 
 /**

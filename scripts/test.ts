@@ -377,6 +377,10 @@ async function main(): Promise<void> {
   process.env.NODE_COMPILE_CACHE ??= path.join(cacheRoot(), "node-compile-cache");
   // The suites' programs run without the engine's type check (Workspace.typeCheck), but for those that ask.
   process.env.PULUMI_NODEJS_TRANSPILE_ONLY ??= "true";
+  // Maven's JVM (the SDK's builds and the Java programs, which the Java host runs in `mvn compile exec:java`)
+  // compiles with C1 only: a build of seconds spends most of its CPU in C2 otherwise, about half of it
+  // (docs/development.md, "Running the tests"). A MAVEN_OPTS of the caller's own is kept instead.
+  process.env.MAVEN_OPTS ??= "-XX:TieredStopAtLevel=1";
   // A job started by a command's name (npm, nice) runs on the runner's own Node.js.
   const nodeDirOf = (job: Job) => path.dirname(path.isAbsolute(job.argv[0]) ? job.argv[0] : process.execPath);
   // The job's Node.js first on PATH: the engine runs the programs' and the dynamic providers' on it.

@@ -92,7 +92,8 @@ export async function serveFolder(root: string, port = 0): Promise<StaticServer>
       res.writeHead(status, { "cache-control": "no-store", ...headers });
       if (body === undefined || method === "HEAD") res.end();
       else if (typeof body === "string") res.end(body);
-      else body.pipe(res);
+      // A file gone between the look and the read ends the answer instead of the process.
+      else body.on("error", () => res.destroy()).pipe(res);
     };
     if (method !== "GET" && method !== "HEAD") return answer(405, { allow: "GET, HEAD" });
     const found = resolveInFolder(root, urlPath);
@@ -104,10 +105,11 @@ export async function serveFolder(root: string, port = 0): Promise<StaticServer>
       return answer(200, { "content-type": TYPES[".html"], "content-length": Buffer.byteLength(page) }, page);
     }
     const type = TYPES[path.extname(found.file)] ?? "application/octet-stream";
+    // No stream for HEAD: one never read would open the file later, maybe once the folder is gone.
     answer(
       200,
       { "content-type": type, "content-length": fs.statSync(found.file).size },
-      fs.createReadStream(found.file),
+      method === "HEAD" ? undefined : fs.createReadStream(found.file),
     );
   });
   await new Promise<void>((resolve, reject) => {

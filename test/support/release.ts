@@ -12,7 +12,7 @@ import * as path from "node:path";
 import { archiveName, type ProgramName, type Target } from "../../scripts/release/executables";
 import { GO_SDK_MODULE, GOPROXY_DIR, goProxyVersions } from "../../scripts/release/goproxy";
 import { REPO, type Workspace } from "../../harness/engine";
-import { MAVEN_REPOSITORY } from "../../harness/languages";
+import { MAVEN_REPOSITORY, mavenOpts } from "../../harness/languages";
 import { PLUGIN_DOWNLOAD_URL, SDK_NAMES } from "../../provider/native/schema";
 import { wheelFileName, type WHEEL_PROJECTS } from "../../scripts/release/wheels";
 import type { ReleaseVersions } from "../../scripts/release/context";
@@ -48,7 +48,7 @@ export function buildRelease(out: string): void {
     {
       cwd: REPO,
       // The Java SDK's build fetches from Maven Central into the tests' own local repository.
-      env: { ...process.env, MAVEN_OPTS: `-Dmaven.repo.local=${MAVEN_REPOSITORY}` },
+      env: { ...process.env, MAVEN_OPTS: mavenOpts(MAVEN_REPOSITORY) },
       stdio: ["ignore", "ignore", "inherit"],
       // The first run on a machine fetches five Node.js binaries and may build rcodesign (7 minutes).
       timeout: 30 * 60_000,

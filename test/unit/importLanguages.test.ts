@@ -144,9 +144,9 @@ function goModule(dir: string): NodeJS.ProcessEnv {
 
 /** Compiles a generated Java project against the generated SDK in the tests' Maven repository. */
 function mvnCompile(dir: string): void {
-  const repository = javaEnv().MAVEN_OPTS.replace("-Dmaven.repo.local=", "");
-  execFileSync("mvn", ["--batch-mode", "--quiet", `-Dmaven.repo.local=${repository}`, "compile"], {
+  execFileSync("mvn", ["--batch-mode", "--quiet", "compile"], {
     cwd: dir,
+    env: { ...process.env, ...javaEnv() },
     encoding: "utf8",
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -87,6 +87,23 @@ describe("verify-release: the folder server", () => {
     ]);
   });
 
+  it("leaves no file open after a HEAD, whose stream nobody reads (Linux: /proc/self/fd)", async () => {
+    /** This process's descriptors open on the wheel. */
+    const onWheel = () =>
+      fs.readdirSync("/proc/self/fd").filter((fd) => {
+        try {
+          return fs.readlinkSync(`/proc/self/fd/${fd}`).endsWith(wheel);
+        } catch {
+          return false; // closed while listed
+        }
+      });
+    assert.equal((await raw(server.url, `/${encodeURIComponent(wheel)}`, "HEAD")).status, 200);
+    // A stream made for the HEAD would open the file a moment later and keep it open: with the
+    // folder removed first, that open failed as an uncaught ENOENT.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.deepEqual(onWheel(), [], "no descriptor left open on the wheel");
+  });
+
   it("refuses to serve what is not a folder, naming it", async () => {
     await assert.rejects(serveFolder(path.join(parent, "secret.txt")), /secret\.txt is not a folder/);
   });

@@ -22,7 +22,13 @@ import {
 } from "../../../scripts/release/java";
 import { engineBinDir, REPO, Stack, Workspace } from "../../../harness/engine";
 import { step } from "../../../harness/e2e";
-import { copyNativeExample, LANGUAGES, languageHostsDir, MAVEN_REPOSITORY } from "../../../harness/languages";
+import {
+  copyNativeExample,
+  LANGUAGES,
+  languageHostsDir,
+  MAVEN_REPOSITORY,
+  mavenOpts,
+} from "../../../harness/languages";
 import { ensureTool } from "../../../harness/tools";
 import { packageVersion } from "../../../scripts/release/context";
 import { releaseFolder, releaseVersions, startMirror } from "../../support/release";
@@ -202,7 +208,7 @@ describe(`e2e: the release's Java SDK for Maven Central (maven/, javadoc, plugin
       const stack = new Stack(workspace, dir, "dev", {
         // Maven 3.9 first: Debian's 3.8.7 writes ESC[0m after the host's JSON (scripts/ensure-maven.sh).
         PATH: [ensureTool("ensure-maven.sh"), engineBinDir(), languageHostsDir(), "/usr/bin", "/bin"].join(":"),
-        MAVEN_OPTS: `-Dmaven.repo.local=${localRepositoryWithoutSdk(workspace.root)}`,
+        MAVEN_OPTS: mavenOpts(localRepositoryWithoutSdk(workspace.root)),
         PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: undefined,
         PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES: `^${source}$=${mirror.url}/v\${VERSION}`,
       });
@@ -293,7 +299,7 @@ describe(`e2e: the release's Java SDK for Maven Central (maven/, javadoc, plugin
         work,
         {
           ...process.env,
-          MAVEN_OPTS: `-Dmaven.repo.local=${MAVEN_REPOSITORY}`,
+          MAVEN_OPTS: mavenOpts(MAVEN_REPOSITORY),
           [GPG_KEY_ENV]: key,
           [GPG_PASSPHRASE_ENV]: passphrase,
         },
