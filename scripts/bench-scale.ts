@@ -15,10 +15,10 @@
 // (default `shards`) chooses how: S stacks (`shards`), or one stack of all K (`single`), each also
 // with PULUMI_SKIP_CHECKPOINTS=true (`shards-skip`, `single-skip`); `--programs` which programs run.
 // `up` runs without validation at check, as the sharded example's up jobs (docs/design/validation.md);
-// `--validate-at-up` keeps it on, to measure what it costs there. `--backends file,s3` keeps the
-// stacks' state in a folder, in a bucket of a real S3-compatible server (harness/s3.ts), or
-// each in turn; `--peer 1000` also runs the peer (OpenTofu + restapi, BENCHMARKS.md "Peer") at those sizes,
-// on its own emulator at the same limit, after ours.
+// `--validate-at-up` keeps it on, to measure what it costs there; `--commands up` runs only those named.
+// `--backends file,s3` keeps the stacks' state in a folder, in a bucket of a real S3-compatible server
+// (harness/s3.ts), or each in turn; `--peer 1000` also runs the peer (OpenTofu + restapi, BENCHMARKS.md
+// "Peer") at those sizes, on its own emulator at the same limit, after ours.
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -59,6 +59,11 @@ const SINGLE_ARGS: Record<Command, string[]> = {
 /** Runs one command of a program on its layout and measures it. */
 /** Whether `up` validates at check too (`--validate-at-up`); the sharded example's up jobs do not. */
 let validateAtUp = false;
+/**
+ * The commands run, in order (`--commands`, default all): `--commands up` measures a start and its calls in a
+ * third of a whole run's time (what it leaves is not destroyed: "left behind" then counts it).
+ */
+let commandsRun: Command[] = [...COMMANDS];
 
 async function measure(
   command: Command,
@@ -169,7 +174,7 @@ async function runProgram(
     if (layout.kind === "single") await new Stack(workspace, dir, "bench-0", env).init();
     const commands = {} as Record<Command, Measured>;
     let stateBytes = 0;
-    for (const command of COMMANDS) {
+    for (const command of commandsRun) {
       commands[command] = await measure(command, layout, dir, workspace, env, emulator);
       if (command === "up") {
         const stacks =
@@ -257,9 +262,13 @@ async function main(): Promise<void> {
       backends: { type: "string", default: "file" },
       peer: { type: "string", default: "" },
       "validate-at-up": { type: "boolean", default: false },
+      commands: { type: "string", default: COMMANDS.join(",") },
     },
   });
   validateAtUp = values["validate-at-up"]!;
+  commandsRun = values.commands!.split(",").filter(Boolean) as Command[];
+  if (commandsRun.length === 0 || commandsRun.some((c) => !COMMANDS.includes(c)))
+    throw new Error(`--commands takes ${COMMANDS.join(", ")} (in that order, from up); got ${values.commands}`);
   const sizes = wholeNumbers("--tenants", values.tenants!);
   const shards = wholeNumbers("--shards", values.shards!);
   if (shards.length !== sizes.length)

@@ -11,6 +11,7 @@ interface RunOptions {
   cwd?: string;
   requestsPerSecond?: string;
   expectNoChanges?: boolean;
+  startingAtOnce?: string;
 }
 
 /** `shards move`'s options as commander parsed them, before they are checked. */
@@ -78,6 +79,8 @@ async function runOnEveryStack(
       shards: requiredCount("--shards", values.shards, "4"),
       requestsPerSecond,
       expectNoChanges: values.expectNoChanges ?? false,
+      startingAtOnce:
+        values.startingAtOnce === undefined ? undefined : shardCount("--starting-at-once", values.startingAtOnce),
     };
     return (await onEveryStack(options, { stdout: io.stdout, stderr: io.stderr, env: io.env })) > 0 ? 1 : 0;
   });
@@ -148,7 +151,7 @@ export function shardsCommand(io: Io, done: (status: number) => void): Command {
       )
       .usage(
         "<up | preview | refresh | destroy> --shards <n>\n         [--stack <name>] [--cwd <dir>] " +
-          "[--requests-per-second <n>]\n         [--expect-no-changes]",
+          "[--requests-per-second <n>]\n         [--expect-no-changes] [--starting-at-once <n>]",
       )
       .description(
         "Runs a command on every stack of a sharded program at once (docs/guides/scaling.md), through Pulumi's " +
@@ -170,6 +173,13 @@ export function shardsCommand(io: Io, done: (status: number) => void): Command {
           "sets requestsPerSecond keeps it.",
       )
       .option("--expect-no-changes", "Fail a stack whose up, preview or refresh would change anything.")
+      .option(
+        "--starting-at-once <n>",
+        "up: how many stacks may be starting at once, running their program before their first request " +
+          "(default: the machine's CPUs). A program builds all its resources on the CPU before it sends " +
+          "anything; a stack that has sent its first request is paced by the limit and makes room for the " +
+          "next. The other commands start every stack at once.",
+      )
       // Stray words are refused by runOnEveryStack, in words that name the commands.
       .allowExcessArguments()
       // `shards move --stack x`: options after `move` are move's, not shards's.

@@ -1,5 +1,6 @@
 // `shards <command>`: the stacks of a sharded program run at once through Pulumi's Automation API,
 // each paced to an equal part of the one API key's limit.
+import * as os from "node:os";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { RATE_BROKER_ENV, startRateBroker } from "../../provider/client/rateBroker";
 import { DEFAULT_REQUESTS_PER_SECOND, SETTINGS } from "../../provider/settings";
@@ -43,6 +44,32 @@ export interface EveryStackOptions extends ShardStacks {
   requestsPerSecond?: number;
   /** Fail when the command would change anything (preview, up and refresh). */
   expectNoChanges?: boolean;
+  /**
+   * `up`: how many stacks may be starting at once, running their program before their first request
+   * (default: the machine's CPUs, os.availableParallelism); a stack starts once one of those has made
+   * its first request or ended. The other commands start every stack at once.
+   */
+  startingAtOnce?: number;
+}
+
+/** At most `size` holders at once: `enter` waits for a free place, `leave` gives one back. */
+class Places {
+  private readonly waiting: (() => void)[] = [];
+  constructor(private free: number) {}
+
+  async enter(): Promise<void> {
+    if (this.free > 0) {
+      this.free--;
+      return;
+    }
+    await new Promise<void>((resolve) => this.waiting.push(resolve));
+  }
+
+  leave(): void {
+    const next = this.waiting.shift();
+    if (next) next();
+    else this.free++;
+  }
 }
 
 /** What the Automation API options of every command share. */
@@ -64,7 +91,8 @@ const AUTOMATION: Record<
 };
 
 /**
- * Runs `command` on every shard's stack at once and waits for all of them; resolves to the number
+ * Runs `command` on every shard's stack at once (`up`: `startingAtOnce` starting at a time, each
+ * next once one has made its first request) and waits for all of them; resolves to the number
  * of stacks whose command failed. Every stack takes its requests' turns at one pacer of the key's
  * whole limit, served here (rateBroker.ts): a stack that is done leaves its part to the others.
  * Should that pacer be unreachable, each paces itself to an equal part (a stack whose config sets
@@ -77,27 +105,46 @@ export async function onEveryStack(options: EveryStackOptions, io: ShardsIo): Pr
     options.requestsPerSecond ?? (Number(env[SETTINGS.requestsPerSecond.env]) || DEFAULT_REQUESTS_PER_SECOND);
   const names = Array.from({ length: options.shards }, (_, i) => stackName(options.template, i));
   const broker = await startRateBroker(total);
-  const envVars = { [SETTINGS.requestsPerSecond.env]: String(total / options.shards), [RATE_BROKER_ENV]: broker.url };
+  const envVars = (shard: number) => ({
+    [SETTINGS.requestsPerSecond.env]: String(total / options.shards),
+    [RATE_BROKER_ENV]: broker.urlFor(shard),
+  });
+  // `up`'s programs build every resource before their first request, on the CPU: ten at once on two
+  // cores made the first request wait 120 s where one alone makes it in 20 (BENCHMARKS.md, 2026-11-28).
+  // Those that have started sending are paced by the rate limit, and leave the CPU to the next.
+  const starting =
+    options.command === "up"
+      ? Math.min(options.shards, options.startingAtOnce ?? os.availableParallelism())
+      : options.shards;
+  const places = new Places(starting);
   io.stderr(
     `shards: ${options.command} on ${options.shards} stacks (${names[0]} to ${names[names.length - 1]}) at ` +
-      `once, sharing ${fmt(total)} requests/s\n`,
+      `once${starting < options.shards ? ` (${starting} starting at a time)` : ""}, sharing ${fmt(total)} requests/s\n`,
   );
 
   const results = await Promise.allSettled(
     names.map(async (name, shard) => {
+      await places.enter();
+      let left = false;
+      const leave = () => {
+        if (!left) places.leave();
+        left = true;
+      };
+      void broker.firstTurn(shard).then(leave);
       // Setting the count is one `pulumi config set` per stack before its first call: only where the program reads it.
       const count = RUNS_PROGRAM.has(options.command) ? options.shards : undefined;
-      const stack = await shardStack(options, shard, count, envVars, options.command !== "destroy");
       const out = lines((line) => io.stdout(`[${name}] ${line}\n`));
-      const common = { onOutput: (chunk: string) => out.push(chunk), color: "never" as const };
-      const started = Date.now();
       try {
+        const stack = await shardStack(options, shard, count, envVars(shard), options.command !== "destroy");
+        const common = { onOutput: (chunk: string) => out.push(chunk), color: "never" as const };
+        const started = Date.now();
         const changes = await AUTOMATION[options.command](stack, {
           ...common,
           expectNoChanges: options.expectNoChanges,
         });
         return { changes, seconds: (Date.now() - started) / 1000 };
       } finally {
+        leave();
         out.flush();
       }
     }),

@@ -18,6 +18,10 @@ export interface RateBroker {
   pacer: Pacer;
   /** Turns granted so far. */
   readonly turns: number;
+  /** The address for stack `shard`: the same pacer, its turns told apart for `firstTurn`. */
+  urlFor(shard: number): string;
+  /** Resolves once stack `shard` (at `urlFor(shard)`) has asked for its first turn: its first request. */
+  firstTurn(shard: number): Promise<void>;
   /** Stops serving, and drops every connection: called once every stack has finished. */
   close(): Promise<void>;
 }
@@ -29,19 +33,32 @@ export interface RateBroker {
 export async function startRateBroker(requestsPerSecond: number, pacer: Pacer = new Pacer()): Promise<RateBroker> {
   pacer.configure(requestsPerSecond);
   const secret = randomBytes(16).toString("hex");
+  // `/<secret>/turn`, or `/<secret>/stack/<n>/turn` from stack n (urlFor), and the same for rate-limited.
+  const route = new RegExp(`^/${secret}(?:/stack/(\\d{1,6}))?/(turn|rate-limited)$`);
   let turns = 0;
+  const firsts = new Map<number, { asked: Promise<void>; resolve: () => void }>();
+  const first = (shard: number) => {
+    if (!firsts.has(shard)) {
+      let resolve!: () => void;
+      const asked = new Promise<void>((r) => (resolve = r));
+      firsts.set(shard, { asked, resolve });
+    }
+    return firsts.get(shard)!;
+  };
   const server = http.createServer((request, response) => {
     const answer = (status: number) => response.writeHead(status, { "content-length": "0" }).end();
     request.resume();
     if (request.method !== "POST") return answer(405);
-    if (request.url === `/${secret}/turn`) {
+    const asked = route.exec(request.url ?? "");
+    if (asked?.[2] === "turn") {
+      if (asked[1] !== undefined) first(Number(asked[1])).resolve();
       void pacer.turn().then(() => {
         turns++;
         answer(204);
       });
       return;
     }
-    if (request.url === `/${secret}/rate-limited`) {
+    if (asked?.[2] === "rate-limited") {
       pacer.rateLimited();
       return answer(204);
     }
@@ -58,6 +75,8 @@ export async function startRateBroker(requestsPerSecond: number, pacer: Pacer = 
     get turns() {
       return turns;
     },
+    urlFor: (shard) => `http://127.0.0.1:${port}/${secret}/stack/${shard}`,
+    firstTurn: (shard) => first(shard).asked,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

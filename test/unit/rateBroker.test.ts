@@ -55,6 +55,30 @@ describe("rate broker (shards on one machine share one pacer)", () => {
     assert.ok(Math.max(...all) < 3_600, `60 turns took ${Math.round(Math.max(...all))} ms`);
   });
 
+  it("tells when each stack asked its first turn, at its own address, from the one pacer", async () => {
+    broker = await startRateBroker(20);
+    const asked: number[] = [];
+    for (const shard of [0, 1, 2]) void broker.firstTurn(shard).then(() => asked.push(shard));
+    assert.match(broker.urlFor(1), new RegExp(`^${broker.url}/stack/1$`));
+    assert.equal(await new RateBrokerClient(broker.urlFor(1)).turn(), true);
+    assert.equal(await new RateBrokerClient(broker.url).turn(), true, "the address without a stack still serves");
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(asked, [1], "only stack 1 has asked");
+    new RateBrokerClient(broker.urlFor(0)).rateLimited();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.deepEqual(asked, [1], "a 429 reported is no turn asked");
+    assert.equal(await new RateBrokerClient(broker.urlFor(2)).turn(), true);
+    assert.deepEqual(asked, [1, 2]);
+    assert.equal(broker.turns, 3, "one pacer counted every stack's turns");
+  });
+
+  it("refuses a stack path that is not a number", async () => {
+    broker = await startRateBroker(20);
+    assert.equal(await new RateBrokerClient(`${broker.url}/stack/x`).turn(), false);
+    assert.equal(await new RateBrokerClient(`${broker.url}/stack/1/extra`).turn(), false);
+    assert.equal(broker.turns, 0);
+  });
+
   it("one shard's 429 slows every shard", async () => {
     broker = await startRateBroker(20);
     const a = new RateBrokerClient(broker.url);
