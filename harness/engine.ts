@@ -245,7 +245,7 @@ export function resourcesOfType(state: StackExport, type: string) {
 }
 
 /** The environment variable that marks every process of one command (`start`, and `run` for its timeout). */
-const BACKGROUND_TAG = "PIP_E2E_BACKGROUND_TAG";
+export const BACKGROUND_TAG = "PIP_E2E_BACKGROUND_TAG";
 
 /** How a background command ended: `signal` is "SIGKILL" when a test killed it. */
 export interface BackgroundResult {
@@ -277,7 +277,7 @@ export interface BackgroundCommand {
 }
 
 /** Live processes whose environment carries `PIP_E2E_BACKGROUND_TAG=<tag>` (Linux /proc). */
-function taggedProcesses(tag: string): number[] {
+export function taggedProcesses(tag: string): number[] {
   const needle = Buffer.from(`${BACKGROUND_TAG}=${tag}\0`);
   const found: number[] = [];
   for (const entry of fs.readdirSync("/proc")) {

@@ -12,30 +12,14 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { startEmulator } from "../emulator";
-import { REPO, Workspace } from "../harness/engine";
+import { BACKGROUND_TAG, REPO, taggedProcesses, Workspace } from "../harness/engine";
 import { startS3Backend } from "../harness/s3";
 import { seedTenants } from "../harness/tenants";
 import { connection, PROGRAMS, type Program, writeScaleProgram } from "./lib/scalePrograms";
 
-/** Marks every process one run starts, so that all of them can be found and stopped (Linux /proc). */
-const TAG = "PIP_BENCH_FIRST_CALL";
-
-/** Live processes whose environment carries `TAG=<value>`. */
-function tagged(value: string): number[] {
-  const needle = Buffer.from(`${TAG}=${value}\0`);
-  return fs.readdirSync("/proc").flatMap((entry) => {
-    if (!/^\d+$/.test(entry)) return [];
-    try {
-      return fs.readFileSync(`/proc/${entry}/environ`).includes(needle) ? [Number(entry)] : [];
-    } catch {
-      return []; // ended while listed
-    }
-  });
-}
-
 /** Stops every process of a run: SIGINT first, so that Node.js processes write their --cpu-prof, then SIGKILL. */
 async function stopAll(value: string): Promise<void> {
-  for (const pid of tagged(value)) {
+  for (const pid of taggedProcesses(value)) {
     try {
       process.kill(pid, "SIGINT");
     } catch {
@@ -43,7 +27,7 @@ async function stopAll(value: string): Promise<void> {
     }
   }
   await new Promise((resolve) => setTimeout(resolve, 3_000));
-  for (const pid of tagged(value)) {
+  for (const pid of taggedProcesses(value)) {
     try {
       process.kill(pid, "SIGKILL");
     } catch {
@@ -65,7 +49,7 @@ async function firstCall(program: Program, k: number, shards: number, profiles?:
       ...connection(program, emulator),
       INTEGRATION_PLATFORM_VALIDATE_AT_PREVIEW: "false",
       PULUMI_SKIP_CHECKPOINTS: "true",
-      [TAG]: value,
+      [BACKGROUND_TAG]: value,
       // A handler that exits on SIGINT, so that --cpu-prof writes its profile (Node.js writes none when killed).
       ...(profiles
         ? {
@@ -85,9 +69,7 @@ async function firstCall(program: Program, k: number, shards: number, profiles?:
     while (emulator.requests.list().length === 0 && !ended) await new Promise((resolve) => setTimeout(resolve, 100));
     const calls = emulator.requests.list();
     if (calls.length === 0) throw new Error(`${program}: shards up ended before its first call`);
-    const seconds = (Date.parse(calls[0].time) - started) / 1000;
-    await stopAll(value);
-    return seconds;
+    return (Date.parse(calls[0].time) - started) / 1000;
   } finally {
     await stopAll(value);
     workspace.dispose();

@@ -56,7 +56,6 @@ const SINGLE_ARGS: Record<Command, string[]> = {
   destroy: ["destroy", "--yes", "--skip-preview"],
 };
 
-/** Runs one command of a program on its layout and measures it. */
 /** Whether `up` validates at check too (`--validate-at-up`); the sharded example's up jobs do not. */
 let validateAtUp = false;
 /**
@@ -65,6 +64,7 @@ let validateAtUp = false;
  */
 let commandsRun: Command[] = [...COMMANDS];
 
+/** Runs one command of a program on its layout and measures it. */
 async function measure(
   command: Command,
   layout: Layout,
