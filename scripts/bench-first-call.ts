@@ -11,11 +11,8 @@ import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
-import { startEmulator } from "../emulator";
-import { BACKGROUND_TAG, REPO, taggedProcesses, Workspace } from "../harness/engine";
-import { startS3Backend } from "../harness/s3";
-import { seedTenants } from "../harness/tenants";
-import { connection, PROGRAMS, type Program, writeScaleProgram } from "./lib/scalePrograms";
+import { BACKGROUND_TAG, REPO, taggedProcesses } from "../harness/engine";
+import { connection, PROGRAMS, type Program, withScaleProgram } from "./lib/scalePrograms";
 
 /** Stops every process of a run: SIGINT first, so that Node.js processes write their --cpu-prof, then SIGKILL. */
 async function stopAll(value: string): Promise<void> {
@@ -38,44 +35,38 @@ async function stopAll(value: string): Promise<void> {
 
 /** One run of `program`: seconds from the start of `shards up` to its first answered API call. */
 async function firstCall(program: Program, k: number, shards: number, profiles?: string): Promise<number> {
-  const emulator = await startEmulator({ quiet: true });
-  const s3 = await startS3Backend();
-  const workspace = new Workspace(s3);
   const value = `${program}-${process.pid}-${Date.now()}`;
-  try {
-    const tenants = await seedTenants(emulator, "tenant", k);
-    const dir = writeScaleProgram(program, workspace.root, `first-${program}`, tenants);
-    const env = workspace.env({
-      ...connection(program, emulator),
-      INTEGRATION_PLATFORM_VALIDATE_AT_PREVIEW: "false",
-      PULUMI_SKIP_CHECKPOINTS: "true",
-      [BACKGROUND_TAG]: value,
-      // A handler that exits on SIGINT, so that --cpu-prof writes its profile (Node.js writes none when killed).
-      ...(profiles
-        ? {
-            NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profiles} --require ${path.join(__dirname, "lib", "exitOnSignal.js")}`,
-          }
-        : {}),
-    });
-    emulator.requests.clear();
-    const started = Date.now();
-    const cli = spawn(
-      "node",
-      [path.join(REPO, "dist/cli/main.js"), "shards", "up", "--shards", String(shards), "--stack", "bench-{shard}"],
-      { cwd: dir, env, stdio: "ignore" },
-    );
-    let ended = false;
-    cli.on("exit", () => (ended = true));
-    while (emulator.requests.list().length === 0 && !ended) await new Promise((resolve) => setTimeout(resolve, 100));
-    const calls = emulator.requests.list();
-    if (calls.length === 0) throw new Error(`${program}: shards up ended before its first call`);
-    return (Date.parse(calls[0].time) - started) / 1000;
-  } finally {
-    await stopAll(value);
-    workspace.dispose();
-    await s3.stop();
-    await emulator.close();
-  }
+  return withScaleProgram(program, k, "first", { quiet: true }, async ({ emulator, workspace, dir }) => {
+    try {
+      const env = workspace.env({
+        ...connection(program, emulator),
+        INTEGRATION_PLATFORM_VALIDATE_AT_PREVIEW: "false",
+        PULUMI_SKIP_CHECKPOINTS: "true",
+        [BACKGROUND_TAG]: value,
+        // A handler that exits on SIGINT, so that --cpu-prof writes its profile (Node.js writes none when killed).
+        ...(profiles
+          ? {
+              NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profiles} --require ${path.join(__dirname, "lib", "exitOnSignal.js")}`,
+            }
+          : {}),
+      });
+      emulator.requests.clear();
+      const started = Date.now();
+      const cli = spawn(
+        "node",
+        [path.join(REPO, "dist/cli/main.js"), "shards", "up", "--shards", String(shards), "--stack", "bench-{shard}"],
+        { cwd: dir, env, stdio: "ignore" },
+      );
+      let ended = false;
+      cli.on("exit", () => (ended = true));
+      while (emulator.requests.list().length === 0 && !ended) await new Promise((resolve) => setTimeout(resolve, 100));
+      const calls = emulator.requests.list();
+      if (calls.length === 0) throw new Error(`${program}: shards up ended before its first call`);
+      return (Date.parse(calls[0].time) - started) / 1000;
+    } finally {
+      await stopAll(value);
+    }
+  });
 }
 
 async function main(): Promise<void> {

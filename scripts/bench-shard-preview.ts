@@ -19,13 +19,10 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
-import { startEmulator } from "../emulator";
-import { Stack, Workspace } from "../harness/engine";
-import { startS3Backend } from "../harness/s3";
-import { seedTenants } from "../harness/tenants";
+import { Stack } from "../harness/engine";
 import { watchMemory } from "./lib/hosts";
 import { wholeNumbers } from "./lib/scale";
-import { connection, PROGRAMS, type Program, writeScaleProgram } from "./lib/scalePrograms";
+import { connection, PROGRAMS, type Program, withScaleProgram } from "./lib/scalePrograms";
 
 /** The ways a TypeScript program is run: the environment of its preview. */
 const WAYS = {
@@ -63,50 +60,47 @@ async function previewOneShard(
 ): Promise<ShardPreview> {
   // Limit off, though the platform has one (20/s, burst 5), for the setup `up` only, which is not
   // timed; the timed previews make no call (checked below), so no limit could change them.
-  const emulator = await startEmulator({ quiet: true, rateLimit: "off" });
-  const s3 = await startS3Backend();
-  const workspace = new Workspace(s3);
-  try {
-    const tenants = await seedTenants(emulator, "tenant", k);
-    const dir = writeScaleProgram(program, workspace.root, `shard-${program}`, tenants);
-    const stack = new Stack(workspace, dir, "bench-0", connection(program, emulator));
-    await stack.init({ "integration-platform:shards": String(shards) });
-    await stack.ok(["up", "--yes", "--skip-preview"], { PULUMI_SKIP_CHECKPOINTS: "true" });
-    const resources = platformResources(await stack.exportState());
-    const seconds = new Map<Way, number[]>(ways.map((way) => [way, []]));
-    const programMb = new Map<Way, number[]>(ways.map((way) => [way, []]));
-    const hostMb: number[] = [];
-    const preview = async (way: Way) => {
-      const env = WAYS[way];
-      emulator.requests.clear();
-      const stop = watchMemory();
-      const started = Date.now();
-      await stack.ok(["preview", "--expect-no-changes"], { NODE_OPTIONS: undefined, ...env });
-      seconds.get(way)!.push((Date.now() - started) / 1000);
-      const { programs, hosts } = stop();
-      programMb.get(way)!.push(programs.peakMb);
-      hostMb.push(hosts.peakMb);
-      const calls = emulator.requests.list().length;
-      if (calls !== 0) throw new Error(`${program}: a no-change preview made ${calls} calls; it must make none`);
-    };
-    // Alternated, so that no way has the warmer machine.
-    for (let i = 0; i < runs; i += 1) for (const way of ways) await preview(way);
-    const result: ShardPreview = {
-      resources,
-      ways: Object.fromEntries(
-        ways.map((way) => [way, { seconds: seconds.get(way)!, programPeakMb: Math.max(...programMb.get(way)!) }]),
-      ),
-      hostPeakMb: Math.max(...hostMb),
-    };
-    const list = (values: number[]) => values.map((v) => v.toFixed(1)).join(", ");
-    const each = ways.map((way) => `${way} ${list(seconds.get(way)!)} s`).join("; ");
-    process.stderr.write(`bench: K=${k} shard 0 of ${shards} ${program}: ${resources} resources, preview ${each}\n`);
-    return result;
-  } finally {
-    workspace.dispose();
-    await s3.stop();
-    await emulator.close();
-  }
+  return withScaleProgram(
+    program,
+    k,
+    "shard",
+    { quiet: true, rateLimit: "off" },
+    async ({ emulator, workspace, dir }) => {
+      const stack = new Stack(workspace, dir, "bench-0", connection(program, emulator));
+      await stack.init({ "integration-platform:shards": String(shards) });
+      await stack.ok(["up", "--yes", "--skip-preview"], { PULUMI_SKIP_CHECKPOINTS: "true" });
+      const resources = platformResources(await stack.exportState());
+      const seconds = new Map<Way, number[]>(ways.map((way) => [way, []]));
+      const programMb = new Map<Way, number[]>(ways.map((way) => [way, []]));
+      const hostMb: number[] = [];
+      const preview = async (way: Way) => {
+        const env = WAYS[way];
+        emulator.requests.clear();
+        const stop = watchMemory();
+        const started = Date.now();
+        await stack.ok(["preview", "--expect-no-changes"], { NODE_OPTIONS: undefined, ...env });
+        seconds.get(way)!.push((Date.now() - started) / 1000);
+        const { programs, hosts } = stop();
+        programMb.get(way)!.push(programs.peakMb);
+        hostMb.push(hosts.peakMb);
+        const calls = emulator.requests.list().length;
+        if (calls !== 0) throw new Error(`${program}: a no-change preview made ${calls} calls; it must make none`);
+      };
+      // Alternated, so that no way has the warmer machine.
+      for (let i = 0; i < runs; i += 1) for (const way of ways) await preview(way);
+      const result: ShardPreview = {
+        resources,
+        ways: Object.fromEntries(
+          ways.map((way) => [way, { seconds: seconds.get(way)!, programPeakMb: Math.max(...programMb.get(way)!) }]),
+        ),
+        hostPeakMb: Math.max(...hostMb),
+      };
+      const list = (values: number[]) => values.map((v) => v.toFixed(1)).join(", ");
+      const each = ways.map((way) => `${way} ${list(seconds.get(way)!)} s`).join("; ");
+      process.stderr.write(`bench: K=${k} shard 0 of ${shards} ${program}: ${resources} resources, preview ${each}\n`);
+      return result;
+    },
+  );
 }
 
 async function main(): Promise<void> {

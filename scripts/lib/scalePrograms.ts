@@ -4,11 +4,13 @@
 // Each takes its shard's accounts.
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { RunningEmulator } from "../../emulator";
+import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../emulator";
+import { Workspace } from "../../harness/engine";
 import { languageHostsDir, nodeSdkInstall, pythonBin } from "../../harness/languages";
 import { nativePath } from "../../harness/native";
 import { installedPackage, writeProgram } from "../../harness/program";
-import { ACCOUNT_TIER } from "../../harness/tenants";
+import { startS3Backend } from "../../harness/s3";
+import { ACCOUNT_TIER, seedTenants } from "../../harness/tenants";
 import { NOOP_RESOURCE } from "./floor";
 
 /**
@@ -100,4 +102,38 @@ export function connection(program: Program, emulator: RunningEmulator): Record<
     ...(program === "native" ? { PATH: nativePath() } : {}),
     ...(program === "python" ? { PATH: nativePath(languageHostsDir()) } : {}),
   };
+}
+
+/** What `withScaleProgram` hands its body. */
+export interface ScaleSetup {
+  emulator: RunningEmulator;
+  workspace: Workspace;
+  /** The program's directory. */
+  dir: string;
+  tenants: string[];
+}
+
+/**
+ * Runs `body` on `program` written for `k` seeded accounts (named `<name>-<program>`), with an emulator of
+ * its own (`emulator` its options) and its stacks' state in a versitygw bucket; removes all of it after.
+ */
+export async function withScaleProgram<T>(
+  program: Program,
+  k: number,
+  name: string,
+  emulator: EmulatorOptions,
+  body: (setup: ScaleSetup) => Promise<T>,
+): Promise<T> {
+  const running = await startEmulator(emulator);
+  const s3 = await startS3Backend();
+  const workspace = new Workspace(s3);
+  try {
+    const tenants = await seedTenants(running, "tenant", k);
+    const dir = writeScaleProgram(program, workspace.root, `${name}-${program}`, tenants);
+    return await body({ emulator: running, workspace, dir, tenants });
+  } finally {
+    workspace.dispose();
+    await s3.stop();
+    await running.close();
+  }
 }
