@@ -129,7 +129,9 @@ async function measure(
     measured.failed = (output.match(/^.*(error|failed).*$/m)?.[0] ?? output.trim().split("\n").pop() ?? "")
       .trim()
       .slice(0, 300);
-    process.stderr.write(`bench: ${command} failed: ${measured.failed}\n`);
+    // The whole reason stays in the bench's log: a shard's failure spans many lines after its first.
+    const tail = output.trim().split("\n").slice(-60).join("\n");
+    process.stderr.write(`bench: ${command} failed: ${measured.failed}\n${tail}\n`);
   }
   const edges =
     measured.beforeFirstCall === undefined
