@@ -149,8 +149,8 @@ export function mavenOpts(repository: string): string {
 }
 
 /**
- * Copies examples/native/<language> into `parent`. A Go program's go.mod loses its `replace` of the SDK by
- * ../../../sdk/go, as a team's own program has none: its test takes the SDK from the release (test/support/release.ts).
+ * Copies examples/native/<language> into `parent`, as it is: a Go copy still has the `replace` of the SDK by
+ * ../../../sdk/go, which its test drops with the example's README's own command (test/e2e/native/go.test.ts).
  */
 export function copyNativeExample(language: "typescript" | "python" | "go" | "yaml" | "java", parent: string): string {
   const dir = path.join(parent, `native-${language}`);
@@ -159,13 +159,6 @@ export function copyNativeExample(language: "typescript" | "python" | "go" | "ya
     recursive: true,
     filter: (src) => !built.some((part) => src.includes(part)),
   });
-  if (language === "go") {
-    const gomod = path.join(dir, "go.mod");
-    const text = fs.readFileSync(gomod, "utf8");
-    const kept = text.replace(/\n(\/\/[^\n]*\n)*replace [^\n]*=> \.\.\/\.\.\/\.\.\/sdk\/go\n/, "\n");
-    if (kept === text) throw new Error(`${gomod}: no 'replace … => ../../../sdk/go' to drop`);
-    fs.writeFileSync(gomod, kept);
-  }
   if (language === "typescript")
     fs.symlinkSync(path.join(nodeSdkInstall(), "node_modules"), path.join(dir, "node_modules"), "dir");
   return dir;

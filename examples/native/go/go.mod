@@ -3,7 +3,7 @@ module quickstart-go
 go 1.25.11
 
 require (
-	github.com/pulumi-integration-platform/pulumi-integration-platform/sdk/go v0.5.0
+	github.com/pulumi-integration-platform/pulumi-integration-platform/sdk/go v0.0.0-00010101000000-000000000000
 	github.com/pulumi/pulumi/sdk/v3 v3.259.0
 )
 
@@ -119,5 +119,6 @@ require (
 	lukechampine.com/frand v1.4.2 // indirect
 )
 
-// The generated SDK from this repository (sdk/go) until it is published; see README.md.
+// The generated SDK from this checkout (sdk/go). A copy outside the repository drops this line and the
+// requirement above, then takes a release with `go get`: README.md says the commands.
 replace github.com/pulumi-integration-platform/pulumi-integration-platform/sdk/go => ../../../sdk/go

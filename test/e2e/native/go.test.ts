@@ -1,5 +1,6 @@
 // The native provider from Go, installed as a new Go team does it from the release folder alone, before the SDK's tag
-// exists: no clone, no `replace`. `go get` takes the SDK at the release's Go version from the folder's module proxy tree
+// exists: no clone, no `replace`. The example's copy drops its `replace` and placeholder requirement with the command
+// its README gives (nothing in the module cache may stand in for them: CI empties it of our modules first). `go get` takes the SDK at the release's Go version from the folder's module proxy tree
 // (GOPROXY=file://…/goproxy, docs/design/release.md), and the program's first `pulumi preview` installs the plugin by
 // itself from a mirror of the release (PULUMI_PLUGIN_DOWNLOAD_URL_OVERRIDES), with no Node.js on the CLI's PATH. Then
 // the quickstart's resources walk their whole life through the real CLI, against the emulator at its default rate
@@ -10,7 +11,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { archiveName } from "../../../scripts/release/executables";
 import { GO_SDK_MODULE, GOPROXY_DIR } from "../../../scripts/release/goproxy";
-import { engineBinDir, Stack } from "../../../harness/engine";
+import { engineBinDir, REPO, Stack } from "../../../harness/engine";
 import { step, useEmulatorStack } from "../../../harness/e2e";
 import { copyNativeExample, LANGUAGES, languageHostsDir } from "../../../harness/languages";
 import { nativeSecrets, walkNativeStack } from "../../../harness/native";
@@ -25,6 +26,23 @@ import {
   releaseVersions,
   type ReleaseMirror,
 } from "../../support/release";
+
+/**
+ * The `go mod edit` command examples/native/go/README.md gives a copy of the example, as the go command's arguments,
+ * with the release's `version` where it names one (`-require=<module>@v0.6.0`).
+ */
+function readmeGoModEdit(version: string): string[] {
+  const readme = fs.readFileSync(path.join(REPO, "examples", "native", "go", "README.md"), "utf8");
+  const commands = readme.split("\n").filter((line) => line.startsWith("go mod edit "));
+  assert.equal(commands.length, 1, "examples/native/go/README.md gives one `go mod edit` command");
+  const required = `-require=${GO_SDK_MODULE}@`;
+  assert.ok(commands[0].includes(required), `the README's command requires a release: ${commands[0]}`);
+  return commands[0]
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map((arg) => (arg.startsWith(required) ? `${required}${version}` : arg));
+}
 
 describe(`e2e: the native provider from Go (the SDK from the release's module proxy, the plugin from its mirror) ${LANGUAGES}`, function () {
   this.timeout(40 * 60_000);
@@ -52,7 +70,9 @@ describe(`e2e: the native provider from Go (the SDK from the release's module pr
   const e2e = useEmulatorStack(
     (workspace) => {
       program = copyNativeExample("go", workspace.root);
-      // What the team types: the release folder's proxy first, our modules kept from the checksum database.
+      // What the team types: the README's edit of the copy, then `go get` with the release folder's proxy first and
+      // our modules kept from the checksum database.
+      goRun(readmeGoModEdit(version));
       goRun(["get", `${GO_SDK_MODULE}@${version}`]);
       return new Stack(workspace, program, "dev", {
         PATH: pathWithoutNode(engineBinDir(), languageHostsDir(), path.join(goEnv("GOROOT"), "bin")),
