@@ -37,7 +37,10 @@ shard's command failed; 2 for bad usage, unreadable input, a --full file that
 cannot be written (then nothing is printed), a drift check whose preview
 failed (the report says so), or an import that could not read the workspace
 or write <dir> (then nothing was written); 3 for an unexpected failure.
-\`webhook send\` exits 0 when the receiver answered 2xx, 1 when it did not.
+\`summarize\` exits 4 when the change crosses a limit set with
+--max-linked-accounts, --max-deletes, --max-replaces or --gates (the summary
+is printed). \`webhook send\` exits 0 when the receiver answered 2xx, 1 when
+it did not.
 `;
 
 /** A usage or input problem: printed with the usage hint, exit status 2. */

@@ -10,4 +10,15 @@ export {
   type LeftOut,
   type Summaries,
 } from "./summarize";
+export {
+  breaches,
+  GATES_EXAMPLE,
+  GatesFileError,
+  isLimitValue,
+  LIMIT_OPTIONS,
+  parseGates,
+  type Breach,
+  type Limit,
+  type Limits,
+} from "./gates";
 export type { ReportMode } from "./words";

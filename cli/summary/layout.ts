@@ -6,6 +6,7 @@ import { compareChanges, mergeSteps, rank, type Change } from "./changes";
 import { clashes, clashWarning } from "./clashes";
 import { describeChange } from "./describe";
 import { describeDeployedDrift, describeDrift, notChecked, requireRefresh, requireRefreshOnly } from "./drift";
+import { crossed, gateLines, gates, type Breach, type Limits } from "./gates";
 import { compareGroups, compareSections, naturalOrder, placeOf, SHARED } from "./groups";
 import { code, htmlId, showId } from "./markdown";
 import { resourceName, type PreviewJson, type PreviewStep } from "./preview";
@@ -31,15 +32,23 @@ export interface Block {
 
 /** The summary in pieces, each ending with a newline; joined with blank lines between them. */
 export interface Layout {
-  /** The title, a failed preview's warning, the count line and the clash warning with every clash. */
+  /**
+   * The limits crossed (or the line saying the change is within them), the title, a failed
+   * preview's warning, the count line and the clash warning with every clash.
+   */
   head: string;
   /** The same with at most NAMES_LISTED clashes: the head of a bounded summary. */
   shortHead: string;
-  /** The title and the count line without names: the head when nothing else fits. */
+  /**
+   * The limits' line (the ones crossed in one line), the title and the count line, without names:
+   * the head when nothing else fits.
+   */
   minimalHead: string;
   blocks: Block[];
   changes: number;
   errors: number;
+  /** The limits set that the changes cross: none when no limit is set, or the change is within them. */
+  breaches: Breach[];
   words: Words;
 }
 
@@ -124,9 +133,12 @@ function otherBlock(others: Change[], open: boolean, words: Words): Block {
   };
 }
 
-/** Cuts a preview's changes into the head and one block per group. */
-export function layout(preview: PreviewJson, mode: ReportMode): Layout {
+/** Cuts a preview's changes into the head and one block per group; `limits` are checked on a changes report only. */
+export function layout(preview: PreviewJson, mode: ReportMode, limits: Limits = {}): Layout {
   const words = WORDS[mode];
+  // A drift report has no author to stop: the limits are a pull request's.
+  if (mode !== "changes" && Object.values(limits).some((v) => v !== undefined))
+    throw new RangeError("limits apply to the changes report only, not to a drift report");
   const changes = mergeSteps(preview.steps);
   // This package's resources, dynamic or native (a stack being moved has both).
   const ours = changes.filter((c) => resourceTypeOf(c.type));
@@ -152,13 +164,18 @@ export function layout(preview: PreviewJson, mode: ReportMode): Layout {
   const open = groups.size + (others.length > 0 ? 1 : 0) === 1;
   const blocks = groupBlocks(groups, open, mode, words);
   if (others.length > 0) blocks.push(otherBlock(others, open, words));
+  // First of all, and in every head, so that a bound never leaves them out: whether the change is
+  // bigger than allowed is the reviewer's first question.
+  const gated = gates(ours, limits);
+  const gate = gateLines(gated, NAMES_LISTED);
   return {
-    head: [...top, ...clashWarning(clashing, clashing.length)].join("\n"),
-    shortHead: [...top, ...clashWarning(clashing.slice(0, NAMES_LISTED), clashing.length)].join("\n"),
-    minimalHead: [title, "", countLine(ours, false, words), ""].join("\n"),
+    head: [...gate, ...top, ...clashWarning(clashing, clashing.length)].join("\n"),
+    shortHead: [...gate, ...top, ...clashWarning(clashing.slice(0, NAMES_LISTED), clashing.length)].join("\n"),
+    minimalHead: [...gateLines(gated, 0), title, "", countLine(ours, false, words), ""].join("\n"),
     blocks,
     changes: ours.length + others.length + unnamed,
     errors: errors.length,
+    breaches: gated.filter(crossed),
     words,
   };
 }

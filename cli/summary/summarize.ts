@@ -1,6 +1,7 @@
 // The change summary (or drift report) as Markdown, whole or bounded to fit a pull request
 // comment; docs/design/cli.md says how the bound leaves out whole accounts.
 import { plural } from "../text";
+import type { Breach, Limits } from "./gates";
 import { layout, type Block } from "./layout";
 import { code } from "./markdown";
 import { parsePreview } from "./preview";
@@ -46,34 +47,39 @@ export interface Summaries {
   changes: number;
   /** Errors the preview reported: when there are any, the list of changes is incomplete. */
   errors: number;
+  /** The limits given that the changes cross: `summarize` exits 4 when there are any. */
+  breaches: Breach[];
 }
 
 /** Renders preview JSON (already parsed from text) as the full Markdown change summary, or drift report; pure. */
-export function summarize(data: unknown, mode: ReportMode = "changes"): string {
-  const { head, blocks, words } = layout(parsePreview(data), mode);
+export function summarize(data: unknown, mode: ReportMode = "changes", limits: Limits = {}): string {
+  const { head, blocks, words } = layout(parsePreview(data), mode, limits);
   return join([head, ...blocks.map((b) => b.text), words.footer + "\n"]);
 }
 
 /**
  * Renders preview JSON as a summary of at most `maxChars` UTF-16 code units, and the full one;
- * pure. Whole blocks are left out, accounts from the end first (docs/design/cli.md).
+ * pure. Whole blocks are left out, accounts from the end first (docs/design/cli.md). `limits`
+ * (changes only) open it with the ones crossed, or a line saying it is within them; the crossed
+ * ones are returned as `breaches`.
  */
 export function summarizeBounded(
   data: unknown,
   maxChars: number = DEFAULT_MAX_CHARS,
   fullAt: FullSummaryAt = {},
   mode: ReportMode = "changes",
+  limits: Limits = {},
 ): Summaries {
   if (!Number.isSafeInteger(maxChars) || maxChars < MIN_MAX_CHARS) {
     throw new RangeError(`maxChars must be a whole number of at least ${MIN_MAX_CHARS}; got ${maxChars}`);
   }
   if (fullAt.link !== undefined) fullSummaryLink(fullAt.link);
-  const parts = layout(parsePreview(data), mode);
-  const { words, changes, errors } = parts;
+  const parts = layout(parsePreview(data), mode, limits);
+  const { words, changes, errors, breaches } = parts;
   const footer = words.footer;
   const full = join([parts.head, ...parts.blocks.map((b) => b.text), footer + "\n"]);
   const none: LeftOut = { linkedAccounts: 0, accountChanges: 0, sharedChanges: 0, otherChanges: 0 };
-  if (full.length <= maxChars) return { bounded: full, full, leftOut: none, changes, errors };
+  if (full.length <= maxChars) return { bounded: full, full, leftOut: none, changes, errors, breaches };
 
   // The closing line's length grows with its numbers: reserve it for the worst case, everything left out.
   const everything = leftOutOf(parts.blocks);
@@ -96,12 +102,13 @@ export function summarizeBounded(
     footer + "\n",
     closingLine(leftOut, maxChars, fullAt, words) + "\n",
   ]);
-  if (bounded.length <= maxChars) return { bounded, full, leftOut, changes, errors };
+  if (bounded.length <= maxChars) return { bounded, full, leftOut, changes, errors, breaches };
 
-  // A head too long for the bound (many long names): the title, the counts and the closing line alone.
+  // A head too long for the bound (many long names): the limits crossed, the title, the counts and the
+  // closing line alone.
   for (const at of [fullAt, undefined]) {
     const minimal = join([parts.minimalHead, footer + "\n", closingLine(everything, maxChars, at, words) + "\n"]);
-    if (minimal.length <= maxChars) return { bounded: minimal, full, leftOut: everything, changes, errors };
+    if (minimal.length <= maxChars) return { bounded: minimal, full, leftOut: everything, changes, errors, breaches };
   }
   throw new Error(`the summary's closing lines alone exceed ${maxChars} characters; this is a bug, please report it`);
 }

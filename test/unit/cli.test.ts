@@ -51,7 +51,17 @@ const lists = (help: string, option: string) => help.split("\n").some((line) => 
 
 /** Each command's own options: its help lists them, no other command's help does. */
 const OPTIONS = {
-  summarize: ["--drift", "--drift-against-program", "--max-chars <n>", "--full <file>", "--full-link <url>"],
+  summarize: [
+    "--drift",
+    "--drift-against-program",
+    "--max-chars <n>",
+    "--full <file>",
+    "--full-link <url>",
+    "--max-linked-accounts <n>",
+    "--max-deletes <n>",
+    "--max-replaces <n>",
+    "--gates <file>",
+  ],
   import: ["--slug <slug>", "--linked-account <id>", "--out <dir>", "--force"],
   shards: ["--shards <n>", "--requests-per-second <n>", "--expect-no-changes"],
   "shards move": ["--from <n>", "--to <n>", "--dry-run"],
@@ -134,7 +144,11 @@ describe("the command line", () => {
         summarize,
         /PULUMI_ENABLE_STREAMING_JSON_PREVIEW=true pulumi refresh --preview-only --json > refresh\.json \|\| true\n/,
       );
-      assert.match(summarize, /default 60000, at least\s+1000\. GitHub refuses a comment over 65536\./);
+      // Wrapped to the options' column, wherever it breaks.
+      assert.match(
+        summarize,
+        /default\s+60000,\s+at\s+least\s+1000\.\s+GitHub\s+refuses\s+a\s+comment\s+over\s+65536\./,
+      );
       const imports = (await cli(["import", "--help"])).stdout;
       assert.match(imports, /INTEGRATION_PLATFORM_BASE_URL and\s+INTEGRATION_PLATFORM_API_KEY/);
       assert.match(imports, /npx pulumi-integration-platform import --slug hubspot --out platform\n/);

@@ -2,7 +2,8 @@
 // translated, installing no Node.js (Python and pip install the program's packages and the tools'
 // executable), and its program compiles and uses only what the generated Python SDK (sdk/python)
 // declares. How the workflows behave (their steps run as written) is checked for both projects by
-// githubWorkflow.test.ts and driftWorkflow.test.ts.
+// githubWorkflow.test.ts and driftWorkflow.test.ts; here, that the limits of the Python project's
+// gates.json reach the venv's tools, and stop a change past them unless the pull request is labelled.
 import * as assert from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -10,14 +11,17 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { parse } from "yaml";
 import {
+  limitsStep,
   PYTHON,
   readWorkflow,
+  runStep,
   TYPESCRIPT,
   WORKFLOW_FOLDER,
   type Flavour,
   type Job,
   type Step,
   type Workflow,
+  writeToolsStub,
 } from "../support/githubWorkflow";
 
 const REPO = path.join(__dirname, "../..");
@@ -200,6 +204,54 @@ describe("examples/github-actions/python: the workflows of a Python project, wit
       });
     });
   }
+
+  describe("pulumi.yml: the limits of gates.json", () => {
+    const python = readWorkflow(path.join(PYTHON.folder, "pulumi.yml"));
+    const preview = python.jobs.preview;
+
+    it("gates.json holds the TypeScript example's limits, and the README says to copy it beside Pulumi.yaml", () => {
+      const gates = (folder: string) =>
+        JSON.parse(fs.readFileSync(path.join(WORKFLOW_FOLDER, folder, "gates.json"), "utf8")) as unknown;
+      assert.deepEqual(gates(PYTHON.folder), gates(TYPESCRIPT.folder));
+      assert.equal(python.env.WORK_DIR, ".", "the job runs in the program's folder, where gates.json is");
+      const readme = fs.readFileSync(path.join(WORKFLOW_FOLDER, "README.md"), "utf8");
+      const section = /^## Python projects\n([\s\S]*?)^## /m.exec(readme)![1];
+      assert.match(section, /^\| \[`python\/gates\.json`\]\(python\/gates\.json\) \| the program's folder/m);
+    });
+
+    it("the summary step, as written, gives venv/bin/pulumi-integration-platform --gates gates.json; past a limit, the job fails unless the pull request has the label", () => {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pip-limits-"));
+      try {
+        // The tools' executable where the install step puts it, as a stand-in that exits 4 (past a limit).
+        fs.mkdirSync(path.join(dir, "venv", "bin"), { recursive: true });
+        writeToolsStub(path.join(dir, PYTHON.tools));
+        const summarizing = preview.steps.find((step) => /\bsummarize\b/.test(step.run ?? ""))!;
+        const summary = runStep(preview, summarizing, {}, { cwd: dir, env: { TOOLS_EXIT: "4" } });
+        assert.equal(summary.status, 0, summary.log);
+        const args = fs
+          .readFileSync(path.join(dir, `${PYTHON.tools}.args`), "utf8")
+          .trimEnd()
+          .split("\n");
+        assert.deepEqual(args.slice(0, 4), ["summarize", "preview.json", "--gates", "gates.json"]);
+        assert.equal(fs.readFileSync(path.join(dir, "summary.md"), "utf8"), "The summary (the stand-in exited 4).\n");
+        const check = (labels: string[]) =>
+          runStep(
+            preview,
+            limitsStep(preview),
+            { steps: { [summarizing.id!]: summary.outputs }, labels },
+            { cwd: dir },
+          );
+        const unlabelled = check([]);
+        assert.equal(unlabelled.status, 1, unlabelled.log);
+        assert.match(unlabelled.log, /^::error::.*adds the label large-change-approved to the pull request/m);
+        const labelled = check(["large-change-approved"]);
+        assert.equal(labelled.status, 0, labelled.log);
+        assert.match(labelled.log, /^::warning::.*overridden by the label large-change-approved/m);
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  });
 
   it("has no sharded.yml, as the README says (the sharding helpers are TypeScript only)", () => {
     const readme = fs.readFileSync(path.join(WORKFLOW_FOLDER, "README.md"), "utf8");

@@ -1,16 +1,28 @@
 // The GitHub Actions example users copy, for a TypeScript project and for a Python one: valid YAML, a
 // preview job for pull requests that previews once and comments the change summary (bounded to
-// GitHub's comment limit, the full one in the step summary), an `up` job for main, and only settings
-// the provider reads.
+// GitHub's comment limit, the full one in the step summary), that fails a change past the limits of
+// gates.json unless the pull request has the team's override label, an `up` job for main, and only
+// settings the provider reads.
 import * as assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { parse } from "yaml";
 import { SETTINGS } from "../../provider/settings";
 import { SHARDS_SETTING } from "../../provider/sharding";
-import { FLAVOURS, type Flavour, uses, WORKFLOW_FOLDER as FOLDER, type Workflow } from "../support/githubWorkflow";
+import {
+  type Context,
+  DEFAULT_PULL_REQUEST_TYPES,
+  FLAVOURS,
+  type Flavour,
+  GATE_KEYS,
+  limitsStep,
+  runStep,
+  uses,
+  WORKFLOW_FOLDER as FOLDER,
+  type Workflow,
+  writeToolsStub,
+} from "../support/githubWorkflow";
 
 /** Every file below the examples' folder (the Python project's among them), relative to it. */
 function exampleFiles(): string[] {
@@ -32,6 +44,12 @@ function workflowChecks(flavour: Flavour): void {
     assert.deepEqual(Object.keys(workflow.jobs).sort(), ["preview", "up"]);
     assert.equal(workflow.jobs.preview.if, "github.event_name == 'pull_request'");
     assert.equal(workflow.jobs.up.if, "github.event_name == 'push' && github.ref == 'refs/heads/main'");
+  });
+
+  it("previews again when a label is added to the pull request or removed, besides its default events", () => {
+    assert.deepEqual(workflow.on.pull_request?.branches, ["main"]);
+    // Naming types replaces GitHub's default list: the defaults must be named too.
+    assert.deepEqual(workflow.on.pull_request?.types, [...DEFAULT_PULL_REQUEST_TYPES, "labeled", "unlabeled"]);
   });
 
   it(`installs the ${flavour.name} program's packages and the tools in both jobs, before Pulumi runs`, () => {
@@ -64,7 +82,7 @@ function workflowChecks(flavour: Flavour): void {
     const summarizing = preview.steps.find((step) => step.run?.includes("summarize"))!;
     assert.ok(
       summarizing.run!.includes(
-        `\n${flavour.tools} summarize preview.json --full summary-full.md --full-link "$RUN_PAGE" > summary.md\n`,
+        `\n${flavour.tools} summarize preview.json --gates gates.json --full summary-full.md --full-link "$RUN_PAGE" > summary.md || status=$?\n`,
       ),
       summarizing.run,
     );
@@ -79,11 +97,14 @@ function workflowChecks(flavour: Flavour): void {
     const [artifact] = uses(preview, "actions/upload-artifact");
     assert.match(String(artifact.with?.path), /\/summary-full\.md$/);
     assert.equal(artifact.with?.name, "integration-platform-summary");
-    const order = [pulumi, json, summarizing, comment, reruns[0]].map((step) => preview.steps.indexOf(step));
+    const limits = limitsStep(preview);
+    const order = [pulumi, json, summarizing, artifact, comment, limits, reruns[0]].map((step) =>
+      preview.steps.indexOf(step),
+    );
     assert.deepEqual(
       order,
       [...order].sort((a, b) => a - b),
-      "install, preview, summarize, comment, then fail on a failed preview",
+      "install, preview, summarize, keep and comment it, check the limits, then fail on a failed preview",
     );
   });
 
@@ -96,11 +117,14 @@ function workflowChecks(flavour: Flavour): void {
     });
     afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-    /** Runs the step's script in `dir` as GitHub runs it (bash -e -o pipefail), with the package's bin for the tools. */
+    /**
+     * Runs the step's script in `dir` as GitHub runs it (bash -e -o pipefail), with the package's bin
+     * for the tools and the example's gates.json in the program's folder.
+     */
     function runSummaryStep(
       accounts: number,
       diagnostics: Record<string, unknown>[] = [],
-    ): { comment: string; full: string; stepSummary: string } {
+    ): { comment: string; full: string; stepSummary: string; exitCode: string } {
       const steps = Array.from({ length: accounts }, (_, i) => ({
         op: "create",
         urn: `urn:pulumi:prod::platform::${TYPE}::tenant-${i}-pipeline`,
@@ -120,22 +144,24 @@ function workflowChecks(flavour: Flavour): void {
       // The tools' executable (Python) is the package's CLI joined to Node.js: the same commands.
       const script = step.run!.replaceAll(flavour.tools, `node ${JSON.stringify(BIN)}`);
       assert.notEqual(script, step.run, `the step runs ${flavour.tools}`);
-      const stepSummary = path.join(dir, "step-summary.md");
-      fs.writeFileSync(stepSummary, "");
-      execFileSync("bash", ["--noprofile", "--norc", "-eo", "pipefail", "-c", script], {
-        cwd: dir,
-        env: {
-          ...process.env,
-          RUN_PAGE: "https://github.com/acme/setup/actions/runs/42",
-          GITHUB_STEP_SUMMARY: stepSummary,
-        },
-      });
+      fs.copyFileSync(path.join(FOLDER, flavour.folder, "gates.json"), path.join(dir, "gates.json"));
+      // RUN_PAGE is the run https://github.com/acme/setup/actions/runs/42.
+      const ran = runStep(workflow.jobs.preview, step, {}, { cwd: dir, script });
+      assert.equal(ran.status, 0, ran.log);
       const read = (file: string) => fs.readFileSync(path.join(dir, file), "utf8");
-      return { comment: read("summary.md"), full: read("summary-full.md"), stepSummary: read("step-summary.md") };
+      return {
+        comment: read("summary.md"),
+        full: read("summary-full.md"),
+        stepSummary: ran.stepSummary,
+        exitCode: ran.outputs["exit-code"],
+      };
     }
 
     it("comments at most 60,000 characters, linking this run, and puts every change in the step summary", () => {
-      const { comment, full, stepSummary } = runSummaryStep(1000);
+      const { comment, full, stepSummary, exitCode } = runSummaryStep(1000);
+      // 1,000 linked accounts with a change, past gates.json's 50: the summary is still made and
+      // commented; the limits' step fails the job.
+      assert.equal(exitCode, "4");
       assert.ok(comment.length <= 60_000, `${comment.length} characters`);
       assert.match(
         comment,
@@ -149,13 +175,14 @@ function workflowChecks(flavour: Flavour): void {
       // As the real CLI reports a field id the platform does not have (test/e2e/previewValidation.test.ts).
       const reason =
         'fieldId: config "tenant-1" (app "hubspot", linked account "tenant-1") has no field "hs_pipline" global to the app: check fieldId and workflowId';
-      const { comment } = runSummaryStep(3, [
+      const { comment, exitCode } = runSummaryStep(3, [
         {
           urn: `urn:pulumi:prod::platform::${TYPE}::tenant-1-typo`,
           severity: "error",
           message: `error: ${TYPE} resource 'tenant-1-typo' has a problem: ${reason}\n`,
         },
       ]);
+      assert.equal(exitCode, "0", "3 linked accounts, within gates.json's limits");
       assert.match(comment, /> \*\*The preview failed\*\* with 1 error \(`tenant-1-typo`\)/);
       const block = comment
         .split("<details")
@@ -174,6 +201,138 @@ function workflowChecks(flavour: Flavour): void {
         stepSummary,
         `${comment}\nThe full summary is over 1 MiB, too large for this page: download the artifact \`integration-platform-summary\` of this run.\n`,
       );
+    });
+  });
+
+  describe("the limits of gates.json, and the label that lets a change past them, run as written", () => {
+    const preview = workflow.jobs.preview;
+    const summarizing = preview.steps.find((step) => step.run?.includes("summarize"))!;
+    let dir = "";
+    beforeEach(() => {
+      dir = fs.mkdtempSync(path.join(os.tmpdir(), "workflow-limits-"));
+      writeToolsStub(path.join(dir, "tools"));
+    });
+    afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+    /** Runs the summary step with a stand-in for the tools that exits `toolsExit`. */
+    function summarize(toolsExit: number) {
+      const script = summarizing.run!.replaceAll(flavour.tools, JSON.stringify(path.join(dir, "tools")));
+      assert.notEqual(script, summarizing.run, `the step runs ${flavour.tools}`);
+      fs.writeFileSync(path.join(dir, "preview.json"), "{}");
+      const ran = runStep(preview, summarizing, {}, { cwd: dir, script, env: { TOOLS_EXIT: String(toolsExit) } });
+      const comment = path.join(dir, "summary.md");
+      return {
+        ...ran,
+        args: fs.readFileSync(path.join(dir, "tools.args"), "utf8").trimEnd().split("\n"),
+        comment: fs.existsSync(comment) ? fs.readFileSync(comment, "utf8") : undefined,
+      };
+    }
+
+    /** Runs the limits' step after a summary step that wrote `outputs`, on a pull request with `labels`. */
+    function checkLimits(outputs: Record<string, string>, labels: string[], vars: Context["vars"] = {}) {
+      return runStep(
+        preview,
+        limitsStep(preview),
+        { steps: { [summarizing.id!]: outputs }, labels, vars },
+        { cwd: dir },
+      );
+    }
+
+    /** The summary step, then (when it passed) the limits' step, as the job runs them. */
+    function pullRequest(toolsExit: number, labels: string[], vars: Context["vars"] = {}) {
+      const summary = summarize(toolsExit);
+      assert.equal(summary.status, 0, summary.log);
+      return { summary, limits: checkLimits(summary.outputs, labels, vars) };
+    }
+
+    it("passes summarize --gates gates.json, the example's file beside Pulumi.yaml, with sane limits", () => {
+      const { args } = summarize(0);
+      assert.equal(args[args.indexOf("--gates") + 1], "gates.json");
+      // The step runs in WORK_DIR, the program's folder: the example's folder.
+      assert.equal(summarizing["working-directory"], "${{ env.WORK_DIR }}");
+      assert.equal(workflow.env.WORK_DIR, ".");
+      const file = path.join(FOLDER, flavour.folder, workflow.env.WORK_DIR, "gates.json");
+      assert.ok(fs.existsSync(file), `${file} exists`);
+      const gates = JSON.parse(fs.readFileSync(file, "utf8")) as Record<string, unknown>;
+      assert.deepEqual(gates, { maxLinkedAccounts: 50, maxDeletes: 0, maxReplaces: 0 });
+      for (const [key, value] of Object.entries(gates)) {
+        assert.ok(GATE_KEYS.includes(key), `${key} is a limit summarize reads`);
+        assert.ok(Number.isInteger(value) && (value as number) >= 0, `${key}: ${String(value)}`);
+      }
+    });
+
+    it("past a limit, without the label: the comment and the step summary are still made, then the job fails naming the label", () => {
+      const { summary, limits } = pullRequest(4, ["documentation"]);
+      assert.equal(summary.outputs["exit-code"], "4");
+      assert.equal(summary.comment, "The summary (the stand-in exited 4).\n");
+      assert.equal(summary.stepSummary, "The summary (the stand-in exited 4).\n");
+      assert.equal(limits.status, 1, limits.log);
+      assert.match(
+        limits.log,
+        /^::error::The change is past a limit of gates\.json: .* a reviewer adds the label large-change-approved to the pull request/m,
+      );
+      assert.equal(
+        limits.stepSummary,
+        "\n**Past a limit of `gates.json`**: add the label `large-change-approved` to let the change through.\n",
+      );
+      // No label at all, the same.
+      assert.equal(pullRequest(4, []).limits.status, 1);
+    });
+
+    it("past a limit, with the label: passes, and says the limits were overridden", () => {
+      for (const labels of [["large-change-approved"], ["documentation", "Large-Change-Approved"]]) {
+        const { limits } = pullRequest(4, labels);
+        assert.equal(limits.status, 0, limits.log);
+        assert.match(
+          limits.log,
+          /^::warning::The change is past a limit of gates\.json .*overridden by the label large-change-approved/m,
+        );
+        assert.match(limits.stepSummary, /overridden by the label `large-change-approved`/);
+      }
+    });
+
+    it("the team names the label with the repository variable LARGE_CHANGE_LABEL", () => {
+      const vars = { LARGE_CHANGE_LABEL: "reach-approved-by-ops" };
+      const without = pullRequest(4, ["large-change-approved"], vars).limits;
+      assert.equal(without.status, 1, "the default label no longer overrides");
+      assert.match(without.log, /::error::.*adds the label reach-approved-by-ops to the pull request/);
+      const labelled = pullRequest(4, ["reach-approved-by-ops"], vars).limits;
+      assert.equal(labelled.status, 0, labelled.log);
+      assert.match(labelled.log, /overridden by the label reach-approved-by-ops/);
+    });
+
+    it("within the limits: passes, with or without the label", () => {
+      for (const labels of [[], ["large-change-approved"]]) {
+        const { summary, limits } = pullRequest(0, labels);
+        assert.equal(summary.outputs["exit-code"], "0");
+        assert.equal(limits.status, 0, limits.log);
+        assert.equal(limits.log, "The change is within the limits of gates.json.\n");
+        assert.equal(limits.stepSummary, "");
+      }
+    });
+
+    it("a summary that failed (2: bad input or usage, 3: a crash) fails its step as before, and the limits' step whatever the labels", () => {
+      for (const toolsExit of [2, 3]) {
+        const summary = summarize(toolsExit);
+        assert.equal(summary.status, toolsExit, "the summary step fails with the tools' status");
+        assert.equal(summary.outputs["exit-code"], String(toolsExit));
+        const limits = checkLimits(summary.outputs, ["large-change-approved"]);
+        assert.equal(limits.status, 1);
+        assert.match(limits.log, new RegExp(`^::error::The change summary exited ${toolsExit}: `, "m"));
+      }
+      // A summary step that wrote no status (it did not run to the end).
+      const limits = checkLimits({}, ["large-change-approved"]);
+      assert.equal(limits.status, 1);
+      assert.match(limits.log, /^::error::The change summary exited without a status/m);
+    });
+
+    it("checks the labels the event lists, with no secret and no token", () => {
+      const step = limitsStep(preview);
+      assert.equal(step.env?.LABELS, "${{ toJSON(github.event.pull_request.labels.*.name) }}");
+      assert.equal(step.env?.OVERRIDE_LABEL, "${{ vars.LARGE_CHANGE_LABEL || 'large-change-approved' }}");
+      assert.doesNotMatch(JSON.stringify({ job: preview.env, step }), /secrets\.|github\.token|GITHUB_TOKEN/);
+      // The label's name reaches the script through the environment, never pasted into it.
+      assert.doesNotMatch(step.run!, /\$\{\{/);
     });
   });
 

@@ -1,5 +1,7 @@
 // examples/github-actions/sharded.yml: one job per shard in a matrix derived from SHARDS, each
-// paced to its share of the API key's limit, and one change summary of every shard's preview.
+// paced to its share of the API key's limit, and one change summary of every shard's preview, whose
+// limits (gates.json) count across every shard and fail the run unless the pull request has the
+// team's override label.
 import * as assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -7,7 +9,16 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { parse } from "yaml";
 import { SHARDS_SETTING } from "../../provider/sharding";
-import { WORKFLOW_FOLDER, type Job, type Workflow } from "../support/githubWorkflow";
+import {
+  type Context,
+  DEFAULT_PULL_REQUEST_TYPES,
+  limitsStep,
+  runStep as runJobStep,
+  WORKFLOW_FOLDER,
+  type Job,
+  type Workflow,
+  writeToolsStub,
+} from "../support/githubWorkflow";
 
 type MatrixJob = Job & { needs?: string | string[]; strategy?: { matrix: { shard: string }; "fail-fast"?: boolean } };
 
@@ -65,7 +76,7 @@ describe("examples/github-actions/sharded.yml", () => {
     const script = step("summary", /One summary/).run!;
     assert.match(
       script,
-      /npx pulumi-integration-platform summarize previews\/preview-\*\.json --full summary-full\.md/,
+      /npx pulumi-integration-platform summarize previews\/preview-\*\.json --gates gates\.json --full summary-full\.md/,
     );
     assert.match(script, /test "\$\(ls previews\/preview-\*\.json \| wc -l\)" -eq "\$SHARDS"/);
     assert.equal(step("summary", /Fail when/).if, "${{ needs.preview.result != 'success' }}");
@@ -80,5 +91,124 @@ describe("examples/github-actions/sharded.yml", () => {
       undefined,
       "the preview validates (the default)",
     );
+  });
+
+  it("previews again when a label is added to the pull request or removed, besides its default events", () => {
+    assert.deepEqual(workflow.on.pull_request?.branches, ["main"]);
+    assert.deepEqual(workflow.on.pull_request?.types, [...DEFAULT_PULL_REQUEST_TYPES, "labeled", "unlabeled"]);
+  });
+
+  describe("the limits of gates.json, counted across every shard, and the label that lets a change past them, run as written", () => {
+    const summary = workflow.jobs.summary;
+    const summarizing = step("summary", /One summary/);
+    const TOOLS = "npx pulumi-integration-platform";
+    let dir = "";
+    beforeEach(() => {
+      dir = fs.mkdtempSync(path.join(os.tmpdir(), "sharded-limits-"));
+      writeToolsStub(path.join(dir, "tools"));
+      // What the download step gathers: every shard's preview.
+      fs.mkdirSync(path.join(dir, "previews"));
+      for (let shard = 0; shard < Number(workflow.env.SHARDS); shard++)
+        fs.writeFileSync(path.join(dir, "previews", `preview-${shard}.json`), "{}");
+    });
+    afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+    /** Runs the summary step with a stand-in for the tools that exits `toolsExit`. */
+    function summarize(toolsExit: number) {
+      const script = summarizing.run!.replaceAll(TOOLS, JSON.stringify(path.join(dir, "tools")));
+      assert.notEqual(script, summarizing.run, `the step runs ${TOOLS}`);
+      const ran = runJobStep(
+        summary,
+        summarizing,
+        {},
+        {
+          cwd: dir,
+          script,
+          env: { SHARDS: workflow.env.SHARDS, TOOLS_EXIT: String(toolsExit) },
+        },
+      );
+      const args = path.join(dir, "tools.args");
+      return { ...ran, args: fs.existsSync(args) ? fs.readFileSync(args, "utf8").trimEnd().split("\n") : [] };
+    }
+
+    /** The summary step, then (when it passed) the limits' step, as the job runs them. */
+    function pullRequest(toolsExit: number, labels: string[], vars: Context["vars"] = {}) {
+      const ran = summarize(toolsExit);
+      assert.equal(ran.status, 0, ran.log);
+      const context = { steps: { [summarizing.id!]: ran.outputs }, labels, vars };
+      return { summary: ran, limits: runJobStep(summary, limitsStep(summary), context, { cwd: dir }) };
+    }
+
+    it("one summarize of every shard's preview, with --gates gates.json, the example's file beside Pulumi.yaml", () => {
+      const { args } = summarize(0);
+      assert.deepEqual(args.slice(0, 6), [
+        "summarize",
+        "previews/preview-0.json",
+        "previews/preview-1.json",
+        "previews/preview-2.json",
+        "previews/preview-3.json",
+        "--gates",
+      ]);
+      assert.equal(args[args.indexOf("--gates") + 1], "gates.json");
+      assert.equal(summarizing["working-directory"], "${{ env.WORK_DIR }}");
+      assert.equal(workflow.env.WORK_DIR, ".");
+      const gates = path.join(WORKFLOW_FOLDER, workflow.env.WORK_DIR, "gates.json");
+      assert.deepEqual(JSON.parse(fs.readFileSync(gates, "utf8")), {
+        maxLinkedAccounts: 50,
+        maxDeletes: 0,
+        maxReplaces: 0,
+      });
+    });
+
+    it("a missing shard's preview still fails the summary step, before summarize runs", () => {
+      fs.rmSync(path.join(dir, "previews", "preview-3.json"));
+      const ran = summarize(0);
+      assert.notEqual(ran.status, 0);
+      assert.deepEqual(ran.args, [], "summarize did not run");
+    });
+
+    it("past a limit, without the label: the summary is kept and commented, then the job's last step fails naming the label", () => {
+      const { summary: ran, limits } = pullRequest(4, ["documentation"]);
+      assert.equal(ran.outputs["exit-code"], "4");
+      assert.equal(fs.readFileSync(path.join(dir, "summary.md"), "utf8"), "The summary (the stand-in exited 4).\n");
+      assert.equal(ran.stepSummary, "The summary (the stand-in exited 4).\n");
+      assert.equal(limits.status, 1, limits.log);
+      assert.match(
+        limits.log,
+        /^::error::The change is past a limit of gates\.json: .* a reviewer adds the label large-change-approved to the pull request/m,
+      );
+      const steps = summary.steps;
+      const comment = steps.findIndex((s) => s.uses?.startsWith("marocchino/sticky-pull-request-comment@"));
+      const artifact = steps.findIndex((s) => s.uses?.startsWith("actions/upload-artifact@"));
+      assert.ok(steps.indexOf(limitsStep(summary)) > Math.max(comment, artifact), "after the comment and the artifact");
+      assert.equal(steps.indexOf(limitsStep(summary)), steps.length - 1, "the last step");
+    });
+
+    it("past a limit, with the label (the team's, from LARGE_CHANGE_LABEL, or large-change-approved): passes, saying it was overridden", () => {
+      const labelled = pullRequest(4, ["large-change-approved"]).limits;
+      assert.equal(labelled.status, 0, labelled.log);
+      assert.match(labelled.log, /^::warning::.*overridden by the label large-change-approved/m);
+      const vars = { LARGE_CHANGE_LABEL: "fleet-wide-ok" };
+      assert.equal(pullRequest(4, ["large-change-approved"], vars).limits.status, 1);
+      const team = pullRequest(4, ["fleet-wide-ok"], vars).limits;
+      assert.equal(team.status, 0, team.log);
+      assert.match(team.log, /overridden by the label fleet-wide-ok/);
+    });
+
+    it("within the limits: passes; a summary that failed (2): fails, label or not", () => {
+      const within = pullRequest(0, []).limits;
+      assert.equal(within.status, 0, within.log);
+      assert.equal(within.log, "The change is within the limits of gates.json.\n");
+      const failed = summarize(2);
+      assert.equal(failed.status, 2, "the summary step fails as before");
+      const limits = runJobStep(
+        summary,
+        limitsStep(summary),
+        { steps: { [summarizing.id!]: failed.outputs }, labels: ["large-change-approved"] },
+        { cwd: dir },
+      );
+      assert.equal(limits.status, 1);
+      assert.match(limits.log, /^::error::The change summary exited 2: /m);
+    });
   });
 });

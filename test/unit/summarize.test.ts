@@ -7,7 +7,16 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { main } from "../../cli/main";
-import { mergePreviews, parsePreview, PreviewJsonError, summarize, summarizeBounded } from "../../cli/summary";
+import {
+  breaches,
+  GatesFileError,
+  mergePreviews,
+  parseGates,
+  parsePreview,
+  PreviewJsonError,
+  summarize,
+  summarizeBounded,
+} from "../../cli/summary";
 import { TYPE, type Kind } from "../../harness/fixture";
 
 const GOLDEN = path.join(__dirname, "../e2e/golden");
@@ -114,6 +123,17 @@ function bin(args: string[], stdin?: string): Promise<{ code: number; stdout: st
     });
     child.stdin!.end(stdin ?? "");
   });
+}
+
+/** Runs the command line in-process, as cli.test.ts does: what the source does now, without a build. */
+async function cli(args: string[], stdin = ""): Promise<{ code: number; stdout: string; stderr: string }> {
+  const run = { stdout: "", stderr: "" };
+  const code = await main(args, {
+    stdout: (text) => (run.stdout += text),
+    stderr: (text) => (run.stderr += text),
+    readStdin: async () => stdin,
+  });
+  return { code, ...run };
 }
 
 describe("summarize: the change summary of a pull request", () => {
@@ -1355,5 +1375,433 @@ describe("summarize: resources refused at preview (validation)", () => {
       /#### Refused at preview\n\n- \*\*Refused at preview\*\* `quota` \(EnvVariableValue\): definitionId: no env variable definition/,
     );
     assert.doesNotMatch(report, /s3cr3t/, "only this package's own check failures are quoted");
+  });
+});
+
+// Gates on a pull request's reach. The real preview changes 3 linked accounts (acme, globex,
+// initech), deletes 4 objects (in acme and globex, and 1 event tied to none) and replaces 4 (in
+// acme and globex, and 2 tied to none): the counts each limit is tried at, under and over.
+describe("summarize: gates on a pull request's reach (--max-linked-accounts, --max-deletes, --max-replaces, --gates)", () => {
+  const golden = fs.readFileSync(path.join(GOLDEN, "summary.md"), "utf8");
+  const file = path.join(GOLDEN, "preview.json");
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gates-"));
+  const write = (name: string, data: unknown) => {
+    const written = path.join(dir, name);
+    fs.writeFileSync(written, typeof data === "string" ? data : JSON.stringify(data));
+    return written;
+  };
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  /** The lines before the title: what the gates say. */
+  const gateHead = (markdown: string) => markdown.slice(0, markdown.indexOf("## Integration platform changes"));
+
+  /** One stack's preview of a sharded program: a toggle updated in each of its accounts, a field deleted in its first. */
+  function shardPreview(stack: string, accounts: string[]): { steps: Step[] } {
+    const toggle = (id: string, enabled: boolean) => ({
+      slug: "hubspot",
+      linkedAccountId: id,
+      configId: id,
+      workflowId: "wf_hs_deal_alerts",
+      enabled,
+    });
+    const steps = accounts.map((id) =>
+      step("update", "WorkflowToggle", `${id}-alerts`, { old: toggle(id, false), new: toggle(id, true) }),
+    );
+    const first = accounts[0];
+    steps.push(
+      step("delete", "ConfigField", `${first}-pipeline`, {
+        old: { slug: "hubspot", linkedAccountId: first, configId: first, fieldId: "hs_pipeline", name: "Pipeline" },
+      }),
+    );
+    for (const s of steps) s.urn = s.urn.replace("urn:pulumi:dev::", `urn:pulumi:${stack}::`);
+    return { steps };
+  }
+
+  const each = [
+    { limit: "maxLinkedAccounts", option: "--max-linked-accounts", count: 3 },
+    { limit: "maxDeletes", option: "--max-deletes", count: 4 },
+    { limit: "maxReplaces", option: "--max-replaces", count: 4 },
+  ] as const;
+  for (const { limit, option, count } of each) {
+    it(`${option}: at the limit and under it the change passes, over it is a breach (${count} counted)`, () => {
+      for (const [max, over] of [
+        [count, false],
+        [count + 1, false],
+        [count - 1, true],
+        [0, true],
+      ] as const) {
+        const {
+          bounded,
+          full,
+          breaches: found,
+        } = summarizeBounded(realPreview(), undefined, {}, "changes", {
+          [limit]: max,
+        });
+        assert.deepEqual(
+          found.map((b) => [b.limit, b.option, b.count, b.max]),
+          over ? [[limit, option, count, max]] : [],
+          `${option} ${max}`,
+        );
+        const head = gateHead(full);
+        if (over)
+          assert.match(
+            head,
+            new RegExp(`^> \\*\\*Over the limits set for this change\\*\\* \\(\`${option} ${max}\`\\):\n> - `),
+          );
+        else
+          assert.match(
+            head,
+            new RegExp(`^\\*\\*Within the limits set for this change\\*\\* \\(\`${option} ${max}\`\\): `),
+          );
+        // The gate's lines come first; the summary after them is the one without limits.
+        assert.equal(full.slice(head.length), golden);
+        assert.equal(bounded, full);
+      }
+    });
+  }
+
+  it("names, first, each limit crossed, its count, its limit and the first linked accounts", () => {
+    const limits = { maxLinkedAccounts: 2, maxDeletes: 0, maxReplaces: 0 };
+    const { full, breaches: found } = summarizeBounded(realPreview(), undefined, {}, "changes", limits);
+    assert.equal(
+      gateHead(full),
+      [
+        "> **Over the limits set for this change** (`--max-linked-accounts 2`, `--max-deletes 0`, `--max-replaces 0`):",
+        "> - **3 linked accounts** would change, over the limit of 2 (`--max-linked-accounts`): `acme`, `globex`, `initech`.",
+        "> - **4 platform objects to delete**, over the limit of 0 (`--max-deletes`), in 2 linked accounts: `acme`, `globex`; and 1 tied to no linked account.",
+        "> - **4 platform objects to replace**, over the limit of 0 (`--max-replaces`), in 2 linked accounts: `acme`, `globex`; and 2 tied to no linked account.",
+        "",
+        "",
+      ].join("\n"),
+    );
+    assert.deepEqual(
+      found.map((b) => [b.limit, b.accounts, b.untied]),
+      [
+        ["maxLinkedAccounts", ["`acme`", "`globex`", "`initech`"], 0],
+        ["maxDeletes", ["`acme`", "`globex`"], 1],
+        ["maxReplaces", ["`acme`", "`globex`"], 2],
+      ],
+    );
+    // summarize() takes the same limits, and writes the same full summary.
+    assert.equal(summarize(realPreview(), "changes", limits), full);
+
+    // The first 10 accounts, in the count line's natural order, and how many more.
+    const twelve = summarizeBounded(
+      tenantsPreview(12, (i) => `tenant-${i}`),
+      undefined,
+      {},
+      "changes",
+      {
+        maxLinkedAccounts: 5,
+      },
+    );
+    assert.match(
+      twelve.full,
+      /^> - \*\*12 linked accounts\*\* would change, over the limit of 5 \(`--max-linked-accounts`\): `tenant-0`, `tenant-1`, `tenant-2`, .*, `tenant-9` and 2 more\.$/m,
+    );
+    // Deletes tied to no linked account say so.
+    const event = { type: TYPE("ApplicationEvent") };
+    const untied = summarize(
+      {
+        steps: [
+          { op: "delete", urn: URN(event.type, "deal-won"), oldState: { ...event, inputs: { slug: "hubspot" } } },
+        ],
+      },
+      "changes",
+      { maxDeletes: 0 },
+    );
+    assert.match(
+      gateHead(untied),
+      /^> - \*\*1 platform object to delete\*\*, over the limit of 0 \(`--max-deletes`\), tied to no linked account\.$/m,
+    );
+  });
+
+  it("says in one line that the change is within every limit set, naming them, so a reviewer sees the gate ran", () => {
+    const { full, breaches: found } = summarizeBounded(realPreview(), undefined, {}, "changes", {
+      maxLinkedAccounts: 50,
+      maxDeletes: 4,
+      maxReplaces: 10,
+    });
+    assert.deepEqual(found, []);
+    assert.equal(
+      gateHead(full),
+      "**Within the limits set for this change** (`--max-linked-accounts 50`, `--max-deletes 4`, `--max-replaces 10`): " +
+        "3 linked accounts with changes, 4 platform objects to delete, 4 platform objects to replace.\n\n",
+    );
+    // No limit set, no line: the summary is as it was.
+    assert.equal(summarizeBounded(realPreview(), undefined, {}, "changes", {}).full, golden);
+  });
+
+  it("counts across every preview given: two shards' stacks, each within the limits alone, over them together", async () => {
+    const ids = (from: number) => Array.from({ length: 30 }, (_, i) => `tenant-${from + i}`);
+    const one = write("prod-1.json", shardPreview("prod-1", ids(0)));
+    const two = write("prod-2.json", shardPreview("prod-2", ids(30)));
+    const limits = ["--max-linked-accounts", "50", "--max-deletes", "1"];
+    for (const alone of [one, two]) {
+      const run = await cli(["summarize", alone, ...limits]);
+      assert.equal(run.code, 0, run.stderr);
+      assert.match(
+        run.stdout,
+        /^\*\*Within the limits set for this change\*\* .*: 30 linked accounts with changes, 1 platform object to delete\.\n/,
+      );
+    }
+    const both = await cli(["summarize", one, two, ...limits]);
+    assert.equal(both.code, 4, both.stderr);
+    assert.equal(both.stderr, "");
+    assert.match(
+      both.stdout,
+      /^> \*\*Over the limits set for this change\*\* \(`--max-linked-accounts 50`, `--max-deletes 1`\):\n> - \*\*60 linked accounts\*\* would change, over the limit of 50 \(`--max-linked-accounts`\): `tenant-0`, `tenant-1`, .*, `tenant-9` and 50 more\.\n> - /,
+    );
+    assert.match(
+      both.stdout,
+      /^> - \*\*2 platform objects to delete\*\*, over the limit of 1 \(`--max-deletes`\), in 2 linked accounts: `tenant-0`, `tenant-30`\.$/m,
+    );
+    assert.match(
+      both.stdout,
+      /\n\n## Integration platform changes in 2 stacks \(`prod-1`, `prod-2`\) of project `demo`\n/,
+    );
+    // The pure count agrees with the command's.
+    const merged = mergePreviews([shardPreview("prod-1", ids(0)), shardPreview("prod-2", ids(30))].map(parsePreview));
+    assert.deepEqual(
+      summarizeBounded(merged, undefined, {}, "changes", { maxLinkedAccounts: 50, maxDeletes: 1 }).breaches.map((b) => [
+        b.limit,
+        b.count,
+      ]),
+      [
+        ["maxLinkedAccounts", 60],
+        ["maxDeletes", 2],
+      ],
+    );
+  });
+
+  it("keeps the gate's lines when --max-chars leaves accounts out, and stays within the bound", () => {
+    const preview = tenantsPreview(300);
+    const {
+      bounded,
+      leftOut,
+      breaches: found,
+    } = summarizeBounded(preview, 20_000, {}, "changes", {
+      maxLinkedAccounts: 100,
+    });
+    assert.ok(bounded.length <= 20_000, `${bounded.length}`);
+    assert.ok(leftOut.linkedAccounts > 0);
+    assert.equal(found.length, 1);
+    assert.match(
+      bounded,
+      /^> \*\*Over the limits set for this change\*\* \(`--max-linked-accounts 100`\):\n> - \*\*300 linked accounts\*\* would change, over the limit of 100 \(`--max-linked-accounts`\): `tenant-0000`, .*, `tenant-0009` and 290 more\.\n\n## /,
+    );
+    // When even the head does not fit (long ids), the counts alone, in one line, still first.
+    const long = (i: number) => `${"account-with-a-very-long-id-".repeat(12)}${i}`;
+    const small = summarizeBounded(tenantsPreview(12, long), 1000, {}, "changes", { maxLinkedAccounts: 3 });
+    assert.ok(small.bounded.length <= 1000, `${small.bounded.length}`);
+    assert.match(
+      small.bounded,
+      /^> \*\*Over the limits set for this change\*\*: 12 linked accounts with changes, over `--max-linked-accounts 3`\.\n\n## Integration platform changes/,
+    );
+    assert.doesNotMatch(small.bounded, /account-with-a-very-long-id/);
+    // Every limit crossed, ten stacks in the title, every kind of block left out: still within the smallest bound.
+    const stacks = Array.from({ length: 10 }, (_, i) =>
+      shardPreview(
+        `production-shard-${i}`,
+        Array.from({ length: 40 }, (_, j) => long(i * 40 + j)),
+      ),
+    );
+    const real = realPreview().steps.map((s) => ({
+      ...s,
+      urn: s.urn.replace(/^urn:pulumi:dev::pr-preview::/, "urn:pulumi:production-shard-0::demo::"),
+    }));
+    const worst = mergePreviews([...stacks, { steps: real }].map(parsePreview));
+    for (const maxChars of [1000, 1500, 5000]) {
+      const limited = summarizeBounded(worst, maxChars, {}, "changes", {
+        maxLinkedAccounts: 0,
+        maxDeletes: 0,
+        maxReplaces: 0,
+      });
+      assert.ok(limited.bounded.length <= maxChars, `${limited.bounded.length} for ${maxChars}`);
+      assert.match(limited.bounded, /^> \*\*Over the limits set for this change\*\*/);
+      assert.match(limited.bounded, /\*{0,2}403 linked accounts\*{0,2} (with changes|would change), over /);
+      assert.match(limited.bounded, /14 platform objects to delete\*{0,2}, over /);
+      assert.match(limited.bounded, /4 platform objects to replace\*{0,2}, over /);
+    }
+  });
+
+  it("refuses limits on a drift report, and limits that are not whole numbers of at least 0", () => {
+    assert.throws(
+      () => summarizeBounded(realPreview(), undefined, {}, "programDrift", { maxDeletes: 0 }),
+      /limits apply to the changes report only/,
+    );
+    for (const bad of [-1, 1.5, NaN, Infinity]) {
+      assert.throws(() => summarizeBounded(realPreview(), undefined, {}, "changes", { maxReplaces: bad }), RangeError);
+    }
+    assert.throws(() => breaches([], { maxDeletes: -1 }), RangeError);
+  });
+
+  it("reads the gates file with zod, strictly: any of the three limits, whole numbers of at least 0", () => {
+    assert.deepEqual(parseGates({}), {});
+    assert.deepEqual(parseGates({ maxLinkedAccounts: 50, maxDeletes: 0, maxReplaces: 0 }), {
+      maxLinkedAccounts: 50,
+      maxDeletes: 0,
+      maxReplaces: 0,
+    });
+    const problems = (data: unknown) => {
+      try {
+        parseGates(data);
+      } catch (error) {
+        assert.ok(error instanceof GatesFileError);
+        return error.problems;
+      }
+      assert.fail("accepted");
+    };
+    assert.deepEqual(problems({ maxDelete: 0 }), [
+      "`maxDelete` is not a limit: the limits are `maxLinkedAccounts`, `maxDeletes`, `maxReplaces`",
+    ]);
+    assert.deepEqual(problems({ maxDeletes: -1 }), ["`maxDeletes` is -1; it should be a whole number, 0 or more"]);
+    assert.deepEqual(problems({ maxReplaces: 0.5 }), ["`maxReplaces` is 0.5; it should be a whole number, 0 or more"]);
+    assert.deepEqual(problems({ maxLinkedAccounts: "50" }), [
+      '`maxLinkedAccounts` is "50"; it should be a whole number, 0 or more',
+    ]);
+    assert.deepEqual(problems([]), ["the document is a list; it should be an object"]);
+  });
+
+  describe("the command line: exit 4 over a limit, flags over the gates file", () => {
+    it("exits 4 when a limit is crossed, still printing the summary and writing --full; 0 within the limits", async () => {
+      const full = path.join(dir, "summary-full.md");
+      const over = await cli(["summarize", file, "--max-deletes", "3", "--full", full]);
+      assert.deepEqual([over.code, over.stderr], [4, ""]);
+      assert.match(
+        over.stdout,
+        /^> \*\*Over the limits set for this change\*\* \(`--max-deletes 3`\):\n> - \*\*4 platform objects to delete\*\*/,
+      );
+      assert.equal(gateHead(over.stdout) + golden, over.stdout);
+      assert.equal(fs.readFileSync(full, "utf8"), over.stdout);
+      const at = await cli(["summarize", file, "--max-deletes", "4"]);
+      assert.deepEqual([at.code, at.stderr], [0, ""]);
+      assert.match(
+        at.stdout,
+        /^\*\*Within the limits set for this change\*\* \(`--max-deletes 4`\): 4 platform objects to delete\.\n\n## /,
+      );
+      // Standard input, and a failed preview: the exit status is still the gate's.
+      const failed = { ...realPreview(), diagnostics: [{ severity: "error", message: "boom" }] };
+      const fromStdin = await cli(["summarize", "-", "--max-linked-accounts", "0"], JSON.stringify(failed));
+      assert.equal(fromStdin.code, 4);
+    });
+
+    it("takes the limits from a gates file, each overridden by its flag", async () => {
+      const gates = write("gates.json", { maxLinkedAccounts: 2, maxDeletes: 0 });
+      const fromFile = await cli(["summarize", file, "--gates", gates]);
+      assert.equal(fromFile.code, 4, fromFile.stderr);
+      assert.match(
+        fromFile.stdout,
+        /^> \*\*Over the limits set for this change\*\* \(`--max-linked-accounts 2`, `--max-deletes 0`\):\n> - \*\*3 linked accounts\*\*.*\n> - \*\*4 platform objects to delete\*\*/,
+      );
+      // Both flags over the file's values: within them.
+      const overridden = await cli([
+        "summarize",
+        file,
+        "--gates",
+        gates,
+        "--max-linked-accounts",
+        "3",
+        "--max-deletes",
+        "4",
+      ]);
+      assert.equal(overridden.code, 0, overridden.stderr);
+      assert.match(
+        overridden.stdout,
+        /^\*\*Within the limits set for this change\*\* \(`--max-linked-accounts 3`, `--max-deletes 4`\)/,
+      );
+      // One flag: the file's other limit still holds, and a flag adds a limit the file does not set.
+      const one = await cli(["summarize", file, "--gates", gates, "--max-linked-accounts", "3", "--max-replaces", "4"]);
+      assert.equal(one.code, 4);
+      assert.match(
+        one.stdout,
+        /^> \*\*Over the limits set for this change\*\* \(`--max-linked-accounts 3`, `--max-deletes 0`, `--max-replaces 4`\):\n> - \*\*4 platform objects to delete\*\*[^\n]*\n\n## /,
+      );
+      // An empty file of limits checks nothing, and says so.
+      const none = await cli(["summarize", file, "--gates", write("none.json", {})]);
+      assert.deepEqual([none.code, none.stdout], [0, golden]);
+    });
+
+    const bad: [string, () => string[], RegExp][] = [
+      [
+        "an unknown key in the gates file",
+        () => ["--gates", write("typo.json", { maxLinkedAccounts: 5, maxDelete: 0 })],
+        /the gates file .*typo\.json is not a file of limits: `maxDelete` is not a limit: the limits are `maxLinkedAccounts`, `maxDeletes`, `maxReplaces`\. It should hold/,
+      ],
+      [
+        "a negative limit in the gates file",
+        () => ["--gates", write("negative.json", { maxDeletes: -1 })],
+        /the gates file .*negative\.json is not a file of limits: `maxDeletes` is -1; it should be a whole number, 0 or more/,
+      ],
+      [
+        "a gates file that is not JSON",
+        () => ["--gates", write("text.json", "maxDeletes: 0\n")],
+        /the gates file .*text\.json is not JSON \(it starts with "maxDeletes: 0"\); it should hold e\.g\. \{"maxLinkedAccounts": 50, "maxDeletes": 0, "maxReplaces": 0\}/,
+      ],
+      [
+        "a gates file that is a list",
+        () => ["--gates", write("list.json", [50])],
+        /the gates file .*list\.json is not a file of limits: the document is a list; it should be an object/,
+      ],
+      [
+        "a missing gates file",
+        () => ["--gates", path.join(dir, "nowhere.json")],
+        /cannot read the gates file .*nowhere\.json: no such file; give --gates the JSON file of limits kept in the repository/,
+      ],
+      ["--gates without a file", () => ["--gates", ""], /--gates must name a JSON file of limits/],
+      [
+        "a negative --max-deletes",
+        () => ["--max-deletes", "-1"],
+        /--max-deletes must be a whole number, 0 or more \(there is no limit unless one is given\); got "-1"/,
+      ],
+      [
+        "a fraction for --max-replaces",
+        () => ["--max-replaces", "1.5"],
+        /--max-replaces must be a whole number, 0 or more \(there is no limit unless one is given\); got "1\.5"/,
+      ],
+      [
+        "a word for --max-linked-accounts",
+        () => ["--max-linked-accounts", "fifty"],
+        /--max-linked-accounts must be a whole number, 0 or more \(there is no limit unless one is given\); got "fifty"/,
+      ],
+      [
+        "an empty --max-linked-accounts",
+        () => ["--max-linked-accounts", " "],
+        /--max-linked-accounts must be a whole number, 0 or more .*; got " "/,
+      ],
+      [
+        "a limit with --drift",
+        () => ["--drift", "--max-deletes", "0"],
+        /--max-deletes limits a pull request's changes, not a drift report: give it without --drift/,
+      ],
+      [
+        "limits and a gates file with --drift-against-program",
+        () => ["--drift-against-program", "--max-linked-accounts", "5", "--gates", write("ok.json", {})],
+        /--max-linked-accounts and --gates limit a pull request's changes, not a drift report: give them without --drift-against-program/,
+      ],
+    ];
+    for (const [what, args, message] of bad) {
+      it(`exits 2 with a clear message for ${what}`, async () => {
+        const run = await cli(["summarize", file, ...args()]);
+        assert.equal(run.code, 2, run.stderr);
+        assert.equal(run.stdout, "");
+        assert.match(run.stderr, /^pulumi-integration-platform: /);
+        assert.match(run.stderr, message);
+        assert.ok(run.stderr.endsWith("\nRun `pulumi-integration-platform summarize --help` for usage.\n"), run.stderr);
+        assert.doesNotMatch(run.stderr, /Invalid input|expected|received|Too small|^error: /m);
+      });
+    }
+
+    it("summarize --help lists the limits, the gates file's format and exit status 4", async () => {
+      const help = await cli(["summarize", "--help"]);
+      assert.equal(help.code, 0);
+      for (const option of ["--max-linked-accounts <n>", "--max-deletes <n>", "--max-replaces <n>", "--gates <file>"])
+        assert.match(help.stdout, new RegExp(`\n  ${option} +\\S`), option);
+      assert.match(help.stdout, /\{"maxLinkedAccounts": 50, "maxDeletes": 0, "maxReplaces": 0\}/);
+      assert.match(
+        help.stdout,
+        /3 for an unexpected failure;\n4 when the change crosses a limit set with --max-linked-accounts/,
+      );
+    });
   });
 });
