@@ -247,6 +247,52 @@ describe("e2e: a pull request's preview, as reviewers read it", function () {
       },
     );
 
+    await step(
+      "summarize's gates on that preview (3 linked accounts, 4 deletes, 4 replaces): under and at every limit exit 0, each one over exits 4 and opens the summary",
+      async () => {
+        const file = path.join(e2e.workspace.root, "preview.json");
+        const gated = async (limits: string[]) => {
+          try {
+            const { stdout } = await promisify(execFile)(
+              "npx",
+              ["pulumi-integration-platform", "summarize", file, ...limits],
+              {
+                cwd: e2e.stack.dir,
+              },
+            );
+            return { code: 0, stdout };
+          } catch (error) {
+            const { code, stdout } = error as { code?: number; stdout?: string };
+            return { code: code ?? -1, stdout: stdout ?? "" };
+          }
+        };
+        const at = { "--max-linked-accounts": 3, "--max-deletes": 4, "--max-replaces": 4 };
+        for (const slack of [1, 0]) {
+          const limits = Object.entries(at).flatMap(([option, n]) => [option, String(n + slack)]);
+          const within = await gated(limits);
+          assert.equal(within.code, 0, `${limits.join(" ")}: ${within.stdout.slice(0, 400)}`);
+          assert.match(within.stdout, /^\*\*Within the limits set for this change\*\*/);
+        }
+        const counted: Record<string, RegExp> = {
+          "--max-linked-accounts":
+            /^> - \*\*3 linked accounts\*\* would change, over the limit of 2 \(`--max-linked-accounts`\): `acme`, `globex`, `initech`\.$/m,
+          "--max-deletes":
+            /^> - \*\*4 platform objects to delete\*\*, over the limit of 3 \(`--max-deletes`\), in 2 linked accounts: `acme`, `globex`; and 1 tied to no linked account\.$/m,
+          "--max-replaces":
+            /^> - \*\*4 platform objects to replace\*\*, over the limit of 3 \(`--max-replaces`\), in 2 linked accounts: `acme`, `globex`; and 2 tied to no linked account\.$/m,
+        };
+        for (const [option, line] of Object.entries(counted)) {
+          const limits = Object.entries(at).flatMap(([o, n]) => [o, String(o === option ? n - 1 : n)]);
+          const over = await gated(limits);
+          assert.equal(over.code, 4, `${limits.join(" ")} exits 4`);
+          assert.match(over.stdout, /^> \*\*Over the limits set for this change\*\*/, "the summary opens with it");
+          assert.match(over.stdout, line);
+          assert.equal(over.stdout.match(/^> - /gm)?.length, 1, `only ${option} is crossed`);
+          assertNoSecrets("the gated summary", over.stdout);
+        }
+      },
+    );
+
     await step("up then applies exactly the previewed change set", async () => {
       const counts = (JSON.parse(rawJson) as { changeSummary: Record<string, number> }).changeSummary;
       const up = await e2e.stack.ok(["up", "--yes", "--skip-preview"]);

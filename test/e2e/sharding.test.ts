@@ -108,6 +108,27 @@ describe(`e2e: a workspace in shards on an S3 backend, deployed at once on one A
       const text = fs.readFileSync(full, "utf8");
       const named = tenants.filter((id) => new RegExp(`\\b${id}\\b`).test(text));
       assert.equal(named.length, TENANTS, "every tenant of every shard is in the one summary");
+      // The gates count across every shard's preview: 400 accounts pass a limit of 400 and cross one of 399.
+      const gates = path.join(e2e.workspace.root, "gates.json");
+      for (const [max, code] of [
+        [TENANTS, 0],
+        [TENANTS - 1, 4],
+      ]) {
+        fs.writeFileSync(gates, JSON.stringify({ maxLinkedAccounts: max, maxDeletes: 0, maxReplaces: 0 }));
+        const gated = await cli(["summarize", ...files, "--gates", gates]);
+        assert.equal(gated.code, code, `a limit of ${max} linked accounts: ${gated.stderr}`);
+        const first = gated.stdout.split("\n")[code === 0 ? 0 : 1];
+        assert.match(
+          first,
+          code === 0
+            ? new RegExp(
+                `^\\*\\*Within the limits set for this change\\*\\* .*: ${TENANTS} linked accounts with changes`,
+              )
+            : new RegExp(
+                `^> - \\*\\*${TENANTS} linked accounts\\*\\* would change, over the limit of ${max} \\(\`--max-linked-accounts\`\\): \`tenant-`,
+              ),
+        );
+      }
       assert.equal(writes().length, 0, "a preview writes nothing");
     });
 
