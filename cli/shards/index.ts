@@ -2,3 +2,4 @@
 export { moveShards, planMoves, type MoveShardsOptions, type PlannedMove } from "./move";
 export { onEveryStack, SHARD_COMMANDS, type EveryStackOptions, type ShardCommand } from "./everyStack";
 export { checkTemplate, shardCount, ShardsError, stackName, type ShardStacks, type ShardsIo } from "./stacks";
+export { describeWaves, parseCanary, parseShares, planWaves, waveBucketOf, WavesError, type Wave } from "./waves";
