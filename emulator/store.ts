@@ -97,73 +97,74 @@ export class EmulatorStore {
     await this.writer?.flush();
   }
 
-  // The names of 0.5.0's store API, which users' own tests call: kept for one release, each the
+  // The names of 0.5.0's store API, which users' own tests call: kept for one release (deprecated in 0.6.0,
+  // removed in 0.7.0: test/unit/deprecations.test.ts fails once package.json reaches it), each the
   // object's operation under its new name (CHANGELOG.md, docs/emulator.md "Store API").
-  /** @deprecated Use `store.applications.find(slug)`. */
+  /** @deprecated Removed in 0.7.0. Use `store.applications.find(slug)`. */
   app(...args: Parameters<EmulatorStore["applications"]["find"]>) {
     return this.applications.find(...args);
   }
-  /** @deprecated Use `store.applications.workflow(workflowId)`. */
+  /** @deprecated Removed in 0.7.0. Use `store.applications.workflow(workflowId)`. */
   workflow(...args: Parameters<EmulatorStore["applications"]["workflow"]>) {
     return this.applications.workflow(...args);
   }
-  /** @deprecated Use `store.linkedAccounts.find(accountId)`. */
+  /** @deprecated Removed in 0.7.0. Use `store.linkedAccounts.find(accountId)`. */
   linkedAccount(...args: Parameters<EmulatorStore["linkedAccounts"]["find"]>) {
     return this.linkedAccounts.find(...args);
   }
-  /** @deprecated Use `store.linkedAccounts.add(account)`. */
+  /** @deprecated Removed in 0.7.0. Use `store.linkedAccounts.add(account)`. */
   addLinkedAccount(...args: Parameters<EmulatorStore["linkedAccounts"]["add"]>) {
     return this.linkedAccounts.add(...args);
   }
-  /** @deprecated Use `store.configs.find(key)`. */
+  /** @deprecated Removed in 0.7.0. Use `store.configs.find(key)`. */
   config(...args: Parameters<EmulatorStore["configs"]["find"]>) {
     return this.configs.find(...args);
   }
-  /** @deprecated Use `store.configs.withId(slug, configId)`. */
+  /** @deprecated Removed in 0.7.0. Use `store.configs.withId(slug, configId)`. */
   configsWithId(...args: Parameters<EmulatorStore["configs"]["withId"]>) {
     return this.configs.withId(...args);
   }
-  /** @deprecated Use `store.configs.workflowState(config, workflowId)`. */
+  /** @deprecated Removed in 0.7.0. Use `store.configs.workflowState(config, workflowId)`. */
   configWorkflowState(...args: Parameters<EmulatorStore["configs"]["workflowState"]>) {
     return this.configs.workflowState(...args);
   }
-  /** @deprecated Use `store.configs.fieldState(config, workflowId, fieldId)`. */
+  /** @deprecated Removed in 0.7.0. Use `store.configs.fieldState(config, workflowId, fieldId)`. */
   configFieldState(...args: Parameters<EmulatorStore["configs"]["fieldState"]>) {
     return this.configs.fieldState(...args);
   }
-  /** @deprecated Use `store.configs.upsert(key, labels)`. */
+  /** @deprecated Removed in 0.7.0. Use `store.configs.upsert(key, labels)`. */
   upsertConfig(...args: Parameters<EmulatorStore["configs"]["upsert"]>) {
     return this.configs.upsert(...args);
   }
-  /** @deprecated Use `store.applicationEvents.find(eventId)`. */
+  /** @deprecated Removed in 0.7.0. Use `store.applicationEvents.find(eventId)`. */
   event(...args: Parameters<EmulatorStore["applicationEvents"]["find"]>) {
     return this.applicationEvents.find(...args);
   }
-  /** @deprecated Use `store.envVariables.definition(definitionId)`. */
+  /** @deprecated Removed in 0.7.0. Use `store.envVariables.definition(definitionId)`. */
   envDefinition(...args: Parameters<EmulatorStore["envVariables"]["definition"]>) {
     return this.envVariables.definition(...args);
   }
-  /** @deprecated Use `store.envVariables.definitionByName(name)`. */
+  /** @deprecated Removed in 0.7.0. Use `store.envVariables.definitionByName(name)`. */
   envDefinitionByName(...args: Parameters<EmulatorStore["envVariables"]["definitionByName"]>) {
     return this.envVariables.definitionByName(...args);
   }
-  /** @deprecated Use `store.envVariables.value(valueId)`. */
+  /** @deprecated Removed in 0.7.0. Use `store.envVariables.value(valueId)`. */
   envValue(...args: Parameters<EmulatorStore["envVariables"]["value"]>) {
     return this.envVariables.value(...args);
   }
-  /** @deprecated Use `store.envVariables.valueFor(definitionId, linkedAccountId, workflowId)`. */
+  /** @deprecated Removed in 0.7.0. Use `store.envVariables.valueFor(definitionId, linkedAccountId, workflowId)`. */
   envValueFor(...args: Parameters<EmulatorStore["envVariables"]["valueFor"]>) {
     return this.envVariables.valueFor(...args);
   }
-  /** @deprecated Use `store.envVariables.setValue(input)`. */
+  /** @deprecated Removed in 0.7.0. Use `store.envVariables.setValue(input)`. */
   setEnvValue(...args: Parameters<EmulatorStore["envVariables"]["setValue"]>) {
     return this.envVariables.setValue(...args);
   }
-  /** @deprecated Use `store.envVariables.deleteValue(valueId)`. */
+  /** @deprecated Removed in 0.7.0. Use `store.envVariables.deleteValue(valueId)`. */
   deleteEnvValue(...args: Parameters<EmulatorStore["envVariables"]["deleteValue"]>) {
     return this.envVariables.deleteValue(...args);
   }
-  /** @deprecated Use `store.audit.record(entry)`. */
+  /** @deprecated Removed in 0.7.0. Use `store.audit.record(entry)`. */
   recordAudit(...args: Parameters<EmulatorStore["audit"]["record"]>) {
     return this.audit.record(...args);
   }
