@@ -1,7 +1,17 @@
 // `shards`: its options and help, for running a command on every stack, and `shards move`.
 import { Command } from "commander";
 import type { Io } from "../io";
-import { moveShards, onEveryStack, SHARD_COMMANDS, shardCount, ShardsError, type ShardCommand } from "../shards";
+import {
+  moveShards,
+  onEveryStack,
+  parseCanary,
+  parseShares,
+  rollOut,
+  SHARD_COMMANDS,
+  shardCount,
+  ShardsError,
+  type ShardCommand,
+} from "../shards";
 import { COMMAND, INVOCATION, UsageError } from "../usage";
 
 /** `shards`'s options as commander parsed them, before they are checked. */
@@ -12,7 +22,16 @@ interface RunOptions {
   requestsPerSecond?: string;
   expectNoChanges?: boolean;
   startingAtOnce?: string;
+  waves?: string;
+  canary?: string;
+  check?: string;
+  dryRun?: boolean;
+  resume?: boolean;
+  record?: string;
 }
+
+/** Where `shards up --waves` keeps its plan and progress unless --record says otherwise. */
+const DEFAULT_RECORD = "rollout.json";
 
 /** `shards move`'s options as commander parsed them, before they are checked. */
 interface MoveOptions {
@@ -82,7 +101,29 @@ async function runOnEveryStack(
       startingAtOnce:
         values.startingAtOnce === undefined ? undefined : shardCount("--starting-at-once", values.startingAtOnce),
     };
-    return (await onEveryStack(options, { stdout: io.stdout, stderr: io.stderr, env: io.env })) > 0 ? 1 : 0;
+    const shardsIo = { stdout: io.stdout, stderr: io.stderr, env: io.env };
+    const rollout = [values.waves, values.canary, values.check, values.dryRun, values.resume, values.record];
+    if (values.waves === undefined) {
+      if (rollout.some((v) => v !== undefined))
+        throw new UsageError("--canary, --check, --dry-run, --resume and --record are --waves's: give --waves too");
+      return (await onEveryStack(options, shardsIo)) > 0 ? 1 : 0;
+    }
+    if (command !== "up") throw new UsageError(`--waves rolls out an up; got shards ${command}`);
+    if (values.expectNoChanges) throw new UsageError("--waves applies a change: --expect-no-changes contradicts it");
+    if (values.check !== undefined && !values.check.trim())
+      throw new UsageError("--check must be a command to run after each wave, e.g. --check ./smoke-test.sh");
+    return rollOut(
+      {
+        ...options,
+        shares: parseShares(values.waves),
+        canary: values.canary === undefined ? [] : parseCanary(values.canary),
+        check: values.check,
+        dryRun: values.dryRun ?? false,
+        resume: values.resume ?? false,
+        record: values.record ?? DEFAULT_RECORD,
+      },
+      shardsIo,
+    );
   });
 }
 
@@ -142,16 +183,39 @@ again); 3 for an unexpected failure.
     });
 }
 
+/** `shards up --waves`'s options, added to `command` (they are refused without --waves, or on another command). */
+function withWaveOptions(command: Command): Command {
+  return command
+    .option(
+      "--waves <shares>",
+      "up: roll the change out in waves, e.g. 5%,25%,100%: the resources tied to no linked account first, " +
+        "then --canary, then each share of the linked accounts (an account's wave comes from its id, so a " +
+        "rerun picks the same ones). Each wave is an up of its accounts' resources alone on every stack at " +
+        "once, then a refresh preview of them that must show no change, then --check.",
+    )
+    .option("--canary <ids>", "up --waves: linked accounts, comma-separated, to change first, in a wave of their own.")
+    .option(
+      "--check <command>",
+      "up --waves: run after each wave, through the shell, with INTEGRATION_PLATFORM_WAVE (its name), " +
+        "INTEGRATION_PLATFORM_WAVE_NUMBER and INTEGRATION_PLATFORM_WAVE_ACCOUNTS_FILE (its linked accounts, " +
+        "one a line) set; a non-zero exit stops the rollout before the next wave.",
+    )
+    .option("--dry-run", "up --waves: print the waves, apply nothing.")
+    .option("--resume", "up --waves: go on from the wave where the last rollout stopped (its --record).")
+    .option("--record <file>", `up --waves: where the plan and the progress are kept (default ${DEFAULT_RECORD}).`);
+}
+
 /** `shards` and `shards move`: their options and help; the actions hand their exit status to `done`. */
 export function shardsCommand(io: Io, done: (status: number) => void): Command {
-  return (
+  return withWaveOptions(
     new Command("shards")
       .summary(
         "Run up, preview, refresh or destroy on every stack of a sharded program at once; `shards move` re-shards.",
       )
       .usage(
         "<up | preview | refresh | destroy> --shards <n>\n         [--stack <name>] [--cwd <dir>] " +
-          "[--requests-per-second <n>]\n         [--expect-no-changes] [--starting-at-once <n>]",
+          "[--requests-per-second <n>]\n         [--expect-no-changes] [--starting-at-once <n>]\n         " +
+          "[--waves <shares> [--canary <ids>] [--check <command>] [--dry-run] [--resume] [--record <file>]]",
       )
       .description(
         "Runs a command on every stack of a sharded program at once (docs/guides/scaling.md), through Pulumi's " +
@@ -193,13 +257,18 @@ Example (a sharded program's four stacks):
   ${INVOCATION} shards preview --shards 4 --stack prod-{shard}
   ${INVOCATION} shards up --shards 4 --stack prod-{shard}
 
+Example (a change in waves: two canary accounts, then 25%, then all):
+  ${INVOCATION} shards up --shards 4 --stack prod-{shard} --waves 25%,100% \\
+    --canary acme,globex --check ./smoke-test.sh
+
 Exit status: 0 when every stack succeeded; 1 when any failed (each one's error
-is shown); 2 for bad usage; 3 for an unexpected failure.
+is shown), or a wave's up or check failed (the rollout stopped: --resume goes
+on); 2 for bad usage; 3 for an unexpected failure.
 `,
       )
       .action(async (command: string | undefined, values: RunOptions, self: Command) =>
         done(await runOnEveryStack(command, self.args.slice(1), values, io)),
       )
-      .addCommand(moveCommand(io, done))
+      .addCommand(moveCommand(io, done)),
   );
 }

@@ -1,7 +1,7 @@
 // `shards <command>`: the stacks of a sharded program run at once through Pulumi's Automation API,
 // each paced to an equal part of the one API key's limit.
 import * as os from "node:os";
-import type { Stack } from "@pulumi/pulumi/automation";
+import type { EngineEvent, Stack, StepEventMetadata } from "@pulumi/pulumi/automation";
 import { RATE_BROKER_ENV, startRateBroker } from "../../provider/client/rateBroker";
 import { DEFAULT_REQUESTS_PER_SECOND, SETTINGS } from "../../provider/settings";
 import { checkTemplate, lastLines, shardStack, stackName, type ShardStacks, type ShardsIo } from "./stacks";
@@ -50,6 +50,17 @@ export interface EveryStackOptions extends ShardStacks {
    * its first request or ended. The other commands start every stack at once.
    */
   startingAtOnce?: number;
+  /**
+   * Per shard, the URNs to act on alone (`--target`): a rollout's wave. A stack whose list is empty
+   * is skipped.
+   */
+  targets?: string[][];
+  /** preview: refresh first, so that the preview compares the program with what the platform holds. */
+  refresh?: boolean;
+  /** preview: each step the engine would take on shard `shard`, as it reports it. */
+  onStep?: (shard: number, step: StepEventMetadata) => void;
+  /** Leave out the stacks' own output (a wave's preview is read for its steps, not shown). */
+  quiet?: boolean;
 }
 
 /** At most `size` holders at once: `enter` waits for a free place, `leave` gives one back. */
@@ -77,6 +88,9 @@ interface CommandOptions {
   onOutput: (chunk: string) => void;
   color: "never";
   expectNoChanges?: boolean;
+  target?: string[];
+  refresh?: boolean;
+  onEvent?: (event: EngineEvent) => void;
 }
 
 /** Each command through the Automation API; resolves to its counts of changes by kind. */
@@ -86,8 +100,9 @@ const AUTOMATION: Record<
 > = {
   up: async (stack, options) => (await stack.up(options)).summary.resourceChanges,
   preview: async (stack, options) => (await stack.preview(options)).changeSummary,
-  refresh: async (stack, options) => (await stack.refresh(options)).summary.resourceChanges,
-  destroy: async (stack, { expectNoChanges: _, ...options }) => (await stack.destroy(options)).summary.resourceChanges,
+  refresh: async (stack, { refresh: _, ...options }) => (await stack.refresh(options)).summary.resourceChanges,
+  destroy: async (stack, { expectNoChanges: _, refresh: __, ...options }) =>
+    (await stack.destroy(options)).summary.resourceChanges,
 };
 
 /**
@@ -124,6 +139,7 @@ export async function onEveryStack(options: EveryStackOptions, io: ShardsIo): Pr
 
   const results = await Promise.allSettled(
     names.map(async (name, shard) => {
+      if (options.targets?.[shard]?.length === 0) return undefined;
       await places.enter();
       let left = false;
       const leave = () => {
@@ -133,15 +149,14 @@ export async function onEveryStack(options: EveryStackOptions, io: ShardsIo): Pr
       void broker.firstTurn(shard).then(leave);
       // Setting the count is one `pulumi config set` per stack before its first call: only where the program reads it.
       const count = RUNS_PROGRAM.has(options.command) ? options.shards : undefined;
-      const out = lines((line) => io.stdout(`[${name}] ${line}\n`));
+      const out = lines((line) => (options.quiet ? undefined : io.stdout(`[${name}] ${line}\n`)));
       try {
         const stack = await shardStack(options, shard, count, envVars(shard), options.command !== "destroy");
-        const common = { onOutput: (chunk: string) => out.push(chunk), color: "never" as const };
         const started = Date.now();
-        const changes = await AUTOMATION[options.command](stack, {
-          ...common,
-          expectNoChanges: options.expectNoChanges,
-        });
+        const changes = await AUTOMATION[options.command](
+          stack,
+          commandOptions(options, shard, (chunk) => out.push(chunk)),
+        );
         return { changes, seconds: (Date.now() - started) / 1000 };
       } finally {
         leave();
@@ -150,15 +165,46 @@ export async function onEveryStack(options: EveryStackOptions, io: ShardsIo): Pr
     }),
   );
   await broker.close();
+  return report(results, names, options, io);
+}
 
+/** One stack's command's Automation API options: its output, and a wave's targets and steps. */
+function commandOptions(options: EveryStackOptions, shard: number, onOutput: (chunk: string) => void): CommandOptions {
+  const target = options.targets?.[shard];
+  const onStep = options.onStep;
+  return {
+    onOutput,
+    color: "never",
+    expectNoChanges: options.expectNoChanges,
+    ...(target ? { target } : {}),
+    ...(options.refresh ? { refresh: true } : {}),
+    ...(onStep
+      ? { onEvent: (event: EngineEvent) => event.resourcePreEvent && onStep(shard, event.resourcePreEvent.metadata) }
+      : {}),
+  };
+}
+
+/** Prints each stack's outcome and the count; returns the number of stacks whose command failed. */
+function report(
+  results: PromiseSettledResult<{ changes?: Record<string, number>; seconds: number } | undefined>[],
+  names: string[],
+  options: EveryStackOptions,
+  io: ShardsIo,
+): number {
   let failed = 0;
+  let skipped = 0;
   for (const [i, result] of results.entries()) {
     if (result.status === "fulfilled") {
-      const changes = Object.entries(result.value.changes ?? {})
+      const done = result.value;
+      if (done === undefined) {
+        skipped++;
+        continue;
+      }
+      const changes = Object.entries(done.changes ?? {})
         .map(([op, n]) => `${n} ${op}`)
         .join(", ");
       io.stderr(
-        `shards: ${names[i]}: ${options.command} succeeded in ${result.value.seconds.toFixed(1)} s ` +
+        `shards: ${names[i]}: ${options.command} succeeded in ${done.seconds.toFixed(1)} s ` +
           `(${changes || "no changes"})\n`,
       );
     } else {
@@ -169,7 +215,12 @@ export async function onEveryStack(options: EveryStackOptions, io: ShardsIo): Pr
       );
     }
   }
-  io.stderr(`shards: ${options.shards - failed} of ${options.shards} stacks succeeded\n`);
+  const ran = options.shards - skipped;
+  io.stderr(
+    `shards: ${ran - failed} of ${ran} stacks succeeded` +
+      (skipped > 0 ? ` (${skipped} with nothing to do skipped)` : "") +
+      "\n",
+  );
   return failed;
 }
 

@@ -3,3 +3,11 @@ export { moveShards, planMoves, type MoveShardsOptions, type PlannedMove } from 
 export { onEveryStack, SHARD_COMMANDS, type EveryStackOptions, type ShardCommand } from "./everyStack";
 export { checkTemplate, shardCount, ShardsError, stackName, type ShardStacks, type ShardsIo } from "./stacks";
 export { describeWaves, parseCanary, parseShares, planWaves, waveBucketOf, WavesError, type Wave } from "./waves";
+export {
+  changesByAccount,
+  rollOut,
+  waveTargets,
+  type RolloutOptions,
+  type RolloutRecord,
+  type StackChanges,
+} from "./rollout";

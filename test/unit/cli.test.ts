@@ -63,7 +63,7 @@ const OPTIONS = {
     "--gates <file>",
   ],
   import: ["--slug <slug>", "--linked-account <id>", "--out <dir>", "--force"],
-  shards: ["--shards <n>", "--requests-per-second <n>", "--expect-no-changes"],
+  shards: ["--shards <n>", "--requests-per-second <n>", "--expect-no-changes", "--waves <shares>", "--resume"],
   "shards move": ["--from <n>", "--to <n>", "--dry-run"],
   "webhook send": [
     "--url <url>",
@@ -130,7 +130,8 @@ describe("the command line", () => {
         for (const option of own) assert.ok(lists(run.stdout, option), `${command}'s help lists ${option}`);
         for (const [other, theirs] of Object.entries(OPTIONS)) {
           if (other === command) continue;
-          for (const option of theirs)
+          // `shards up --waves --dry-run` and `shards move --dry-run`: the same word, each command's own.
+          for (const option of theirs.filter((o) => !(command === "shards" && o === "--dry-run")))
             assert.ok(!lists(run.stdout, option), `${command}'s help does not list ${other}'s ${option}`);
         }
         assert.match(run.stdout, /\nExit status: /);

@@ -1,7 +1,11 @@
-// Rollout in waves (cli/shards/waves.ts): the `--waves` and `--canary` options, each linked
-// account's wave bucket, the plan of waves and its dry-run text; nothing here runs a stack.
+// Rollout in waves (cli/shards/waves.ts, rollout.ts): the `--waves` and `--canary` options, each linked
+// account's wave bucket, the plan of waves and its dry-run text, a preview's steps by account, and
+// what `shards` refuses; nothing here runs a stack (test/e2e/waves.test.ts does).
 import * as assert from "node:assert/strict";
+import type { StepEventMetadata } from "@pulumi/pulumi/automation";
+import { main } from "../../cli/main";
 import {
+  changesByAccount,
   describeWaves,
   parseCanary,
   parseShares,
@@ -9,6 +13,7 @@ import {
   waveBucketOf,
   WavesError,
   ShardsError,
+  waveTargets,
   type Wave,
 } from "../../cli/shards";
 import { shardOf } from "../../provider/sharding";
@@ -237,5 +242,91 @@ describe("describeWaves", () => {
       describeWaves([{ name: "100%", accounts: [] }]),
       "wave 1 (100%): 0 linked accounts, 0 of 0 so far\n1 wave in all: 0 linked accounts\n",
     );
+  });
+});
+
+/** A preview step as the engine reports it: op, URN, and the inputs and parent of its new state. */
+function step(
+  op: string,
+  name: string,
+  type: string,
+  inputs: Record<string, unknown> = {},
+  parent = "",
+): StepEventMetadata {
+  const urn = `urn:pulumi:shard-0::multi-tenant::${type}::${name}`;
+  return { op, urn, type, new: { type, urn, inputs, parent } } as unknown as StepEventMetadata;
+}
+
+describe("changesByAccount (a stack's preview steps by linked account)", () => {
+  const setup = "integration-platform:index:LinkedAccountSetup";
+  const env = "integration-platform:index:EnvVariableValue";
+  const parentOf = (name: string) => `urn:pulumi:shard-0::multi-tenant::${setup}::${name}`;
+  const steps = [
+    step("same", "multi-tenant-shard-0", "pulumi:pulumi:Stack"),
+    step("update", "default", "pulumi:providers:pulumi-nodejs"),
+    step("create", "acme-hubspot", setup),
+    step("create", "acme-quota", env, { linkedAccountId: "acme" }, parentOf("acme-hubspot")),
+    step("update", "globex-quota", env, { linkedAccountId: "globex" }),
+    step("same", "initech-quota", env, { linkedAccountId: "initech" }),
+    step("create", "both", setup),
+    step("create", "a-in-both", env, { linkedAccountId: "acme" }, parentOf("both")),
+    step("create", "g-in-both", env, { linkedAccountId: "globex" }, parentOf("both")),
+    step("create", "org-value", env),
+  ];
+  const changes = changesByAccount(steps);
+
+  it("puts a resource with the account, a component with the one account beneath it, and leaves out the stack, providers and unchanged steps", () => {
+    const name = (urn: string) => urn.split("::").pop();
+    assert.deepEqual([...changes.byAccount.keys()].sort(), ["acme", "globex"]);
+    assert.deepEqual(changes.byAccount.get("acme")!.map(name), ["acme-hubspot", "acme-quota", "a-in-both"]);
+    assert.deepEqual(changes.byAccount.get("globex")!.map(name), ["globex-quota", "g-in-both"]);
+    // Beneath `both` are two accounts, and `org-value` has none: tied to no single linked account.
+    assert.deepEqual(changes.shared.map(name), ["both", "org-value"]);
+  });
+
+  it("gives a wave its accounts' URNs, and the shared wave the rest", () => {
+    const name = (urn: string) => urn.split("::").pop();
+    assert.deepEqual(waveTargets(changes, { name: "5%", accounts: ["globex", "hooli"] }).map(name), [
+      "globex-quota",
+      "g-in-both",
+    ]);
+    assert.deepEqual(waveTargets(changes, { name: "shared", accounts: [], shared: true }).map(name), [
+      "both",
+      "org-value",
+    ]);
+  });
+});
+
+describe("shards up --waves: what the command refuses, before it touches a stack", () => {
+  /** Runs the command line in-process; resolves to its exit status and what it printed. */
+  async function cli(args: string[]): Promise<{ code: number; stderr: string }> {
+    let stderr = "";
+    const code = await main(args, {
+      stdout: () => undefined,
+      stderr: (text) => (stderr += text),
+      readStdin: async () => "",
+      env: {},
+    });
+    return { code, stderr };
+  }
+  const refused = async (args: string[], says: RegExp) => {
+    const run = await cli(["shards", ...args]);
+    assert.equal(run.code, 2, run.stderr);
+    assert.match(run.stderr, says);
+  };
+
+  it("refuses the rollout's options without --waves, --waves on another command, and bad shares or canaries", async () => {
+    await refused(
+      ["up", "--shards", "2", "--canary", "acme"],
+      /--canary, --check, --dry-run, --resume and --record are --waves's/,
+    );
+    await refused(["preview", "--shards", "2", "--waves", "100%"], /--waves rolls out an up; got shards preview/);
+    await refused(["up", "--shards", "2", "--waves", "5%,50%"], /^.*--waves ends at "50%"/m);
+    await refused(["up", "--shards", "2", "--waves", "100%", "--canary", "acme,,globex"], /--canary/);
+    await refused(
+      ["up", "--shards", "2", "--waves", "100%", "--expect-no-changes"],
+      /--expect-no-changes contradicts it/,
+    );
+    await refused(["up", "--shards", "2", "--waves", "100%", "--check", " "], /--check must be a command/);
   });
 });
