@@ -787,9 +787,9 @@ describe("summarize: the change summary of a pull request", () => {
       ],
       [
         "a move option given to shards",
-        ["shards", "up", "--shards", "2", "--dry-run"],
+        ["shards", "up", "--shards", "2", "--from", "4"],
         undefined,
-        /unknown option '--dry-run'/,
+        /unknown option '--from'/,
       ],
       [
         "shards with a bad count",
