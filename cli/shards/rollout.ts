@@ -9,13 +9,12 @@ import * as path from "node:path";
 import type { StepEventMetadata } from "@pulumi/pulumi/automation";
 import writeFileAtomic from "write-file-atomic";
 import { z } from "zod";
+import { NO_CHANGE_OPS } from "../summary/changes";
 import { plural } from "../text";
 import { onEveryStack, type EveryStackOptions } from "./everyStack";
 import { ShardsError, type ShardsIo } from "./stacks";
 import { describeWaves, planWaves, type Wave } from "./waves";
 
-/** Steps that change nothing on the platform: a wave has nothing to apply for them. */
-const NO_CHANGE_OPS = new Set(["same", "read", "refresh", "read-replacement", "remove-pending-replace", "discard"]);
 /**
  * Types no wave applies by name: the stack itself, and providers, which the engine brings along for the
  * resources targeted (targeting a provider would also apply every resource that uses it).

@@ -16,8 +16,8 @@ const KIND_OF_OP: Record<string, Kind> = {
   "import-replacement": "replace",
   delete: "delete",
 };
-/** Steps that change nothing on the platform. */
-const NO_CHANGE_OPS = new Set(["same", "read", "refresh", "read-replacement", "remove-pending-replace"]);
+/** Steps that change nothing on the platform (also what a rollout's wave leaves out: cli/shards/rollout.ts). */
+export const NO_CHANGE_OPS = new Set(["same", "read", "refresh", "read-replacement", "remove-pending-replace"]);
 const KIND_ORDER = ["create", "update", "replace", "delete"];
 
 /** One resource's change, its steps merged. `kind` is an op we do not know when it is not a Kind. */
