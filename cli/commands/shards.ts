@@ -91,11 +91,19 @@ async function runOnEveryStack(
     );
   }
   return shardsProblem(async () => {
+    // A --stack without {shard} names the one stack of an unsharded program: waves work there too.
+    const sharded = values.stack === undefined || values.stack.includes("{shard}");
+    if (!sharded && values.shards !== undefined && values.shards.trim() !== "1")
+      throw new UsageError(
+        `--stack ${JSON.stringify(values.stack)} names one stack (no {shard} in it), so --shards is 1 or not given; ` +
+          `got --shards ${values.shards}. For several, name them with {shard}, e.g. --stack prod-{shard}`,
+      );
     const options = {
       dir: values.cwd ?? ".",
       template: values.stack ?? DEFAULT_STACK,
       command: command as ShardCommand,
-      shards: requiredCount("--shards", values.shards, "4"),
+      sharded,
+      shards: sharded ? requiredCount("--shards", values.shards, "4") : 1,
       requestsPerSecond,
       expectNoChanges: values.expectNoChanges ?? false,
       startingAtOnce:
@@ -226,8 +234,13 @@ export function shardsCommand(io: Io, done: (status: number) => void): Command {
           "provider's does.",
       )
       .argument("[command]", `${SHARD_COMMANDS.join(", ")}; or move, to re-shard (\`${COMMAND} shards move --help\`).`)
-      .option("--shards <n>", "How many shards (stacks). Required.")
-      .option("--stack <name>", `The stacks' names, ending with {shard} for the number (default ${DEFAULT_STACK}).`)
+      .option("--shards <n>", "How many shards (stacks). Required, unless --stack names one stack.")
+      .option(
+        "--stack <name>",
+        `The stacks' names, ending with {shard} for the number (default ${DEFAULT_STACK}); a name without ` +
+          "{shard} is the one stack of a program that is not sharded (its config is left as it is), e.g. for " +
+          "up --waves.",
+      )
       .option("--cwd <dir>", "The program's directory (default: the current one).")
       .option(
         "--requests-per-second <n>",
@@ -260,6 +273,9 @@ Example (a sharded program's four stacks):
 Example (a change in waves: two canary accounts, then 25%, then all):
   ${INVOCATION} shards up --shards 4 --stack prod-{shard} --waves 25%,100% \\
     --canary acme,globex --check ./smoke-test.sh
+
+Example (the same for a program of one stack, prod):
+  ${INVOCATION} shards up --stack prod --waves 5%,100% --canary acme
 
 Exit status: 0 when every stack succeeded; 1 when any failed (each one's error
 is shown), or a wave's up or check failed (the rollout stopped: --resume goes

@@ -4,7 +4,15 @@ import * as os from "node:os";
 import type { EngineEvent, Stack, StepEventMetadata } from "@pulumi/pulumi/automation";
 import { RATE_BROKER_ENV, startRateBroker } from "../../provider/client/rateBroker";
 import { DEFAULT_REQUESTS_PER_SECOND, SETTINGS } from "../../provider/settings";
-import { checkTemplate, lastLines, shardStack, stackName, type ShardStacks, type ShardsIo } from "./stacks";
+import {
+  checkTemplate,
+  lastLines,
+  ShardsError,
+  shardStack,
+  stackName,
+  type ShardStacks,
+  type ShardsIo,
+} from "./stacks";
 
 /** What `shards` runs on each stack. */
 export const SHARD_COMMANDS = ["up", "preview", "refresh", "destroy"] as const;
@@ -37,6 +45,11 @@ function lines(write: (line: string) => void) {
 export interface EveryStackOptions extends ShardStacks {
   command: ShardCommand;
   shards: number;
+  /**
+   * False for a program of one stack, named by `template` as it is (no `{shard}`): its config is left
+   * as it is, without integration-platform:shards (default true).
+   */
+  sharded?: boolean;
   /**
    * What the API key allows in all (default: the environment's
    * INTEGRATION_PLATFORM_REQUESTS_PER_SECOND, else 20); each shard gets an equal part.
@@ -114,7 +127,10 @@ const AUTOMATION: Record<
  * requestsPerSecond keeps it).
  */
 export async function onEveryStack(options: EveryStackOptions, io: ShardsIo): Promise<number> {
-  checkTemplate(options.template);
+  const sharded = options.sharded ?? true;
+  if (sharded) checkTemplate(options.template);
+  else if (options.shards !== 1)
+    throw new ShardsError(`--stack ${options.template} names one stack: give --shards 1, or none`);
   const env = io.env ?? process.env;
   const total =
     options.requestsPerSecond ?? (Number(env[SETTINGS.requestsPerSecond.env]) || DEFAULT_REQUESTS_PER_SECOND);
@@ -132,9 +148,12 @@ export async function onEveryStack(options: EveryStackOptions, io: ShardsIo): Pr
       ? Math.min(options.shards, options.startingAtOnce ?? os.availableParallelism())
       : options.shards;
   const places = new Places(starting);
+  const atATime = starting < options.shards ? ` (${starting} starting at a time)` : "";
   io.stderr(
-    `shards: ${options.command} on ${options.shards} stacks (${names[0]} to ${names[names.length - 1]}) at ` +
-      `once${starting < options.shards ? ` (${starting} starting at a time)` : ""}, sharing ${fmt(total)} requests/s\n`,
+    sharded
+      ? `shards: ${options.command} on ${options.shards} stacks (${names[0]} to ${names[names.length - 1]}) at ` +
+          `once${atATime}, sharing ${fmt(total)} requests/s\n`
+      : `shards: ${options.command} on the stack ${names[0]}, at ${fmt(total)} requests/s\n`,
   );
 
   const results = await Promise.allSettled(
@@ -148,7 +167,7 @@ export async function onEveryStack(options: EveryStackOptions, io: ShardsIo): Pr
       };
       void broker.firstTurn(shard).then(leave);
       // Setting the count is one `pulumi config set` per stack before its first call: only where the program reads it.
-      const count = RUNS_PROGRAM.has(options.command) ? options.shards : undefined;
+      const count = sharded && RUNS_PROGRAM.has(options.command) ? options.shards : undefined;
       const out = lines((line) => (options.quiet ? undefined : io.stdout(`[${name}] ${line}\n`)));
       try {
         const stack = await shardStack(options, shard, count, envVars(shard), options.command !== "destroy");

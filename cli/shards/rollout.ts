@@ -209,12 +209,17 @@ export async function rollOut(options: RolloutOptions, io: ShardsIo): Promise<nu
   if (options.dryRun) return 0;
   if (!options.resume) writeRecord(options.record, record);
 
-  let changes = first.changes;
-  for (let i = record.done; i < record.waves.length; i++) {
+  // The first preview's changes serve every wave: a wave's targeted up changes its own resources only.
+  const changes = first.changes;
+  const from = record.done;
+  for (let i = from; i < record.waves.length; i++) {
     const wave = record.waves[i];
-    // Accounts of waves already applied that show changes again (a fix after a failed check) go with this one.
-    const earlier = record.waves.slice(0, i).flatMap((w) => w.accounts);
-    const targets = changes.map((c) => waveTargets(c, { ...wave, accounts: [...earlier, ...wave.accounts] }));
+    // On --resume, accounts of waves already applied that show changes again (a fix after a failed check) go first.
+    const accounts = i === from ? record.waves.slice(0, i + 1).flatMap((w) => w.accounts) : wave.accounts;
+    const targets = changes.map((c) => [
+      ...(i === from && !wave.shared && record.waves.slice(0, i).some((w) => w.shared) ? c.shared : []),
+      ...waveTargets(c, { ...wave, accounts }),
+    ]);
     io.stderr(`shards: wave ${i + 1} of ${record.waves.length} (${wave.name}): ${describeTargets(targets)}\n`);
     const stop = (why: string) => {
       io.stderr(`shards: wave ${i + 1} (${wave.name}): ${why}\n`);
@@ -236,18 +241,6 @@ export async function rollOut(options: RolloutOptions, io: ShardsIo): Promise<nu
     }
     record = { ...record, done: i + 1, failed: undefined };
     writeRecord(options.record, record);
-    if (i + 1 < record.waves.length) {
-      // The next wave's resources, from what the stacks hold now.
-      const next = await previewAll(options, io);
-      if (next.failed > 0) {
-        io.stderr(
-          `shards: the preview before wave ${i + 2} failed on ${plural(next.failed, "stack")}; waves 1 to ` +
-            `${i + 1} are applied and checked. Fix the cause, then run the same command with --resume.\n`,
-        );
-        return 1;
-      }
-      changes = next.changes;
-    }
   }
   io.stderr(`shards: the rollout is complete: ${plural(record.waves.length, "wave")} applied and checked\n`);
   return 0;

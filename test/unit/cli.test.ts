@@ -235,6 +235,11 @@ describe("the command line", () => {
         "shards ",
       );
       await refused(
+        ["shards", "up", "--stack", "prod", "--shards", "4"],
+        /--stack "prod" names one stack \(no \{shard\} in it\), so --shards is 1 or not given; got --shards 4/,
+        "shards ",
+      );
+      await refused(
         ["shards", "move", "--from", "0", "--to", "5"],
         /--from must be a whole number of shards from 1 to 1000; got "0"/,
         "shards move ",

@@ -2,7 +2,9 @@
 // SDK's sharding module choose each stack's linked accounts, and the tools' `shards` runs both
 // stacks at once on one API key through the real CLI, against the emulator at its default rate
 // limit. Each account's resources land on the stack the shard vectors' shardOf says, a second
-// preview changes nothing, and `shards destroy` puts back what was there.
+// preview changes nothing; a new field name is rolled out in waves (`shards up --waves`: two canary
+// accounts, 25%, all), stopped by a failed check at 25% with exactly those accounts changed, and
+// finished by `--resume`; `shards destroy` puts back what was there.
 import * as assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
@@ -13,20 +15,27 @@ import { LANGUAGES, languageHostsDir, pythonBin } from "../../../harness/languag
 import { nativePath } from "../../../harness/native";
 import { seedTenants } from "../../../harness/tenants";
 import { shardOf } from "../../../provider/sharding";
+import type { RolloutRecord } from "../../../cli/shards";
 
 const CLI = path.join(REPO, "dist/cli/main.js");
-const TENANTS = 6;
+const TENANTS = 40;
+const CANARY = ["tenant-3", "tenant-17"];
 
-/** The program: per linked account a field's name and a workflow on, for this stack's shard's accounts only. */
-const PROGRAM = `import pulumi_integration_platform as platform
+/**
+ * The program: per linked account a field's name (ending with the stack's `label`) and a workflow on,
+ * for this stack's shard's accounts only.
+ */
+const PROGRAM = `import pulumi
+import pulumi_integration_platform as platform
 from pulumi_integration_platform.sharding import in_this_shard, stack_shard
 
 ACCOUNTS = [f"tenant-{i}" for i in range(${TENANTS})]
+label = pulumi.Config().get("label") or "pipeline"
 
 where = stack_shard()
 for account in in_this_shard(ACCOUNTS, lambda a: a, where):
     ids = {"slug": "hubspot", "linked_account_id": account, "config_id": account}
-    platform.ConfigField(f"{account}-hubspot/field/hs_pipeline", field_id="hs_pipeline", name=f"{account} pipeline", **ids)
+    platform.ConfigField(f"{account}-hubspot/field/hs_pipeline", field_id="hs_pipeline", name=f"{account} {label}", **ids)
     platform.WorkflowToggle(f"{account}-hubspot/workflow/wf_hs_deal_alerts", workflow_id="wf_hs_deal_alerts", enabled=True, **ids)
 `;
 
@@ -97,7 +106,7 @@ describe(`e2e: a sharded Python program, two stacks at once by \`shards\` on one
     return found;
   }
 
-  it("puts each account on the stack shardOf says, previews no change, and destroys back to what was there", async () => {
+  it("puts each account on the stack shardOf says, previews no change, rolls a change out in waves, and destroys back to what was there", async () => {
     const before = await observe();
     await step("1. `shards up` of 2 stacks: every account set up, none answered 429", async () => {
       e2e.emulator.requests.clear();
@@ -126,7 +135,57 @@ describe(`e2e: a sharded Python program, two stacks at once by \`shards\` on one
       assert.match(preview.stderr, /2 of 2 stacks succeeded/);
     });
 
-    await step("4. `shards destroy` puts every account back as it was", async () => {
+    await step(
+      "4. a new field name in waves: the check fails at 25%, exactly the canary and 25% accounts have it; --resume finishes",
+      async () => {
+        for (const name of ["py-0", "py-1"]) await e2e.stack.ok(["config", "set", "--stack", name, "label", "deals"]);
+        const record = path.join(e2e.workspace.root, "rollout.json");
+        const waves = [
+          "shards",
+          "up",
+          "--shards",
+          "2",
+          "--stack",
+          "py-{shard}",
+          "--waves",
+          "25%,100%",
+          "--record",
+          record,
+        ];
+        const failing = 'test "$INTEGRATION_PLATFORM_WAVE" != "25%"';
+        const stopped = await cli([...waves, "--canary", CANARY.join(","), "--check", failing]);
+        assert.equal(stopped.code, 1, stopped.stderr.slice(-4000));
+        assert.match(stopped.stderr, /the rollout stopped at wave 2 \(25%\)/);
+        const kept = JSON.parse(fs.readFileSync(record, "utf8")) as RolloutRecord;
+        assert.deepEqual(kept.waves[0].accounts, CANARY);
+        const reached = [...kept.waves[0].accounts, ...kept.waves[1].accounts].sort();
+        const renamed = async () =>
+          (await observe())
+            .filter((seen) => seen.pipeline === `${seen.id} deals`)
+            .map((seen) => seen.id)
+            .sort();
+        assert.deepEqual(await renamed(), reached, "exactly the canary and 25% accounts have the new name");
+        assert.ok(reached.length > CANARY.length && reached.length < TENANTS);
+
+        const resumed = await cli([...waves, "--resume"]);
+        assert.equal(resumed.code, 0, resumed.stderr.slice(-4000));
+        assert.match(resumed.stderr, /the rollout is complete: 3 waves applied and checked/);
+        assert.deepEqual(await renamed(), [...tenants].sort());
+        assert.equal(e2e.emulator.requests.list().filter((r) => r.status === 429).length, 0);
+        const preview = await cli([
+          "shards",
+          "preview",
+          "--shards",
+          "2",
+          "--stack",
+          "py-{shard}",
+          "--expect-no-changes",
+        ]);
+        assert.equal(preview.code, 0, preview.stderr.slice(-4000));
+      },
+    );
+
+    await step("5. `shards destroy` puts every account back as it was", async () => {
       const destroy = await cli(["shards", "destroy", "--shards", "2", "--stack", "py-{shard}"]);
       assert.equal(destroy.code, 0, destroy.stderr.slice(-4000));
       assert.deepEqual(await observe(), before);
