@@ -7,6 +7,7 @@
 import * as fs from "node:fs";
 import { parseArgs } from "node:util";
 import { COMMANDS, type Command, type Measured, type PeerMeasured, type ProgramRun } from "./lib/scale";
+import { logLogSvg } from "./lib/plot";
 
 /**
  * Which of our providers a row's program ran on: the dynamic resources (`ours`), the native provider
@@ -226,75 +227,23 @@ function nativeAgainstDynamic(all: Row[]): string[] {
 /** A log-log plot of wall time against K, per command, with the rate floor dashed. */
 function svg(all: Row[], layoutOf: (row: Row) => boolean, title: string): string {
   const data = all.filter(layoutOf);
-  const width = 720;
-  const height = 400;
-  const pad = { left: 60, right: 150, top: 40, bottom: 50 };
-  const ks = data.map((r) => r.k);
-  const values = data
-    .flatMap((r) =>
-      COMMANDS.flatMap((c) => [
-        r.run.commands[c]?.seconds ?? 0,
-        ((r.run.commands[c]?.calls ?? 0) - (r.run.commands[c]?.rateLimited ?? 0)) / RATE,
-      ]),
-    )
-    .filter((v) => v > 0);
-  const [xMin, xMax] = [Math.min(...ks), Math.max(...ks)];
-  const [yMin, yMax] = [Math.min(...values) / 1.5, Math.max(...values) * 1.5];
-  const x = (k: number) =>
-    pad.left +
-    ((Math.log(k) - Math.log(xMin)) / (Math.log(xMax) - Math.log(xMin) || 1)) * (width - pad.left - pad.right);
-  const y = (s: number) =>
-    height -
-    pad.bottom -
-    ((Math.log(s) - Math.log(yMin)) / (Math.log(yMax) - Math.log(yMin))) * (height - pad.top - pad.bottom);
   const colors: Record<Command, string> = { up: "#1f77b4", preview: "#7f7f7f", refresh: "#2ca02c", destroy: "#d62728" };
-  const parts: string[] = [];
-  parts.push(
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif" font-size="12">`,
-  );
-  parts.push(`<rect width="100%" height="100%" fill="white"/>`);
-  parts.push(
-    `<text x="${pad.left}" y="14" font-size="13">${title}: wall time (solid), and the rate floor, calls / 20 per s (dashed)</text>`,
-  );
-  parts.push(
-    `<text x="${pad.left}" y="28" font-size="11" fill="#555">both axes logarithmic; one machine, 2 cores, at the platform's documented limit</text>`,
-  );
-  for (const k of ks)
-    parts.push(
-      `<line x1="${x(k)}" x2="${x(k)}" y1="${pad.top}" y2="${height - pad.bottom}" stroke="#eee"/><text x="${x(k)}" y="${height - pad.bottom + 16}" text-anchor="middle">${k}</text>`,
-    );
-  for (let tick = 10 ** Math.floor(Math.log10(yMin)); tick <= yMax; tick *= 10) {
-    for (const m of [1, 3]) {
-      const v = tick * m;
-      if (v < yMin || v > yMax) continue;
-      parts.push(
-        `<line x1="${pad.left}" x2="${width - pad.right}" y1="${y(v)}" y2="${y(v)}" stroke="#eee"/><text x="${pad.left - 6}" y="${y(v) + 4}" text-anchor="end">${v} s</text>`,
-      );
-    }
-  }
-  parts.push(
-    `<text x="${(pad.left + width - pad.right) / 2}" y="${height - 10}" text-anchor="middle">linked accounts (3 resources each)</text>`,
-  );
-  for (const [i, command] of COMMANDS.entries()) {
-    const points = data
-      .filter((r) => r.run.commands[command]?.seconds > 0)
-      .map((r) => `${x(r.k)},${y(r.run.commands[command].seconds)}`);
-    parts.push(`<polyline fill="none" stroke="${colors[command]}" stroke-width="2" points="${points.join(" ")}"/>`);
-    for (const point of points)
-      parts.push(`<circle cx="${point.split(",")[0]}" cy="${point.split(",")[1]}" r="3" fill="${colors[command]}"/>`);
-    const floors = data
-      .map((r) => [r.k, ((r.run.commands[command]?.calls ?? 0) - (r.run.commands[command]?.rateLimited ?? 0)) / RATE])
-      .filter(([, f]) => f > 0);
-    if (floors.length > 1)
-      parts.push(
-        `<polyline fill="none" stroke="${colors[command]}" stroke-dasharray="4 3" points="${floors.map(([k, f]) => `${x(k)},${y(f)}`).join(" ")}"/>`,
-      );
-    parts.push(
-      `<line x1="${width - pad.right + 15}" x2="${width - pad.right + 35}" y1="${pad.top + 10 + i * 18}" y2="${pad.top + 10 + i * 18}" stroke="${colors[command]}" stroke-width="2"/><text x="${width - pad.right + 40}" y="${pad.top + 14 + i * 18}">${command}</text>`,
-    );
-  }
-  parts.push("</svg>");
-  return parts.join("\n") + "\n";
+  return logLogSvg({
+    title: `${title}: wall time (solid), and the rate floor, calls / 20 per s (dashed)`,
+    subtitle: "both axes logarithmic; one machine, 2 cores, at the platform's documented limit",
+    xLabel: "linked accounts (3 resources each)",
+    series: COMMANDS.map((command) => ({
+      name: command,
+      color: colors[command],
+      points: data
+        .filter((r) => r.run.commands[command]?.seconds > 0)
+        .map((r): [number, number] => [r.k, r.run.commands[command].seconds]),
+      floor: data.map((r): [number, number] => [
+        r.k,
+        ((r.run.commands[command]?.calls ?? 0) - (r.run.commands[command]?.rateLimited ?? 0)) / RATE,
+      ]),
+    })),
+  });
 }
 
 function main(): void {

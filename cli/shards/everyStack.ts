@@ -70,6 +70,8 @@ export interface EveryStackOptions extends ShardStacks {
   targets?: string[][];
   /** preview: refresh first, so that the preview compares the program with what the platform holds. */
   refresh?: boolean;
+  /** refresh: read and compare only, writing nothing to state (`pulumi refresh --preview-only`). */
+  previewOnly?: boolean;
   /** preview: each step the engine would take on shard `shard`, as it reports it. */
   onStep?: (shard: number, step: StepEventMetadata) => void;
   /** Leave out the stacks' own output (a wave's preview is read for its steps, not shown). */
@@ -103,6 +105,7 @@ interface CommandOptions {
   expectNoChanges?: boolean;
   target?: string[];
   refresh?: boolean;
+  previewOnly?: boolean;
   onEvent?: (event: EngineEvent) => void;
 }
 
@@ -113,8 +116,11 @@ const AUTOMATION: Record<
 > = {
   up: async (stack, options) => (await stack.up(options)).summary.resourceChanges,
   preview: async (stack, options) => (await stack.preview(options)).changeSummary,
-  refresh: async (stack, { refresh: _, ...options }) => (await stack.refresh(options)).summary.resourceChanges,
-  destroy: async (stack, { expectNoChanges: _, refresh: __, ...options }) =>
+  refresh: async (stack, { refresh: _, previewOnly, ...options }) =>
+    previewOnly
+      ? (await stack.previewRefresh(options)).changeSummary
+      : (await stack.refresh(options)).summary.resourceChanges,
+  destroy: async (stack, { expectNoChanges: _, refresh: __, previewOnly: ___, ...options }) =>
     (await stack.destroy(options)).summary.resourceChanges,
 };
 
@@ -139,6 +145,8 @@ export async function onEveryStack(options: EveryStackOptions, io: ShardsIo): Pr
   const envVars = (shard: number) => ({
     [SETTINGS.requestsPerSecond.env]: String(total / options.shards),
     [RATE_BROKER_ENV]: broker.urlFor(shard),
+    // `pulumi refresh --preview-only` refuses to run where CI skips confirmations (it reads that as --yes).
+    ...(options.previewOnly ? { PULUMI_SKIP_CONFIRMATIONS: "false" } : {}),
   });
   // `up`'s programs build every resource before their first request, on the CPU: ten at once on two
   // cores made the first request wait 120 s where one alone makes it in 20 (BENCHMARKS.md, 2026-11-28).
@@ -197,6 +205,7 @@ function commandOptions(options: EveryStackOptions, shard: number, onOutput: (ch
     expectNoChanges: options.expectNoChanges,
     ...(target ? { target } : {}),
     ...(options.refresh ? { refresh: true } : {}),
+    ...(options.previewOnly ? { previewOnly: true } : {}),
     ...(onStep
       ? { onEvent: (event: EngineEvent) => event.resourcePreEvent && onStep(shard, event.resourcePreEvent.metadata) }
       : {}),

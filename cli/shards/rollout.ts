@@ -27,6 +27,10 @@ export interface StackChanges {
   byAccount: Map<string, string[]>;
   /** The URNs of changes tied to no linked account (application events, org values). */
   shared: string[];
+  /** The URNs the change deletes: gone after the wave's up, so not read back. */
+  deleted: Set<string>;
+  /** A linked account's id, and the URNs of all its resources that stay, changed or not (a resumed wave reads them). */
+  present: Map<string, string[]>;
 }
 
 /**
@@ -34,17 +38,26 @@ export interface StackChanges {
  * for one without (a component such as LinkedAccountSetup), the one account of the changes beneath it.
  */
 export function changesByAccount(steps: StepEventMetadata[]): StackChanges {
-  const changing = steps.filter((s) => !NO_CHANGE_OPS.has(s.op) && !UNTARGETED.test(s.type));
-  const urns = [...new Set(changing.map((s) => s.urn))];
+  const targetable = steps.filter((s) => !UNTARGETED.test(s.type));
+  const changing = targetable.filter((s) => !NO_CHANGE_OPS.has(s.op));
+  const { byAccount, shared } = groupByAccount(changing);
+  const deleted = new Set(changing.filter((s) => s.op === "delete").map((s) => s.urn));
+  const present = groupByAccount(targetable.filter((s) => s.op !== "delete")).byAccount;
+  return { byAccount, shared, deleted, present };
+}
+
+/** The steps' URNs by linked account (changesByAccount says how), and those tied to none. */
+function groupByAccount(steps: StepEventMetadata[]): { byAccount: Map<string, string[]>; shared: string[] } {
+  const urns = [...new Set(steps.map((s) => s.urn))];
   const accountOf = new Map<string, string | undefined>();
   const parentOf = new Map<string, string | undefined>();
-  for (const step of changing) {
+  for (const step of steps) {
     const state = step.new ?? step.old;
     const id = (state?.inputs as Record<string, unknown> | undefined)?.linkedAccountId;
     if (typeof id === "string" && !accountOf.get(step.urn)) accountOf.set(step.urn, id);
     parentOf.set(step.urn, state?.parent || undefined);
   }
-  // A resource without an account of its own goes with the accounts of the changes beneath it, when they are one.
+  // A resource without an account of its own goes with the accounts of the resources beneath it, when they are one.
   const beneath = new Map<string, Set<string>>();
   for (const urn of urns) {
     const account = accountOf.get(urn);
@@ -109,14 +122,10 @@ export interface RolloutOptions extends Omit<EveryStackOptions, "command" | "tar
 }
 
 /** Runs every stack's preview at once (no output shown) and returns each one's changes by account. */
-async function previewAll(
-  options: RolloutOptions,
-  io: ShardsIo,
-  extra: Partial<EveryStackOptions> = {},
-): Promise<{ failed: number; changes: StackChanges[] }> {
+async function previewAll(options: RolloutOptions, io: ShardsIo): Promise<{ failed: number; changes: StackChanges[] }> {
   const steps: StepEventMetadata[][] = Array.from({ length: options.shards }, () => []);
   const failed = await onEveryStack(
-    { ...options, command: "preview", quiet: true, onStep: (shard, step) => steps[shard].push(step), ...extra },
+    { ...options, command: "preview", quiet: true, onStep: (shard, step) => steps[shard].push(step) },
     io,
   );
   return { failed, changes: steps.map(changesByAccount) };
@@ -230,10 +239,24 @@ export async function rollOut(options: RolloutOptions, io: ShardsIo): Promise<nu
     if (targets.some((t) => t.length > 0)) {
       const failed = await onEveryStack({ ...options, command: "up", targets }, io);
       if (failed > 0) return stop(`up failed on ${plural(failed, "stack")}`);
-      // Converged: the platform, read back, holds what the program declares for this wave's resources.
-      const converged = await previewAll(options, io, { targets, refresh: true, expectNoChanges: true });
-      if (converged.failed > 0)
-        return stop("its resources do not read back as declared (a refresh preview shows changes)");
+    }
+    // Converged: the platform, read back, holds what the wave's up wrote. A refresh preview reads the
+    // targets alone, without running the program again (the up just did). The wave a rollout stopped at
+    // is read back whole on --resume, changed or not: its up may have been done, its read-back not.
+    const again = i === from && record.failed === wave.name ? wave.accounts : [];
+    const readBack = targets.map((t, shard) => [
+      ...new Set([
+        ...t.filter((urn) => !changes[shard].deleted.has(urn)),
+        ...again.flatMap((account) => changes[shard].present.get(account) ?? []),
+      ]),
+    ]);
+    if (readBack.some((t) => t.length > 0)) {
+      const converged = await onEveryStack(
+        { ...options, command: "refresh", previewOnly: true, targets: readBack, expectNoChanges: true, quiet: true },
+        io,
+      );
+      if (converged > 0)
+        return stop("its resources do not read back as written (a refresh preview of them shows changes)");
     }
     if (options.check !== undefined) {
       const code = await runCheck(options.check, wave, i + 1, io);

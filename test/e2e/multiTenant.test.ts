@@ -87,15 +87,23 @@ describe("e2e: the multi-tenant example through the real CLI", function () {
           "--record",
           record,
         ];
-        const stopped = await cli([...waves, "--check", 'test "$INTEGRATION_PLATFORM_WAVE" = canary']);
+        const quotas = () => ["acme", "hooli", "initech"].map(quotaOf);
+
+        // The canary's values read back as gone (404 for every env value read): the rollout stops after it.
+        e2e.emulator.faults.addFromBody({ rules: [{ method: "GET", path: "/env/values/", action: { status: 404 } }] });
+        const unread = await cli(waves);
+        e2e.emulator.faults.clear();
+        assert.equal(unread.code, 1, unread.stderr.slice(-4000));
+        assert.match(unread.stderr, /shards: up on the stack dev, at 20 requests\/s/);
+        assert.match(unread.stderr, /wave 1 \(canary\): its resources do not read back as written/);
+        assert.match(unread.stderr, /the rollout stopped at wave 1 \(canary\)/);
+        assert.deepEqual(quotas(), ["500", "750", "500"], "the canary alone has the change");
+
+        // Resumed, with a check that fails after the second wave: every account has it, and the record says so.
+        const stopped = await cli([...waves, "--resume", "--check", 'test "$INTEGRATION_PLATFORM_WAVE" = canary']);
         assert.equal(stopped.code, 1, stopped.stderr.slice(-4000));
-        assert.match(stopped.stderr, /shards: up on the stack dev, at 20 requests\/s/);
         assert.match(stopped.stderr, /the rollout stopped at wave 2 \(100%\)/);
-        assert.deepEqual(
-          ["acme", "hooli", "initech"].map(quotaOf),
-          ["750", "750", "750"],
-          "wave 2 was applied, then its check failed",
-        );
+        assert.deepEqual(quotas(), ["750", "750", "750"], "wave 2 was applied, then its check failed");
         const kept = JSON.parse(fs.readFileSync(record, "utf8")) as RolloutRecord;
         assert.deepEqual(
           kept.waves.map((w) => [w.name, w.accounts]),

@@ -272,16 +272,19 @@ describe("changesByAccount (a stack's preview steps by linked account)", () => {
     step("create", "a-in-both", env, { linkedAccountId: "acme" }, parentOf("both")),
     step("create", "g-in-both", env, { linkedAccountId: "globex" }, parentOf("both")),
     step("create", "org-value", env),
+    step("delete", "hooli-quota", env, { linkedAccountId: "hooli" }),
   ];
   const changes = changesByAccount(steps);
 
   it("puts a resource with the account, a component with the one account beneath it, and leaves out the stack, providers and unchanged steps", () => {
     const name = (urn: string) => urn.split("::").pop();
-    assert.deepEqual([...changes.byAccount.keys()].sort(), ["acme", "globex"]);
+    assert.deepEqual([...changes.byAccount.keys()].sort(), ["acme", "globex", "hooli"]);
     assert.deepEqual(changes.byAccount.get("acme")!.map(name), ["acme-hubspot", "acme-quota", "a-in-both"]);
     assert.deepEqual(changes.byAccount.get("globex")!.map(name), ["globex-quota", "g-in-both"]);
     // Beneath `both` are two accounts, and `org-value` has none: tied to no single linked account.
     assert.deepEqual(changes.shared.map(name), ["both", "org-value"]);
+    // What a wave deletes is not read back after it.
+    assert.deepEqual([...changes.deleted].map(name), ["hooli-quota"]);
   });
 
   it("gives a wave its accounts' URNs, and the shared wave the rest", () => {
@@ -289,6 +292,7 @@ describe("changesByAccount (a stack's preview steps by linked account)", () => {
     assert.deepEqual(waveTargets(changes, { name: "5%", accounts: ["globex", "hooli"] }).map(name), [
       "globex-quota",
       "g-in-both",
+      "hooli-quota",
     ]);
     assert.deepEqual(waveTargets(changes, { name: "shared", accounts: [], shared: true }).map(name), [
       "both",
