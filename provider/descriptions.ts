@@ -25,9 +25,13 @@ export const DESCRIPTIONS: Readonly<Record<string, string>> = {
     "The options of a select or map field. Omit them to leave the options alone; `[]` clears them.",
   "ConfigField.previous":
     "What the managed properties held before this resource took the field over; delete puts it back.",
+  "ConfigField.previousValue":
+    "The value the field held before this resource took it over (null: none); delete puts it back. Stored as a secret, since a secret value's predecessor may be one too.",
   "ConfigField.restoreOnDelete":
     "What delete (destroy, or removing the resource) puts back, instead of what create found: exactly these properties, whatever create recorded. Declare it when what create found is not the state to go back to, e.g. after an interrupted create. Changing it writes nothing.",
   "ConfigField.slug": "The application's slug, e.g. `hubspot`. Changing it replaces the resource.",
+  "ConfigField.value":
+    "The field's value in this config: a string for a text or select field (a select's one of its options' values), a number for a number field, an object of strings for a map field; checked against the field at preview. Omit it to leave the value alone, e.g. when the end user sets it. Pass it as a secret to keep it out of state, output and summaries.",
   "ConfigField.workflowId":
     "The published workflow the field belongs to; omit it for a field global to the app. Changing it replaces the resource.",
   "ConfigFieldRecord.dynamicSlotIdentifier": "The dynamic slot's identifier.",
@@ -38,6 +42,7 @@ export const DESCRIPTIONS: Readonly<Record<string, string>> = {
   "ConfigFieldRecord.name": "The field's display name.",
   "ConfigFieldRecord.options": "The options, as the platform returns them.",
   "ConfigFieldRecord.required": "Whether the field is required.",
+  "ConfigFieldValues.value": "The field's value (restoreOnDelete only): what delete writes back.",
   "DeclaredKey.key": "Dot path of the property.",
   "DeclaredKey.type": "The platform's type: `text` or `object`.",
   "EnvDefinition.createdAt": "Creation time, ISO 8601.",

@@ -146,6 +146,12 @@ export class Session {
     return this.client.updateConfigField({ ...target, values });
   }
 
+  /** Sets the target's field's value, in the platform reference's `{value}` body (contract.md#conflicts). */
+  setConfigFieldValue(target: ConfigTarget & { fieldId: string }, value: unknown): Promise<ConfigFieldRecord> {
+    this.written.add(configKey(target) + itemKey(target));
+    return this.client.setConfigFieldValue({ ...target, value });
+  }
+
   /**
    * Enables or disables the target's workflow (docs/design/contract.md#workflows); answers with the
    * config's workflows.

@@ -291,6 +291,29 @@ export class PlatformClient {
     });
   }
 
+  /**
+   * `PUT /config/field/:fieldId` with the platform reference's `{value}` body: the spec's body has no
+   * place for a value (docs/design/contract.md#conflicts).
+   */
+  async setConfigFieldValue(args: {
+    fieldId: string;
+    linkedAccountId: string;
+    slug: string;
+    configId: string;
+    workflowId?: string;
+    value: unknown;
+  }): Promise<s.ConfigFieldRecord> {
+    return this.call({
+      method: "PUT",
+      path: `/config/field/${segment("fieldId", args.fieldId)}`,
+      auth: "apiKey",
+      headers: { linked_account_id: args.linkedAccountId, slug: args.slug },
+      query: { workflow_id: args.workflowId, config_id: args.configId },
+      body: { slug: args.slug, config_id: args.configId, value: args.value },
+      response: s.ConfigFieldRecord,
+    });
+  }
+
   /** `GET /slug/:slug/config/:configId` (docs/design/contract.md#config-fields). */
   async getConfig(args: { slug: string; configId: string; linkedAccountId: string }): Promise<s.Config> {
     return this.call({

@@ -1,7 +1,8 @@
 // ConfigField: one field of one config (docs/design/contract.md#config-fields), in the config of
 // one linked account and app. The field sits in `fields` when it is global to the app and in
 // `workflows[{id, fields}]` when it belongs to a workflow. Create records what the field held
-// before, and delete puts it back.
+// before, and delete puts it back. Its name, options and labels go in the spec's field update body;
+// its value in the platform reference's `{value}` body, which the spec's body has no place for.
 import { documented } from "../documented";
 import { isDeepStrictEqual } from "node:util";
 import * as pulumi from "@pulumi/pulumi";
@@ -11,8 +12,8 @@ import * as api from "../client/schemas";
 import { NameValue } from "../client/schemas";
 import type { Session } from "../session";
 import { defineResource } from "./definition";
-import { Id, isRecord, mustBe, NameValueList } from "./inputs";
-import { objectType } from "./schemaTypes";
+import { containsUnknown, Id, isRecord, mustBe, NameValueList } from "./inputs";
+import { objectType, typedAs } from "./schemaTypes";
 import { declareProperties, defined, StateOf } from "./properties";
 import { configOrFailure, isFailure, quoted, unpublishedWorkflow } from "./validation";
 
@@ -51,6 +52,19 @@ const ConfigFieldRecordSchema = objectType(
 /** The field as the platform returns it (docs/design/contract.md#config-fields), in camelCase. */
 export type ConfigFieldRecord = z.output<typeof ConfigFieldRecordSchema>;
 
+/**
+ * A field's value, by the field's type: a string for text and select (one of its options' values),
+ * a number for number, an object of strings for map. Checked against the field at preview.
+ */
+const FieldValue = typedAs(
+  { $ref: "pulumi.json#/Any" },
+  z.union([z.string(), z.number(), z.record(z.string(), z.string())], {
+    error: "must be a string (text and select fields), a number (number fields) or an object of strings (map fields)",
+  }),
+);
+/** A field's value: a string, a number or an object of strings. */
+export type FieldValue = z.output<typeof FieldValue>;
+
 /** The properties a ConfigField sets on the field, and so puts back on delete. */
 const managed = documented("ConfigField", {
   /** The field's display name in this config. Omit it to leave the name alone. */
@@ -63,7 +77,18 @@ const managed = documented("ConfigField", {
 /** Values of the managed properties: what is set, found, or put back. */
 const ManagedValues = objectType(
   "ConfigFieldValues",
-  z.object(managed, { error: mustBe("{name?, options?, labels?}") }).strict(),
+  z
+    .object(
+      {
+        ...managed,
+        ...documented("ConfigFieldValues", {
+          /** The field's value (restoreOnDelete only): what delete writes back. */
+          value: FieldValue.nullable().optional(),
+        }),
+      },
+      { error: mustBe("{name?, options?, labels?, value?}") },
+    )
+    .strict(),
 );
 type ManagedValues = z.output<typeof ManagedValues>;
 
@@ -90,6 +115,13 @@ export const ConfigFieldProperties = declareProperties({
   settings: documented("ConfigField", {
     ...managed,
     /**
+     * The field's value in this config: a string for a text or select field (a select's one of its
+     * options' values), a number for a number field, an object of strings for a map field; checked
+     * against the field at preview. Omit it to leave the value alone, e.g. when the end user sets it.
+     * Pass it as a secret to keep it out of state, output and summaries.
+     */
+    value: FieldValue.optional(),
+    /**
      * What delete (destroy, or removing the resource) puts back, instead of what create found:
      * exactly these properties, whatever create recorded. Declare it when what create found is
      * not the state to go back to, e.g. after an interrupted create. Changing it writes nothing.
@@ -101,15 +133,62 @@ export const ConfigFieldProperties = declareProperties({
     field: ConfigFieldRecordSchema,
     /** What the managed properties held before this resource took the field over; delete puts it back. */
     previous: ManagedValues,
+    /**
+     * The value the field held before this resource took it over (null: none); delete puts it back.
+     * Stored as a secret, since a secret value's predecessor may be one too.
+     */
+    previousValue: FieldValue.nullable().optional(),
   }),
+  secret: ["previousValue"],
 });
 
 /** What a ConfigField keeps in state: its inputs, the returned field, and what to restore. */
 type ConfigFieldState = StateOf<typeof ConfigFieldProperties>;
 
-/** The properties a ConfigField sets on the field, and so restores on delete (the change summary names them too). */
-export const MANAGED = Object.keys(managed) as (keyof ManagedValues)[];
+/**
+ * The properties a ConfigField sets through the spec's body, and so restores on delete (the change
+ * summary names them too); the value has its own body and its own record, previousValue.
+ */
+export const MANAGED = Object.keys(managed) as (keyof typeof managed)[];
 type Managed = (typeof MANAGED)[number];
+
+/** What a field holds as its value, null for none. */
+function liveFieldValue(live: api.ConfigFieldState | undefined): unknown {
+  return live?.value ?? null;
+}
+
+/**
+ * Why `value` does not fit the field, or undefined when it does: its type, a select's options, a
+ * required field's emptiness. Never quotes the value: it may be a secret.
+ */
+export function valueProblem(field: api.ConfigFieldState, value: FieldValue): string | undefined {
+  const which = `field ${JSON.stringify(field.id)} is a ${field.field_type} field`;
+  const given = typeof value === "string" ? "a string" : typeof value === "number" ? "a number" : "an object";
+  switch (field.field_type) {
+    case "text":
+      if (typeof value !== "string") return `${which}: give a string, not ${given}`;
+      break;
+    case "number":
+      if (typeof value !== "number") {
+        const instead = typeof value === "string" ? ' (e.g. 25, not the text "25")' : `, not ${given}`;
+        return `${which}: give a number${instead}`;
+      }
+      break;
+    case "select": {
+      if (typeof value !== "string") return `${which}: give one of its options' values, a string, not ${given}`;
+      const options = nameValues(field.options).map((o) => o.value);
+      const listed = options.map((o) => JSON.stringify(o)).join(", ") || "(it has none)";
+      if (!options.includes(value)) return `${which} and the value is not one of its options' values: ${listed}`;
+      break;
+    }
+    case "map":
+      if (typeof value !== "object") return `${which}: give an object of strings, not ${given}`;
+      break;
+  }
+  if (field.required && (value === "" || (typeof value === "object" && Object.keys(value).length === 0)))
+    return `field ${JSON.stringify(field.id)} is required: its value must not be empty`;
+  return undefined;
+}
 
 /** Projects the platform's option or label elements onto `{name, value}`, the shape we send. */
 function nameValues(list: unknown[] | null | undefined): NameValue[] {
@@ -153,6 +232,11 @@ async function putField(session: Session, target: ConfigFieldState, values: Mana
   return toRecord(await session.updateConfigField(target, values));
 }
 
+/** Sends one value update in the `{value}` body; null clears the value. */
+async function putValue(session: Session, target: ConfigFieldState, value: unknown): Promise<ConfigFieldRecord> {
+  return toRecord(await session.setConfigFieldValue(target, value));
+}
+
 /** The values to send: what the user manages now, and the previous value of what they stopped managing. */
 function desiredValues(news: Partial<ConfigFieldState>, olds?: ConfigFieldState): ManagedValues {
   const values: Partial<Record<Managed, unknown>> = {};
@@ -161,6 +245,12 @@ function desiredValues(news: Partial<ConfigFieldState>, olds?: ConfigFieldState)
     else if (olds && olds[key] !== undefined) values[key] = olds.previous[key] ?? (key === "name" ? undefined : []);
   }
   return defined(values) as ManagedValues;
+}
+
+/** The spec body's part of a restore: name, options and labels, without the value. */
+function withoutValue(values: ManagedValues): ManagedValues {
+  const { value: _, ...rest } = values;
+  return rest;
 }
 
 /** True when the field already holds every value to send, so the write can be skipped. */
@@ -198,7 +288,13 @@ export const ConfigFieldDefinition = defineResource({
       const { workflowId } = inputs;
       if (workflowId !== undefined && !config.workflows.some((w) => w.id === workflowId))
         return { failures: [unpublishedWorkflow({ ...inputs, workflowId })] };
-      if (findField(config, inputs.fieldId, workflowId)) return { failures: [] };
+      const field = findField(config, inputs.fieldId, workflowId);
+      if (field) {
+        const problem =
+          inputs.value === undefined || containsUnknown(inputs.value) ? undefined : valueProblem(field, inputs.value);
+        const where = `in config ${quoted(inputs.configId)} (app ${quoted(inputs.slug)}, linked account ${quoted(inputs.linkedAccountId)})`;
+        return { failures: problem ? [{ property: "value", reason: `${where}, ${problem}: check value` }] : [] };
+      }
       const place = workflowId === undefined ? "global to the app" : `of workflow ${quoted(workflowId)}`;
       return {
         failures: [
@@ -216,12 +312,21 @@ export const ConfigFieldDefinition = defineResource({
     async create({ session, claim }, inputs) {
       if (inputs.restoreOnDelete && session.settings.createWithoutRead) {
         // What delete puts back is declared, so a read would record nothing: one write instead
-        // (docs/guides/scaling.md).
-        const field = await putField(session, inputs, desiredValues(inputs));
+        // (docs/guides/scaling.md), and one more for a value.
+        const desired = desiredValues(inputs);
+        let field =
+          Object.keys(desired).length > 0 || inputs.value === undefined
+            ? await putField(session, inputs, desired)
+            : undefined;
+        if (inputs.value !== undefined) field = await putValue(session, inputs, inputs.value);
         claim(idOf(inputs));
         return {
           id: idOf(inputs),
-          outs: { ...ConfigFieldProperties.inputsOf(inputs), field, previous: defined({ ...inputs.restoreOnDelete }) },
+          outs: {
+            ...ConfigFieldProperties.inputsOf(inputs),
+            field: field!,
+            previous: withoutValue(defined({ ...inputs.restoreOnDelete })),
+          },
         };
       }
       // One read, shared with the config's other resources: what to restore, and is a write needed?
@@ -237,8 +342,15 @@ export const ConfigFieldDefinition = defineResource({
       ) as ManagedValues;
       const desired = desiredValues(inputs);
       // Already as declared (an adopted setup, or a run that stopped after this write): no write.
-      const field = holds(before, desired) ? toRecord(before) : await putField(session, inputs, desired);
-      const outs: ConfigFieldState = { ...ConfigFieldProperties.inputsOf(inputs), field, previous };
+      let field = holds(before, desired) ? toRecord(before) : await putField(session, inputs, desired);
+      if (inputs.value !== undefined && !isDeepStrictEqual(liveFieldValue(before), inputs.value))
+        field = await putValue(session, inputs, inputs.value);
+      const outs: ConfigFieldState = {
+        ...ConfigFieldProperties.inputsOf(inputs),
+        field,
+        previous,
+        ...(inputs.value !== undefined ? { previousValue: liveFieldValue(before) as FieldValue | null } : {}),
+      };
       claim(idOf(inputs));
       return { id: idOf(inputs), outs };
     },
@@ -256,6 +368,9 @@ export const ConfigFieldDefinition = defineResource({
         outs.options = nameValues(live.options);
       if (props.labels !== undefined && !sameItems(nameValues(live.labels), props.labels))
         outs.labels = nameValues(live.labels);
+      // A value changed in the platform's portal is drift; null when the end user cleared it.
+      if (props.value !== undefined && !isDeepStrictEqual(liveFieldValue(live), props.value))
+        outs.value = liveFieldValue(live) as FieldValue;
       return { id, props: outs, inputs: ConfigFieldProperties.inputsOf(outs) };
     },
 
@@ -266,29 +381,48 @@ export const ConfigFieldDefinition = defineResource({
         (key) => news[key] !== undefined && olds[key] === undefined && previous[key] === undefined,
       );
       const desired = desiredValues(news, olds);
+      // A value managed from now on: what the field holds now is what delete puts back.
+      const valueNewlyManaged =
+        news.value !== undefined && olds.value === undefined && olds.previousValue === undefined;
       let live: api.ConfigFieldState | undefined;
-      if (newlyManaged.length > 0) {
+      if (newlyManaged.length > 0 || valueNewlyManaged) {
         live = findField(await context.session.readConfig(news), news.fieldId, news.workflowId);
         for (const key of newlyManaged) previous[key] = liveValue(live, key);
       }
       // Only restoreOnDelete changed: it acts at delete, so there is nothing to write now.
       const unchanged = MANAGED.every((key) => isDeepStrictEqual(olds[key], news[key]));
       // When the read was needed anyway and shows the declared values in place, no write either.
-      const field = unchanged
+      let field = unchanged
         ? olds.field
         : live && holds(live, desired)
           ? toRecord(live)
           : await putField(context.session, news, desired);
-      return { outs: { ...ConfigFieldProperties.inputsOf(news), field, previous: defined(previous) as ManagedValues } };
+      const previousValue = valueNewlyManaged ? (liveFieldValue(live) as FieldValue | null) : olds.previousValue;
+      // The value: written when it changed; put back when it is no longer declared (and one was recorded).
+      const value = news.value !== undefined ? news.value : olds.value !== undefined ? previousValue : undefined;
+      const before = valueNewlyManaged ? liveFieldValue(live) : olds.value;
+      if (value !== undefined && !isDeepStrictEqual(before, value))
+        field = await putValue(context.session, news, value);
+      return {
+        outs: {
+          ...ConfigFieldProperties.inputsOf(news),
+          field,
+          previous: defined(previous) as ManagedValues,
+          ...(news.value !== undefined && previousValue !== undefined ? { previousValue } : {}),
+        },
+      };
     },
 
     async delete(context, id, props) {
       // A declared restoreOnDelete wins over what create recorded.
-      const restore = props.restoreOnDelete ? defined(props.restoreOnDelete) : desiredValues({}, props);
-      if (Object.keys(restore).length === 0 || context.claimedByAnother(id)) return;
+      const declared = props.restoreOnDelete ? defined(props.restoreOnDelete) : undefined;
+      const restore = declared ? withoutValue(declared) : desiredValues({}, props);
+      const value = declared ? declared.value : props.value !== undefined ? props.previousValue : undefined;
+      if ((Object.keys(restore).length === 0 && value === undefined) || context.claimedByAnother(id)) return;
       // A config, workflow or field that is gone has nothing left to restore.
       try {
-        await putField(context.session, props, restore);
+        if (Object.keys(restore).length > 0) await putField(context.session, props, restore);
+        if (value !== undefined) await putValue(context.session, props, value);
       } catch (error) {
         if (!(error instanceof NotFoundError || error instanceof FieldNotFoundError)) throw error;
       }

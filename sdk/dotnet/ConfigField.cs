@@ -65,6 +65,12 @@ namespace PulumiIntegrationPlatform.IntegrationPlatform
         public Output<Outputs.ConfigFieldValues> Previous { get; private set; } = null!;
 
         /// <summary>
+        /// The value the field held before this resource took it over (null: none); delete puts it back. Stored as a secret, since a secret value's predecessor may be one too.
+        /// </summary>
+        [Output("previousValue")]
+        public Output<object?> PreviousValue { get; private set; } = null!;
+
+        /// <summary>
         /// What delete (destroy, or removing the resource) puts back, instead of what create found: exactly these properties, whatever create recorded. Declare it when what create found is not the state to go back to, e.g. after an interrupted create. Changing it writes nothing.
         /// </summary>
         [Output("restoreOnDelete")]
@@ -75,6 +81,12 @@ namespace PulumiIntegrationPlatform.IntegrationPlatform
         /// </summary>
         [Output("slug")]
         public Output<string> Slug { get; private set; } = null!;
+
+        /// <summary>
+        /// The field's value in this config: a string for a text or select field (a select's one of its options' values), a number for a number field, an object of strings for a map field; checked against the field at preview. Omit it to leave the value alone, e.g. when the end user sets it. Pass it as a secret to keep it out of state, output and summaries.
+        /// </summary>
+        [Output("value")]
+        public Output<object?> Value { get; private set; } = null!;
 
         /// <summary>
         /// The published workflow the field belongs to; omit it for a field global to the app. Changing it replaces the resource.
@@ -109,6 +121,10 @@ namespace PulumiIntegrationPlatform.IntegrationPlatform
                 Aliases =
                 {
                     new global::Pulumi.Alias { Type = "pulumi-nodejs:dynamic/integration-platform:ConfigField" },
+                },
+                AdditionalSecretOutputs =
+                {
+                    "previousValue",
                 },
                 ReplaceOnChanges =
                 {
@@ -199,6 +215,12 @@ namespace PulumiIntegrationPlatform.IntegrationPlatform
         /// </summary>
         [Input("slug", required: true)]
         public Input<string> Slug { get; set; } = null!;
+
+        /// <summary>
+        /// The field's value in this config: a string for a text or select field (a select's one of its options' values), a number for a number field, an object of strings for a map field; checked against the field at preview. Omit it to leave the value alone, e.g. when the end user sets it. Pass it as a secret to keep it out of state, output and summaries.
+        /// </summary>
+        [Input("value")]
+        public Input<object>? Value { get; set; }
 
         /// <summary>
         /// The published workflow the field belongs to; omit it for a field global to the app. Changing it replaces the resource.

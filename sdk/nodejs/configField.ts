@@ -69,6 +69,10 @@ export class ConfigField extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly previous: pulumi.Output<outputs.ConfigFieldValues>;
     /**
+     * The value the field held before this resource took it over (null: none); delete puts it back. Stored as a secret, since a secret value's predecessor may be one too.
+     */
+    declare public /*out*/ readonly previousValue: pulumi.Output<any | undefined>;
+    /**
      * What delete (destroy, or removing the resource) puts back, instead of what create found: exactly these properties, whatever create recorded. Declare it when what create found is not the state to go back to, e.g. after an interrupted create. Changing it writes nothing.
      */
     declare public readonly restoreOnDelete: pulumi.Output<outputs.ConfigFieldValues | undefined>;
@@ -76,6 +80,10 @@ export class ConfigField extends pulumi.CustomResource {
      * The application's slug, e.g. `hubspot`. Changing it replaces the resource.
      */
     declare public readonly slug: pulumi.Output<string>;
+    /**
+     * The field's value in this config: a string for a text or select field (a select's one of its options' values), a number for a number field, an object of strings for a map field; checked against the field at preview. Omit it to leave the value alone, e.g. when the end user sets it. Pass it as a secret to keep it out of state, output and summaries.
+     */
+    declare public readonly value: pulumi.Output<any | undefined>;
     /**
      * The published workflow the field belongs to; omit it for a field global to the app. Changing it replaces the resource.
      */
@@ -112,9 +120,11 @@ export class ConfigField extends pulumi.CustomResource {
             resourceInputs["options"] = args?.options;
             resourceInputs["restoreOnDelete"] = args?.restoreOnDelete;
             resourceInputs["slug"] = args?.slug;
+            resourceInputs["value"] = args?.value;
             resourceInputs["workflowId"] = args?.workflowId;
             resourceInputs["field"] = undefined /*out*/;
             resourceInputs["previous"] = undefined /*out*/;
+            resourceInputs["previousValue"] = undefined /*out*/;
         } else {
             resourceInputs["configId"] = undefined /*out*/;
             resourceInputs["field"] = undefined /*out*/;
@@ -124,13 +134,17 @@ export class ConfigField extends pulumi.CustomResource {
             resourceInputs["name"] = undefined /*out*/;
             resourceInputs["options"] = undefined /*out*/;
             resourceInputs["previous"] = undefined /*out*/;
+            resourceInputs["previousValue"] = undefined /*out*/;
             resourceInputs["restoreOnDelete"] = undefined /*out*/;
             resourceInputs["slug"] = undefined /*out*/;
+            resourceInputs["value"] = undefined /*out*/;
             resourceInputs["workflowId"] = undefined /*out*/;
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
         const aliasOpts = { aliases: [{ type: "pulumi-nodejs:dynamic/integration-platform:ConfigField" }] };
         opts = pulumi.mergeOptions(opts, aliasOpts);
+        const secretOpts = { additionalSecretOutputs: ["previousValue"] };
+        opts = pulumi.mergeOptions(opts, secretOpts);
         const replaceOnChanges = { replaceOnChanges: ["configId", "fieldId", "linkedAccountId", "slug", "workflowId"] };
         opts = pulumi.mergeOptions(opts, replaceOnChanges);
         // Registered without the stack trace the SDK formats for each promise it makes (scripts/gen-sdk.sh).
@@ -185,6 +199,10 @@ export interface ConfigFieldArgs {
      * The application's slug, e.g. `hubspot`. Changing it replaces the resource.
      */
     slug: pulumi.Input<string>;
+    /**
+     * The field's value in this config: a string for a text or select field (a select's one of its options' values), a number for a number field, an object of strings for a map field; checked against the field at preview. Omit it to leave the value alone, e.g. when the end user sets it. Pass it as a secret to keep it out of state, output and summaries.
+     */
+    value?: any | undefined;
     /**
      * The published workflow the field belongs to; omit it for a field global to the app. Changing it replaces the resource.
      */

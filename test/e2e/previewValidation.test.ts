@@ -1,6 +1,8 @@
 // What a green preview proves, through the real CLI at the emulator's default limit: each change
-// that `up` would fail on (a typo in an id, a draft, a wrong API key) fails `pulumi preview`
-// instead, naming the resource and the property, with no write and at most C + 2 reads.
+// that `up` would fail on (a typo in an id, a draft, a wrong API key, a value the field does not
+// take) fails `pulumi preview` instead, naming the resource and the property, with no write and at
+// most C + 2 reads. On the same stack, field values through their life: set, a secret one kept out
+// of state and output, drift found and repaired, put back by destroy.
 import * as assert from "node:assert/strict";
 import { summarize } from "../../cli/summary";
 import { Stack } from "../../harness/engine";
@@ -26,6 +28,16 @@ if (kase === "draft") toggle("lead-scoring", { workflowId: "wf_hs_lead_scoring" 
 if (kase === "workflow") toggle("unknown-workflow", { workflowId: "wf_hs_nope" });
 if (kase === "account") field("unknown-account", { linkedAccountId: "nobody", configId: "nobody" });
 if (kase === "config") field("unknown-config", { configId: "acme-eu" });
+if (kase === "select") field("unknown-option", { fieldId: "hs_pipeline", name: undefined, value: "partners" });
+if (kase === "number") field("number-as-text", { fieldId: "hs_sync_limit", name: undefined, value: "25" });
+// Values a team owns, of each field type; the API domain a secret.
+if (kase === "values") {
+  const value = (name: string, fieldId: string, value: platform.ConfigFieldArgs["value"]) =>
+    field(name, { fieldId, name: undefined, value });
+  value("sync-limit", "hs_sync_limit", 250);
+  value("property-map", "hs_property_map", { contact_email: "email" });
+  value("api-domain", "hs_api_domain", pulumi.secret(config.require("domain")));
+}
 `;
 
 /** The failing case's resource, property and reason, as the CLI prints them. */
@@ -60,7 +72,23 @@ const CASES = [
     property: "configId",
     reason: /no config "acme-eu" of app "hubspot" for linked account "acme": check configId/,
   },
+  {
+    kase: "select",
+    resource: "unknown-option",
+    property: "value",
+    reason: /field "hs_pipeline" is a select field and the value is not one of its options' values: "sales", "support"/,
+  },
+  {
+    kase: "number",
+    resource: "number-as-text",
+    property: "value",
+    reason: /field "hs_sync_limit" is a number field: give a number \(e.g. 25, not the text "25"\)/,
+  },
 ];
+
+/** The secret API domain, and the one set behind the stack's back: neither may appear in state or output. */
+const DOMAIN = "crm-7f3e9a1d.acme.example";
+const PORTAL_DOMAIN = "crm-0b5c2e88.portal.example";
 
 describe("e2e: a green preview means the change will apply", function () {
   this.timeout(10 * 60_000);
@@ -125,6 +153,82 @@ describe("e2e: a green preview means the change will apply", function () {
     } finally {
       await e2e.stack.ok(["config", "set", "--secret", "integration-platform:apiKey", e2e.emulator.apiKey]);
     }
+  });
+
+  it("sets values of each field type, keeps a secret one out of state and output, repairs drift, and destroy puts them back", async () => {
+    const valueOf = (fieldId: string) =>
+      (
+        e2e.emulator.store.configs
+          .find({ linkedAccountId: "acme", slug: "hubspot", configId: "acme" })
+          ?.fields.find((f) => f.id === fieldId) as { value?: unknown } | undefined
+      )?.value ?? null;
+    const values = () => ["hs_sync_limit", "hs_property_map", "hs_api_domain"].map(valueOf);
+    const before = values();
+    const shown: string[] = [];
+    const run = async (args: string[]) => {
+      const result = await e2e.stack.ok(args);
+      shown.push(result.stdout, result.stderr);
+      return result;
+    };
+    await e2e.stack.ok(["config", "set", "case", "values"]);
+    await e2e.stack.ok(["config", "set", "--secret", "domain", DOMAIN]);
+
+    await step("1. up sets each value as declared", async () => {
+      await run(["up", "--yes", "--skip-preview"]);
+      assert.deepEqual(values(), [250, { contact_email: "email" }, DOMAIN]);
+    });
+
+    await step(
+      "2. changed in the portal: a refresh preview shows the drift by property, the secret's as [secret]",
+      async () => {
+        for (const [fieldId, value] of [
+          ["hs_sync_limit", 500],
+          ["hs_api_domain", PORTAL_DOMAIN],
+        ] as const)
+          await e2e.emulator.store.configs.updateField(
+            {
+              key: { linkedAccountId: "acme", slug: "hubspot", configId: "acme" },
+              fieldId,
+              workflowId: undefined,
+              update: { form: "value", value },
+            },
+            "api_key",
+          );
+        e2e.emulator.requests.clear();
+        const preview = await e2e.stack.run(["preview", "--refresh", "--diff", "--expect-no-changes"]);
+        shown.push(preview.stdout, preview.stderr);
+        assert.notEqual(preview.code, 0, "drift fails --expect-no-changes");
+        assert.match(preview.stdout, /~ value\s*: 500 => 250/);
+        // The secret's update shows its value as [secret], on both sides.
+        const domain = preview.stdout.split("(update)").find((block) => block.includes("::api-domain]")) ?? "";
+        assert.match(domain, /value\s*: \[secret\]/, preview.stdout);
+        assert.deepEqual(
+          e2e.emulator.requests.list().filter((r) => r.method !== "GET"),
+          [],
+          "a preview writes nothing",
+        );
+      },
+    );
+
+    await step("3. up --refresh writes the program's values back", async () => {
+      await run(["up", "--yes", "--refresh", "--skip-preview"]);
+      assert.deepEqual(values(), [250, { contact_email: "email" }, DOMAIN]);
+      await run(["preview", "--refresh", "--expect-no-changes"]);
+    });
+
+    await step("4. neither secret value is in the state, the stack's outputs or anything the CLI printed", async () => {
+      const state = (await e2e.stack.ok(["stack", "export"])).stdout;
+      assert.match(state, /"hs_api_domain"/, "the state holds the field");
+      for (const text of [state, ...shown]) {
+        assert.ok(!text.includes(DOMAIN), "the declared secret value");
+        assert.ok(!text.includes(PORTAL_DOMAIN), "the value found in the portal");
+      }
+    });
+
+    await step("5. destroy puts back what each field held before", async () => {
+      await run(["destroy", "--yes", "--skip-preview"]);
+      assert.deepEqual(values(), before);
+    });
   });
 });
 

@@ -36,7 +36,7 @@ describe("ConfigField provider", () => {
           ["labels", "must be a list of {name, value} objects, not a string"],
           [
             "colour",
-            "is not a property of this resource (expected one of slug, linkedAccountId, configId, fieldId, workflowId, name, options, labels, restoreOnDelete)",
+            "is not a property of this resource (expected one of slug, linkedAccountId, configId, fieldId, workflowId, name, options, labels, value, restoreOnDelete)",
           ],
         ],
       );
@@ -110,6 +110,51 @@ describe("ConfigField provider", () => {
       await field.delete(created.id, updated.outs);
       live = (await getConfig(ctx.emulator, "acme", "hubspot")).fields.find((f) => f.id === "hs_pipeline")!;
       assert.deepEqual(live, before);
+    });
+
+    it("sets a value with the {value} body, sees it drift, stops managing it, and puts the value found back on delete", async () => {
+      const SYNC = { ...GLOBAL, fieldId: "hs_sync_limit" };
+      const liveValue = async () => {
+        const fields = (await getConfig(ctx.emulator, "acme", "hubspot")).fields as { id: string; value?: unknown }[];
+        return fields.find((f) => f.id === "hs_sync_limit")?.value;
+      };
+      assert.equal(await liveValue(), null);
+      const created = await field.create({ ...SYNC, value: 250 });
+      assert.deepEqual(
+        writes(ctx.emulator).map((r) => `${r.method} ${r.path}`),
+        ["PUT /api/v2/public/config/field/hs_sync_limit"],
+        "one write, in the platform reference's {value} body (the emulator sets only the value from it)",
+      );
+      assert.equal(await liveValue(), 250);
+      assert.equal(created.outs.previousValue, null, "the field held no value before");
+
+      // Changed in the portal: drift on read, in the props and the inputs.
+      await ctx.emulator.store.configs.updateField(
+        {
+          key: { linkedAccountId: "acme", slug: "hubspot", configId: "acme" },
+          fieldId: "hs_sync_limit",
+          workflowId: undefined,
+          update: { form: "value", value: 500 },
+        },
+        "api_key",
+      );
+      const read = await field.read(created.id, created.outs);
+      assert.equal(read.props.value, 500);
+      assert.equal((read.inputs as { value: unknown }).value, 500);
+
+      ctx.emulator.requests.clear();
+      const updated = await field.update(created.id, created.outs, { ...SYNC, value: 300 });
+      assert.equal(await liveValue(), 300);
+      assert.equal(updated.outs.previousValue, null, "what create found stays what delete puts back");
+      const dropped = await field.update(created.id, updated.outs, { ...SYNC });
+      assert.equal(await liveValue(), null, "a value no longer declared goes back to what was found");
+      assert.equal(dropped.outs.previousValue, undefined);
+
+      const again = await field.update(created.id, dropped.outs, { ...SYNC, value: 400 });
+      assert.equal(again.outs.previousValue, null, "managed again: what the field holds now is recorded");
+      startRun(ctx.emulator); // the delete comes from a later `pulumi` run
+      await field.delete(created.id, again.outs);
+      assert.equal(await liveValue(), null);
     });
 
     it("restoreOnDelete wins over what create recorded, and changing it writes nothing", async () => {

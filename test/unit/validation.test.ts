@@ -42,6 +42,58 @@ describe("Validation at preview", () => {
     ]);
   });
 
+  it("checks a value against its field: a number field's text, a select's unknown option, a required field's empty value; nothing written", async () => {
+    const value = async (fieldId: string, value: unknown) =>
+      (await field.check({}, { ...ACME, fieldId, value })).failures?.map((f) => [f.property, f.reason]);
+    assert.deepEqual(await value("hs_sync_limit", "25"), [
+      [
+        "value",
+        'in config "acme" (app "hubspot", linked account "acme"), field "hs_sync_limit" is a number field: give a number (e.g. 25, not the text "25"): check value',
+      ],
+    ]);
+    assert.deepEqual(await value("hs_pipeline", "partners"), [
+      [
+        "value",
+        'in config "acme" (app "hubspot", linked account "acme"), field "hs_pipeline" is a select field and the value is not one of its options\' values: "sales", "support": check value',
+      ],
+    ]);
+    assert.deepEqual(await value("hs_api_domain", ""), [
+      [
+        "value",
+        'in config "acme" (app "hubspot", linked account "acme"), field "hs_api_domain" is required: its value must not be empty: check value',
+      ],
+    ]);
+    assert.deepEqual(await value("hs_property_map", "email"), [
+      [
+        "value",
+        'in config "acme" (app "hubspot", linked account "acme"), field "hs_property_map" is a map field: give an object of strings, not a string: check value',
+      ],
+    ]);
+    assert.deepEqual(await value("hs_api_domain", 7), [
+      [
+        "value",
+        'in config "acme" (app "hubspot", linked account "acme"), field "hs_api_domain" is a text field: give a string, not a number: check value',
+      ],
+    ]);
+    // What fits passes, and an unknown value waits for up.
+    for (const [fieldId, fits] of [
+      ["hs_sync_limit", 25],
+      ["hs_pipeline", "support"],
+      ["hs_api_domain", "acme.example"],
+      ["hs_property_map", { contact_email: "email" }],
+      ["hs_sync_limit", UNKNOWN],
+    ] as const)
+      assert.deepEqual(await value(fieldId, fits), [], `${fieldId} takes ${JSON.stringify(fits)}`);
+    // The shape is checked before any read: a boolean is no value of any field.
+    assert.deepEqual(await value("hs_sync_limit", true), [
+      [
+        "value",
+        "must be a string (text and select fields), a number (number fields) or an object of strings (map fields)",
+      ],
+    ]);
+    assert.deepEqual(writes(ctx.emulator), []);
+  });
+
   it("names a workflow field's workflow when the config does not list it, and its field when the workflow lacks it", async () => {
     const unknown = await field.check({}, { ...PIPELINE, fieldId: "hs_contact_owner", workflowId: "wf_nope" });
     assert.deepEqual(

@@ -43,6 +43,12 @@ namespace PulumiIntegrationPlatform.IntegrationPlatform.Inputs
             set => _options = value;
         }
 
+        /// <summary>
+        /// The field's value (restoreOnDelete only): what delete writes back.
+        /// </summary>
+        [Input("value")]
+        public Input<object>? Value { get; set; }
+
         public ConfigFieldValuesArgs()
         {
         }

@@ -56,6 +56,12 @@ namespace PulumiIntegrationPlatform.IntegrationPlatform.Inputs
         public Input<Inputs.ConfigFieldValuesArgs>? RestoreOnDelete { get; set; }
 
         /// <summary>
+        /// The field's value in this config: a string for a text or select field (a select's one of its options' values), a number for a number field, an object of strings for a map field; checked against the field at preview. Omit it to leave the value alone, e.g. when the end user sets it. Pass it as a secret to keep it out of state, output and summaries.
+        /// </summary>
+        [Input("value")]
+        public Input<object>? Value { get; set; }
+
+        /// <summary>
         /// The published workflow the field belongs to; omit it for a field global to the app. Changing it replaces the resource.
         /// </summary>
         [Input("workflowId")]

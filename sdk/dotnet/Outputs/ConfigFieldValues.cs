@@ -26,6 +26,10 @@ namespace PulumiIntegrationPlatform.IntegrationPlatform.Outputs
         /// The options of a select or map field. Omit them to leave the options alone; `[]` clears them.
         /// </summary>
         public readonly ImmutableArray<Outputs.NameValue> Options;
+        /// <summary>
+        /// The field's value (restoreOnDelete only): what delete writes back.
+        /// </summary>
+        public readonly object? Value;
 
         [OutputConstructor]
         private ConfigFieldValues(
@@ -33,11 +37,14 @@ namespace PulumiIntegrationPlatform.IntegrationPlatform.Outputs
 
             string? name,
 
-            ImmutableArray<Outputs.NameValue> options)
+            ImmutableArray<Outputs.NameValue> options,
+
+            object? value)
         {
             Labels = labels;
             Name = name;
             Options = options;
+            Value = value;
         }
     }
 }

@@ -32,10 +32,14 @@ type ConfigField struct {
 	Options NameValueArrayOutput `pulumi:"options"`
 	// What the managed properties held before this resource took the field over; delete puts it back.
 	Previous ConfigFieldValuesOutput `pulumi:"previous"`
+	// The value the field held before this resource took it over (null: none); delete puts it back. Stored as a secret, since a secret value's predecessor may be one too.
+	PreviousValue pulumi.AnyOutput `pulumi:"previousValue"`
 	// What delete (destroy, or removing the resource) puts back, instead of what create found: exactly these properties, whatever create recorded. Declare it when what create found is not the state to go back to, e.g. after an interrupted create. Changing it writes nothing.
 	RestoreOnDelete ConfigFieldValuesPtrOutput `pulumi:"restoreOnDelete"`
 	// The application's slug, e.g. `hubspot`. Changing it replaces the resource.
 	Slug pulumi.StringOutput `pulumi:"slug"`
+	// The field's value in this config: a string for a text or select field (a select's one of its options' values), a number for a number field, an object of strings for a map field; checked against the field at preview. Omit it to leave the value alone, e.g. when the end user sets it. Pass it as a secret to keep it out of state, output and summaries.
+	Value pulumi.AnyOutput `pulumi:"value"`
 	// The published workflow the field belongs to; omit it for a field global to the app. Changing it replaces the resource.
 	WorkflowId pulumi.StringPtrOutput `pulumi:"workflowId"`
 }
@@ -65,6 +69,10 @@ func NewConfigField(ctx *pulumi.Context,
 		},
 	})
 	opts = append(opts, aliases)
+	secrets := pulumi.AdditionalSecretOutputs([]string{
+		"previousValue",
+	})
+	opts = append(opts, secrets)
 	replaceOnChanges := pulumi.ReplaceOnChanges([]string{
 		"configId",
 		"fieldId",
@@ -122,6 +130,8 @@ type configFieldArgs struct {
 	RestoreOnDelete *ConfigFieldValues `pulumi:"restoreOnDelete"`
 	// The application's slug, e.g. `hubspot`. Changing it replaces the resource.
 	Slug string `pulumi:"slug"`
+	// The field's value in this config: a string for a text or select field (a select's one of its options' values), a number for a number field, an object of strings for a map field; checked against the field at preview. Omit it to leave the value alone, e.g. when the end user sets it. Pass it as a secret to keep it out of state, output and summaries.
+	Value interface{} `pulumi:"value"`
 	// The published workflow the field belongs to; omit it for a field global to the app. Changing it replaces the resource.
 	WorkflowId *string `pulumi:"workflowId"`
 }
@@ -144,6 +154,8 @@ type ConfigFieldArgs struct {
 	RestoreOnDelete ConfigFieldValuesPtrInput
 	// The application's slug, e.g. `hubspot`. Changing it replaces the resource.
 	Slug pulumi.StringInput
+	// The field's value in this config: a string for a text or select field (a select's one of its options' values), a number for a number field, an object of strings for a map field; checked against the field at preview. Omit it to leave the value alone, e.g. when the end user sets it. Pass it as a secret to keep it out of state, output and summaries.
+	Value pulumi.Input
 	// The published workflow the field belongs to; omit it for a field global to the app. Changing it replaces the resource.
 	WorkflowId pulumi.StringPtrInput
 }
@@ -275,6 +287,11 @@ func (o ConfigFieldOutput) Previous() ConfigFieldValuesOutput {
 	return o.ApplyT(func(v *ConfigField) ConfigFieldValuesOutput { return v.Previous }).(ConfigFieldValuesOutput)
 }
 
+// The value the field held before this resource took it over (null: none); delete puts it back. Stored as a secret, since a secret value's predecessor may be one too.
+func (o ConfigFieldOutput) PreviousValue() pulumi.AnyOutput {
+	return o.ApplyT(func(v *ConfigField) pulumi.AnyOutput { return v.PreviousValue }).(pulumi.AnyOutput)
+}
+
 // What delete (destroy, or removing the resource) puts back, instead of what create found: exactly these properties, whatever create recorded. Declare it when what create found is not the state to go back to, e.g. after an interrupted create. Changing it writes nothing.
 func (o ConfigFieldOutput) RestoreOnDelete() ConfigFieldValuesPtrOutput {
 	return o.ApplyT(func(v *ConfigField) ConfigFieldValuesPtrOutput { return v.RestoreOnDelete }).(ConfigFieldValuesPtrOutput)
@@ -283,6 +300,11 @@ func (o ConfigFieldOutput) RestoreOnDelete() ConfigFieldValuesPtrOutput {
 // The application's slug, e.g. `hubspot`. Changing it replaces the resource.
 func (o ConfigFieldOutput) Slug() pulumi.StringOutput {
 	return o.ApplyT(func(v *ConfigField) pulumi.StringOutput { return v.Slug }).(pulumi.StringOutput)
+}
+
+// The field's value in this config: a string for a text or select field (a select's one of its options' values), a number for a number field, an object of strings for a map field; checked against the field at preview. Omit it to leave the value alone, e.g. when the end user sets it. Pass it as a secret to keep it out of state, output and summaries.
+func (o ConfigFieldOutput) Value() pulumi.AnyOutput {
+	return o.ApplyT(func(v *ConfigField) pulumi.AnyOutput { return v.Value }).(pulumi.AnyOutput)
 }
 
 // The published workflow the field belongs to; omit it for a field global to the app. Changing it replaces the resource.

@@ -93,6 +93,8 @@ type ConfigFieldValues struct {
 	Name *string `pulumi:"name"`
 	// The options of a select or map field. Omit them to leave the options alone; `[]` clears them.
 	Options []NameValue `pulumi:"options"`
+	// The field's value (restoreOnDelete only): what delete writes back.
+	Value interface{} `pulumi:"value"`
 }
 
 // ConfigFieldValuesInput is an input type that accepts ConfigFieldValuesArgs and ConfigFieldValuesOutput values.
@@ -113,6 +115,8 @@ type ConfigFieldValuesArgs struct {
 	Name pulumi.StringPtrInput `pulumi:"name"`
 	// The options of a select or map field. Omit them to leave the options alone; `[]` clears them.
 	Options NameValueArrayInput `pulumi:"options"`
+	// The field's value (restoreOnDelete only): what delete writes back.
+	Value pulumi.Input `pulumi:"value"`
 }
 
 func (ConfigFieldValuesArgs) ElementType() reflect.Type {
@@ -207,6 +211,11 @@ func (o ConfigFieldValuesOutput) Options() NameValueArrayOutput {
 	return o.ApplyT(func(v ConfigFieldValues) []NameValue { return v.Options }).(NameValueArrayOutput)
 }
 
+// The field's value (restoreOnDelete only): what delete writes back.
+func (o ConfigFieldValuesOutput) Value() pulumi.AnyOutput {
+	return o.ApplyT(func(v ConfigFieldValues) interface{} { return v.Value }).(pulumi.AnyOutput)
+}
+
 type ConfigFieldValuesPtrOutput struct{ *pulumi.OutputState }
 
 func (ConfigFieldValuesPtrOutput) ElementType() reflect.Type {
@@ -259,6 +268,16 @@ func (o ConfigFieldValuesPtrOutput) Options() NameValueArrayOutput {
 		}
 		return v.Options
 	}).(NameValueArrayOutput)
+}
+
+// The field's value (restoreOnDelete only): what delete writes back.
+func (o ConfigFieldValuesPtrOutput) Value() pulumi.AnyOutput {
+	return o.ApplyT(func(v *ConfigFieldValues) interface{} {
+		if v == nil {
+			return nil
+		}
+		return v.Value
+	}).(pulumi.AnyOutput)
 }
 
 type DeclaredKey struct {
@@ -1022,6 +1041,8 @@ type SetupField struct {
 	Options []NameValue `pulumi:"options"`
 	// What delete (destroy, or removing the resource) puts back, instead of what create found: exactly these properties, whatever create recorded. Declare it when what create found is not the state to go back to, e.g. after an interrupted create. Changing it writes nothing.
 	RestoreOnDelete *ConfigFieldValues `pulumi:"restoreOnDelete"`
+	// The field's value in this config: a string for a text or select field (a select's one of its options' values), a number for a number field, an object of strings for a map field; checked against the field at preview. Omit it to leave the value alone, e.g. when the end user sets it. Pass it as a secret to keep it out of state, output and summaries.
+	Value interface{} `pulumi:"value"`
 	// The published workflow the field belongs to; omit it for a field global to the app. Changing it replaces the resource.
 	WorkflowId *string `pulumi:"workflowId"`
 }
@@ -1048,6 +1069,8 @@ type SetupFieldArgs struct {
 	Options NameValueArrayInput `pulumi:"options"`
 	// What delete (destroy, or removing the resource) puts back, instead of what create found: exactly these properties, whatever create recorded. Declare it when what create found is not the state to go back to, e.g. after an interrupted create. Changing it writes nothing.
 	RestoreOnDelete ConfigFieldValuesPtrInput `pulumi:"restoreOnDelete"`
+	// The field's value in this config: a string for a text or select field (a select's one of its options' values), a number for a number field, an object of strings for a map field; checked against the field at preview. Omit it to leave the value alone, e.g. when the end user sets it. Pass it as a secret to keep it out of state, output and summaries.
+	Value pulumi.Input `pulumi:"value"`
 	// The published workflow the field belongs to; omit it for a field global to the app. Changing it replaces the resource.
 	WorkflowId pulumi.StringPtrInput `pulumi:"workflowId"`
 }
@@ -1126,6 +1149,11 @@ func (o SetupFieldOutput) Options() NameValueArrayOutput {
 // What delete (destroy, or removing the resource) puts back, instead of what create found: exactly these properties, whatever create recorded. Declare it when what create found is not the state to go back to, e.g. after an interrupted create. Changing it writes nothing.
 func (o SetupFieldOutput) RestoreOnDelete() ConfigFieldValuesPtrOutput {
 	return o.ApplyT(func(v SetupField) *ConfigFieldValues { return v.RestoreOnDelete }).(ConfigFieldValuesPtrOutput)
+}
+
+// The field's value in this config: a string for a text or select field (a select's one of its options' values), a number for a number field, an object of strings for a map field; checked against the field at preview. Omit it to leave the value alone, e.g. when the end user sets it. Pass it as a secret to keep it out of state, output and summaries.
+func (o SetupFieldOutput) Value() pulumi.AnyOutput {
+	return o.ApplyT(func(v SetupField) interface{} { return v.Value }).(pulumi.AnyOutput)
 }
 
 // The published workflow the field belongs to; omit it for a field global to the app. Changing it replaces the resource.

@@ -18,6 +18,10 @@ export interface ConfigFieldValuesArgs {
      * The options of a select or map field. Omit them to leave the options alone; `[]` clears them.
      */
     options?: pulumi.Input<pulumi.Input<inputs.NameValueArgs>[] | undefined>;
+    /**
+     * The field's value (restoreOnDelete only): what delete writes back.
+     */
+    value?: any | undefined;
 }
 
 export interface EventDefinitionArgs {
@@ -94,6 +98,10 @@ export interface SetupFieldArgs {
      * What delete (destroy, or removing the resource) puts back, instead of what create found: exactly these properties, whatever create recorded. Declare it when what create found is not the state to go back to, e.g. after an interrupted create. Changing it writes nothing.
      */
     restoreOnDelete?: pulumi.Input<inputs.ConfigFieldValuesArgs | undefined>;
+    /**
+     * The field's value in this config: a string for a text or select field (a select's one of its options' values), a number for a number field, an object of strings for a map field; checked against the field at preview. Omit it to leave the value alone, e.g. when the end user sets it. Pass it as a secret to keep it out of state, output and summaries.
+     */
+    value?: any | undefined;
     /**
      * The published workflow the field belongs to; omit it for a field global to the app. Changing it replaces the resource.
      */

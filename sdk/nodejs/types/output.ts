@@ -53,6 +53,10 @@ export interface ConfigFieldValues {
      * The options of a select or map field. Omit them to leave the options alone; `[]` clears them.
      */
     options?: outputs.NameValue[];
+    /**
+     * The field's value (restoreOnDelete only): what delete writes back.
+     */
+    value?: any;
 }
 
 export interface DeclaredKey {

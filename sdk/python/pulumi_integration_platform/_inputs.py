@@ -42,17 +42,23 @@ class ConfigFieldValuesArgsDict(TypedDict):
     """
     The options of a select or map field. Omit them to leave the options alone; `[]` clears them.
     """
+    value: NotRequired[Any]
+    """
+    The field's value (restoreOnDelete only): what delete writes back.
+    """
 
 @pulumi.input_type
 class ConfigFieldValuesArgs:
     def __init__(__self__, *,
                  labels: pulumi.Input[Optional[Sequence[pulumi.Input['NameValueArgs']]]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
-                 options: pulumi.Input[Optional[Sequence[pulumi.Input['NameValueArgs']]]] = None):
+                 options: pulumi.Input[Optional[Sequence[pulumi.Input['NameValueArgs']]]] = None,
+                 value: Optional[Any] = None):
         """
         :param pulumi.Input[Sequence[pulumi.Input['NameValueArgs']]] labels: Labels of the field. Omit them to leave the labels alone; `[]` clears them.
         :param pulumi.Input[_builtins.str] name: The field's display name in this config. Omit it to leave the name alone.
         :param pulumi.Input[Sequence[pulumi.Input['NameValueArgs']]] options: The options of a select or map field. Omit them to leave the options alone; `[]` clears them.
+        :param Any value: The field's value (restoreOnDelete only): what delete writes back.
         """
         if labels is not None:
             pulumi.set(__self__, "labels", labels)
@@ -60,6 +66,8 @@ class ConfigFieldValuesArgs:
             pulumi.set(__self__, "name", name)
         if options is not None:
             pulumi.set(__self__, "options", options)
+        if value is not None:
+            pulumi.set(__self__, "value", value)
 
     @_builtins.property
     @pulumi.getter
@@ -96,6 +104,18 @@ class ConfigFieldValuesArgs:
     @options.setter
     def options(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['NameValueArgs']]]]):
         pulumi.set(self, "options", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def value(self) -> Optional[Any]:
+        """
+        The field's value (restoreOnDelete only): what delete writes back.
+        """
+        return pulumi.get(self, "value")
+
+    @value.setter
+    def value(self, value: Optional[Any]):
+        pulumi.set(self, "value", value)
 
 
 class EventDefinitionArgsDict(TypedDict):
@@ -360,6 +380,10 @@ class SetupFieldArgsDict(TypedDict):
     """
     What delete (destroy, or removing the resource) puts back, instead of what create found: exactly these properties, whatever create recorded. Declare it when what create found is not the state to go back to, e.g. after an interrupted create. Changing it writes nothing.
     """
+    value: NotRequired[Any]
+    """
+    The field's value in this config: a string for a text or select field (a select's one of its options' values), a number for a number field, an object of strings for a map field; checked against the field at preview. Omit it to leave the value alone, e.g. when the end user sets it. Pass it as a secret to keep it out of state, output and summaries.
+    """
     workflow_id: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
     The published workflow the field belongs to; omit it for a field global to the app. Changing it replaces the resource.
@@ -373,6 +397,7 @@ class SetupFieldArgs:
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  options: pulumi.Input[Optional[Sequence[pulumi.Input['NameValueArgs']]]] = None,
                  restore_on_delete: pulumi.Input[Optional['ConfigFieldValuesArgs']] = None,
+                 value: Optional[Any] = None,
                  workflow_id: pulumi.Input[Optional[_builtins.str]] = None):
         """
         :param pulumi.Input[_builtins.str] field_id: The field's id. Changing it replaces the resource.
@@ -380,6 +405,7 @@ class SetupFieldArgs:
         :param pulumi.Input[_builtins.str] name: The field's display name in this config. Omit it to leave the name alone.
         :param pulumi.Input[Sequence[pulumi.Input['NameValueArgs']]] options: The options of a select or map field. Omit them to leave the options alone; `[]` clears them.
         :param pulumi.Input['ConfigFieldValuesArgs'] restore_on_delete: What delete (destroy, or removing the resource) puts back, instead of what create found: exactly these properties, whatever create recorded. Declare it when what create found is not the state to go back to, e.g. after an interrupted create. Changing it writes nothing.
+        :param Any value: The field's value in this config: a string for a text or select field (a select's one of its options' values), a number for a number field, an object of strings for a map field; checked against the field at preview. Omit it to leave the value alone, e.g. when the end user sets it. Pass it as a secret to keep it out of state, output and summaries.
         :param pulumi.Input[_builtins.str] workflow_id: The published workflow the field belongs to; omit it for a field global to the app. Changing it replaces the resource.
         """
         pulumi.set(__self__, "field_id", field_id)
@@ -391,6 +417,8 @@ class SetupFieldArgs:
             pulumi.set(__self__, "options", options)
         if restore_on_delete is not None:
             pulumi.set(__self__, "restore_on_delete", restore_on_delete)
+        if value is not None:
+            pulumi.set(__self__, "value", value)
         if workflow_id is not None:
             pulumi.set(__self__, "workflow_id", workflow_id)
 
@@ -453,6 +481,18 @@ class SetupFieldArgs:
     @restore_on_delete.setter
     def restore_on_delete(self, value: pulumi.Input[Optional['ConfigFieldValuesArgs']]):
         pulumi.set(self, "restore_on_delete", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def value(self) -> Optional[Any]:
+        """
+        The field's value in this config: a string for a text or select field (a select's one of its options' values), a number for a number field, an object of strings for a map field; checked against the field at preview. Omit it to leave the value alone, e.g. when the end user sets it. Pass it as a secret to keep it out of state, output and summaries.
+        """
+        return pulumi.get(self, "value")
+
+    @value.setter
+    def value(self, value: Optional[Any]):
+        pulumi.set(self, "value", value)
 
     @_builtins.property
     @pulumi.getter(name="workflowId")

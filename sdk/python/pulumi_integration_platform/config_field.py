@@ -29,6 +29,7 @@ class ConfigFieldArgs:
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  options: pulumi.Input[Optional[Sequence[pulumi.Input['NameValueArgs']]]] = None,
                  restore_on_delete: pulumi.Input[Optional['ConfigFieldValuesArgs']] = None,
+                 value: Optional[Any] = None,
                  workflow_id: pulumi.Input[Optional[_builtins.str]] = None):
         """
         The set of arguments for constructing a ConfigField resource.
@@ -41,6 +42,7 @@ class ConfigFieldArgs:
         :param pulumi.Input[_builtins.str] name: The field's display name in this config. Omit it to leave the name alone.
         :param pulumi.Input[Sequence[pulumi.Input['NameValueArgs']]] options: The options of a select or map field. Omit them to leave the options alone; `[]` clears them.
         :param pulumi.Input['ConfigFieldValuesArgs'] restore_on_delete: What delete (destroy, or removing the resource) puts back, instead of what create found: exactly these properties, whatever create recorded. Declare it when what create found is not the state to go back to, e.g. after an interrupted create. Changing it writes nothing.
+        :param Any value: The field's value in this config: a string for a text or select field (a select's one of its options' values), a number for a number field, an object of strings for a map field; checked against the field at preview. Omit it to leave the value alone, e.g. when the end user sets it. Pass it as a secret to keep it out of state, output and summaries.
         :param pulumi.Input[_builtins.str] workflow_id: The published workflow the field belongs to; omit it for a field global to the app. Changing it replaces the resource.
         """
         pulumi.set(__self__, "config_id", config_id)
@@ -55,6 +57,8 @@ class ConfigFieldArgs:
             pulumi.set(__self__, "options", options)
         if restore_on_delete is not None:
             pulumi.set(__self__, "restore_on_delete", restore_on_delete)
+        if value is not None:
+            pulumi.set(__self__, "value", value)
         if workflow_id is not None:
             pulumi.set(__self__, "workflow_id", workflow_id)
 
@@ -155,6 +159,18 @@ class ConfigFieldArgs:
         pulumi.set(self, "restore_on_delete", value)
 
     @_builtins.property
+    @pulumi.getter
+    def value(self) -> Optional[Any]:
+        """
+        The field's value in this config: a string for a text or select field (a select's one of its options' values), a number for a number field, an object of strings for a map field; checked against the field at preview. Omit it to leave the value alone, e.g. when the end user sets it. Pass it as a secret to keep it out of state, output and summaries.
+        """
+        return pulumi.get(self, "value")
+
+    @value.setter
+    def value(self, value: Optional[Any]):
+        pulumi.set(self, "value", value)
+
+    @_builtins.property
     @pulumi.getter(name="workflowId")
     def workflow_id(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
@@ -181,6 +197,7 @@ class ConfigField(pulumi.CustomResource):
                  options: pulumi.Input[Optional[Sequence[pulumi.Input[Union['NameValueArgs', 'NameValueArgsDict']]]]] = None,
                  restore_on_delete: pulumi.Input[Optional[Union['ConfigFieldValuesArgs', 'ConfigFieldValuesArgsDict']]] = None,
                  slug: pulumi.Input[Optional[_builtins.str]] = None,
+                 value: Optional[Any] = None,
                  workflow_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
@@ -196,6 +213,7 @@ class ConfigField(pulumi.CustomResource):
         :param pulumi.Input[Sequence[pulumi.Input[Union['NameValueArgs', 'NameValueArgsDict']]]] options: The options of a select or map field. Omit them to leave the options alone; `[]` clears them.
         :param pulumi.Input[Union['ConfigFieldValuesArgs', 'ConfigFieldValuesArgsDict']] restore_on_delete: What delete (destroy, or removing the resource) puts back, instead of what create found: exactly these properties, whatever create recorded. Declare it when what create found is not the state to go back to, e.g. after an interrupted create. Changing it writes nothing.
         :param pulumi.Input[_builtins.str] slug: The application's slug, e.g. `hubspot`. Changing it replaces the resource.
+        :param Any value: The field's value in this config: a string for a text or select field (a select's one of its options' values), a number for a number field, an object of strings for a map field; checked against the field at preview. Omit it to leave the value alone, e.g. when the end user sets it. Pass it as a secret to keep it out of state, output and summaries.
         :param pulumi.Input[_builtins.str] workflow_id: The published workflow the field belongs to; omit it for a field global to the app. Changing it replaces the resource.
         """
         ...
@@ -230,6 +248,7 @@ class ConfigField(pulumi.CustomResource):
                  options: pulumi.Input[Optional[Sequence[pulumi.Input[Union['NameValueArgs', 'NameValueArgsDict']]]]] = None,
                  restore_on_delete: pulumi.Input[Optional[Union['ConfigFieldValuesArgs', 'ConfigFieldValuesArgsDict']]] = None,
                  slug: pulumi.Input[Optional[_builtins.str]] = None,
+                 value: Optional[Any] = None,
                  workflow_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
@@ -256,11 +275,15 @@ class ConfigField(pulumi.CustomResource):
             if slug is None and not opts.urn:
                 raise TypeError("Missing required property 'slug'")
             __props__.__dict__["slug"] = slug
+            __props__.__dict__["value"] = value
             __props__.__dict__["workflow_id"] = workflow_id
             __props__.__dict__["field"] = None
             __props__.__dict__["previous"] = None
+            __props__.__dict__["previous_value"] = None
         alias_opts = pulumi.ResourceOptions(aliases=[pulumi.Alias(type_="pulumi-nodejs:dynamic/integration-platform:ConfigField")])
         opts = pulumi.ResourceOptions.merge(opts, alias_opts)
+        secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["previousValue"])
+        opts = pulumi.ResourceOptions.merge(opts, secret_opts)
         replace_on_changes = pulumi.ResourceOptions(replace_on_changes=["configId", "fieldId", "linkedAccountId", "slug", "workflowId"])
         opts = pulumi.ResourceOptions.merge(opts, replace_on_changes)
         super(ConfigField, __self__).__init__(
@@ -293,8 +316,10 @@ class ConfigField(pulumi.CustomResource):
         __props__.__dict__["name"] = None
         __props__.__dict__["options"] = None
         __props__.__dict__["previous"] = None
+        __props__.__dict__["previous_value"] = None
         __props__.__dict__["restore_on_delete"] = None
         __props__.__dict__["slug"] = None
+        __props__.__dict__["value"] = None
         __props__.__dict__["workflow_id"] = None
         return ConfigField(resource_name, opts=opts, __props__=__props__)
 
@@ -363,6 +388,14 @@ class ConfigField(pulumi.CustomResource):
         return pulumi.get(self, "previous")
 
     @_builtins.property
+    @pulumi.getter(name="previousValue")
+    def previous_value(self) -> pulumi.Output[Optional[Any]]:
+        """
+        The value the field held before this resource took it over (null: none); delete puts it back. Stored as a secret, since a secret value's predecessor may be one too.
+        """
+        return pulumi.get(self, "previous_value")
+
+    @_builtins.property
     @pulumi.getter(name="restoreOnDelete")
     def restore_on_delete(self) -> pulumi.Output[Optional['outputs.ConfigFieldValues']]:
         """
@@ -377,6 +410,14 @@ class ConfigField(pulumi.CustomResource):
         The application's slug, e.g. `hubspot`. Changing it replaces the resource.
         """
         return pulumi.get(self, "slug")
+
+    @_builtins.property
+    @pulumi.getter
+    def value(self) -> pulumi.Output[Optional[Any]]:
+        """
+        The field's value in this config: a string for a text or select field (a select's one of its options' values), a number for a number field, an object of strings for a map field; checked against the field at preview. Omit it to leave the value alone, e.g. when the end user sets it. Pass it as a secret to keep it out of state, output and summaries.
+        """
+        return pulumi.get(self, "value")
 
     @_builtins.property
     @pulumi.getter(name="workflowId")

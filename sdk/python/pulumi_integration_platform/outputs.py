@@ -152,11 +152,13 @@ class ConfigFieldValues(dict):
     def __init__(__self__, *,
                  labels: Optional[Sequence['outputs.NameValue']] = None,
                  name: Optional[_builtins.str] = None,
-                 options: Optional[Sequence['outputs.NameValue']] = None):
+                 options: Optional[Sequence['outputs.NameValue']] = None,
+                 value: Optional[Any] = None):
         """
         :param Sequence['NameValue'] labels: Labels of the field. Omit them to leave the labels alone; `[]` clears them.
         :param _builtins.str name: The field's display name in this config. Omit it to leave the name alone.
         :param Sequence['NameValue'] options: The options of a select or map field. Omit them to leave the options alone; `[]` clears them.
+        :param Any value: The field's value (restoreOnDelete only): what delete writes back.
         """
         if labels is not None:
             pulumi.set(__self__, "labels", labels)
@@ -164,6 +166,8 @@ class ConfigFieldValues(dict):
             pulumi.set(__self__, "name", name)
         if options is not None:
             pulumi.set(__self__, "options", options)
+        if value is not None:
+            pulumi.set(__self__, "value", value)
 
     @_builtins.property
     @pulumi.getter
@@ -188,6 +192,14 @@ class ConfigFieldValues(dict):
         The options of a select or map field. Omit them to leave the options alone; `[]` clears them.
         """
         return pulumi.get(self, "options")
+
+    @_builtins.property
+    @pulumi.getter
+    def value(self) -> Optional[Any]:
+        """
+        The field's value (restoreOnDelete only): what delete writes back.
+        """
+        return pulumi.get(self, "value")
 
 
 @pulumi.output_type

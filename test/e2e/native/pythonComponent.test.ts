@@ -1,6 +1,8 @@
 // LinkedAccountSetup from Python: the component the plugin constructs (provider/native/construct.ts)
 // declared by a Python program through the generated SDK, walked through the real CLI against the
-// emulator at its default rate limit: up, a no-change preview, destroy back to what was there. Then
+// emulator at its default rate limit: up, a no-change preview, destroy back to what was there, with
+// field values among the setup's fields (a number, and a secret kept out of state): a value the
+// field does not take refused at preview, a value changed in the portal found and repaired. Then
 // the same setups deployed with the TypeScript component of the dynamic package move to the Python
 // program with no write: the children keep their names (docs/guides/moving-to-native.md).
 import * as assert from "node:assert/strict";
@@ -18,12 +20,16 @@ const { version: VERSION } = JSON.parse(fs.readFileSync(path.join(REPO, "package
 
 /** The env value set through the component: a secret, which must never reach the state in the clear. */
 const TIER = "tier-9f1c-secret";
+/** The API domain field's value: a secret too. */
+const DOMAIN = "crm-5d1a77c2.globex.example";
 
 const PROGRAM = `
 import pulumi
 import pulumi_integration_platform as platform
 
-tier = pulumi.Config().require_secret("tier")
+config = pulumi.Config()
+tier = config.require_secret("tier")
+limit = config.get_int("syncLimit") or 250
 
 platform.LinkedAccountSetup(
     "globex-hubspot",
@@ -31,6 +37,8 @@ platform.LinkedAccountSetup(
     slug="hubspot",
     fields=[
         platform.SetupFieldArgs(field_id="hs_pipeline", name="Sales pipeline"),
+        platform.SetupFieldArgs(field_id="hs_sync_limit", value=limit if config.get("limitAsText") is None else str(limit)),
+        platform.SetupFieldArgs(field_id="hs_api_domain", value=config.require_secret("domain")),
         platform.SetupFieldArgs(
             field_id="hs_contact_owner",
             workflow_id="wf_hs_contact_sync",
@@ -54,13 +62,16 @@ const TYPESCRIPT_PROGRAM = `
 import * as pulumi from "@pulumi/pulumi";
 import * as platform from "pulumi-integration-platform";
 
-const tier = new pulumi.Config().requireSecret("tier");
+const config = new pulumi.Config();
+const tier = config.requireSecret("tier");
 
 new platform.LinkedAccountSetup("globex-hubspot", {
   linkedAccountId: "globex",
   slug: "hubspot",
   fields: [
     { fieldId: "hs_pipeline", name: "Sales pipeline" },
+    { fieldId: "hs_sync_limit", value: 250 },
+    { fieldId: "hs_api_domain", value: config.requireSecret("domain") },
     { fieldId: "hs_contact_owner", workflowId: "wf_hs_contact_sync", labels: [{ name: "team", value: "sales" }] },
   ],
   workflows: { wf_hs_contact_sync: { enabled: true } },
@@ -103,7 +114,7 @@ describe(`e2e: LinkedAccountSetup from Python, constructed by the plugin ${LANGU
       const PATH = [path.join(REPO, "bin"), languageHostsDir(), engineBinDir(), process.env.PATH].join(path.delimiter);
       return new Stack(workspace, dir, "dev", { PATH });
     },
-    { secrets: { tier: TIER } },
+    { secrets: { tier: TIER, domain: DOMAIN } },
   );
   const writes = () => e2e.emulator.requests.list().filter((r) => r.method !== "GET");
   let found: ReturnType<typeof observableState>;
@@ -122,19 +133,24 @@ describe(`e2e: LinkedAccountSetup from Python, constructed by the plugin ${LANGU
         .sort(),
       ["acme-hubspot", "globex-hubspot"],
     );
-    assert.equal(childrenIn(state).length, 5);
+    assert.equal(childrenIn(state).length, 7);
     // One provider serves the components and their children: one plugin paces every call.
     assert.deepEqual(
       resources.filter((r) => r.type === "pulumi:providers:integration-platform").map((r) => r.urn.split("::").pop()),
       [`default_${VERSION.replaceAll(".", "_")}_github_/api.github.com/pulumi-integration-platform`],
     );
     assert.ok(!(await e2e.stack.exportText()).includes(TIER), "the env value is in the state in the clear");
+    assert.ok(!(await e2e.stack.exportText()).includes(DOMAIN), "the secret field value is in the state in the clear");
 
     // What users observe through the API: the fields, the toggles and the value set.
     const after = observableState(e2e.emulator);
     const config = (account: string) =>
       after.configs.find((c) => c.linkedAccountId === account && c.slug === "hubspot")!;
     assert.equal(config("globex").fields.find((f) => f.id === "hs_pipeline")?.name, "Sales pipeline");
+    const value = (fieldId: string) =>
+      (config("globex").fields.find((f) => f.id === fieldId) as { value?: unknown } | undefined)?.value;
+    assert.equal(value("hs_sync_limit"), 250);
+    assert.equal(value("hs_api_domain"), DOMAIN);
     assert.equal(config("globex").workflows.find((w) => w.id === "wf_hs_contact_sync")?.enabled, true);
     assert.equal(config("acme").workflows.find((w) => w.id === "wf_hs_deal_alerts")?.enabled, true);
     assert.deepEqual(
@@ -146,8 +162,48 @@ describe(`e2e: LinkedAccountSetup from Python, constructed by the plugin ${LANGU
 
     e2e.emulator.requests.clear();
     const preview = await step("preview", () => e2e.stack.ok(["preview", "--expect-no-changes"]));
-    assert.match(preview.stdout, /8 unchanged/);
+    assert.match(preview.stdout, /10 unchanged/);
     assert.deepEqual(writes(), [], "a no-change preview wrote to the platform");
+
+    await step("a number field's value given as text is refused at preview, naming value, with no write", async () => {
+      await e2e.stack.ok(["config", "set", "limitAsText", "yes"]);
+      try {
+        const refused = await e2e.stack.run(["preview"]);
+        assert.notEqual(refused.code, 0);
+        assert.match(refused.stdout + refused.stderr, /value: field "hs_sync_limit" is a number field: give a number/);
+        assert.deepEqual(writes(), []);
+      } finally {
+        await e2e.stack.ok(["config", "rm", "limitAsText"]);
+      }
+    });
+
+    await step("a value changed in the portal shows in a refresh preview, and up --refresh puts it back", async () => {
+      await e2e.emulator.store.configs.updateField(
+        {
+          key: { linkedAccountId: "globex", slug: "hubspot", configId: "globex" },
+          fieldId: "hs_sync_limit",
+          workflowId: undefined,
+          update: { form: "value", value: 900 },
+        },
+        "api_key",
+      );
+      const drift = await e2e.stack.run(["preview", "--refresh", "--diff", "--expect-no-changes"]);
+      assert.notEqual(drift.code, 0);
+      assert.match(drift.stdout, /~ value\s*: 900 => 250/);
+      await e2e.stack.ok(["up", "--yes", "--refresh", "--skip-preview"]);
+      assert.equal(
+        (
+          observableState(e2e.emulator)
+            .configs.find((c) => c.linkedAccountId === "globex" && c.slug === "hubspot")!
+            .fields.find((f) => f.id === "hs_sync_limit") as { value?: unknown }
+        ).value,
+        250,
+      );
+      assert.ok(
+        !(await e2e.stack.exportText()).includes(DOMAIN),
+        "the secret field value is in the state in the clear",
+      );
+    });
 
     await step("destroy", () => e2e.stack.ok(["destroy", "--yes", "--skip-preview"]));
     assert.deepEqual(observableState(e2e.emulator), found);

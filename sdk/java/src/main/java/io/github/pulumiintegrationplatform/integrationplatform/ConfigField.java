@@ -13,6 +13,7 @@ import io.github.pulumiintegrationplatform.integrationplatform.Utilities;
 import io.github.pulumiintegrationplatform.integrationplatform.outputs.ConfigFieldRecord;
 import io.github.pulumiintegrationplatform.integrationplatform.outputs.ConfigFieldValues;
 import io.github.pulumiintegrationplatform.integrationplatform.outputs.NameValue;
+import java.lang.Object;
 import java.lang.String;
 import java.util.List;
 import java.util.Optional;
@@ -137,6 +138,20 @@ public class ConfigField extends com.pulumi.resources.CustomResource {
         return this.previous;
     }
     /**
+     * The value the field held before this resource took it over (null: none); delete puts it back. Stored as a secret, since a secret value&#39;s predecessor may be one too.
+     * 
+     */
+    @Export(name="previousValue", refs={Object.class}, tree="[0]")
+    private Output</* @Nullable */ Object> previousValue;
+
+    /**
+     * @return The value the field held before this resource took it over (null: none); delete puts it back. Stored as a secret, since a secret value&#39;s predecessor may be one too.
+     * 
+     */
+    public Output<Optional<Object>> previousValue() {
+        return Codegen.optional(this.previousValue);
+    }
+    /**
      * What delete (destroy, or removing the resource) puts back, instead of what create found: exactly these properties, whatever create recorded. Declare it when what create found is not the state to go back to, e.g. after an interrupted create. Changing it writes nothing.
      * 
      */
@@ -163,6 +178,20 @@ public class ConfigField extends com.pulumi.resources.CustomResource {
      */
     public Output<String> slug() {
         return this.slug;
+    }
+    /**
+     * The field&#39;s value in this config: a string for a text or select field (a select&#39;s one of its options&#39; values), a number for a number field, an object of strings for a map field; checked against the field at preview. Omit it to leave the value alone, e.g. when the end user sets it. Pass it as a secret to keep it out of state, output and summaries.
+     * 
+     */
+    @Export(name="value", refs={Object.class}, tree="[0]")
+    private Output</* @Nullable */ Object> value;
+
+    /**
+     * @return The field&#39;s value in this config: a string for a text or select field (a select&#39;s one of its options&#39; values), a number for a number field, an object of strings for a map field; checked against the field at preview. Omit it to leave the value alone, e.g. when the end user sets it. Pass it as a secret to keep it out of state, output and summaries.
+     * 
+     */
+    public Output<Optional<Object>> value() {
+        return Codegen.optional(this.value);
     }
     /**
      * The published workflow the field belongs to; omit it for a field global to the app. Changing it replaces the resource.
@@ -221,6 +250,9 @@ public class ConfigField extends com.pulumi.resources.CustomResource {
             .pluginDownloadURL("github://api.github.com/pulumi-integration-platform")
             .aliases(List.of(
                 Output.of(Alias.builder().type("pulumi-nodejs:dynamic/integration-platform:ConfigField").build())
+            ))
+            .additionalSecretOutputs(List.of(
+                "previousValue"
             ))
             .replaceOnChanges(List.of(
                 "configId",

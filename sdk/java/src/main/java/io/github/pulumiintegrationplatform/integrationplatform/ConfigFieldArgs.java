@@ -8,6 +8,7 @@ import com.pulumi.core.annotations.Import;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
 import io.github.pulumiintegrationplatform.integrationplatform.inputs.ConfigFieldValuesArgs;
 import io.github.pulumiintegrationplatform.integrationplatform.inputs.NameValueArgs;
+import java.lang.Object;
 import java.lang.String;
 import java.util.List;
 import java.util.Objects;
@@ -140,6 +141,21 @@ public final class ConfigFieldArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
+     * The field&#39;s value in this config: a string for a text or select field (a select&#39;s one of its options&#39; values), a number for a number field, an object of strings for a map field; checked against the field at preview. Omit it to leave the value alone, e.g. when the end user sets it. Pass it as a secret to keep it out of state, output and summaries.
+     * 
+     */
+    @Import(name="value")
+    private @Nullable Output<Object> value;
+
+    /**
+     * @return The field&#39;s value in this config: a string for a text or select field (a select&#39;s one of its options&#39; values), a number for a number field, an object of strings for a map field; checked against the field at preview. Omit it to leave the value alone, e.g. when the end user sets it. Pass it as a secret to keep it out of state, output and summaries.
+     * 
+     */
+    public Optional<Output<Object>> value() {
+        return Optional.ofNullable(this.value);
+    }
+
+    /**
      * The published workflow the field belongs to; omit it for a field global to the app. Changing it replaces the resource.
      * 
      */
@@ -165,6 +181,7 @@ public final class ConfigFieldArgs extends com.pulumi.resources.ResourceArgs {
         this.options = $.options;
         this.restoreOnDelete = $.restoreOnDelete;
         this.slug = $.slug;
+        this.value = $.value;
         this.workflowId = $.workflowId;
     }
 
@@ -372,6 +389,27 @@ public final class ConfigFieldArgs extends com.pulumi.resources.ResourceArgs {
          */
         public Builder slug(String slug) {
             return slug(Output.of(slug));
+        }
+
+        /**
+         * @param value The field&#39;s value in this config: a string for a text or select field (a select&#39;s one of its options&#39; values), a number for a number field, an object of strings for a map field; checked against the field at preview. Omit it to leave the value alone, e.g. when the end user sets it. Pass it as a secret to keep it out of state, output and summaries.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder value(@Nullable Output<Object> value) {
+            $.value = value;
+            return this;
+        }
+
+        /**
+         * @param value The field&#39;s value in this config: a string for a text or select field (a select&#39;s one of its options&#39; values), a number for a number field, an object of strings for a map field; checked against the field at preview. Omit it to leave the value alone, e.g. when the end user sets it. Pass it as a secret to keep it out of state, output and summaries.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder value(Object value) {
+            return value(Output.of(value));
         }
 
         /**

@@ -6,6 +6,7 @@ package io.github.pulumiintegrationplatform.integrationplatform.inputs;
 import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Import;
 import io.github.pulumiintegrationplatform.integrationplatform.inputs.NameValueArgs;
+import java.lang.Object;
 import java.lang.String;
 import java.util.List;
 import java.util.Objects;
@@ -62,12 +63,28 @@ public final class ConfigFieldValuesArgs extends com.pulumi.resources.ResourceAr
         return Optional.ofNullable(this.options);
     }
 
+    /**
+     * The field&#39;s value (restoreOnDelete only): what delete writes back.
+     * 
+     */
+    @Import(name="value")
+    private @Nullable Output<Object> value;
+
+    /**
+     * @return The field&#39;s value (restoreOnDelete only): what delete writes back.
+     * 
+     */
+    public Optional<Output<Object>> value() {
+        return Optional.ofNullable(this.value);
+    }
+
     private ConfigFieldValuesArgs() {}
 
     private ConfigFieldValuesArgs(ConfigFieldValuesArgs $) {
         this.labels = $.labels;
         this.name = $.name;
         this.options = $.options;
+        this.value = $.value;
     }
 
     public static Builder builder() {
@@ -169,6 +186,27 @@ public final class ConfigFieldValuesArgs extends com.pulumi.resources.ResourceAr
          */
         public Builder options(NameValueArgs... options) {
             return options(List.of(options));
+        }
+
+        /**
+         * @param value The field&#39;s value (restoreOnDelete only): what delete writes back.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder value(@Nullable Output<Object> value) {
+            $.value = value;
+            return this;
+        }
+
+        /**
+         * @param value The field&#39;s value (restoreOnDelete only): what delete writes back.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder value(Object value) {
+            return value(Output.of(value));
         }
 
         public ConfigFieldValuesArgs build() {

@@ -5,6 +5,7 @@ package io.github.pulumiintegrationplatform.integrationplatform.outputs;
 
 import com.pulumi.core.annotations.CustomType;
 import io.github.pulumiintegrationplatform.integrationplatform.outputs.NameValue;
+import java.lang.Object;
 import java.lang.String;
 import java.util.List;
 import java.util.Objects;
@@ -28,6 +29,11 @@ public final class ConfigFieldValues {
      * 
      */
     private @Nullable List<NameValue> options;
+    /**
+     * @return The field&#39;s value (restoreOnDelete only): what delete writes back.
+     * 
+     */
+    private @Nullable Object value;
 
     private ConfigFieldValues() {}
     /**
@@ -51,6 +57,13 @@ public final class ConfigFieldValues {
     public List<NameValue> options() {
         return this.options == null ? List.of() : this.options;
     }
+    /**
+     * @return The field&#39;s value (restoreOnDelete only): what delete writes back.
+     * 
+     */
+    public Optional<Object> value() {
+        return Optional.ofNullable(this.value);
+    }
 
     public static Builder builder() {
         return new Builder();
@@ -64,12 +77,14 @@ public final class ConfigFieldValues {
         private @Nullable List<NameValue> labels;
         private @Nullable String name;
         private @Nullable List<NameValue> options;
+        private @Nullable Object value;
         public Builder() {}
         public Builder(ConfigFieldValues defaults) {
     	      Objects.requireNonNull(defaults);
     	      this.labels = defaults.labels;
     	      this.name = defaults.name;
     	      this.options = defaults.options;
+    	      this.value = defaults.value;
         }
 
         @CustomType.Setter
@@ -96,11 +111,18 @@ public final class ConfigFieldValues {
         public Builder options(NameValue... options) {
             return options(List.of(options));
         }
+        @CustomType.Setter
+        public Builder value(@Nullable Object value) {
+
+            this.value = value;
+            return this;
+        }
         public ConfigFieldValues build() {
             final var _resultValue = new ConfigFieldValues();
             _resultValue.labels = labels;
             _resultValue.name = name;
             _resultValue.options = options;
+            _resultValue.value = value;
             return _resultValue;
         }
     }
