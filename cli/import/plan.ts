@@ -333,7 +333,8 @@ function notBroughtIn(read: WorkspaceRead, planned: PlannedSetups): string[] {
   if (fieldValues.length > 0) {
     sentences.push(
       `Field values, the end users' own input (${plural(fieldValues.length, "field")}, e.g. ` +
-        `${listed(fieldValues, EXAMPLES)}): no resource of this package manages a field's value.`,
+        `${listed(fieldValues, EXAMPLES)}): import does not bring values in yet; declare \`value\` on a ` +
+        "field for the values your team owns, and leave the end users' own undeclared.",
     );
   }
   if (configLabels.length > 0) {
