@@ -292,7 +292,8 @@ export const ConfigFieldDefinition = defineResource({
       if (field) {
         const problem =
           inputs.value === undefined || containsUnknown(inputs.value) ? undefined : valueProblem(field, inputs.value);
-        const where = `in config ${quoted(inputs.configId)} (app ${quoted(inputs.slug)}, linked account ${quoted(inputs.linkedAccountId)})`;
+        const account = `linked account ${quoted(inputs.linkedAccountId)}`;
+        const where = `in config ${quoted(inputs.configId)} (app ${quoted(inputs.slug)}, ${account})`;
         return { failures: problem ? [{ property: "value", reason: `${where}, ${problem}: check value` }] : [] };
       }
       const place = workflowId === undefined ? "global to the app" : `of workflow ${quoted(workflowId)}`;
