@@ -328,6 +328,38 @@ describe("summarize: the change summary of a pull request", () => {
       assert.doesNotMatch(summary, /###|\*\*/);
     });
 
+    it("shows a field value's change per account: a number, a map's key, and a secret one as not shown", () => {
+      const account = (id: string, fieldId: string) => ({
+        slug: "hubspot",
+        linkedAccountId: id,
+        configId: id,
+        fieldId,
+      });
+      const summary = summarize({
+        steps: [
+          step("update", "ConfigField", "limit", {
+            old: { ...account("acme", "hs_sync_limit"), value: 250 },
+            new: { ...account("acme", "hs_sync_limit"), value: 300 },
+          }),
+          step("update", "ConfigField", "map", {
+            old: { ...account("globex", "hs_property_map"), value: { contact_email: "email" } },
+            new: { ...account("globex", "hs_property_map"), value: { contact_email: "firstname" } },
+          }),
+          step("update", "ConfigField", "domain", {
+            old: { ...account("acme", "hs_api_domain"), value: "[secret]" },
+            new: { ...account("acme", "hs_api_domain"), value: "[secret]" },
+          }),
+        ],
+      });
+      const [acme, globex] = [
+        blocks(summary).find((b) => b.includes("<code>acme</code>"))!,
+        blocks(summary).find((b) => b.includes("<code>globex</code>"))!,
+      ];
+      assert.match(acme, /resource `limit`\n  - `value`: `250` → `300`\n/);
+      assert.match(acme, /resource `domain`\n  - `value`: changes \(secret, not shown\)\n/);
+      assert.match(globex, /resource `map`\n  - `value.contact_email`: `"email"` → `"firstname"`\n/);
+    });
+
     it("never prints a secret: masked, a signature object, plaintext marked secret, or inside a list", () => {
       const signature = {
         "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270",
