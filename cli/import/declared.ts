@@ -21,7 +21,7 @@ export interface DeclaredEnvValue {
 
 /** One field of a LinkedAccountSetup, as declared: the data line's, with the restoreOnDelete found. */
 export interface DeclaredField extends PlannedField {
-  restoreOnDelete?: Pick<PlannedField, "name" | "options" | "labels">;
+  restoreOnDelete?: Pick<PlannedField, "name" | "options" | "labels" | "value">;
 }
 
 /** One data line's LinkedAccountSetup: its resource name and inputs. */
@@ -47,12 +47,12 @@ export interface DeclaredShared {
 const lineKey = (line: { linkedAccountId: string; slug: string }) => JSON.stringify([line.linkedAccountId, line.slug]);
 
 /**
- * A field's restoreOnDelete: the value found of each of name, options and labels it declares;
+ * A field's restoreOnDelete: the value found of each of name, options, labels and value it declares;
  * none when it declares one that was not found (programTemplate.ts's restoreField).
  */
 function restoreField(field: PlannedField, was?: FoundRecord): DeclaredField["restoreOnDelete"] {
   const then = was?.fields?.find((f) => f.fieldId === field.fieldId && f.workflowId === field.workflowId);
-  const declared = (["name", "options", "labels"] as const).filter((key) => field[key] !== undefined);
+  const declared = (["name", "options", "labels", "value"] as const).filter((key) => field[key] !== undefined);
   if (!then || declared.some((key) => then[key] === undefined)) return undefined;
   return Object.fromEntries(declared.map((key) => [key, then[key]]));
 }

@@ -20,6 +20,7 @@ export const FoundRecord = z.looseObject({
         name: z.string().optional(),
         options: z.array(NameValue).optional(),
         labels: z.array(NameValue).optional(),
+        value: z.unknown().optional(),
       }),
     )
     .optional(),

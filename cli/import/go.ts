@@ -5,6 +5,7 @@ import type { NameValues } from "./fields";
 import { goString } from "./literals";
 import { openingWords } from "./native";
 import { fillTemplate, templateText } from "./template";
+import type { FieldValue } from "../../provider/resources/inputs";
 
 /** An env value: its text, or the secret read from the stack's config. */
 const valueSource = (value: PlannedValue) =>
@@ -20,6 +21,14 @@ function envSource(values: Map<string, PlannedValue>, names: Map<string, string>
 const nameValues = (items: NameValues) =>
   `list(${items.map((item) => `nameValue{${goString(item.name)}, ${goString(item.value)}}`).join(", ")})`;
 
+/** A field's value as a Go literal: a string, a float64, or a map of strings. */
+function valueLiteral(value: FieldValue): string {
+  if (typeof value === "string") return goString(value);
+  if (typeof value === "number") return `float64(${value})`;
+  const entries = Object.entries(value).map(([key, text]) => `${goString(key)}: ${goString(text)}`);
+  return `map[string]interface{}{${entries.join(", ")}}`;
+}
+
 /** A field as a `field` literal. */
 function fieldSource(field: PlannedField): string {
   const parts = [`FieldID: ${goString(field.fieldId)}`];
@@ -27,6 +36,7 @@ function fieldSource(field: PlannedField): string {
   if (field.name !== undefined) parts.push(`Name: str(${goString(field.name)})`);
   if (field.options !== undefined) parts.push(`Options: ${nameValues(field.options)}`);
   if (field.labels !== undefined) parts.push(`Labels: ${nameValues(field.labels)}`);
+  if (field.value !== undefined) parts.push(`Value: ${valueLiteral(field.value)}`);
   return `{${parts.join(", ")}}`;
 }
 

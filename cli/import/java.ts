@@ -5,6 +5,7 @@ import { javaString } from "./literals";
 import { openingWords } from "./native";
 import type { ImportPlan, PlannedField, PlannedSetup, PlannedValue } from "./plan";
 import { fillTemplate, templateText } from "./template";
+import type { FieldValue } from "../../provider/resources/inputs";
 
 /**
  * Data lines per method: Java refuses a method of more than 64 KB of bytecode, which a few
@@ -20,6 +21,15 @@ const valueSource = (value: PlannedValue) =>
 const nameValues = (items: NameValues) =>
   items.map((item) => `nv(${javaString(item.name)}, ${javaString(item.value)})`).join(", ");
 
+/** A field's value as a Java expression: a String, a Double, or a Map of Strings (as Gson reads found.json). */
+function valueLiteral(value: FieldValue): string {
+  if (typeof value === "string") return javaString(value);
+  // Parsed from its text, so that every JSON number stays a valid literal (1e+21, 1000000000000000).
+  if (typeof value === "number") return `Double.valueOf(${javaString(String(value))})`;
+  const entries = Object.entries(value).map(([key, text]) => `Map.entry(${javaString(key)}, ${javaString(text)})`);
+  return `Map.ofEntries(${entries.join(", ")})`;
+}
+
 /** A field as `field(...)` and its setters. */
 function fieldSource(field: PlannedField): string {
   let source = `field(${javaString(field.fieldId)})`;
@@ -27,6 +37,7 @@ function fieldSource(field: PlannedField): string {
   if (field.name !== undefined) source += `.name(${javaString(field.name)})`;
   if (field.options !== undefined) source += `.options(${nameValues(field.options)})`;
   if (field.labels !== undefined) source += `.labels(${nameValues(field.labels)})`;
+  if (field.value !== undefined) source += `.value(${valueLiteral(field.value)})`;
   return source;
 }
 

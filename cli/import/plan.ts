@@ -11,6 +11,7 @@ import {
   type NameValues,
 } from "./fields";
 import type { WorkspaceRead } from "./read";
+import { FieldValue } from "../../provider/resources/inputs";
 
 /** How many examples a sentence of what was not brought in names before "and N more". */
 const EXAMPLES = 3;
@@ -30,6 +31,8 @@ export interface PlannedField {
   options?: NameValues;
   /** The labels, when the field has any. */
   labels?: NameValues;
+  /** The field's value, when it holds one that ConfigField takes (a string, a number or an object of strings). */
+  value?: FieldValue;
 }
 
 /** An env value as declared: plain text, or the stack config key of an encrypted one. */
@@ -41,7 +44,7 @@ export interface PlannedSetup {
   linkedAccountId: string;
   /** The app. */
   slug: string;
-  /** Fields whose name, options or labels the config sets. */
+  /** Fields whose name, options, labels or value the config sets. */
   fields: PlannedField[];
   /** Workflows enabled in the config. */
   workflows: string[];
@@ -192,7 +195,7 @@ function appDefaults(read: WorkspaceRead): { defaultsBySlug: DefaultsBySlug; fie
 
 /** What the setups hold that no resource manages, as places: for the sentences of what was not brought in. */
 interface Unmanaged {
-  /** Fields that hold an end user's value. */
+  /** Fields whose value is of a shape ConfigField does not take (a list, a boolean, a nested object). */
   fieldValues: string[];
   /** Configs with labels of their own. */
   configLabels: string[];
@@ -200,7 +203,7 @@ interface Unmanaged {
   shapes: string[];
 }
 
-/** The fields one config declares: only a name, options or labels that differ from the app's own. */
+/** The fields one config declares: a name, options or labels that differ from the app's own, and a value. */
 function plannedFields(
   config: Config,
   where: { linkedAccountId: string; slug: string },
@@ -211,7 +214,8 @@ function plannedFields(
   for (const { field, workflowId } of fieldsOf(config)) {
     const workflow = workflowId ? ` (workflow ${workflowId})` : "";
     const place = `${field.id}${workflow} of ${where.linkedAccountId}'s ${where.slug} config`;
-    if (field.value !== undefined && field.value !== null) unmanaged.fieldValues.push(place);
+    const value = field.value === undefined || field.value === null ? undefined : FieldValue.safeParse(field.value);
+    if (value && !value.success) unmanaged.fieldValues.push(place);
     const own = defaults.get(fieldKey(workflowId, field.id)) ?? {};
     const planned: PlannedField = { fieldId: field.id, ...(workflowId ? { workflowId } : {}) };
     if (field.name && JSON.stringify(field.name) !== own.name) planned.name = field.name;
@@ -222,7 +226,9 @@ function plannedFields(
     const labels = strictNameValues(field.labels);
     if (labels === undefined) unmanaged.shapes.push(`labels of ${place}`);
     else if (labels.length > 0) planned.labels = labels;
-    if (planned.name !== undefined || planned.options || planned.labels) fields.push(planned);
+    if (value?.success) planned.value = value.data;
+    if (planned.name !== undefined || planned.options || planned.labels || planned.value !== undefined)
+      fields.push(planned);
   }
   return fields;
 }
@@ -332,9 +338,8 @@ function notBroughtIn(read: WorkspaceRead, planned: PlannedSetups): string[] {
   const { fieldValues, configLabels, shapes, nothingToDeclare } = planned;
   if (fieldValues.length > 0) {
     sentences.push(
-      `Field values, the end users' own input (${plural(fieldValues.length, "field")}, e.g. ` +
-        `${listed(fieldValues, EXAMPLES)}): import does not bring values in yet; declare \`value\` on a ` +
-        "field for the values your team owns, and leave the end users' own undeclared.",
+      `Field values of a shape ConfigField does not take, a list, a boolean or a nested object ` +
+        `(${plural(fieldValues.length, "field")}, e.g. ${listed(fieldValues, EXAMPLES)}): set them in the portal.`,
     );
   }
   if (configLabels.length > 0) {

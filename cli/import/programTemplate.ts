@@ -28,7 +28,7 @@ type EnvValues = { [name in DefinitionName]?: string | pulumi.Output<string> };
 interface Setup {
   linkedAccountId: string;
   slug: string;
-  /** Field names, options and labels this config holds that differ from the app's own. */
+  /** Field names, options and labels this config holds that differ from the app's own, and field values. */
   fields?: platform.SetupField[];
   /** Workflows enabled in this config; the others are not managed. */
   workflows?: string[];
@@ -52,7 +52,7 @@ const setups: Setup[] = [
 interface Found {
   linkedAccountId: string;
   slug: string;
-  /** The fields as the line declared them, with the name, options and labels found. */
+  /** The fields as the line declared them, with the name, options, labels and value found. */
   fields?: platform.SetupField[];
   /** Whether each workflow of the config was enabled. */
   workflows: Record<string, boolean>;
@@ -74,13 +74,13 @@ const lineKey = (line: { linkedAccountId: string; slug: string }) => JSON.string
 const found = new Map((require("./found.json") as Found[]).map((was) => [lineKey(was), was]));
 
 /**
- * A field's restoreOnDelete: the value found of each of name, options and labels that it declares.
+ * A field's restoreOnDelete: the value found of each of name, options, labels and value that it declares.
  * None when it declares one that was not found (declared since): ConfigField then puts back what
  * it recorded when it took each over.
  */
 function restoreField(field: platform.SetupField, was?: Found): platform.SetupField["restoreOnDelete"] {
   const then = was?.fields?.find((f) => f.fieldId === field.fieldId && f.workflowId === field.workflowId);
-  const declared = (["name", "options", "labels"] as const).filter((key) => field[key] !== undefined);
+  const declared = (["name", "options", "labels", "value"] as const).filter((key) => field[key] !== undefined);
   if (!then || declared.some((key) => then[key] === undefined)) return undefined;
   return Object.fromEntries(declared.map((key) => [key, then[key]]));
 }

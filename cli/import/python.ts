@@ -32,6 +32,7 @@ const fieldData = (field: PlannedField) => ({
   name: field.name,
   options: field.options,
   labels: field.labels,
+  value: field.value,
 });
 
 /** One setup's data line. */

@@ -106,7 +106,8 @@ function intro(plan: ImportPlan, meta: ProjectMeta, words: LanguageWords): strin
     "`found.json` holds what the import found there, for `pulumi destroy` to put back: keep it as it is.",
     "",
     `It declares ${plural(plan.counts.fields, "field")} ` +
-      "(only a name, options or labels that differ from the app's own),",
+      "(a name, options or labels that differ from the app's own, and the value each field holds;",
+    "remove the values the end users set themselves: a declared value is the team's to keep),",
     `${plural(plan.counts.workflows, "enabled workflow")} (disabled ones are not declared, so not managed) and`,
     `${plural(plan.counts.envValues, "env value")}, ${plan.counts.encrypted} of them encrypted.`,
     "",
@@ -154,7 +155,7 @@ const encryptedSection = (words: LanguageWords) => [
 /** How a program that reads found.json declares what destroy puts back. */
 const fromFound = (words: LanguageWords) => [
   "- **Fields and workflow toggles** put back what the import found. `found.json` holds it, one",
-  "  record per data entry: each field as the entry declared it then (the name, options and labels",
+  "  record per data entry: each field as the entry declared it then (the name, options, labels and value",
   `  found) and whether each workflow of the config was enabled. \`${words.program}\` declares it as each`,
   `  resource's \`${words.prop("restoreOnDelete")}\`, only for the properties the field declares, so that what`,
   `  \`destroy\` puts back never moves with the data: change a name in \`${words.program}\`, \`pulumi up\`, and`,

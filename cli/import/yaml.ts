@@ -10,6 +10,7 @@ import type { NameValues } from "./fields";
 import { yamlString } from "./literals";
 import { openingWords } from "./native";
 import type { ImportPlan } from "./plan";
+import type { FieldValue } from "../../provider/resources/inputs";
 
 /** An env value: the text, or the stack's secret config value named by its key (letters, digits, `_`, `-`). */
 const valueSource = (value: DeclaredValue) => ("text" in value ? yamlString(value.text) : `"\${${value.secretKey}}"`);
@@ -18,12 +19,27 @@ const valueSource = (value: DeclaredValue) => ("text" in value ? yamlString(valu
 const nameValues = (items: NameValues) =>
   `[${items.map((item) => `{ name: ${yamlString(item.name)}, value: ${yamlString(item.value)} }`).join(", ")}]`;
 
+/** A field's value: a string double-quoted, a number as it is, an object of strings as a flow map. */
+function fieldValue(value: FieldValue): string {
+  if (typeof value === "string") return yamlString(value);
+  if (typeof value === "number") return String(value);
+  return `{ ${Object.entries(value)
+    .map(([key, text]) => `${yamlString(key)}: ${yamlString(text)}`)
+    .join(", ")} }`;
+}
+
 /** A field's declared properties, or its restoreOnDelete, as `key: value` pairs of a flow map. */
-function fieldPairs(values: { name?: string; options?: NameValues; labels?: NameValues }): string[] {
+function fieldPairs(values: {
+  name?: string;
+  options?: NameValues;
+  labels?: NameValues;
+  value?: FieldValue;
+}): string[] {
   return [
     ...(values.name !== undefined ? [`name: ${yamlString(values.name)}`] : []),
     ...(values.options !== undefined ? [`options: ${nameValues(values.options)}`] : []),
     ...(values.labels !== undefined ? [`labels: ${nameValues(values.labels)}`] : []),
+    ...(values.value !== undefined ? [`value: ${fieldValue(values.value)}`] : []),
   ];
 }
 

@@ -12,8 +12,8 @@ import * as api from "../client/schemas";
 import { NameValue } from "../client/schemas";
 import type { Session } from "../session";
 import { defineResource } from "./definition";
-import { containsUnknown, Id, isRecord, mustBe, NameValueList } from "./inputs";
-import { objectType, typedAs } from "./schemaTypes";
+import { containsUnknown, FieldValue, Id, isRecord, mustBe, NameValueList } from "./inputs";
+import { objectType } from "./schemaTypes";
 import { declareProperties, defined, StateOf } from "./properties";
 import { configOrFailure, isFailure, quoted, unpublishedWorkflow } from "./validation";
 
@@ -51,19 +51,6 @@ const ConfigFieldRecordSchema = objectType(
 );
 /** The field as the platform returns it (docs/design/contract.md#config-fields), in camelCase. */
 export type ConfigFieldRecord = z.output<typeof ConfigFieldRecordSchema>;
-
-/**
- * A field's value, by the field's type: a string for text and select (one of its options' values),
- * a number for number, an object of strings for map. Checked against the field at preview.
- */
-const FieldValue = typedAs(
-  { $ref: "pulumi.json#/Any" },
-  z.union([z.string(), z.number(), z.record(z.string(), z.string())], {
-    error: "must be a string (text and select fields), a number (number fields) or an object of strings (map fields)",
-  }),
-);
-/** A field's value: a string, a number or an object of strings. */
-export type FieldValue = z.output<typeof FieldValue>;
 
 /** The properties a ConfigField sets on the field, and so puts back on delete. */
 const managed = documented("ConfigField", {

@@ -4,7 +4,7 @@ import { documented } from "../documented";
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { idProblem } from "../client/ids";
-import { objectType } from "./schemaTypes";
+import { objectType, typedAs } from "./schemaTypes";
 
 /** The value the engine sends during preview for anything not yet known (pulumi/pulumi#6310). */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -142,3 +142,16 @@ export function checkProperties<Shape extends z.ZodRawShape>(
   }
   return { inputs, failures, known };
 }
+
+/**
+ * A field's value, by the field's type: a string for text and select (one of its options' values),
+ * a number for number, an object of strings for map. Checked against the field at preview.
+ */
+export const FieldValue = typedAs(
+  { $ref: "pulumi.json#/Any" },
+  z.union([z.string(), z.number(), z.record(z.string(), z.string())], {
+    error: "must be a string (text and select fields), a number (number fields) or an object of strings (map fields)",
+  }),
+);
+/** A field's value: a string, a number or an object of strings. */
+export type FieldValue = z.output<typeof FieldValue>;

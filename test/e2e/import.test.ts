@@ -183,14 +183,19 @@ describe("e2e: import a live workspace, then adopt it with pulumi up", function 
       });
       await step("no secret reaches a file", async () => assertNoSecret(e2e.emulator, e2e.stack.dir, run));
 
-      // 3 setups; acme's pipeline field; toggles of acme and globex; 9 env values (5 in setups, 4 shared); the stack.
-      await adopt(e2e, run, 3 + 1 + 2 + 9 + 1);
+      // 3 setups; acme's API domain value and pipeline field; toggles of acme and globex; 9 env values (5 in
+      // setups, 4 shared); the stack.
+      await adopt(e2e, run, 3 + 2 + 2 + 9 + 1);
       const found = observableState(e2e.emulator);
 
       await step("the state declares what the import found (found.json) as restoreOnDelete", async () => {
         const state = await e2e.stack.exportState();
-        const [field] = resourcesOfType(state, TYPE("ConfigField"));
-        assert.deepEqual(field.inputs?.restoreOnDelete, { name: "Deals pipeline" });
+        assert.deepEqual(
+          resourcesOfType(state, TYPE("ConfigField"))
+            .map((f) => f.inputs?.restoreOnDelete)
+            .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
+          [{ name: "Deals pipeline" }, { value: "api.hubapi.com" }],
+        );
         const toggles = resourcesOfType(state, TYPE("WorkflowToggle"));
         assert.deepEqual(
           toggles.map((t) => t.inputs?.restoreOnDelete),
@@ -285,10 +290,11 @@ describe("e2e: import a live workspace, then adopt it with pulumi up", function 
       });
 
       // Per tenant: the setup, its pipeline field, the deal-alerts toggle, its quota, and every
-      // tenth its CRM token; the fixture's accounts as in the suite above, plus their pipeline
+      // tenth its CRM token; the fixture's accounts as in the suite above (3 setups, acme's API
+      // domain value, 2 toggles, 9 env values), plus their pipeline
       // field: 200 different names and 3 of the app's own give no majority, so the import cannot
       // tell the app's own name and declares theirs too; the stack.
-      const resources = TENANTS * 4 + TENANTS / ENCRYPTED_EVERY + (3 + 2 + 9) + FIXTURE.accounts.length + 1;
+      const resources = TENANTS * 4 + TENANTS / ENCRYPTED_EVERY + (3 + 1 + 2 + 9) + FIXTURE.accounts.length + 1;
       // As docs/guides/scaling.md tells a workspace of this size to run: the state written once, at
       // the end, not after each of 800 steps (the engine's time otherwise grows with the square).
       const up = await adopt(e2e, large.run, resources, { PULUMI_SKIP_CHECKPOINTS: "true" });

@@ -125,8 +125,10 @@ describe(`e2e: import --language python, go and yaml, then adopt with pulumi up 
         assert.equal(resourcesOfType(state, "integration-platform:index:LinkedAccountSetup").length, 3);
         const fields = resourcesOfType(state, "integration-platform:index:ConfigField");
         assert.deepEqual(
-          fields.map((f) => f.inputs?.restoreOnDelete),
-          [{ name: "Deals pipeline" }],
+          fields
+            .map((f) => f.inputs?.restoreOnDelete)
+            .sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b))),
+          [{ name: "Deals pipeline" }, { value: "api.hubapi.com" }],
           "the field declares what the import found as restoreOnDelete",
         );
       });

@@ -4,8 +4,11 @@
 // most C + 2 reads. On the same stack, field values through their life: set, a secret one kept out
 // of state and output, drift found and repaired, put back by destroy.
 import * as assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { summarize } from "../../cli/summary";
-import { Stack } from "../../harness/engine";
+import { REPO, Stack } from "../../harness/engine";
 import { writeProgram } from "../../harness/program";
 import { seedTenants } from "../../harness/tenants";
 import { step, useEmulatorStack } from "../../harness/e2e";
@@ -36,6 +39,7 @@ if (kase === "values") {
     field(name, { fieldId, name: undefined, value });
   value("sync-limit", "hs_sync_limit", 250);
   value("property-map", "hs_property_map", { contact_email: "email" });
+  field("sync-direction", { fieldId: "hs_sync_direction", workflowId: "wf_hs_contact_sync", name: undefined, value: "two_way" });
   value("api-domain", "hs_api_domain", pulumi.secret(config.require("domain")));
 }
 `;
@@ -162,7 +166,15 @@ describe("e2e: a green preview means the change will apply", function () {
           .find({ linkedAccountId: "acme", slug: "hubspot", configId: "acme" })
           ?.fields.find((f) => f.id === fieldId) as { value?: unknown } | undefined
       )?.value ?? null;
-    const values = () => ["hs_sync_limit", "hs_property_map", "hs_api_domain"].map(valueOf);
+    const config = () =>
+      e2e.emulator.store.configs.find({ linkedAccountId: "acme", slug: "hubspot", configId: "acme" });
+    const direction = () =>
+      (
+        config()
+          ?.workflows.find((w) => w.id === "wf_hs_contact_sync")
+          ?.fields.find((f) => f.id === "hs_sync_direction") as { value?: unknown } | undefined
+      )?.value ?? null;
+    const values = () => [...["hs_sync_limit", "hs_property_map", "hs_api_domain"].map(valueOf), direction()];
     const before = values();
     const shown: string[] = [];
     const run = async (args: string[]) => {
@@ -175,7 +187,7 @@ describe("e2e: a green preview means the change will apply", function () {
 
     await step("1. up sets each value as declared", async () => {
       await run(["up", "--yes", "--skip-preview"]);
-      assert.deepEqual(values(), [250, { contact_email: "email" }, DOMAIN]);
+      assert.deepEqual(values(), [250, { contact_email: "email" }, DOMAIN, "two_way"]);
     });
 
     await step(
@@ -207,12 +219,36 @@ describe("e2e: a green preview means the change will apply", function () {
           [],
           "a preview writes nothing",
         );
+
+        // The documented drift check (docs/guides/drift.md): it fails, and names each value under its account.
+        const check = await e2e.stack.run(["refresh", "--preview-only", "--expect-no-changes", "--json"], {
+          PULUMI_ENABLE_STREAMING_JSON_PREVIEW: "true",
+          PULUMI_SKIP_CONFIRMATIONS: "false",
+        });
+        assert.notEqual(check.code, 0);
+        const file = path.join(e2e.workspace.root, "drift.json");
+        fs.writeFileSync(file, check.stdout);
+        let report = "";
+        try {
+          execFileSync(process.execPath, [path.join(REPO, "dist/cli/main.js"), "summarize", "--drift", file], {
+            encoding: "utf8",
+          });
+          assert.fail("summarize --drift exits 1 on drift");
+        } catch (error) {
+          const failed = error as { status?: number; stdout?: string };
+          assert.equal(failed.status, 1);
+          report = failed.stdout ?? "";
+        }
+        shown.push(check.stdout, check.stderr, report);
+        assert.match(report, /<code>acme<\/code>/);
+        assert.match(report, /resource `sync-limit`\n  - `value`: .*500/, report);
+        assert.match(report, /resource `api-domain`\n  - `value`: \[secret\] changed/, report);
       },
     );
 
     await step("3. up --refresh writes the program's values back", async () => {
       await run(["up", "--yes", "--refresh", "--skip-preview"]);
-      assert.deepEqual(values(), [250, { contact_email: "email" }, DOMAIN]);
+      assert.deepEqual(values(), [250, { contact_email: "email" }, DOMAIN, "two_way"]);
       await run(["preview", "--refresh", "--expect-no-changes"]);
     });
 

@@ -109,9 +109,9 @@ describe("pulumi-integration-platform import", function () {
         "tsconfig.json",
       ]);
 
-      // The data: each account's enabled workflows and env values, the encrypted one from the stack's config.
+      // The data: each account's field values, enabled workflows and env values, the encrypted one from the stack's config.
       assert.deepEqual(dataLines(files["index.ts"]), [
-        '  { linkedAccountId: "acme", slug: "hubspot", workflows: ["wf_hs_contact_sync"], env: { CRM_API_TOKEN: secret("CRM_API_TOKEN-acme"), ACCOUNT_TIER: "enterprise" }, workflowEnv: { wf_hs_contact_sync: { BATCH_SIZE: "50" } } },',
+        '  { linkedAccountId: "acme", slug: "hubspot", fields: [{ fieldId: "hs_api_domain", value: "api.hubapi.com" }], workflows: ["wf_hs_contact_sync"], env: { CRM_API_TOKEN: secret("CRM_API_TOKEN-acme"), ACCOUNT_TIER: "enterprise" }, workflowEnv: { wf_hs_contact_sync: { BATCH_SIZE: "50" } } },',
         '  { linkedAccountId: "globex", slug: "hubspot", workflows: ["wf_hs_deal_alerts"], env: { ACCOUNT_TIER: "growth" } },',
         '  { linkedAccountId: "initech", slug: "hubspot", env: { ACCOUNT_TIER: "enterprise" } },',
       ]);
@@ -132,8 +132,8 @@ describe("pulumi-integration-platform import", function () {
       ]);
       assert.match(program, /adoptEncryptedValue: definition\.encrypted, retainOnDelete: true/);
       assert.match(program, /\{ retainOnDelete: true \}/);
-      // No field differs from the app's own in any of the three configs: none is declared.
-      assert.doesNotMatch(program, /fields: \[/);
+      // No field's name, options or labels differ from the app's own: only acme's one value is declared.
+      assert.equal(program.match(/fields: \[\{/g)?.length, 1);
 
       // What destroy puts back: what was found, frozen in found.json, one line per data line, which
       // the program reads for restoreOnDelete; the data lines do not hold it.
@@ -141,7 +141,7 @@ describe("pulumi-integration-platform import", function () {
         files["found.json"],
         [
           "[",
-          '  { "linkedAccountId": "acme", "slug": "hubspot", "workflows": { "wf_hs_contact_sync": true, "wf_hs_deal_alerts": false }, "env": ["64f0000000000000000000d4", "64f0000000000000000000d5", "64f0000000000000000000d8/wf_hs_contact_sync"] },',
+          '  { "linkedAccountId": "acme", "slug": "hubspot", "fields": [{ "fieldId": "hs_api_domain", "value": "api.hubapi.com" }], "workflows": { "wf_hs_contact_sync": true, "wf_hs_deal_alerts": false }, "env": ["64f0000000000000000000d4", "64f0000000000000000000d5", "64f0000000000000000000d8/wf_hs_contact_sync"] },',
           '  { "linkedAccountId": "globex", "slug": "hubspot", "workflows": { "wf_hs_contact_sync": false, "wf_hs_deal_alerts": true }, "env": ["64f0000000000000000000d5"] },',
           '  { "linkedAccountId": "initech", "slug": "hubspot", "workflows": { "wf_hs_contact_sync": false, "wf_hs_deal_alerts": false }, "env": ["64f0000000000000000000d5"] }',
           "]",
@@ -187,17 +187,15 @@ describe("pulumi-integration-platform import", function () {
       // What it could not bring in, and why, in the output and in the README.
       for (const text of [run.stdout, files["README.md"]]) {
         assert.match(text, /Application events: the API has no operation that reads an event.*`restoreOnDelete`/);
-        assert.match(
-          text,
-          /Field values, the end users' own input \(1 field, e\.g\. hs_api_domain of acme's hubspot config\)/,
-        );
+        // A value of a shape ConfigField takes is brought in, not listed.
+        assert.doesNotMatch(text, /Field values/);
         assert.match(text, /Config labels \(acme's hubspot config\)/);
       }
       assert.match(files["README.md"], /retainOnDelete: true/);
       assert.match(files["README.md"], /`adoptEncryptedValue: true`[^]*?trusts the secret you set to equal it/);
       assert.match(
         run.stdout,
-        /^Brought in 3 linked accounts \(hubspot\) as 3 setups: 0 fields, 2 enabled workflows, 9 env values \(1 encrypted\), read with 12 API calls/m,
+        /^Brought in 3 linked accounts \(hubspot\) as 3 setups: 1 field, 2 enabled workflows, 9 env values \(1 encrypted\), read with 12 API calls/m,
       );
 
       // Reads only, the documented ones, and exactly as many as it says.
@@ -233,7 +231,7 @@ describe("pulumi-integration-platform import", function () {
       const lines = dataLines(filesIn(out)["index.ts"]);
       assert.match(
         lines[0],
-        /^  \{ linkedAccountId: "acme", slug: "hubspot", fields: \[\{ fieldId: "hs_pipeline", name: "Deals pipeline" \}\], workflows/,
+        /^  \{ linkedAccountId: "acme", slug: "hubspot", fields: \[\{ fieldId: "hs_api_domain", value: "api\.hubapi\.com" \}, \{ fieldId: "hs_pipeline", name: "Deals pipeline" \}\], workflows/,
       );
       assert.match(
         lines[1],
@@ -243,7 +241,7 @@ describe("pulumi-integration-platform import", function () {
         lines[2],
         /fields: \[\{ fieldId: "hs_sync_direction", workflowId: "wf_hs_contact_sync", options: \[\{ name: "One way", value: "one_way" \}\] \}\]/,
       );
-      assert.match(run.stdout, /as 3 setups: 3 fields,/);
+      assert.match(run.stdout, /as 3 setups: 4 fields,/);
     });
 
     it("declares what it found as restoreOnDelete, from found.json: edits of the data do not move it", async () => {
@@ -254,7 +252,10 @@ describe("pulumi-integration-platform import", function () {
       assert.deepEqual(found[0], {
         linkedAccountId: "acme",
         slug: "hubspot",
-        fields: [{ fieldId: "hs_pipeline", name: "Deals pipeline" }],
+        fields: [
+          { fieldId: "hs_api_domain", value: "api.hubapi.com" },
+          { fieldId: "hs_pipeline", name: "Deals pipeline" },
+        ],
         workflows: { wf_hs_contact_sync: true, wf_hs_deal_alerts: false },
         env: ["64f0000000000000000000d4", "64f0000000000000000000d5", "64f0000000000000000000d8/wf_hs_contact_sync"],
       });
@@ -345,7 +346,7 @@ describe("pulumi-integration-platform import", function () {
       assert.equal(lines.length, 1);
       assert.match(
         lines[0],
-        /^  \{ linkedAccountId: "acme", slug: "hubspot", fields: \[\{ fieldId: "hs_pipeline", name: "Deals pipeline" \}\], workflows: \["wf_hs_contact_sync"\]/,
+        /^  \{ linkedAccountId: "acme", slug: "hubspot", fields: \[\{ fieldId: "hs_api_domain", value: "api\.hubapi\.com" \}, \{ fieldId: "hs_pipeline", name: "Deals pipeline" \}\], workflows: \["wf_hs_contact_sync"\]/,
       );
       const configReads = ctx.emulator.requests
         .list()
@@ -357,7 +358,7 @@ describe("pulumi-integration-platform import", function () {
       );
       assert.match(
         run.stdout,
-        /Brought in 1 linked account \(hubspot\) as 1 setup: 1 field, 1 enabled workflow, 7 env values/,
+        /Brought in 1 linked account \(hubspot\) as 1 setup: 2 fields, 1 enabled workflow, 7 env values/,
       );
       assert.deepEqual(writes(), []);
     });
@@ -632,7 +633,7 @@ describe("pulumi-integration-platform import", function () {
       // The data line has the stack's values now; destroy still puts back the first import's.
       assert.match(
         dataLines(filesIn(out)["index.ts"])[0],
-        /fields: \[\{ fieldId: "hs_pipeline", name: "Set by the stack" \}\]/,
+        /fields: \[\{ fieldId: "hs_api_domain", value: "api\.hubapi\.com" \}, \{ fieldId: "hs_pipeline", name: "Set by the stack" \}\]/,
       );
       assert.deepEqual(JSON.parse(lines[0]).workflows, { wf_hs_contact_sync: true, wf_hs_deal_alerts: false });
       // The README says what --force does with found.json.

@@ -253,6 +253,7 @@ describe("pulumi-integration-platform import --language", function () {
     assert.deepEqual(compact(declared), yamlDeclares(fs.readFileSync(path.join(yamlOut, "Pulumi.yaml"), "utf8")));
     const acme = declared.find((d) => d.name === "acme-hubspot")!;
     assert.deepEqual(acme.fields, [
+      { fieldId: "hs_api_domain", value: "api.hubapi.com", restoreOnDelete: { value: "api.hubapi.com" } },
       { fieldId: "hs_pipeline", name: "Deals pipeline", restoreOnDelete: { name: "Deals pipeline" } },
     ]);
     assert.deepEqual(acme.workflows, { wf_hs_contact_sync: { enabled: true, restoreOnDelete: true } });
@@ -270,6 +271,7 @@ describe("pulumi-integration-platform import --language", function () {
     );
     const edited = runPython(out).find((d) => d.name === "acme-hubspot")!;
     assert.deepEqual(edited.fields, [
+      { fieldId: "hs_api_domain", value: "api.hubapi.com", restoreOnDelete: { value: "api.hubapi.com" } },
       { fieldId: "hs_pipeline", name: "Sales", restoreOnDelete: { name: "Deals pipeline" } },
     ]);
   });
@@ -386,7 +388,10 @@ describe("pulumi-integration-platform import --language", function () {
     const { out } = await imported("python");
     const declared = runPython(out);
     const acme = declared.find((d) => d.name === "acme-hubspot")!;
-    assert.equal((acme.fields as { name: string }[])[0].name, hostile);
+    assert.equal(
+      (acme.fields as { fieldId: string; name: string }[]).find((f) => f.fieldId === "hs_pipeline")?.name,
+      hostile,
+    );
     const { out: yamlOut } = await imported("yaml");
     assert.deepEqual(compact(declared), yamlDeclares(fs.readFileSync(path.join(yamlOut, "Pulumi.yaml"), "utf8")));
     const { out: goOut } = await imported("go", "platform-go");

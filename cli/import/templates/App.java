@@ -45,7 +45,7 @@ public class App {
     //#end
     /**
      * One linked account's setup of one app each, in its config named after the account: the fields
-     * whose name, options or labels differ from the app's own, the workflows enabled (the others are
+     * whose name, options or labels differ from the app's own or that hold a value, the workflows enabled (the others are
      * not managed), the account's own env values and its env values of this app's workflows.
      */
     static List<Setup> setups() {
@@ -85,6 +85,8 @@ public class App {
         String name;
         List<NameValue> options;
         List<NameValue> labels;
+        /** The field's value: a String, a Double, or a Map of Strings; null for none. */
+        Object value;
 
         Field workflowId(String workflowId) {
             this.workflowId = workflowId;
@@ -103,6 +105,11 @@ public class App {
 
         Field labels(NameValue... labels) {
             this.labels = List.of(labels);
+            return this;
+        }
+
+        Field value(Object value) {
+            this.value = value;
             return this;
         }
     }
@@ -204,7 +211,7 @@ public class App {
     }
 
     /**
-     * A field's restoreOnDelete: the value found of each of name, options and labels that it
+     * A field's restoreOnDelete: the value found of each of name, options, labels and value that it
      * declares. None when it declares one that was not found (declared since): ConfigField then puts
      * back what it recorded when it took each over.
      */
@@ -213,11 +220,13 @@ public class App {
         for (var then : was.fields) {
             if (!then.fieldId.equals(field.fieldId) || !Objects.equals(then.workflowId, field.workflowId)) continue;
             if ((field.name != null && then.name == null) || (field.options != null && then.options == null)
-                    || (field.labels != null && then.labels == null)) return null;
+                    || (field.labels != null && then.labels == null)
+                    || (field.value != null && then.value == null)) return null;
             var restore = ConfigFieldValuesArgs.builder();
             if (field.name != null) restore.name(then.name);
             if (field.options != null) restore.options(nameValues(then.options));
             if (field.labels != null) restore.labels(nameValues(then.labels));
+            if (field.value != null) restore.value(then.value);
             return restore.build();
         }
         return null;
@@ -269,6 +278,7 @@ public class App {
                 if (field.name != null) declared.name(field.name);
                 if (field.options != null) declared.options(nameValues(field.options));
                 if (field.labels != null) declared.labels(nameValues(field.labels));
+                if (field.value != null) declared.value(field.value);
                 var restore = restoreField(field, was);
                 if (restore != null) declared.restoreOnDelete(restore);
                 fields.add(declared.build());

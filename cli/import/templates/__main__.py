@@ -29,7 +29,7 @@ DEFINITIONS = {
 
 ##end
 # One linked account's setup of one app, in its config named after the account: the fields whose
-# name, options or labels differ from the app's own, the workflows enabled (the others are not
+# name, options or labels differ from the app's own or that hold a value, the workflows enabled (the others are not
 # managed), the account's own env values and its env values of this app's workflows, by workflow id.
 SETUPS = [
     ##data setups
@@ -59,11 +59,11 @@ with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "found.json")
     FOUND = {line_key(was["linkedAccountId"], was["slug"]): was for was in json.load(file)}
 
 # A field's properties that restoreOnDelete can hold (the same keys in the data and in found.json).
-FIELD_VALUES = ("name", "options", "labels")
+FIELD_VALUES = ("name", "options", "labels", "value")
 
 
 def restore_field(field, was):
-    """A field's restoreOnDelete: the value found of each of name, options and labels that it declares.
+    """A field's restoreOnDelete: the value found of each of name, options, labels and value that it declares.
 
     None when it declares one that was not found (declared since): ConfigField then puts back what it
     recorded when it took each over.
@@ -125,6 +125,7 @@ for setup in SETUPS:
                 name=field.get("name"),
                 options=field.get("options"),
                 labels=field.get("labels"),
+                value=field.get("value"),
                 restore_on_delete=restore_field(field, was),
             )
             for field in setup.get("fields", [])

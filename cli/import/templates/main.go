@@ -25,7 +25,7 @@ var definitions = map[string]definition{
 
 //#end
 // setups are one linked account's setup of one app each, in its config named after the account: the
-// fields whose name, options or labels differ from the app's own, the workflows enabled (the others
+// fields whose name, options or labels differ from the app's own or that hold a value, the workflows enabled (the others
 // are not managed), the account's own env values and its env values of this app's workflows.
 var setups = []setup{
 	//#data setups
@@ -59,6 +59,8 @@ type field struct {
 	Name       *string      `json:"name,omitempty"`
 	Options    *[]nameValue `json:"options,omitempty"`
 	Labels     *[]nameValue `json:"labels,omitempty"`
+	// Value is the field's value: a string, a number (float64) or a map of strings; nil for none.
+	Value interface{} `json:"value,omitempty"`
 }
 
 // value is an env value: its text, or the stack config key of an encrypted one.
@@ -158,6 +160,14 @@ func nameValues(items *[]nameValue) ip.NameValueArrayInput {
 	return array
 }
 
+// anyValue is a field's value as an input, nil for none.
+func anyValue(v interface{}) pulumi.Input {
+	if v == nil {
+		return nil
+	}
+	return pulumi.Any(v)
+}
+
 func stringPtr(s *string) pulumi.StringPtrInput {
 	if s == nil {
 		return nil
@@ -165,8 +175,8 @@ func stringPtr(s *string) pulumi.StringPtrInput {
 	return pulumi.String(*s)
 }
 
-// restoreField is a field's restoreOnDelete: the value found of each of name, options and labels that
-// it declares. None when it declares one that was not found (declared since): ConfigField then puts
+// restoreField is a field's restoreOnDelete: the value found of each of name, options, labels and
+// value that it declares. None when it declares one that was not found (declared since): ConfigField then puts
 // back what it recorded when it took each over.
 func restoreField(f field, was *found) ip.ConfigFieldValuesPtrInput {
 	if was == nil {
@@ -178,7 +188,7 @@ func restoreField(f field, was *found) ip.ConfigFieldValuesPtrInput {
 			continue
 		}
 		if (f.Name != nil && then.Name == nil) || (f.Options != nil && then.Options == nil) ||
-			(f.Labels != nil && then.Labels == nil) {
+			(f.Labels != nil && then.Labels == nil) || (f.Value != nil && then.Value == nil) {
 			return nil
 		}
 		restore := ip.ConfigFieldValuesArgs{}
@@ -190,6 +200,9 @@ func restoreField(f field, was *found) ip.ConfigFieldValuesPtrInput {
 		}
 		if f.Labels != nil {
 			restore.Labels = nameValues(then.Labels)
+		}
+		if f.Value != nil {
+			restore.Value = anyValue(then.Value)
 		}
 		return restore
 	}
@@ -259,7 +272,8 @@ func main() {
 			for _, f := range s.Fields {
 				fields = append(fields, ip.SetupFieldArgs{
 					FieldId: pulumi.String(f.FieldID), WorkflowId: stringPtr(f.WorkflowID), Name: stringPtr(f.Name),
-					Options: nameValues(f.Options), Labels: nameValues(f.Labels), RestoreOnDelete: restoreField(f, was),
+					Options: nameValues(f.Options), Labels: nameValues(f.Labels), Value: anyValue(f.Value),
+					RestoreOnDelete: restoreField(f, was),
 				})
 			}
 			workflows := ip.SetupWorkflowMap{}
