@@ -280,7 +280,9 @@ export const ConfigFieldDefinition = defineResource({
         const problem =
           inputs.value === undefined || containsUnknown(inputs.value) ? undefined : valueProblem(field, inputs.value);
         const account = `linked account ${quoted(inputs.linkedAccountId)}`;
-        const where = `in config ${quoted(inputs.configId)} (app ${quoted(inputs.slug)}, ${account})`;
+        const inConfig = `in config ${quoted(inputs.configId)} (app ${quoted(inputs.slug)}, ${account})`;
+        // A workflow's field may share its id with a field global to the app: say which one.
+        const where = workflowId === undefined ? inConfig : `${inConfig}, workflow ${quoted(workflowId)}`;
         return { failures: problem ? [{ property: "value", reason: `${where}, ${problem}: check value` }] : [] };
       }
       const place = workflowId === undefined ? "global to the app" : `of workflow ${quoted(workflowId)}`;

@@ -69,6 +69,20 @@ describe("Validation at preview", () => {
         'in config "acme" (app "hubspot", linked account "acme"), field "hs_property_map" is a map field: give an object of strings, not a string: check value',
       ],
     ]);
+    assert.deepEqual(
+      (
+        await field.check(
+          {},
+          { ...ACME, fieldId: "hs_sync_direction", workflowId: "wf_hs_contact_sync", value: "sideways" },
+        )
+      ).failures?.map((f) => [f.property, f.reason]),
+      [
+        [
+          "value",
+          'in config "acme" (app "hubspot", linked account "acme"), workflow "wf_hs_contact_sync", field "hs_sync_direction" is a select field and the value is not one of its options\' values: "one_way", "two_way": check value',
+        ],
+      ],
+    );
     assert.deepEqual(await value("hs_api_domain", 7), [
       [
         "value",

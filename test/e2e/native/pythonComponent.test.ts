@@ -39,10 +39,16 @@ platform.LinkedAccountSetup(
         platform.SetupFieldArgs(field_id="hs_pipeline", name="Sales pipeline"),
         platform.SetupFieldArgs(field_id="hs_sync_limit", value=limit if config.get("limitAsText") is None else str(limit)),
         platform.SetupFieldArgs(field_id="hs_api_domain", value=config.require_secret("domain")),
+        platform.SetupFieldArgs(field_id="hs_property_map", value={"contact_email": "email"}),
         platform.SetupFieldArgs(
             field_id="hs_contact_owner",
             workflow_id="wf_hs_contact_sync",
             labels=[platform.NameValueArgs(name="team", value="sales")],
+        ),
+        platform.SetupFieldArgs(
+            field_id="hs_sync_direction",
+            workflow_id="wf_hs_contact_sync",
+            value=config.get("direction") or "two_way",
         ),
     ],
     workflows={"wf_hs_contact_sync": platform.SetupWorkflowArgs(enabled=True)},
@@ -72,7 +78,9 @@ new platform.LinkedAccountSetup("globex-hubspot", {
     { fieldId: "hs_pipeline", name: "Sales pipeline" },
     { fieldId: "hs_sync_limit", value: 250 },
     { fieldId: "hs_api_domain", value: config.requireSecret("domain") },
+    { fieldId: "hs_property_map", value: { contact_email: "email" } },
     { fieldId: "hs_contact_owner", workflowId: "wf_hs_contact_sync", labels: [{ name: "team", value: "sales" }] },
+    { fieldId: "hs_sync_direction", workflowId: "wf_hs_contact_sync", value: "two_way" },
   ],
   workflows: { wf_hs_contact_sync: { enabled: true } },
   envValues: [{ definitionId: "64f0000000000000000000d5", value: tier }],
@@ -133,7 +141,7 @@ describe(`e2e: LinkedAccountSetup from Python, constructed by the plugin ${LANGU
         .sort(),
       ["acme-hubspot", "globex-hubspot"],
     );
-    assert.equal(childrenIn(state).length, 7);
+    assert.equal(childrenIn(state).length, 9);
     // One provider serves the components and their children: one plugin paces every call.
     assert.deepEqual(
       resources.filter((r) => r.type === "pulumi:providers:integration-platform").map((r) => r.urn.split("::").pop()),
@@ -151,6 +159,15 @@ describe(`e2e: LinkedAccountSetup from Python, constructed by the plugin ${LANGU
       (config("globex").fields.find((f) => f.id === fieldId) as { value?: unknown } | undefined)?.value;
     assert.equal(value("hs_sync_limit"), 250);
     assert.equal(value("hs_api_domain"), DOMAIN);
+    assert.deepEqual(value("hs_property_map"), { contact_email: "email" });
+    assert.equal(
+      (
+        config("globex")
+          .workflows.find((w) => w.id === "wf_hs_contact_sync")
+          ?.fields.find((f) => f.id === "hs_sync_direction") as { value?: unknown } | undefined
+      )?.value,
+      "two_way",
+    );
     assert.equal(config("globex").workflows.find((w) => w.id === "wf_hs_contact_sync")?.enabled, true);
     assert.equal(config("acme").workflows.find((w) => w.id === "wf_hs_deal_alerts")?.enabled, true);
     assert.deepEqual(
@@ -162,7 +179,7 @@ describe(`e2e: LinkedAccountSetup from Python, constructed by the plugin ${LANGU
 
     e2e.emulator.requests.clear();
     const preview = await step("preview", () => e2e.stack.ok(["preview", "--expect-no-changes"]));
-    assert.match(preview.stdout, /10 unchanged/);
+    assert.match(preview.stdout, /12 unchanged/);
     assert.deepEqual(writes(), [], "a no-change preview wrote to the platform");
 
     await step("a number field's value given as text is refused at preview, naming value, with no write", async () => {
@@ -179,6 +196,24 @@ describe(`e2e: LinkedAccountSetup from Python, constructed by the plugin ${LANGU
         await e2e.stack.ok(["config", "rm", "limitAsText"]);
       }
     });
+
+    await step(
+      "a select field's value that is not one of its options is refused at preview, with no write",
+      async () => {
+        await e2e.stack.ok(["config", "set", "direction", "sideways"]);
+        try {
+          const refused = await e2e.stack.run(["preview"]);
+          assert.notEqual(refused.code, 0);
+          assert.match(
+            refused.stdout + refused.stderr,
+            /value: in config "globex" \(app "hubspot", linked account "globex"\), workflow "wf_hs_contact_sync", field "hs_sync_direction" is a select field and the value is not one of its options' values/,
+          );
+          assert.deepEqual(writes(), []);
+        } finally {
+          await e2e.stack.ok(["config", "rm", "direction"]);
+        }
+      },
+    );
 
     await step("a value changed in the portal shows in a refresh preview, and up --refresh puts it back", async () => {
       await e2e.emulator.store.configs.updateField(
@@ -219,15 +254,15 @@ describe(`e2e: LinkedAccountSetup from Python, constructed by the plugin ${LANGU
     useRuntime(e2e.stack.dir, "nodejs");
     await step("the TypeScript component's up", () => e2e.stack.ok(["up", "--yes", "--skip-preview"]));
     typescriptChildren = childrenIn(await e2e.stack.exportState());
-    assert.equal(typescriptChildren.length, 7);
+    assert.equal(typescriptChildren.length, 9);
 
     useRuntime(e2e.stack.dir, "python");
     e2e.emulator.requests.clear();
     const preview = await step("the Python program's preview", () => e2e.stack.ok(["preview", "--diff"]));
-    assert.match(preview.stdout, /10 unchanged/);
+    assert.match(preview.stdout, /12 unchanged/);
     assert.doesNotMatch(preview.stdout, /to create|to replace|to delete|to update/);
     const up = await step("the Python program's up", () => e2e.stack.ok(["up", "--yes", "--skip-preview"]));
-    assert.match(up.stdout, /10 unchanged/);
+    assert.match(up.stdout, /12 unchanged/);
     assert.deepEqual(writes(), [], "moving to the Python program wrote to the platform");
     assert.deepEqual(childrenIn(await e2e.stack.exportState()), typescriptChildren);
 
