@@ -6,9 +6,12 @@
 // holds the old paths, so the old release is built from git, packed and installed as users do.
 //
 //   npx ts-node --transpile-only scripts/record-upgrade.ts --from v0.1.0
+//   npx ts-node --transpile-only scripts/record-upgrade.ts --from v0.6.0 --language python
 //
-// Writes test/e2e/upgrade/v<version>/ (replacing it), where <version> is the ref's package.json's.
+// Writes test/e2e/upgrade/v<version>/ (replacing it), where <version> is the ref's package.json's;
+// with --language python|yaml, a stack of the native provider in test/e2e/upgrade-native/v<version>/<language>/.
 import { execFileSync } from "node:child_process";
+import { parseArgs as parseArgsOf } from "node:util";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -26,7 +29,10 @@ import {
   UPGRADE_SECRETS,
   UPGRADE_STACK,
   upgradeStack,
+  NATIVE_LANGUAGES,
+  type NativeLanguage,
 } from "../harness/upgrade";
+import { recordNative } from "./lib/recordNative";
 
 /** Every resource type crosses from the program to the provider host, so the recording must hold one of each. */
 const TYPES = RESOURCES.map((definition) => definition.type);
@@ -39,12 +45,15 @@ function run(command: string, args: string[], cwd: string): string {
   return execFileSync(command, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim();
 }
 
-function parseFrom(argv: string[]): string {
-  const at = argv.indexOf("--from");
-  const ref = at >= 0 ? argv[at + 1] : undefined;
-  if (!ref || ref.startsWith("-"))
-    throw new Error("usage: record-upgrade.ts --from <git ref of the earlier release, e.g. v0.1.0>");
-  return ref;
+const USAGE = `usage: record-upgrade.ts --from <git ref of the earlier release, e.g. v0.1.0> [--language ${NATIVE_LANGUAGES.join("|")}]`;
+
+/** The flags: the ref to record, and the native stack's language, if one. */
+function parseArgs(argv: string[]): { ref: string; language?: NativeLanguage } {
+  const { values } = parseArgsOf({ args: argv, options: { from: { type: "string" }, language: { type: "string" } } });
+  if (!values.from || values.from.startsWith("-")) throw new Error(USAGE);
+  const language = values.language as NativeLanguage | undefined;
+  if (language !== undefined && !NATIVE_LANGUAGES.includes(language)) throw new Error(USAGE);
+  return { ref: values.from, language };
 }
 
 /**
@@ -119,7 +128,7 @@ That release, built, packed and installed from its tarball, ran its own \`${RECO
 }
 
 async function main(): Promise<void> {
-  const ref = parseFrom(process.argv.slice(2));
+  const { ref, language } = parseArgs(process.argv.slice(2));
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "pip-record-"));
   const source = path.join(tmp, "source");
   let emulator: RunningEmulator | undefined;
@@ -138,6 +147,12 @@ async function main(): Promise<void> {
     run("npm", ["run", "build", "--silent"], source);
     log("packing and installing it");
     const install = installTarball(packTarball(source, tmp));
+    if (language) {
+      log(`pulumi up of the ${language} program`);
+      const out = await recordNative({ ref, commit, version, source, install }, language, tmp);
+      log(`wrote ${path.relative(REPO, out)}/: ${fs.readdirSync(out).join(", ")}`);
+      return;
+    }
 
     emulator = await startEmulator({ quiet: true, apiKey: UPGRADE_API_KEY });
     workspace = new Workspace();
