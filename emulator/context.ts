@@ -4,11 +4,12 @@ import type { Credentials } from "./auth";
 import type { FaultRules } from "./faults";
 import type { RateLimiter } from "./rateLimit";
 import type { RequestLog } from "./requestLog";
+import type { Snapshots } from "./snapshots";
 import type { WorkflowRuns } from "./runs";
 import type { EmulatorStore } from "./store";
 import type { WebhookDispatcher } from "./webhooks";
 
-/** Everything the routes share: state, credentials, rate limit, fault rules, request log, runs and webhooks. */
+/** Everything the routes share: state, credentials, rate limit, fault rules, request log, runs, webhooks and snapshots. */
 export interface EmulatorContext {
   store: EmulatorStore;
   credentials: Credentials;
@@ -19,6 +20,8 @@ export interface EmulatorContext {
   runs: WorkflowRuns;
   /** Receivers of workflow events, and the delivery log. */
   webhooks: WebhookDispatcher;
+  /** The state saved under names, to restore between test cases. */
+  snapshots: Snapshots;
   /** Reports problems the client cannot see (persistence failures, internal errors). */
   warn(message: string): void;
 }

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { rateLimitTextProblem } from "./rateLimit";
 import type { EmulatorContext } from "./context";
 import { registerRunAndWebhookRoutes } from "./controlWebhooks";
+import { notFound } from "./errors";
 import { parseInput } from "./validation";
 
 /** Prefix of the control plane: never under /api, never authenticated, logged or faulted. */
@@ -26,22 +27,44 @@ const rateLimitChangeSchema = z.strictObject({
 });
 
 /**
- * Control plane for tests and demos: health, reset, state, request log, fault rules, rate limit,
- * workflow runs and webhooks.
+ * Control plane for tests and demos: health, reset, snapshots, state, request log, fault rules,
+ * rate limit, workflow runs and webhooks.
  */
 export function registerControlPlane(app: FastifyInstance, ctx: EmulatorContext): void {
   const { store, rateLimit, faults, requests } = ctx;
   registerRunAndWebhookRoutes(app, CONTROL_PREFIX, ctx);
   app.get(`${CONTROL_PREFIX}/health`, async () => ({ status: "ok" }));
 
-  app.post(`${CONTROL_PREFIX}/reset`, async () => {
-    await store.reset();
-    // A reset starts a test afresh, so every credential gets its full burst back.
+  // A reset or a restore starts a test afresh: every credential gets its full burst back, and the
+  // runs, deliveries and receivers registered here belonged to the test that made them.
+  const afresh = () => {
     rateLimit.reset();
-    // Runs, deliveries and the receivers registered here belong to the test that made them.
     ctx.runs.reset();
     ctx.webhooks.reset();
+  };
+
+  app.post(`${CONTROL_PREFIX}/reset`, async () => {
+    await store.reset();
+    afresh();
     return { status: "ok" };
+  });
+
+  app.get(`${CONTROL_PREFIX}/snapshots`, async () => ({ snapshots: await ctx.snapshots.list() }));
+
+  app.put(`${CONTROL_PREFIX}/snapshots/:name`, async (request) =>
+    ctx.snapshots.save((request.params as { name: string }).name),
+  );
+
+  app.post(`${CONTROL_PREFIX}/snapshots/:name/restore`, async (request) => {
+    const info = await ctx.snapshots.restore((request.params as { name: string }).name);
+    afresh();
+    return info;
+  });
+
+  app.delete(`${CONTROL_PREFIX}/snapshots/:name`, async (request) => {
+    const { name } = request.params as { name: string };
+    if (!(await ctx.snapshots.remove(name))) throw notFound(`no snapshot named "${name}" to delete`);
+    return { deleted: name };
   });
 
   // Shows encrypted env values in clear: this is a test-only window onto the state, and tests

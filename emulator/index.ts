@@ -12,6 +12,7 @@ import {
 import { RequestLog } from "./requestLog";
 import { WorkflowRuns } from "./runs";
 import { buildServer } from "./server";
+import { Snapshots } from "./snapshots";
 import { EmulatorConfigError, EmulatorStore } from "./store";
 import { WebhookDispatcher, type WebhookSettings } from "./webhooks";
 
@@ -30,6 +31,7 @@ export {
   type RateLimitStatus,
 } from "./rateLimit";
 export { RequestLog, type RequestLogEntry } from "./requestLog";
+export { Snapshots, snapshotNameSchema, type SnapshotInfo } from "./snapshots";
 export { CONTROL_PREFIX } from "./control";
 export { defaultFixturePath, EmulatorConfigError, EmulatorStore, type ConfigKey, type EnvValueInput } from "./store";
 export type { AuthKind, AuthPolicy } from "./auth";
@@ -78,6 +80,8 @@ export interface EmulatorOptions {
   rateLimitStatus?: RateLimitAnswerStatus;
   /** Webhook receivers registered from the start, and the deliveries' timing (docs/emulator.md, "Webhooks"). */
   webhooks?: WebhookSettings;
+  /** A folder that keeps each snapshot as `<name>.json` too, for a later emulator to restore (default: memory only). */
+  snapshots?: string;
 }
 
 /** The rate limit of a running emulator, the same one `/_emulator/rate-limit` manages. */
@@ -117,6 +121,8 @@ export interface RunningEmulator {
   runs: WorkflowRuns;
   /** Webhook receivers and deliveries, the same ones `/_emulator/webhooks` manages. */
   webhooks: WebhookDispatcher;
+  /** The state saved under names, the same ones `/_emulator/snapshots` manages. */
+  snapshots: Snapshots;
   /** Cancels pending runs and deliveries, stops listening, and waits until the state is on disk. */
   close(): Promise<void>;
 }
@@ -132,7 +138,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const warn = options.quiet ? () => {} : (message: string) => process.stderr.write(`emulator: ${message}\n`);
   const webhooks = newWebhookDispatcher(credentials.apiKey, options.webhooks, warn);
   const runs = new WorkflowRuns(store, webhooks, warn);
-  const app = buildServer({ store, credentials, rateLimit, faults, requests, runs, webhooks, warn });
+  const snapshots = new Snapshots(store, options.snapshots);
+  const app = buildServer({ store, credentials, rateLimit, faults, requests, runs, webhooks, snapshots, warn });
   await app.listen({ port: options.port ?? 0, host: "127.0.0.1" });
   const { port } = app.server.address() as AddressInfo;
 
@@ -147,6 +154,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     requests,
     runs,
     webhooks,
+    snapshots,
     close: () =>
       (closing ??= (async () => {
         runs.close();

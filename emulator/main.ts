@@ -31,6 +31,8 @@ Options:
   --port N          TCP port (default ${DEFAULT_PORT}; 0 picks a free port)
   --fixtures FILE   seed state from FILE instead of the bundled default fixture
   --data FILE       load state from FILE if it exists; write every change to it
+  --snapshots DIR   keep the snapshots saved on /_emulator/snapshots in DIR too, as <name>.json,
+                    for a later emulator to restore (default: in memory only)
   --api-key KEY     API key to accept in x-api-key (default tk_emulator)
   --token TOKEN     bearer token to accept in Authorization (default emulator_token)
   --rate-limit RPS/BURST|off
@@ -62,6 +64,7 @@ interface CliOptions {
   port: number;
   fixtures?: string;
   data?: string;
+  snapshots?: string;
   apiKey?: string;
   token?: string;
   rateLimit: string;
@@ -100,6 +103,7 @@ function parseCommandLine(argv: string[]): CliOptions {
         port: { type: "string" },
         fixtures: { type: "string" },
         data: { type: "string" },
+        snapshots: { type: "string" },
         "api-key": { type: "string" },
         token: { type: "string" },
         "rate-limit": { type: "string", default: DEFAULT_RATE_LIMIT },
@@ -122,7 +126,7 @@ function parseCommandLine(argv: string[]): CliOptions {
   if (!/^\d+$/.test(portText) || port > 65535) {
     throw new UsageError(`--port must be an integer from 0 to 65535, got "${portText}"`);
   }
-  for (const name of ["api-key", "token"] as const) {
+  for (const name of ["api-key", "token", "snapshots"] as const) {
     if (values[name] === "") throw new UsageError(`--${name} must not be empty`);
   }
   const rateLimit = values["rate-limit"] ?? DEFAULT_RATE_LIMIT;
@@ -156,6 +160,7 @@ function parseCommandLine(argv: string[]): CliOptions {
     port,
     fixtures: values.fixtures,
     data: values.data,
+    snapshots: values.snapshots,
     apiKey: values["api-key"],
     token: values.token,
     rateLimit,
@@ -232,6 +237,7 @@ async function main(argv: string[]): Promise<void> {
       `Bearer token: ${emulator.token}`,
       `Control plane: ${emulator.url}${CONTROL_PREFIX}/`,
       options.data ? `State file: ${options.data}` : "State: in memory (use --data FILE to keep it)",
+      ...(options.snapshots ? [`Snapshots: in memory and in ${options.snapshots}`] : []),
       describeRateLimit(emulator.rateLimit.get()),
       ...emulator.webhooks.listReceivers().map((r) => `Webhook receiver ${r.id}: ${r.url} (${r.events.join(", ")})`),
       ...stackSettings(emulator),

@@ -38,8 +38,8 @@ export function defaultFixturePath(): string {
   return join(packageRoot(), "emulator", "fixtures", "default.json");
 }
 
-/** Reads and validates a fixture or data file; `what` names it in error messages. */
-export async function readStateFile(path: string, what: "fixture" | "data file"): Promise<EmulatorState> {
+/** Reads and validates a fixture, data file or snapshot; `what` names it in error messages. */
+export async function readStateFile(path: string, what: "fixture" | "data file" | "snapshot"): Promise<EmulatorState> {
   let text: string;
   try {
     text = await readFile(path, "utf8");

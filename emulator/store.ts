@@ -83,7 +83,12 @@ export class EmulatorStore {
 
   /** Puts the fixture's state back and persists it. */
   async reset(): Promise<void> {
-    Object.assign(this.state, structuredClone(this.fixture));
+    await this.replace(this.fixture);
+  }
+
+  /** Puts a copy of `state` in place of the live state (the same object, refilled) and persists it. */
+  async replace(state: EmulatorState): Promise<void> {
+    Object.assign(this.state, structuredClone(state));
     await this.commit();
   }
 
