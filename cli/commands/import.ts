@@ -13,6 +13,7 @@ interface GivenOptions {
   slug?: string[];
   linkedAccount?: string[];
   out?: string;
+  fixture?: string;
   force?: boolean;
   language?: string;
 }
@@ -31,8 +32,15 @@ function importOptions(positionals: string[], values: GivenOptions) {
     throw new UsageError(
       "import needs --slug: name the app to bring in, e.g. --slug hubspot (repeat it for more apps)",
     );
-  if (!values.out?.trim())
-    throw new UsageError("import needs --out: name a new or empty directory for the project, e.g. --out platform");
+  if (values.fixture !== undefined && !values.fixture.trim())
+    throw new UsageError("--fixture must not be empty: name the file to write, e.g. --fixture workspace.json");
+  if (!values.out?.trim() && values.fixture === undefined)
+    throw new UsageError(
+      "import needs --out: name a new or empty directory for the project, e.g. --out platform " +
+        "(or --fixture FILE alone for an emulator fixture of the workspace)",
+    );
+  if (values.out !== undefined && !values.out.trim())
+    throw new UsageError("--out must not be empty: name a new or empty directory for the project");
   const ids = values.linkedAccount?.map((id) => id.trim());
   if (ids?.includes(""))
     throw new UsageError(
@@ -46,6 +54,7 @@ function importOptions(positionals: string[], values: GivenOptions) {
     slugs,
     linkedAccountIds: ids && [...new Set(ids)],
     out: values.out,
+    fixture: values.fixture,
     force: values.force ?? false,
     language,
   };
@@ -71,7 +80,7 @@ async function importExitStatus(options: ReturnType<typeof importOptions>, io: I
       const left = error instanceof ImportInputError ? error.leftChanged : [];
       const outcome =
         left.length === 0
-          ? `Nothing was written to ${options.out}.`
+          ? `Nothing was written${options.out === undefined ? "" : ` to ${options.out}`}.`
           : `These files could not be put back as they were: ${left.join(", ")}.`;
       io.stderr(`${COMMAND} import: ${error.message}\n${outcome}\n`);
       return 2;
@@ -88,7 +97,7 @@ export function importCommand(io: Io, done: (status: number) => void): Command {
       .summary("Write a Pulumi program that declares a live workspace, for its first `pulumi up` to adopt.")
       .usage(
         "--slug <slug> [--slug <slug> ...]\n         [--linked-account <id> ...] --out <dir> " +
-          "[--language <language>] [--force]",
+          "[--fixture <file>] [--language <language>] [--force]",
       )
       .description(
         "Reads the live workspace (the linked accounts, their config of each app: fields and enabled " +
@@ -107,7 +116,15 @@ export function importCommand(io: Io, done: (status: number) => void): Command {
         "A linked account to bring in, by its id (repeat for more); default: all.",
         repeated,
       )
-      .option("--out <dir>", "Where to write the project: a new or empty directory. Required.")
+      .option(
+        "--out <dir>",
+        "Where to write the project: a new or empty directory. Required, unless --fixture is given.",
+      )
+      .option(
+        "--fixture <file>",
+        "Also write an emulator fixture of what was read to <file> (alone, without --out: only the fixture), " +
+          "for CI to run the emulator with your workspace's shape; encrypted values become placeholders.",
+      )
       .option(
         "--language <language>",
         `The project's language: ${LANGUAGES.join(", ")}. Default: the language of the Pulumi.yaml already in ` +
@@ -116,7 +133,7 @@ export function importCommand(io: Io, done: (status: number) => void): Command {
       .option(
         "--force",
         "Write into a directory that is not empty, rewriting the project's files; an earlier found.json's " +
-          "records are kept (delete it to record anew).",
+          "records are kept (delete it to record anew). Replace an existing --fixture file.",
       )
       // Stray words are refused by importOptions, in words that say what import takes.
       .allowExcessArguments()
@@ -127,6 +144,7 @@ Example:
   export INTEGRATION_PLATFORM_BASE_URL=https://api.example.com INTEGRATION_PLATFORM_API_KEY=...
   ${INVOCATION} import --slug hubspot --out platform
   ${INVOCATION} import --slug hubspot --language python --out platform
+  ${INVOCATION} import --slug hubspot --fixture ci/workspace.json
 
 Exit status: 0 when the project was written; 2 for bad usage, or an import that
 could not read the workspace or write <dir> (then nothing was written); 3 for an

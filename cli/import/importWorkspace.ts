@@ -11,7 +11,8 @@ import { foundRecords, keepEarlierFound } from "./found";
 import { chooseLanguage, type Language } from "./language";
 import { planImport } from "./plan";
 import { renderProject } from "./project";
-import { ImportInputError, readWorkspace, type ReadProgress } from "./read";
+import { checkFixtureFile, fixtureOf, writeFixtureFile } from "./fixture";
+import { ImportInputError, readWorkspace, type ReadProgress, type WorkspaceRead } from "./read";
 import { secretCommands } from "./readme";
 import { checkOutDir, earlierFound, writeProject } from "./write";
 
@@ -21,8 +22,10 @@ export interface ImportOptions {
   slugs: string[];
   /** The linked accounts to bring in; all of them when undefined. */
   linkedAccountIds?: string[];
-  /** The directory to write the project to, as the user gave it. */
-  out: string;
+  /** The directory to write the project to, as the user gave it; none writes only the fixture. */
+  out?: string;
+  /** A file to write an emulator fixture of what was read to. */
+  fixture?: string;
   /** Rewrite the project's files in a directory that is not empty. */
   force: boolean;
   /** The project's language, as asked for; else the existing Pulumi.yaml's, else TypeScript. */
@@ -88,6 +91,26 @@ const FIRST_STEP: Record<Language, string> = {
   java: "the SDK's jar in your Maven repository",
 };
 
+/** Writes the fixture of what was read; returns the report's lines about it. */
+async function fixtureWritten(read: WorkspaceRead, file: string, asGiven: string): Promise<string[]> {
+  const { fixture, counts, notes } = fixtureOf(read);
+  await writeFixtureFile(file, fixture);
+  return [
+    `Wrote the fixture ${asGiven}: ${plural(counts.linkedAccounts, "linked account")}, ` +
+      `${plural(counts.configs, "config")}, ${plural(counts.envValues, "env value")} ` +
+      `(${counts.placeholders} encrypted ones as placeholders). Start an emulator from it:`,
+    `  pulumi-integration-platform-emulator --fixtures ${asGiven}`,
+    "Not in the fixture:",
+    ...notes.map((line) => `  - ${line}`),
+    "",
+  ];
+}
+
+/** The report of an import that wrote only a fixture. */
+function reportFixture(lines: string[], io: ImportIo): void {
+  io.stdout(lines.join("\n"));
+}
+
 /** The command as the user would run it again, for the project's README. */
 function commandLine(options: ImportOptions): string {
   const quote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
@@ -96,7 +119,7 @@ function commandLine(options: ImportOptions): string {
     ...(options.linkedAccountIds ?? []).flatMap((id) => ["--linked-account", quote(id)]),
     ...(options.language && options.language !== "typescript" ? ["--language", options.language] : []),
     "--out",
-    quote(options.out),
+    quote(options.out ?? "."),
   ];
   return `${INVOCATION} import ${args.join(" ")}`;
 }
@@ -107,6 +130,12 @@ function commandLine(options: ImportOptions): string {
  */
 export async function importWorkspace(options: ImportOptions, io: ImportIo): Promise<void> {
   const settings = settingsFrom(io.env);
+  const fixtureFile =
+    options.fixture === undefined ? undefined : await checkFixtureFile(options.fixture, options.force);
+  if (options.out === undefined) {
+    const read = await readWorkspace(openClient(settings), options, progressOn(io));
+    return reportFixture(await fixtureWritten(read, fixtureFile!, options.fixture!), io);
+  }
   const target = await checkOutDir(options.out, options.force);
   const earlier = target.existed ? await earlierFound(target.dir, options.out) : undefined;
   const language = await chooseLanguage(options.language, target.dir, options.out);
@@ -135,6 +164,7 @@ export async function importWorkspace(options: ImportOptions, io: ImportIo): Pro
     found: found?.records,
   });
   await writeProject(target.dir, target.existed, files, options.out);
+  const fixtureLines = fixtureFile ? await fixtureWritten(read, fixtureFile, options.fixture!) : [];
 
   const { counts } = plan;
   const out: string[] = [
@@ -162,6 +192,7 @@ export async function importWorkspace(options: ImportOptions, io: ImportIo): Pro
     );
   }
   out.push("Not brought in:", ...plan.notBroughtIn.map((line) => `  - ${printable(line)}`), "");
+  out.push(...fixtureLines);
   out.push(
     `Next: follow ${path.join(options.out, "README.md")}: ${FIRST_STEP[language]}, pulumi stack init, the connection ` +
       `settings${plan.secrets.length ? " and the secrets above" : ""}, then \`pulumi up\`, which adopts ` +
