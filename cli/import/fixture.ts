@@ -139,11 +139,9 @@ function appsOf(read: WorkspaceRead) {
   };
 }
 
-/** The fixture of what `read` holds. */
-export function fixtureOf(read: WorkspaceRead): ImportedFixture {
-  const { apps, definitionOf: defined } = appsOf(read);
-  const orgId = read.definitions.find((d) => d.org_id)?.org_id ?? UNKNOWN_ORG;
-  const configs: FixtureConfig[] = read.accounts.flatMap(({ account, configs: bySlug }) =>
+/** Each config read, with what it holds beyond its app's definitions. */
+function configsOf(read: WorkspaceRead, defined: ReturnType<typeof appsOf>["definitionOf"]): FixtureConfig[] {
+  return read.accounts.flatMap(({ account, configs: bySlug }) =>
     [...bySlug].map(([slug, config]) => {
       const fields = (list: api.ConfigFieldState[] | null | undefined, workflowId?: string) =>
         (list ?? []).flatMap((f) => stateOf(f, defined(slug, workflowId, f.id)) ?? []);
@@ -158,14 +156,16 @@ export function fixtureOf(read: WorkspaceRead): ImportedFixture {
       };
     }),
   );
+}
 
-  const formats = new Map(read.definitions.map((d) => [d._id, d]));
-  const published = new Set(apps.flatMap((a) => a.workflows.map((w) => w.id)));
+/** Every env value read, an encrypted one as a placeholder; those of workflows not in `published` left out. */
+function envValuesOf(read: WorkspaceRead, orgId: string, published: Set<string>) {
+  const definitions = new Map(read.definitions.map((d) => [d._id, d]));
   const items = [...read.accounts.flatMap((a) => [...a.envValues, ...a.workflowEnvValues]), ...read.sharedEnvValues];
   let placeholders = 0;
   let otherWorkflows = 0;
-  const envValues = items.flatMap((item) => {
-    const definition = formats.get(item.variable_definition_id._id);
+  const values = items.flatMap((item) => {
+    const definition = definitions.get(item.variable_definition_id._id);
     // A value of a workflow of an app not brought in: its workflow is not in the fixture.
     if (item.workflow_id && !published.has(item.workflow_id)) return (otherWorkflows++, []);
     const encrypted = definition?.encrypted || item.value === REDACTED;
@@ -182,7 +182,30 @@ export function fixtureOf(read: WorkspaceRead): ImportedFixture {
       },
     ];
   });
+  return { values, placeholders, otherWorkflows };
+}
 
+/** What the fixture leaves out, and why, for the report. */
+function notesOf(placeholders: number, otherWorkflows: number): string[] {
+  return [
+    "application events: the API lists none, so the fixture has none " +
+      "(add them by hand: docs/emulator.md, Fixture format)",
+    "draft workflows and the apps' display names: the API shows neither; each app is named by its slug",
+    `encrypted env values: ${placeholders} replaced by placeholders (${JSON.stringify(PLACEHOLDERS.string)}, ` +
+      `"0" or ${JSON.stringify(PLACEHOLDERS.url)} by format); the platform never shows them`,
+    ...(otherWorkflows > 0
+      ? [`${otherWorkflows} env values of workflows of apps not brought in (add their --slug to keep them)`]
+      : []),
+  ];
+}
+
+/** The fixture of what `read` holds. */
+export function fixtureOf(read: WorkspaceRead): ImportedFixture {
+  const { apps, definitionOf } = appsOf(read);
+  const orgId = read.definitions.find((d) => d.org_id)?.org_id ?? UNKNOWN_ORG;
+  const configs = configsOf(read, definitionOf);
+  const published = new Set(apps.flatMap((a) => a.workflows.map((w) => w.id)));
+  const { values, placeholders, otherWorkflows } = envValuesOf(read, orgId, published);
   const fixture: EmulatorFixture = {
     org: { _id: orgId, name: "Imported workspace", environment: "test" },
     apps,
@@ -208,28 +231,16 @@ export function fixtureOf(read: WorkspaceRead): ImportedFixture {
       ...(d.createdAt ? { createdAt: d.createdAt } : {}),
       ...(d.updatedAt ? { updatedAt: d.updatedAt } : {}),
     })),
-    envValues,
+    envValues: values,
     audit: [],
   };
-  const notes = [
-    "application events: the API lists none, so the fixture has none (add them by hand: docs/emulator.md, Fixture format)",
-    "draft workflows and the apps' display names: the API shows neither; each app is named by its slug",
-    `encrypted env values: ${placeholders} replaced by placeholders (${JSON.stringify(PLACEHOLDERS.string)}, ` +
-      `"0" or ${JSON.stringify(PLACEHOLDERS.url)} by format); the platform never shows them`,
-    ...(otherWorkflows > 0
-      ? [`${otherWorkflows} env values of workflows of apps not brought in (add their --slug to keep them)`]
-      : []),
-  ];
-  return {
-    fixture,
-    counts: {
-      linkedAccounts: read.accounts.length,
-      configs: configs.length,
-      envValues: envValues.length,
-      placeholders,
-    },
-    notes,
+  const counts = {
+    linkedAccounts: read.accounts.length,
+    configs: configs.length,
+    envValues: values.length,
+    placeholders,
   };
+  return { fixture, counts, notes: notesOf(placeholders, otherWorkflows) };
 }
 
 /** Refuses, before anything is read, a --fixture that names a directory, or an existing file without --force. */

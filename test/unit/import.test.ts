@@ -699,8 +699,9 @@ describe("pulumi-integration-platform import", function () {
     assert.equal(run.code, 0);
     assert.match(
       run.stdout,
-      /^Usage: pulumi-integration-platform import --slug <slug> \[--slug <slug> \.\.\.\]\n +\[--linked-account <id> \.\.\.\] --out <dir> \[--language <language>\] \[--force\]\n/,
+      /^Usage: pulumi-integration-platform import --slug <slug> \[--slug <slug> \.\.\.\]\n +\[--linked-account <id> \.\.\.\] --out <dir> \[--fixture <file>\] \[--language <language>\] \[--force\]\n/,
     );
+    assert.match(run.stdout, /--fixture <file>\s+Also write an emulator fixture of what was read to\s+<file>/);
     assert.match(run.stdout, /INTEGRATION_PLATFORM_BASE_URL and\s+INTEGRATION_PLATFORM_API_KEY/);
     assert.match(run.stdout, /--language <language>\s+The project's language: typescript, python, go, yaml,\s+java\./);
   });
