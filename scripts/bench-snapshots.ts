@@ -1,0 +1,103 @@
+// How long the emulator's snapshots take at scale, over HTTP as a test suite calls them: save, and
+// restore after a change, in memory and with a snapshot folder; against a reset and a restart.
+//
+//   npx ts-node --transpile-only scripts/bench-snapshots.ts [--tenants 1000,10000] [--runs 5]
+//
+// Each figure is the median of --runs, with the minimum and maximum; docs BENCHMARKS.md, "Emulator snapshots".
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { parseArgs } from "node:util";
+import axios from "axios";
+import { startEmulator, type RunningEmulator } from "../emulator";
+import { seedTenants } from "../harness/tenants";
+
+const { values } = parseArgs({
+  options: { tenants: { type: "string", default: "1000,10000" }, runs: { type: "string", default: "5" } },
+});
+const TENANTS = values.tenants.split(",").map(Number);
+const RUNS = Number(values.runs);
+
+/** Milliseconds `work` takes. */
+async function timed(work: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await work();
+  return performance.now() - started;
+}
+
+/** Median, minimum and maximum of `runs` timings of `work`, after `before` each. */
+async function measure(work: () => Promise<unknown>, before: () => Promise<unknown> = async () => {}) {
+  const times: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    await before();
+    times.push(await timed(work));
+  }
+  times.sort((a, b) => a - b);
+  return { median: times[Math.floor(times.length / 2)], min: times[0], max: times[times.length - 1] };
+}
+
+const ms = (t: { median: number; min: number; max: number }) =>
+  `${t.median.toFixed(0)} (${t.min.toFixed(0)}–${t.max.toFixed(0)})`;
+
+/** Starts an emulator on `dir`, restores "seeded" from its file, and stops it (all three timed by the caller). */
+async function restoreInLaterEmulator(dir: string): Promise<void> {
+  const later = await startEmulator({ quiet: true, rateLimit: "off", snapshots: dir });
+  try {
+    await axios.post(`${later.url}/_emulator/snapshots/seeded/restore`);
+  } finally {
+    await later.close();
+  }
+}
+
+async function benchOne(tenants: number, dir?: string) {
+  const emulator: RunningEmulator = await startEmulator({ quiet: true, rateLimit: "off", snapshots: dir });
+  try {
+    await seedTenants(emulator, "tenant", tenants);
+    await emulator.store.commit();
+    const control = axios.create({ baseURL: `${emulator.url}/_emulator` });
+    // A change between save and restore, as a test case makes one.
+    const change = async () =>
+      emulator.store.update((state) => {
+        state.linkedAccounts[0].name = `renamed ${performance.now()}`;
+      });
+    const save = await measure(() => control.put("/snapshots/seeded"));
+    // The seeded state's size as JSON: what a snapshot holds (its file is this, unindented).
+    const size = Buffer.byteLength(JSON.stringify(emulator.store.state));
+    const restore = await measure(() => control.post("/snapshots/seeded/restore"), change);
+    const reset = await measure(() => control.post("/reset"), change);
+    // With a folder: what a later emulator pays to restore from the file (read, parse, check).
+    const fromFile = dir ? await measure(() => restoreInLaterEmulator(dir)) : undefined;
+    return { save, restore, reset, size, fromFile };
+  } finally {
+    await emulator.close();
+  }
+}
+
+async function main() {
+  console.log(
+    `node ${process.version}, ${os.cpus().length} vCPUs (${os.cpus()[0]?.model}), load ${os.loadavg()[0].toFixed(2)}`,
+  );
+  console.log(
+    "| linked accounts | where | save (ms) | restore (ms) | reset to the fixture (ms) | a later emulator: start, restore from the file, stop (ms) | state (bytes) |",
+  );
+  console.log("|---|---|---|---|---|---|---|");
+  for (const tenants of TENANTS) {
+    for (const where of ["memory", "folder"] as const) {
+      const dir = where === "folder" ? fs.mkdtempSync(path.join(os.tmpdir(), "pip-bench-snapshots-")) : undefined;
+      try {
+        const r = await benchOne(tenants, dir);
+        const later = r.fromFile ? ms(r.fromFile) : "";
+        console.log(
+          `| ${tenants} | ${where} | ${ms(r.save)} | ${ms(r.restore)} | ${ms(r.reset)} | ${later} | ${r.size} |`,
+        );
+      } finally {
+        if (dir) fs.rmSync(dir, { recursive: true, force: true });
+      }
+    }
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
