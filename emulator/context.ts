@@ -9,7 +9,7 @@ import type { WorkflowRuns } from "./runs";
 import type { EmulatorStore } from "./store";
 import type { WebhookDispatcher } from "./webhooks";
 
-/** Everything the routes share: state, credentials, rate limit, fault rules, request log, runs, webhooks and snapshots. */
+/** Everything the routes share: state, credentials, rate limit, faults, request log, runs, webhooks, snapshots. */
 export interface EmulatorContext {
   store: EmulatorStore;
   credentials: Credentials;
