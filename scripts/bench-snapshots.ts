@@ -47,7 +47,7 @@ const ms = (t: { median: number; min: number; max: number }) =>
 
 /** Starts an emulator on `dir`, restores "seeded" from its file, and stops it (all three timed by the caller). */
 async function restoreInLaterEmulator(dir: string): Promise<void> {
-  const later = await startEmulator({ quiet: true, rateLimit: "off", snapshots: dir });
+  const later = await startEmulator({ quiet: true, snapshots: dir });
   try {
     await axios.post(`${later.url}/_emulator/snapshots/seeded/restore`);
   } finally {
@@ -56,7 +56,7 @@ async function restoreInLaterEmulator(dir: string): Promise<void> {
 }
 
 async function benchOne(tenants: number, dir?: string) {
-  const emulator: RunningEmulator = await startEmulator({ quiet: true, rateLimit: "off", snapshots: dir });
+  const emulator: RunningEmulator = await startEmulator({ quiet: true, snapshots: dir });
   try {
     await seedTenants(emulator, "tenant", tenants);
     await emulator.store.commit();

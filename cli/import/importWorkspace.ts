@@ -106,11 +106,6 @@ async function fixtureWritten(read: WorkspaceRead, file: string, asGiven: string
   ];
 }
 
-/** The report of an import that wrote only a fixture. */
-function reportFixture(lines: string[], io: ImportIo): void {
-  io.stdout(lines.join("\n"));
-}
-
 /** The command as the user would run it again, for the project's README. */
 function commandLine(options: ImportOptions): string {
   const quote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
@@ -134,7 +129,7 @@ export async function importWorkspace(options: ImportOptions, io: ImportIo): Pro
     options.fixture === undefined ? undefined : await checkFixtureFile(options.fixture, options.force);
   if (options.out === undefined) {
     const read = await readWorkspace(openClient(settings), options, progressOn(io));
-    return reportFixture(await fixtureWritten(read, fixtureFile!, options.fixture!), io);
+    return io.stdout((await fixtureWritten(read, fixtureFile!, options.fixture!)).join("\n"));
   }
   const target = await checkOutDir(options.out, options.force);
   const earlier = target.existed ? await earlierFound(target.dir, options.out) : undefined;
