@@ -126,12 +126,16 @@ function commandWords(rest: string): string[] {
 const STALE: [RegExp, string][] = [
   [/TypeScript only for now/, "the sharding helpers are in every SDK (Python's `stack_shard`, ...)"],
   [/no Python `sharded\.yml`/, "examples/github-actions/python/sharded.yml exists"],
-  [/an `ApiError` subclass, exported from the package\./, "say which package: each SDK raises its own errors"],
+  [
+    /an `ApiError` subclass, exported from the package\./,
+    "TypeScript's dynamic package exports them; through the plugin, the message reaches the program",
+  ],
   [
     /[Uu]ntil (?:they are|the packages are) (?:on PyPI|published)/,
     "0.6.0 is published: the release workflow publishes it",
   ],
   [/not on the npm registry yet/, "0.6.0 is on the npm registry"],
+  [/Until it is on Maven Central/, "the release workflow publishes the Java SDK to Maven Central"],
   [/No `pulumi import`(?! for dynamic)/, "the native provider's resources can be `pulumi import`ed"],
   [/there is no provider object/, "the native provider has explicit providers (`Provider`)"],
   [/not the field's value/, "ConfigField sets a field's value (`value`, since issue 64)"],
