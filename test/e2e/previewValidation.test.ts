@@ -33,6 +33,12 @@ if (kase === "account") field("unknown-account", { linkedAccountId: "nobody", co
 if (kase === "config") field("unknown-config", { configId: "acme-eu" });
 if (kase === "select") field("unknown-option", { fieldId: "hs_pipeline", name: undefined, value: "partners" });
 if (kase === "number") field("number-as-text", { fieldId: "hs_sync_limit", name: undefined, value: "25" });
+// Three refusals in one change, as a pull request may hold: how many does one preview report?
+if (kase === "several") {
+  field("typo", { fieldId: "hs_pipline" });
+  toggle("lead-scoring", { workflowId: "wf_hs_lead_scoring" });
+  field("unknown-config", { configId: "acme-eu" });
+}
 // Values a team owns, of each field type; the API domain a secret.
 if (kase === "values") {
   const value = (name: string, fieldId: string, value: platform.ConfigFieldArgs["value"]) =>
@@ -137,6 +143,27 @@ describe("e2e: a green preview means the change will apply", function () {
       assert.match(block, new RegExp(`Refused at preview.*: ${property}: `), summary);
     });
   }
+
+  it("reports one refused resource per preview when a change holds several (the engine stops at the first), with no write", async () => {
+    await e2e.stack.ok(["config", "set", "case", "several"]);
+    e2e.emulator.requests.clear();
+    const preview = await e2e.stack.run(["preview", "--json"]);
+    assert.notEqual(preview.code, 0, preview.stdout);
+    const json = JSON.parse(preview.stdout) as { diagnostics?: { urn?: string; message: string; severity: string }[] };
+    const refused = (json.diagnostics ?? []).filter((d) => d.severity === "error" && d.urn);
+    // What reliability.md and pull-requests.md say: fix it, and the next preview shows the next one.
+    assert.equal(refused.length, 1, JSON.stringify(json.diagnostics));
+    const expected = { typo: "fieldId", "lead-scoring": "workflowId", "unknown-config": "configId" } as const;
+    const name = refused[0].urn!.split("::").pop() as keyof typeof expected;
+    assert.ok(name in expected, refused[0].urn);
+    assert.match(refused[0].message, new RegExp(`${expected[name]}: `));
+    assert.match(summarize(json), /1 resource refused at preview is listed below/);
+    assert.deepEqual(
+      requests().filter((r) => r.method !== "GET"),
+      [],
+      "no write",
+    );
+  });
 
   it("fails the preview once for an API key the platform refuses, saying which setting to fix, without echoing it", async () => {
     await e2e.stack.ok(["config", "set", "case", "field"]);
