@@ -38,6 +38,11 @@ export default tseslint.config(
     languageOptions: { sourceType: "commonjs" },
   },
   {
+    // The emulator's dashboard runs in a browser, as a module, not in Node.js.
+    files: ["emulator/dashboard/**/*.js"],
+    languageOptions: { sourceType: "module", globals: { ...globals.browser } },
+  },
+  {
     // Tests reach into gRPC messages and engine JSON, whose shapes they assert rather than declare.
     files: ["test/**/*.ts", "harness/**/*.ts"],
     rules: { "@typescript-eslint/no-explicit-any": "off" },

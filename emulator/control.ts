@@ -1,10 +1,11 @@
 // The control plane under /_emulator, for tests and demos: the emulator's own operations (reset,
-// state, request log, fault rules, rate limit), never authenticated, logged or faulted.
+// state, request log, fault rules, rate limit) and the dashboard, never authenticated, logged or faulted.
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { rateLimitTextProblem } from "./rateLimit";
 import type { EmulatorContext } from "./context";
 import { registerRunAndWebhookRoutes } from "./controlWebhooks";
+import { registerDashboard } from "./dashboardRoutes";
 import { notFound } from "./errors";
 import { parseInput } from "./validation";
 
@@ -12,6 +13,7 @@ import { parseInput } from "./validation";
 export const CONTROL_PREFIX = "/_emulator";
 
 const sinceQuerySchema = z.object({ since: z.coerce.number().int().min(0).default(0) });
+const faultIdSchema = z.object({ id: z.coerce.number().int().min(1) });
 
 // Text only: the object form of the limit is for the library, a JSON client sends "RPS/BURST".
 const rateLimitChangeSchema = z.strictObject({
@@ -28,11 +30,12 @@ const rateLimitChangeSchema = z.strictObject({
 
 /**
  * Control plane for tests and demos: health, reset, snapshots, state, request log, fault rules,
- * rate limit, workflow runs and webhooks.
+ * rate limit, workflow runs, webhooks and the dashboard.
  */
 export function registerControlPlane(app: FastifyInstance, ctx: EmulatorContext): void {
   const { store, rateLimit, faults, requests } = ctx;
   registerRunAndWebhookRoutes(app, CONTROL_PREFIX, ctx);
+  registerDashboard(app, CONTROL_PREFIX, ctx);
   app.get(`${CONTROL_PREFIX}/health`, async () => ({ status: "ok" }));
 
   // A reset or a restore starts a test afresh: every credential gets its full burst back, and the
@@ -84,6 +87,12 @@ export function registerControlPlane(app: FastifyInstance, ctx: EmulatorContext)
 
   app.delete(`${CONTROL_PREFIX}/faults`, async () => {
     faults.clear();
+    return { rules: faults.list() };
+  });
+
+  app.delete<{ Params: { id: string } }>(`${CONTROL_PREFIX}/faults/:id`, async (request) => {
+    const { id } = parseInput(faultIdSchema, request.params, "params");
+    if (!faults.remove(id)) throw notFound(`No fault rule ${id} to delete`);
     return { rules: faults.list() };
   });
 

@@ -96,6 +96,13 @@ export class FaultRules {
     return this.rules.map(({ pattern: _pattern, ...rule }) => ({ ...rule }));
   }
 
+  /** Removes the rule with this id; returns whether there was one. */
+  remove(id: number): boolean {
+    const before = this.rules.length;
+    this.rules = this.rules.filter((rule) => rule.id !== id);
+    return this.rules.length < before;
+  }
+
   /** Removes every rule. */
   clear(): void {
     this.rules = [];

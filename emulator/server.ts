@@ -5,10 +5,12 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import { setTimeout as sleep } from "node:timers/promises";
 import { detectAuthKind, enforceAuth, type AuthKind, type AuthPolicy } from "./auth";
 import { registerControlPlane, CONTROL_PREFIX } from "./control";
+import { guardControlPlane } from "./controlGuard";
 import { ApiError, badRequest, defaultErrorCode, toApiError } from "./errors";
 import type { FaultKind, FiredFault } from "./faults";
 import type { EmulatorContext } from "./context";
 import { OBJECTS } from "./objects";
+import { isPlainObject } from "./validation";
 
 /** Bookkeeping of one API request (control-plane requests have none). */
 export interface ApiCall {
@@ -81,21 +83,14 @@ function registerBodyParsers(app: FastifyInstance): void {
 
 /**
  * Checks each API request before its route runs, as the platform's gateway does: the control plane
- * answers loopback hosts only, then come the rate limit, an injected fault and the credentials.
- * Every API call is logged when it ends, or is abandoned by its client.
+ * answers loopback hosts only and refuses other sites' changes (controlGuard.ts), then come the
+ * rate limit, an injected fault and the credentials. Every API call is logged when it ends, or is
+ * abandoned by its client.
  */
 function registerGate(app: FastifyInstance, ctx: EmulatorContext, closing: AbortSignal): void {
   app.addHook("onRequest", async (request, reply) => {
     if (isControlPlane(request.url)) {
-      // Against DNS rebinding: a web page's script can reach this port under its own host name,
-      // never under a loopback one.
-      if (!isLoopbackHost(request.headers.host)) {
-        throw new ApiError(
-          403,
-          "FORBIDDEN",
-          "The control plane answers only requests addressed to this machine: Host localhost, 127.0.0.1 or [::1]",
-        );
-      }
+      guardControlPlane(request);
       return;
     }
     const call: ApiCall = {
@@ -197,7 +192,22 @@ function logCall(ctx: EmulatorContext, request: FastifyRequest, status: number):
     durationMs: Math.round(durationMs * 100) / 100,
     ...(call.fault && { fault: call.fault }),
     ...(call.rateLimited && { rateLimited: true as const }),
+    ...linkedAccountOf(request),
   });
+}
+
+/**
+ * The linked account a request names, for the journal: the platform's `linked_account_id` header,
+ * else the same name in the query (env value lists) or in a JSON body (env value writes).
+ */
+function linkedAccountOf(request: FastifyRequest): { linkedAccountId?: string } {
+  const candidates = [
+    request.headers.linked_account_id,
+    (request.query as Record<string, unknown> | undefined)?.linked_account_id,
+    isPlainObject(request.body) ? request.body.linked_account_id : undefined,
+  ];
+  const named = candidates.find((value): value is string => typeof value === "string" && value !== "");
+  return named === undefined ? {} : { linkedAccountId: named };
 }
 
 /** The largest JSON body taken, in characters, and its deepest nesting: far past the API's real objects. */
@@ -216,18 +226,6 @@ function depthOf(value: unknown): number {
       for (const child of Object.values(item)) stack.push([child, depth + 1]);
   }
   return deepest;
-}
-
-/** Whether a Host header names this machine: localhost, 127.0.0.0/8 or [::1], with any port. */
-function isLoopbackHost(host: string | undefined): boolean {
-  if (!host) return false;
-  let hostname: string;
-  try {
-    hostname = new URL(`http://${host}`).hostname.replace(/^\[|\]$/g, "").toLowerCase();
-  } catch {
-    return false;
-  }
-  return hostname === "localhost" || hostname === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
 }
 
 function isControlPlane(url: string): boolean {
