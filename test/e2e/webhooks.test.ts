@@ -3,6 +3,10 @@
 // asked for; only the enabled one runs, and the example receiver (examples/webhook-receiver) gets
 // its signed webhook, which the exported check accepts, and refuses a tampered copy; the
 // program's audit lookup, on the next `pulumi up`, returns the run's entries.
+// The emulator's dashboard is open in Chromium all along (test/support/dashboard.ts): its journal
+// shows the first up's requests while the up runs, a fault rule set from the page fails the next
+// request (the second up's audit lookup, which the provider retries), the deliveries show their
+// attempts, and neither the encrypted env value nor a credential ever reaches the page.
 import * as assert from "node:assert/strict";
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
@@ -12,6 +16,8 @@ import { Stack } from "../../harness/engine";
 import { writeProgram } from "../../harness/program";
 import { startReceiver, type TestReceiver } from "../support/receiver";
 import { step, useEmulatorStack } from "../../harness/e2e";
+import { CRM_API_TOKEN } from "../../harness/tenants";
+import { openDashboard, type DashboardPage } from "../support/dashboard";
 
 const PROGRAM = `import * as platform from "pulumi-integration-platform";
 
@@ -32,6 +38,7 @@ describe("e2e: workflow runs reach a webhook receiver only where the program ena
   let receiver: Server;
   let receiverUrl: string;
   let recorder: TestReceiver;
+  let dashboard: DashboardPage | undefined;
 
   before(async () => {
     receiver = createWebhookReceiver({ apiKey: e2e.emulator.apiKey, onEvent: (event) => void events.push(event) });
@@ -41,6 +48,7 @@ describe("e2e: workflow runs reach a webhook receiver only where the program ena
     recorder = await startReceiver(() => 200);
   });
   after(async () => {
+    await dashboard?.close();
     await recorder?.close();
     await new Promise((resolve) => receiver?.close(resolve));
   });
@@ -59,7 +67,24 @@ describe("e2e: workflow runs reach a webhook receiver only where the program ena
     // The fixture has them the other way round: contact sync enabled, deal alerts disabled.
     assert.equal((await askForRun("wf_hs_deal_alerts")).status, 409);
 
-    await step("up: one workflow enabled, one disabled", () => e2e.stack.ok(["up", "--yes", "--skip-preview"]));
+    await step("the dashboard's journal shows the up's requests while the up runs", async () => {
+      dashboard = await openDashboard(e2e.emulator.url);
+      await dashboard.open("journal");
+      let upEnded = false;
+      const up = e2e.stack.ok(["up", "--yes", "--skip-preview"]).finally(() => (upEnded = true));
+      // The journal polls every second; the up's first request (its audit lookup) comes seconds before its end.
+      const shown = dashboard.page
+        .waitForSelector("#journal tbody tr[data-path^='/api/v2/public/']", { timeout: 120_000 })
+        .then(() => upEnded);
+      shown.catch(() => undefined);
+      const endedBeforeShown = await Promise.race([shown, up.then(() => shown)]);
+      assert.equal(endedBeforeShown, false, "the page showed a request of the up before the up ended");
+      await up;
+      const made = e2e.emulator.requests.list().map((entry) => String(entry.seq));
+      assert.ok(made.length >= 3, "the lookup and the two toggles");
+      for (const seq of made)
+        await dashboard.page.locator(`#journal tbody tr[data-seq="${seq}"]`).waitFor({ state: "attached" });
+    });
     for (const url of [receiverUrl, recorder.url])
       assert.equal((await control("/webhooks/receivers", { url })).status, 201);
 
@@ -74,6 +99,29 @@ describe("e2e: workflow runs reach a webhook receiver only where the program ena
       return ((await accepted.json()) as { run: { instance_id: string; status: string } }).run;
     });
     assert.equal(started.status, "COMPLETED");
+
+    await step(
+      "the dashboard's workspace shows the up's toggles, and only the word for the encrypted value",
+      async () => {
+        await dashboard!.showAccount("acme");
+        const workflow = (id: string) =>
+          dashboard!.page.locator(`#account-detail [data-slug=hubspot] li[data-workflow=${id}] .badge`).innerText();
+        assert.equal(await workflow("wf_hs_deal_alerts"), "on");
+        assert.equal(await workflow("wf_hs_contact_sync"), "off");
+        const token = dashboard!.page.locator("#account-detail tr[data-env=CRM_API_TOKEN] td").last();
+        assert.equal(await token.innerText(), "encrypted");
+      },
+    );
+
+    await step("a fault rule set from the page: the next API request is answered 503", () =>
+      dashboard!.addStatusFault({ method: "GET", path: "^/api/v2/public/", status: 503, times: 1 }),
+    );
+    const [rule] = e2e.emulator.faults.list();
+    assert.deepEqual(
+      [rule.method, rule.path, rule.action, rule.remaining],
+      ["GET", "^/api/v2/public/", { status: 503 }, 1],
+    );
+    const ruleSetAt = e2e.emulator.requests.window({ limit: 0 }).lastSeq;
 
     await step(
       "the receivers get one webhook each: the example's takes it, the exported check accepts it and refuses a tampered copy",
@@ -111,8 +159,29 @@ describe("e2e: workflow runs reach a webhook receiver only where the program ena
       },
     );
 
-    await step("the next up's audit lookup returns the run's entries", async () => {
+    await step("the dashboard lists both deliveries, each with its attempt", async () => {
+      await dashboard!.open("webhooks");
+      const delivered = dashboard!.page.locator("#deliveries tbody tr[data-state=delivered]");
+      await delivered.nth(1).waitFor();
+      assert.equal(await delivered.count(), 2);
+      // One attempt each: the recorder answers 200, the example receiver 204.
+      assert.deepEqual((await delivered.locator(".attempts li .badge").allInnerTexts()).sort(), ["200", "204"]);
+    });
+
+    await step("the next up's audit lookup returns the run's entries, after the page's fault", async () => {
       await e2e.stack.ok(["up", "--yes", "--skip-preview"]);
+      // The rule answered the up's first request, its audit lookup, which the provider retried.
+      const [failed, retried] = e2e.emulator.requests.list(ruleSetAt);
+      assert.deepEqual(
+        [failed, retried].map((entry) => [entry.path, entry.status, entry.fault ?? null]),
+        [
+          ["/api/v2/public/audit/event-received", 503, "status"],
+          ["/api/v2/public/audit/event-received", 200, null],
+        ],
+      );
+      assert.equal(e2e.emulator.faults.list()[0].remaining, 0);
+      await dashboard!.open("journal");
+      await dashboard!.page.locator(`#journal tbody tr.fault[data-seq="${failed.seq}"]`).waitFor();
       const output = await e2e.stack.ok(["stack", "output", "audit", "--json"]);
       const audit = JSON.parse(output.stdout) as {
         event_type: string;
@@ -136,5 +205,28 @@ describe("e2e: workflow runs reach a webhook receiver only where the program ena
     });
 
     await step("destroy", () => e2e.stack.ok(["destroy", "--yes", "--skip-preview"]));
+
+    await step("the rate limit and a reset, from the page", async () => {
+      await dashboard!.setRateLimit("10/5");
+      assert.equal(e2e.emulator.rateLimit.get().rateLimit, "10/5");
+      assert.equal(e2e.emulator.webhooks.deliveries().length, 2);
+      await dashboard!.reset();
+      assert.deepEqual(e2e.emulator.webhooks.deliveries(), [], "the reset forgot the deliveries");
+    });
+
+    await step("no encrypted value and no credential ever reached the page", async () => {
+      const secret = e2e.emulator.store.envVariables.valueFor(CRM_API_TOKEN, "acme", null)!.value;
+      const html = await dashboard!.page.content();
+      const received = await dashboard!.received();
+      assert.ok(received.length > 20, `the page's answers were kept (${received.length})`);
+      for (const [what, value] of [
+        ["the encrypted CRM_API_TOKEN", secret],
+        ["the API key", e2e.emulator.apiKey],
+        ["the bearer token", e2e.emulator.token],
+      ]) {
+        assert.ok(!html.includes(value), `${what} is in the page's DOM`);
+        assert.ok(!received.some((body) => body.includes(value)), `${what} reached the page`);
+      }
+    });
   });
 });
