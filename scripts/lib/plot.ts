@@ -53,7 +53,7 @@ export function logLogSvg(plot: Plot): string {
       const v = tick * m;
       if (v < yMin || v > yMax) continue;
       parts.push(
-        `<line x1="${pad.left}" x2="${width - pad.right}" y1="${y(v)}" y2="${y(v)}" stroke="#eee"/><text x="${pad.left - 6}" y="${y(v) + 4}" text-anchor="end">${v} s</text>`,
+        `<line x1="${pad.left}" x2="${width - pad.right}" y1="${y(v)}" y2="${y(v)}" stroke="#eee"/><text x="${pad.left - 6}" y="${y(v) + 4}" text-anchor="end">${Number(v.toPrecision(3))} s</text>`,
       );
     }
   }
