@@ -1,6 +1,7 @@
 // The scheduled drift check users copy (examples/github-actions/drift.yml, and python/drift.yml for a
-// Python project): valid YAML, on a schedule and on demand, read-only, the same stack, folder,
-// backend and secrets as pulumi.yml, one `pulumi refresh --preview-only --expect-no-changes --json`
+// Python project; sharded-drift.yml, one job per shard of sharded.yml's stacks, each paced to its part
+// of the API key's limit): valid YAML, on a schedule and on demand, read-only, the same stack, folder,
+// backend and secrets as pulumi.yml (sharded.yml), one `pulumi refresh --preview-only --expect-no-changes --json`
 // (Pulumi's own drift check, its engine events streamed) summarized with `--drift`, and a job that
 // fails on drift and whenever drift could not be checked, never reporting a failed check as "no drift".
 // The exit-status plumbing is proven by running the job's shell steps as written, with bash, against
@@ -15,6 +16,26 @@ import * as path from "node:path";
 import { TYPE } from "../../harness/fixture";
 import { FLAVOURS, type Flavour, readWorkflow as read, uses, type Job, type Step } from "../support/githubWorkflow";
 
+/** A drift workflow, and the deploy workflow whose stacks it checks. */
+interface DriftFile {
+  file: string;
+  deploy: string;
+  /** The matrix's shard that the job is run as here; none for drift.yml's one stack. */
+  shard?: string;
+}
+
+/** The drift workflows of each project. */
+const DRIFT_FILES: DriftFile[] = [
+  { file: "drift.yml", deploy: "pulumi.yml" },
+  { file: "sharded-drift.yml", deploy: "sharded.yml", shard: "2" },
+];
+
+/** A job of a matrix over the shards. */
+type MatrixJob = Job & { needs?: string; strategy?: { matrix: { shard: string }; "fail-fast"?: boolean } };
+
+/** Escapes text for a regular expression. */
+const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
 /** The one step whose script matches `pattern`. */
 function runStep(job: Job, pattern: RegExp): Step {
   const found = job.steps.filter((step) => pattern.test(step.run ?? ""));
@@ -23,21 +44,36 @@ function runStep(job: Job, pattern: RegExp): Step {
 }
 
 for (const flavour of FLAVOURS)
-  describe(`examples/github-actions/${path.join(flavour.folder, "drift.yml")}`, () => driftChecks(flavour));
+  for (const variant of DRIFT_FILES)
+    describe(`examples/github-actions/${path.join(flavour.folder, variant.file)}`, () => driftChecks(flavour, variant));
 
-/** The checks of one project's drift.yml. */
-function driftChecks(flavour: Flavour): void {
-  const drift = read(path.join(flavour.folder, "drift.yml"));
-  const deploy = read(path.join(flavour.folder, "pulumi.yml"));
-  const job = drift.jobs.drift;
+/** The checks of one project's drift workflow. */
+function driftChecks(flavour: Flavour, variant: DriftFile): void {
+  const drift = read(path.join(flavour.folder, variant.file));
+  const deploy = read(path.join(flavour.folder, variant.deploy));
+  const job: MatrixJob = drift.jobs.drift;
+  const sharded = variant.shard !== undefined;
+  /** The stack the job checks: STACK, or the shard's among sharded.yml's stacks. */
+  const STACK = sharded ? `${drift.env.STACK_PREFIX}${variant.shard}` : drift.env.STACK;
+  /** The name of the report's artifact, as the job's run names it. */
+  const ARTIFACT = sharded ? `integration-platform-drift-${variant.shard}` : "integration-platform-drift";
+  /** A sharded job's first step: it names the stack, and the job's part of the API key's limit. */
+  const place = sharded ? job.steps[0] : undefined;
 
-  it("runs on a schedule and on demand, as one job", () => {
+  it(`runs on a schedule and on demand, as one job${sharded ? " per shard of sharded.yml" : ""}`, () => {
     assert.deepEqual(Object.keys(drift.on).sort(), ["schedule", "workflow_dispatch"]);
     const schedule = drift.on.schedule ?? [];
     assert.equal(schedule.length, 1);
     assert.equal(schedule[0].cron.trim().split(/\s+/).length, 5, "a five-field cron");
-    assert.deepEqual(Object.keys(drift.jobs), ["drift"]);
+    assert.deepEqual(Object.keys(drift.jobs), sharded ? ["shards", "drift"] : ["drift"]);
     assert.equal(job.if, undefined);
+    if (!sharded) return;
+    assert.deepEqual(drift.jobs.shards, deploy.jobs.shards, "the matrix of sharded.yml");
+    assert.equal(job.needs, "shards");
+    assert.equal(job.strategy?.matrix.shard, "${{ fromJSON(needs.shards.outputs.list) }}");
+    assert.equal(job.strategy?.["fail-fast"], false, "every shard is checked, whatever another's check finds");
+    assert.match(place!.name!, /place among the shards/);
+    assert.equal(place!["working-directory"], undefined, "it runs before the checkout");
   });
 
   it("has read-only permissions, for the workflow and the job", () => {
@@ -47,14 +83,15 @@ function driftChecks(flavour: Flavour): void {
   });
 
   it("never overlaps a check of the same stack, and never joins (or cancels) the deploy's group", () => {
-    assert.equal(job.concurrency?.group, `integration-platform-drift-${drift.env.STACK}`, "the group ends with STACK");
+    const stack = sharded ? `${drift.env.STACK_PREFIX}\${{ matrix.shard }}` : drift.env.STACK;
+    assert.equal(job.concurrency?.group, `integration-platform-drift-${stack}`, "the group ends with the stack");
     assert.equal(job.concurrency?.["cancel-in-progress"], false);
     const groups = Object.values(deploy.jobs).map((j) => (j as Job).concurrency?.group);
-    assert.ok(groups.includes("integration-platform-up"));
+    assert.ok(groups.includes(sharded ? "integration-platform-up-${{ matrix.shard }}" : "integration-platform-up"));
     assert.ok(!groups.includes(job.concurrency!.group));
   });
 
-  it(`uses the same stack, folder, backend and secrets as pulumi.yml, with the same pinned actions and ${flavour.name} setup`, () => {
+  it(`uses the same stack, folder, backend and secrets as ${variant.deploy}, with the same pinned actions and ${flavour.name} setup`, () => {
     assert.deepEqual(drift.env, deploy.env);
     assert.equal(drift.env.INTEGRATION_PLATFORM_API_KEY, "${{ secrets.INTEGRATION_PLATFORM_API_KEY }}");
     const pinned = new Map(deploy.jobs.preview.steps.filter((s) => s.uses).map((s) => [s.uses!.split("@")[0], s.uses]));
@@ -67,7 +104,8 @@ function driftChecks(flavour: Flavour): void {
     assert.deepEqual(install, flavour.install(deploy.jobs.preview), "installed as pulumi.yml installs");
     const [pulumi, ...more] = uses(job, "pulumi/actions");
     assert.equal(more.length, 0);
-    assert.equal(pulumi.with, undefined, "no `command`: pulumi/actions installs the CLI only");
+    // No `command`: pulumi/actions installs the CLI only, at the version the workflow pins.
+    assert.deepEqual(pulumi.with, { "pulumi-version": "${{ env.PULUMI_CLI_VERSION }}" });
   });
 
   it("previews a refresh once with --preview-only, --expect-no-changes and --json, its events streamed, keeping the status without failing the step", () => {
@@ -85,7 +123,7 @@ function driftChecks(flavour: Flavour): void {
     assert.match(preview.run!, /echo "exit-code=\$status" >> "\$GITHUB_OUTPUT"/);
     assert.equal(
       preview["working-directory"],
-      deploy.jobs.preview.steps.find((s) => s.id === "preview")!["working-directory"],
+      deploy.jobs.preview.steps.find((s) => /\bpulumi preview\b/.test(s.run ?? ""))!["working-directory"],
     );
   });
 
@@ -104,7 +142,8 @@ function driftChecks(flavour: Flavour): void {
     );
     const artifacts = uses(job, "actions/upload-artifact");
     assert.equal(artifacts.length, 1);
-    assert.equal(artifacts[0].with?.name, "integration-platform-drift");
+    // Each shard's job keeps its own: an artifact's name is unique in a run.
+    assert.equal(artifacts[0].with?.name, sharded ? "integration-platform-drift-${{ matrix.shard }}" : ARTIFACT);
     assert.equal(artifacts[0].with?.path, "${{ env.WORK_DIR }}/drift-full.md");
     assert.equal(artifacts[0].if, "${{ !cancelled() }}", "the report is kept on drift too");
     for (const step of job.steps)
@@ -119,6 +158,7 @@ function driftChecks(flavour: Flavour): void {
     assert.match(verdict.run!, /exit 1/);
     const at = (step: Step) => job.steps.indexOf(step);
     const order = [
+      ...(place ? [place] : []),
       uses(job, "pulumi/actions")[0],
       runStep(job, /--json/),
       runStep(job, /summarize/),
@@ -128,7 +168,7 @@ function driftChecks(flavour: Flavour): void {
     assert.deepEqual(
       order,
       [...order].sort((a, b) => a - b),
-      "install, preview, report, artifact, then the verdict",
+      "(the stack's place,) install, preview, report, artifact, then the verdict",
     );
     assert.ok(
       job.steps.every((step) => step["continue-on-error"] === undefined),
@@ -137,7 +177,6 @@ function driftChecks(flavour: Flavour): void {
   });
 
   describe("the job's shell steps, run as written", () => {
-    const STACK = drift.env.STACK;
     const PACKAGE_BIN = path.join(__dirname, "../../dist/cli/main.js");
     const RUN_URL = "https://github.com/acme/setup/actions/runs/42";
     let dir = "";
@@ -151,6 +190,8 @@ function driftChecks(flavour: Flavour): void {
         [
           "#!/usr/bin/env bash",
           'echo "pulumi $*" >> "$FAKE_LOG"',
+          // The pace the provider would read from the environment: the job's part of the key's limit.
+          'echo "${INTEGRATION_PLATFORM_REQUESTS_PER_SECOND:-unset}" >> "$FAKE_RATES"',
           'case " $* " in',
           '  *" --json "*) printf "%s" "$FAKE_PREVIEW_JSON" ;;',
           '  *) echo "fake text preview: the errors" ;;',
@@ -201,16 +242,20 @@ function driftChecks(flavour: Flavour): void {
       stepSummary: string;
       log: string;
       calls: string[];
+      /** INTEGRATION_PLATFORM_REQUESTS_PER_SECOND as each `pulumi` command saw it ("unset": the provider's 20). */
+      rates: string[];
     }
 
-    /** Evaluates `${{ a.b.c }}` path expressions as GitHub does (a missing value is ""). */
+    /** Evaluates `${{ a.b.c }}` and `${{ a.b || 'default' }}` expressions as GitHub does (a missing value is ""). */
     function evaluate(text: string, context: Record<string, unknown>): string {
       return text.replace(/\$\{\{\s*([^}]*?)\s*\}\}/g, (_, expression: string) => {
-        assert.match(expression, /^[\w.-]+$/, `only path expressions here: ${expression}`);
-        const value = expression
+        // A path, or a path `|| 'a default'` (the default when the value is missing or empty).
+        const [, at, fallback] = /^([\w.-]+)(?: \|\| '([^']*)')?$/.exec(expression) ?? [];
+        assert.ok(at, `only path expressions here, with or without a default: ${expression}`);
+        const value = at
           .split(".")
-          .reduce<unknown>((at, key) => (at as Record<string, unknown> | undefined)?.[key], context);
-        return value === undefined || value === null ? "" : String(value);
+          .reduce<unknown>((found, key) => (found as Record<string, unknown> | undefined)?.[key], context);
+        return value === undefined || value === null || value === "" ? (fallback ?? "") : String(value);
       });
     }
 
@@ -237,16 +282,23 @@ function driftChecks(flavour: Flavour): void {
         secrets: {},
         vars: {},
         steps: {} as Record<string, { outputs: Record<string, string> }>,
+        matrix: { shard: variant.shard },
       };
       const workflowEnv = Object.fromEntries(
         Object.entries(drift.env).map(([k, v]) => [k, evaluate(String(v), context)]),
       );
       context.env = workflowEnv;
-      let failed = scenario.setupFails === true;
+      let failed = false;
       const ran: [string, number][] = [];
       let log = "";
       const install = flavour.install(job);
+      /** What the steps so far wrote to GITHUB_ENV: the later steps' environment. */
+      const added: Record<string, string> = {};
+      const rates = path.join(dir, "rates.log");
+      fs.writeFileSync(rates, "");
       for (const step of job.steps) {
+        // The scenario's failure is at the install, or before it (checkout, toolchain).
+        if (step === install) failed ||= scenario.setupFails === true;
         if (!step.run || step === install) continue;
         if (step.if === undefined ? failed : step.if !== "${{ !cancelled() }}") {
           assert.ok(
@@ -256,9 +308,11 @@ function driftChecks(flavour: Flavour): void {
           continue;
         }
         const output = path.join(dir, `output-${ran.length}`);
-        fs.writeFileSync(output, "");
+        const githubEnv = path.join(dir, `env-${ran.length}`);
+        for (const file of [output, githubEnv]) fs.writeFileSync(file, "");
         const script = path.join(dir, `step-${ran.length}.sh`);
-        fs.writeFileSync(script, step.run);
+        // GitHub puts the expressions' values into the script before bash runs it.
+        fs.writeFileSync(script, evaluate(step.run, context));
         const stepEnv = Object.fromEntries(Object.entries(step.env ?? {}).map(([k, v]) => [k, evaluate(v, context)]));
         const result = spawnSync("bash", ["-e", script], {
           cwd: path.join(dir, evaluate(step["working-directory"] ?? ".", context)),
@@ -267,8 +321,13 @@ function driftChecks(flavour: Flavour): void {
             ...process.env,
             PATH: `${path.join(dir, "bin")}${path.delimiter}${process.env.PATH}`,
             ...workflowEnv,
+            ...added,
             ...stepEnv,
+            // Not the test runner's: the job's own, or none.
+            INTEGRATION_PLATFORM_REQUESTS_PER_SECOND: added.INTEGRATION_PLATFORM_REQUESTS_PER_SECOND,
             GITHUB_OUTPUT: output,
+            GITHUB_ENV: githubEnv,
+            FAKE_RATES: rates,
             GITHUB_STEP_SUMMARY: stepSummary,
             FAKE_LOG: logFile,
             FAKE_PREVIEW_EXIT: String(scenario.previewExit),
@@ -280,6 +339,15 @@ function driftChecks(flavour: Flavour): void {
           },
         });
         log += result.stdout + result.stderr;
+        for (const line of fs.readFileSync(githubEnv, "utf8").split("\n").filter(Boolean)) {
+          const [name, value] = line.split(/=(.*)/s, 2);
+          added[name] = value;
+        }
+        if (step === place) {
+          // It only writes GITHUB_ENV: nothing it depends on can fail.
+          assert.equal(result.status, 0, result.stderr);
+          continue;
+        }
         ran.push([step.id ?? step.name ?? step.run, result.status ?? -1]);
         if (step.id) {
           const outputs = Object.fromEntries(
@@ -294,7 +362,8 @@ function driftChecks(flavour: Flavour): void {
         if (result.status !== 0) failed = true;
       }
       const calls = fs.readFileSync(logFile, "utf8").split("\n").filter(Boolean);
-      return { jobFailed: failed, ran, stepSummary: fs.readFileSync(stepSummary, "utf8"), log, calls };
+      const paced = fs.readFileSync(rates, "utf8").split("\n").filter(Boolean);
+      return { jobFailed: failed, ran, stepSummary: fs.readFileSync(stepSummary, "utf8"), log, calls, rates: paced };
     }
 
     const PREVIEW = `pulumi refresh --stack ${STACK} --preview-only --expect-no-changes --json`;
@@ -310,9 +379,22 @@ function driftChecks(flavour: Flavour): void {
       );
       assert.deepEqual(out.calls, [PREVIEW, SUMMARIZE]);
       assert.equal(out.stepSummary, "## No drift in stack `prod`\n");
-      assert.match(out.log, /No drift in stack prod\./);
+      assert.match(out.log, new RegExp(`No drift in stack ${literal(STACK)}\\.`));
       assert.equal(fs.readFileSync(path.join(dir, "preview.json"), "utf8"), '{"steps":[]}');
     });
+
+    it(
+      sharded
+        ? "paces every pulumi command of the job to its part of the key's limit: REQUESTS_PER_SECOND ÷ SHARDS"
+        : "leaves the pace to the provider: the key's whole limit, for the one stack",
+      () => {
+        const out = runJob({ previewExit: 255, previewJson: "{}", summarizeExit: 2 });
+        assert.deepEqual(out.calls, [PREVIEW, SUMMARIZE, RERUN]);
+        const part = String(Number(drift.env.REQUESTS_PER_SECOND) / Number(drift.env.SHARDS));
+        assert.deepEqual(out.rates, sharded ? [part, part] : ["unset", "unset"]);
+        if (sharded) assert.equal(part, "5", "20 requests per second over 4 shards");
+      },
+    );
 
     it("drift (summarize exits 1): the report reaches the step summary and the artifact, then the job fails", () => {
       // The CLI exits non-zero on drift with --expect-no-changes; that alone does not fail the preview step.
@@ -325,7 +407,7 @@ function driftChecks(flavour: Flavour): void {
       ]);
       assert.equal(out.stepSummary, "## Drift in stack `prod`\n\n- field `hs_pipeline` changed\n");
       assert.equal(fs.readFileSync(path.join(dir, "drift-full.md"), "utf8"), out.stepSummary, "the artifact's file");
-      assert.match(out.log, /^::error::Stack prod has drifted/m);
+      assert.match(out.log, new RegExp(`^::error::Stack ${literal(STACK)} has drifted`, "m"));
       assert.deepEqual(out.calls, [PREVIEW, SUMMARIZE], "no second preview on drift");
     });
 
@@ -336,7 +418,7 @@ function driftChecks(flavour: Flavour): void {
       assert.ok(Buffer.byteLength(huge) > 1024 * 1024);
       assert.equal(
         out.stepSummary,
-        `${fs.readFileSync(path.join(dir, "drift.md"), "utf8")}\nThe full drift report is over 1 MiB, too large for this page: download the artifact \`integration-platform-drift\` of this run.\n`,
+        `${fs.readFileSync(path.join(dir, "drift.md"), "utf8")}\nThe full drift report is over 1 MiB, too large for this page: download the artifact \`${ARTIFACT}\` of this run.\n`,
       );
       assert.equal(fs.readFileSync(path.join(dir, "drift-full.md"), "utf8"), huge);
     });
@@ -352,9 +434,15 @@ function driftChecks(flavour: Flavour): void {
       assert.match(out.log, /fake text preview: the errors/);
       assert.match(
         out.log,
-        /^::error::Drift could not be checked in stack prod \(pulumi refresh --preview-only exited 255; the drift report 2\)/m,
+        new RegExp(
+          `^::error::Drift could not be checked in stack ${literal(STACK)} \\(pulumi refresh --preview-only exited 255; the drift report 2\\)`,
+          "m",
+        ),
       );
-      assert.equal(out.stepSummary, "**Drift could not be checked** in stack `prod`: the log of this job says why.\n");
+      assert.equal(
+        out.stepSummary,
+        `**Drift could not be checked** in stack \`${STACK}\`: the log of this job says why.\n`,
+      );
       assert.doesNotMatch(out.log + out.stepSummary, /No drift/);
     });
 
@@ -372,11 +460,14 @@ function driftChecks(flavour: Flavour): void {
       assert.deepEqual(out.calls, [PREVIEW, SUMMARIZE, RERUN]);
       assert.match(
         out.log,
-        /^::error::pulumi refresh --preview-only exited 255 in stack prod, but the drift report found no drift: the refresh failed, or would change something its JSON does not show as drift\./m,
+        new RegExp(
+          `^::error::pulumi refresh --preview-only exited 255 in stack ${literal(STACK)}, but the drift report found no drift: the refresh failed, or would change something its JSON does not show as drift\\.`,
+          "m",
+        ),
       );
       assert.match(
         out.stepSummary,
-        /\*\*Drift could not be checked\*\* in stack `prod`/,
+        new RegExp(`\\*\\*Drift could not be checked\\*\\* in stack \`${literal(STACK)}\``),
         "after the report that found none",
       );
       assert.doesNotMatch(out.log, /No drift in stack/);
@@ -389,7 +480,10 @@ function driftChecks(flavour: Flavour): void {
       assert.deepEqual(out.calls, [], "no preview without the CLI and the program's packages");
       assert.match(
         out.log,
-        /^::error::Drift could not be checked in stack prod \(pulumi refresh --preview-only exited before running; the drift report was not made\)/m,
+        new RegExp(
+          `^::error::Drift could not be checked in stack ${literal(STACK)} \\(pulumi refresh --preview-only exited before running; the drift report was not made\\)`,
+          "m",
+        ),
       );
     });
 
@@ -445,7 +539,7 @@ function driftChecks(flavour: Flavour): void {
         assert.match(out.stepSummary, /^## Integration platform drift/);
         assert.match(out.stepSummary, /globex/);
         assert.equal(out.stepSummary, fs.readFileSync(path.join(dir, "drift-full.md"), "utf8"));
-        assert.match(out.log, /^::error::Stack prod has drifted/m);
+        assert.match(out.log, new RegExp(`^::error::Stack ${literal(STACK)} has drifted`, "m"));
       });
 
       it("no drift: exit 0 and a job that passes", () => {
@@ -461,10 +555,16 @@ function driftChecks(flavour: Flavour): void {
         const out = runJob({ previewExit: 255, previewJson: failed });
         assert.equal(out.jobFailed, true);
         assert.match(out.stepSummary, /The preview failed/);
-        assert.match(out.stepSummary, /\*\*Drift could not be checked\*\* in stack `prod`/);
+        assert.match(
+          out.stepSummary,
+          new RegExp(`\\*\\*Drift could not be checked\\*\\* in stack \`${literal(STACK)}\``),
+        );
         assert.match(
           out.log,
-          /^::error::Drift could not be checked in stack prod \(pulumi refresh --preview-only exited 255; the drift report 2\)/m,
+          new RegExp(
+            `^::error::Drift could not be checked in stack ${literal(STACK)} \\(pulumi refresh --preview-only exited 255; the drift report 2\\)`,
+            "m",
+          ),
         );
         assert.doesNotMatch(out.log, /No drift in stack/);
       });
@@ -487,11 +587,14 @@ function driftChecks(flavour: Flavour): void {
           assert.equal(out.jobFailed, true, previewJson);
           assert.equal(
             out.stepSummary,
-            "**Drift could not be checked** in stack `prod`: the log of this job says why.\n",
+            `**Drift could not be checked** in stack \`${STACK}\`: the log of this job says why.\n`,
           );
           assert.match(
             out.log,
-            /^::error::Drift could not be checked in stack prod \(pulumi refresh --preview-only exited \d+; the drift report 2\)/m,
+            new RegExp(
+              `^::error::Drift could not be checked in stack ${literal(STACK)} \\(pulumi refresh --preview-only exited \\d+; the drift report 2\\)`,
+              "m",
+            ),
           );
           assert.ok(
             !fs.existsSync(path.join(dir, "drift-full.md")) ||

@@ -2,8 +2,9 @@
 // translated, installing no Node.js (Python and pip install the program's packages and the tools'
 // executable), and its program compiles and uses only what the generated Python SDK (sdk/python)
 // declares. How the workflows behave (their steps run as written) is checked for both projects by
-// githubWorkflow.test.ts and driftWorkflow.test.ts; here, that the limits of the Python project's
-// gates.json reach the venv's tools, and stop a change past them unless the pull request is labelled.
+// githubWorkflow.test.ts, shardedWorkflow.test.ts and driftWorkflow.test.ts; here, that the limits
+// of the Python project's gates.json reach the venv's tools, and stop a change past them unless the
+// pull request is labelled, and that each of the four TypeScript workflows has its translation.
 import * as assert from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -26,8 +27,14 @@ import {
 
 const REPO = path.join(__dirname, "../..");
 const PROJECT = path.join(WORKFLOW_FOLDER, PYTHON.folder);
-const WORKFLOWS = ["pulumi.yml", "drift.yml"];
+const WORKFLOWS = ["pulumi.yml", "drift.yml", "sharded.yml", "sharded-drift.yml"];
 const VERSION = (JSON.parse(fs.readFileSync(path.join(REPO, "package.json"), "utf8")) as { version: string }).version;
+
+/** The jobs of a workflow that check out the program: all but a matrix's (sharded.yml's `shards`). */
+const programJobs = (workflow: Workflow): [string, Job][] =>
+  Object.entries(workflow.jobs).filter(([, job]) =>
+    job.steps.some((step) => step.uses?.startsWith("actions/checkout@")),
+  );
 
 /**
  * A workflow with what the translation changes put aside: the toolchain's setup and the install
@@ -37,7 +44,7 @@ const VERSION = (JSON.parse(fs.readFileSync(path.join(REPO, "package.json"), "ut
 function translated(workflow: Workflow, flavour: Flavour): unknown {
   const jobs = Object.fromEntries(
     Object.entries(workflow.jobs).map(([name, job]) => {
-      const install = flavour.install(job);
+      const install = programJobs(workflow).some(([, j]) => j === job) ? flavour.install(job) : undefined;
       const steps = job.steps.map((step) => {
         if (/^actions\/setup-(node|python)@/.test(step.uses ?? "")) return "<setup>";
         if (step === install) return "<install>";
@@ -161,8 +168,8 @@ describe("examples/github-actions/python: the workflows of a Python project, wit
       it("sets up no Node.js and runs no node, npm or npx", () => {
         for (const [name, job] of Object.entries(python.jobs))
           for (const step of job.steps) assert.equal(nodeUse(step), undefined, `${name}: ${step.name ?? step.run}`);
-        // The check sees Node.js where it is: in the TypeScript workflow, every job needs it.
-        for (const job of Object.values(typescript.jobs)) {
+        // The check sees Node.js where it is: in the TypeScript workflow, every job that checks out the program.
+        for (const [, job] of programJobs(typescript)) {
           const found = job.steps.map(nodeUse).filter(Boolean);
           assert.ok(found.includes("uses actions/setup-node@v4") && found.includes("runs npm"), String(found));
         }
@@ -172,7 +179,9 @@ describe("examples/github-actions/python: the workflows of a Python project, wit
         const project = parse(fs.readFileSync(path.join(PROJECT, "Pulumi.yaml"), "utf8")) as {
           runtime: { options: { virtualenv: string } };
         };
-        for (const job of Object.values(python.jobs)) {
+        const jobs = programJobs(python);
+        assert.ok(jobs.length > 0);
+        for (const [, job] of jobs) {
           const install = PYTHON.install(job);
           assert.match(install.run!, new RegExp(`^python -m venv ${project.runtime.options.virtualenv}\\n`));
         }
@@ -191,8 +200,9 @@ describe("examples/github-actions/python: the workflows of a Python project, wit
       });
 
       it("gives GITHUB_TOKEN to every step that runs pulumi on the stack, and to no other", () => {
+        const steps = Object.values(python.jobs).flatMap((job) => job.steps);
+        assert.ok(steps.some(runsPulumi), "a step runs pulumi on the stack");
         for (const [name, job] of Object.entries(python.jobs)) {
-          assert.ok(job.steps.some(runsPulumi), `${name} runs pulumi`);
           for (const step of job.steps) {
             const token = step.env?.GITHUB_TOKEN;
             if (runsPulumi(step)) assert.equal(token, "${{ github.token }}", `${name}: ${step.name}`);
@@ -253,12 +263,26 @@ describe("examples/github-actions/python: the workflows of a Python project, wit
     });
   });
 
-  it("has no sharded.yml, as the README says (the sharding helpers are TypeScript only)", () => {
+  it("has every workflow of the TypeScript project, and the README's table of Python files lists each", () => {
     const readme = fs.readFileSync(path.join(WORKFLOW_FOLDER, "README.md"), "utf8");
     const section = /^## Python projects\n([\s\S]*?)^## /m.exec(readme)![1];
-    assert.match(section, /\*\*No sharded workflow\.\*\* .*sharding helpers/s);
-    assert.ok(fs.existsSync(path.join(WORKFLOW_FOLDER, "sharded.yml")));
-    assert.ok(!fs.existsSync(path.join(PROJECT, "sharded.yml")));
+    const typescript = fs.readdirSync(WORKFLOW_FOLDER).filter((file) => file.endsWith(".yml"));
+    assert.deepEqual(typescript.sort(), [...WORKFLOWS].sort(), "every TypeScript workflow has its translation tested");
+    for (const file of WORKFLOWS) {
+      assert.ok(fs.existsSync(path.join(PROJECT, file)), `python/${file}`);
+      assert.match(
+        section,
+        new RegExp(
+          `^\\| \\[\`python/${file.replace(".", "\\.")}\`\\]\\(python/${file.replace(".", "\\.")}\\) \\| `,
+          "m",
+        ),
+      );
+    }
+    assert.doesNotMatch(
+      readme,
+      /TypeScript only|no Python `sharded\.yml`/,
+      "the sharding helpers are in the Python SDK",
+    );
   });
 });
 

@@ -2,7 +2,8 @@
 // preview job for pull requests that previews once and comments the change summary (bounded to
 // GitHub's comment limit, the full one in the step summary), that fails a change past the limits of
 // gates.json unless the pull request has the team's override label, an `up` job for main, and only
-// settings the provider reads.
+// settings the provider reads. Every workflow of the folder installs the Pulumi CLI at the version
+// the project tests against, since the change summary and the drift report read the CLI's JSON.
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -20,6 +21,7 @@ import {
   runStep,
   uses,
   WORKFLOW_FOLDER as FOLDER,
+  type Step,
   type Workflow,
   writeToolsStub,
 } from "../support/githubWorkflow";
@@ -356,6 +358,39 @@ function workflowChecks(flavour: Flavour): void {
   });
 }
 
+/** The Pulumi CLI the project's tests run: the version tools/pulumi/go.mod pins (`scripts/ensure-pulumi.sh pinned`). */
+function testedCliVersion(): string {
+  const goMod = fs.readFileSync(path.join(__dirname, "../../tools/pulumi/go.mod"), "utf8");
+  return /\bgithub\.com\/pulumi\/pulumi\/pkg\/v3 v(\d+\.\d+\.\d+)\b/.exec(goMod)![1];
+}
+
+/** Whether a step's script runs the `pulumi` CLI (not the tools' `pulumi-integration-platform`). */
+const runsCli = (step: Step) => /(?:^|[\s;&|(])pulumi\s/m.test(step.run ?? "");
+
+/**
+ * What is wrong with a workflow's pin of the Pulumi CLI: its env must name `version` in
+ * PULUMI_CLI_VERSION, under a comment that says why (the reports read the CLI's JSON), every
+ * pulumi/actions step must install that version, and a job that runs `pulumi` must install it first.
+ */
+function pinProblems(text: string, version: string): string[] {
+  const workflow = parse(text) as Workflow;
+  const problems: string[] = [];
+  if (workflow.env?.PULUMI_CLI_VERSION !== version)
+    problems.push(`env.PULUMI_CLI_VERSION is ${String(workflow.env?.PULUMI_CLI_VERSION)}, not ${version}`);
+  if (!/^ *#.*\bJSON\b.*\n(?: *#.*\n)* *PULUMI_CLI_VERSION:/m.test(text))
+    problems.push("no comment above PULUMI_CLI_VERSION says why it is pinned (the CLI's JSON)");
+  for (const [name, job] of Object.entries(workflow.jobs)) {
+    const installs = uses(job, "pulumi/actions");
+    for (const install of installs)
+      if (install.with?.["pulumi-version"] !== "${{ env.PULUMI_CLI_VERSION }}")
+        problems.push(`${name}: ${install.name ?? install.uses} installs the CLI without pulumi-version`);
+    const first = job.steps.findIndex(runsCli);
+    if (first >= 0 && !(installs.length > 0 && job.steps.indexOf(installs[0]) < first))
+      problems.push(`${name}: runs pulumi before (or without) installing the pinned CLI`);
+  }
+  return problems;
+}
+
 describe("examples/github-actions", () => {
   it("names only config keys and environment variables the package reads, in every file of the folder", () => {
     // The provider's settings, and the shard count that a sharded program reads (provider/sharding.ts).
@@ -381,6 +416,37 @@ describe("examples/github-actions", () => {
       const text = fs.readFileSync(path.join(FOLDER, flavour.folder, "pulumi.yml"), "utf8");
       assert.match(text, /INTEGRATION_PLATFORM_API_KEY/, "the scan found the workflow's settings");
     }
+  });
+
+  it("pins the Pulumi CLI in every workflow, in every job that runs it, to the version the project tests against", () => {
+    const version = testedCliVersion();
+    const workflows = exampleFiles().filter((file) => file.endsWith(".yml"));
+    for (const flavour of FLAVOURS)
+      for (const file of ["pulumi.yml", "drift.yml", "sharded.yml", "sharded-drift.yml"])
+        assert.ok(workflows.includes(path.join(flavour.folder, file)), `${file} of the ${flavour.name} project`);
+    for (const file of workflows)
+      assert.deepEqual(pinProblems(fs.readFileSync(path.join(FOLDER, file), "utf8"), version), [], file);
+    // The check sees a job that installs the newest CLI, one that runs a CLI it did not install,
+    // and a workflow that pins another version.
+    const pulumiYml = fs.readFileSync(path.join(FOLDER, "pulumi.yml"), "utf8");
+    const previewInstall = "preview: Install the Pulumi CLI installs the CLI without pulumi-version";
+    const unpinned = pulumiYml.replace(/\n *with:\n *pulumi-version: .*\n/, "\n");
+    assert.deepEqual(pinProblems(unpinned, version), [previewInstall]);
+    assert.deepEqual(pinProblems(pulumiYml.replaceAll(/pulumi-version: .*/g, "pulumi-version: latest"), version), [
+      previewInstall,
+      "up: pulumi up installs the CLI without pulumi-version",
+    ]);
+    const noInstall = pulumiYml.replace(
+      /\n *- name: Install the Pulumi CLI\n.*\n *with:\n *pulumi-version: .*\n/,
+      "\n",
+    );
+    assert.deepEqual(pinProblems(noInstall, version), [
+      "preview: runs pulumi before (or without) installing the pinned CLI",
+    ]);
+    assert.deepEqual(pinProblems(pulumiYml, "3.260.0"), [`env.PULUMI_CLI_VERSION is ${version}, not 3.260.0`]);
+    assert.deepEqual(pinProblems(pulumiYml.replace(/(?: *#.*\n)+(?= *PULUMI_CLI_VERSION:)/, ""), version), [
+      "no comment above PULUMI_CLI_VERSION says why it is pinned (the CLI's JSON)",
+    ]);
   });
 
   it("the example stack configs hold only settings that are not secret", () => {

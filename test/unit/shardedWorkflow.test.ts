@@ -1,18 +1,22 @@
-// examples/github-actions/sharded.yml: one job per shard in a matrix derived from SHARDS, each
-// paced to its share of the API key's limit, and one change summary of every shard's preview, whose
-// limits (gates.json) count across every shard and fail the run unless the pull request has the
-// team's override label.
+// examples/github-actions/sharded.yml, and python/sharded.yml for a Python program: one job per shard
+// in a matrix derived from SHARDS, each paced to its share of the API key's limit, and one change
+// summary of every shard's preview, whose limits (gates.json) count across every shard and fail the
+// run unless the pull request has the team's override label. createWithoutRead stays off unless the
+// repository variable turns it on, so that an imported program's first `up` adopts without a write.
 import * as assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { parse } from "yaml";
 import { SHARDS_SETTING } from "../../provider/sharding";
 import {
   type Context,
   DEFAULT_PULL_REQUEST_TYPES,
+  expand,
+  FLAVOURS,
+  type Flavour,
   limitsStep,
+  readWorkflow,
   runStep as runJobStep,
   WORKFLOW_FOLDER,
   type Job,
@@ -22,10 +26,13 @@ import {
 
 type MatrixJob = Job & { needs?: string | string[]; strategy?: { matrix: { shard: string }; "fail-fast"?: boolean } };
 
-describe("examples/github-actions/sharded.yml", () => {
-  const workflow = parse(fs.readFileSync(path.join(WORKFLOW_FOLDER, "sharded.yml"), "utf8")) as Workflow & {
-    jobs: Record<string, MatrixJob>;
-  };
+for (const flavour of FLAVOURS)
+  describe(`examples/github-actions/${path.join(flavour.folder, "sharded.yml")}`, () => shardedChecks(flavour));
+
+/** The checks of one project's sharded.yml. */
+function shardedChecks(flavour: Flavour): void {
+  type Sharded = Workflow & { jobs: Record<string, MatrixJob> };
+  const workflow = readWorkflow(path.join(flavour.folder, "sharded.yml")) as Sharded;
   const step = (job: string, name: RegExp) => workflow.jobs[job].steps.find((s) => name.test(s.name ?? s.run ?? ""))!;
   /** Runs a step's script in bash with GITHUB_OUTPUT and GITHUB_ENV files; returns what it wrote to them. */
   const runStep = (script: string, env: Record<string, string>) => {
@@ -59,6 +66,20 @@ describe("examples/github-actions/sharded.yml", () => {
     }
   });
 
+  it(`installs the ${flavour.name} program's packages and the tools in every job but the matrix's, before they run`, () => {
+    assert.deepEqual(
+      workflow.jobs.shards.steps.map((s) => s.uses ?? "run"),
+      ["run"],
+      "the matrix needs no checkout",
+    );
+    for (const job of ["preview", "summary", "up"]) {
+      const steps = workflow.jobs[job].steps;
+      const install = flavour.install(workflow.jobs[job]);
+      const first = steps.findIndex((s) => /(?:^|\s)(?:pulumi|\S*pulumi-integration-platform) /m.test(s.run ?? ""));
+      assert.ok(steps.indexOf(install) < first, `${job}: installed before it runs pulumi or the tools`);
+    }
+  });
+
   it("places each stack among the shards and paces it to an equal part of the key's 20 requests per second", () => {
     for (const job of ["preview", "up"]) {
       const script = step(job, /place among the shards/).run!.replaceAll("${{ matrix.shard }}", "2");
@@ -67,16 +88,26 @@ describe("examples/github-actions/sharded.yml", () => {
       assert.match(ran.env, /^INTEGRATION_PLATFORM_REQUESTS_PER_SECOND=5$/m);
       assert.match(ran.pulumi, new RegExp(`stack select (--create )?prod-2\\nconfig set ${SHARDS_SETTING} 4\\n$`));
     }
-    assert.equal(workflow.env.INTEGRATION_PLATFORM_CREATE_WITHOUT_READ, "true");
+  });
+
+  it("leaves createWithoutRead off unless the repository variable turns it on: an imported program's first up adopts without a write", () => {
+    const setting = workflow.env.INTEGRATION_PLATFORM_CREATE_WITHOUT_READ;
+    assert.equal(expand(setting, {}), "false", "off by default");
+    assert.equal(expand(setting, { vars: { INTEGRATION_PLATFORM_CREATE_WITHOUT_READ: "true" } }), "true");
+    for (const job of Object.values(workflow.jobs))
+      for (const step of job.steps)
+        assert.equal(step.env?.INTEGRATION_PLATFORM_CREATE_WITHOUT_READ, undefined, "no step turns it on by itself");
   });
 
   it("summarizes every shard's preview in one comment, and fails when a shard's preview failed or is missing", () => {
     const summary = workflow.jobs.summary;
     assert.equal(summary.needs, "preview");
     const script = step("summary", /One summary/).run!;
-    assert.match(
+    assert.ok(
+      script.includes(
+        `\n${flavour.tools} summarize previews/preview-*.json --gates gates.json --full summary-full.md `,
+      ),
       script,
-      /npx pulumi-integration-platform summarize previews\/preview-\*\.json --gates gates\.json --full summary-full\.md/,
     );
     assert.match(script, /test "\$\(ls previews\/preview-\*\.json \| wc -l\)" -eq "\$SHARDS"/);
     assert.equal(step("summary", /Fail when/).if, "${{ needs.preview.result != 'success' }}");
@@ -84,7 +115,6 @@ describe("examples/github-actions/sharded.yml", () => {
   });
 
   it("validates at the pull request's preview, not again at up, where it would cost the read createWithoutRead saves", () => {
-    assert.equal(workflow.env?.INTEGRATION_PLATFORM_CREATE_WITHOUT_READ, "true");
     assert.equal(step("up", /pulumi up/).env?.INTEGRATION_PLATFORM_VALIDATE_AT_PREVIEW, "false");
     assert.equal(
       step("preview", /pulumi preview/).env?.INTEGRATION_PLATFORM_VALIDATE_AT_PREVIEW,
@@ -101,7 +131,7 @@ describe("examples/github-actions/sharded.yml", () => {
   describe("the limits of gates.json, counted across every shard, and the label that lets a change past them, run as written", () => {
     const summary = workflow.jobs.summary;
     const summarizing = step("summary", /One summary/);
-    const TOOLS = "npx pulumi-integration-platform";
+    const TOOLS = flavour.tools;
     let dir = "";
     beforeEach(() => {
       dir = fs.mkdtempSync(path.join(os.tmpdir(), "sharded-limits-"));
@@ -211,4 +241,4 @@ describe("examples/github-actions/sharded.yml", () => {
       assert.match(limits.log, /^::error::The change summary exited 2: /m);
     });
   });
-});
+}
