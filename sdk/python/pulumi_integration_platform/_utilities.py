@@ -323,4 +323,4 @@ def get_plugin_download_url():
 	return "github://api.github.com/pulumi-integration-platform"
 
 def get_version():
-    return "0.5.0"
+    return "0.6.0"
