@@ -2,17 +2,20 @@
 // tarball), then the project it wrote through the real Pulumi CLI, at the emulator's default rate
 // limit: `pulumi up` adopts every object without one write at the platform, and
 // `pulumi preview --expect-no-changes` holds after it. Once on the default fixture, and once on a
-// workspace of 203 linked accounts, where the program must stay one data line per account.
+// workspace of 203 linked accounts, where the program must stay one data line per account; there,
+// an import of 40 of them is also taken from its one stack into 4 shards by the scaling guide's
+// steps, without a write.
 import * as assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { RunningEmulator } from "../../emulator";
-import { resourcesOfType, Stack } from "../../harness/engine";
+import { REPO, resourcesOfType, Stack, type StackExport } from "../../harness/engine";
 import { installedPackage } from "../../harness/program";
 import { ENCRYPTED_EVERY, seedTenants } from "../../harness/tenants";
 import { AT_SCALE, observableState, step, useEmulatorStack, type E2EContext } from "../../harness/e2e";
 import { FIXTURE, TYPE } from "../../harness/fixture";
+import { shardOf } from "../../provider/sharding";
 
 /** What one run of the import did. */
 interface ImportRun {
@@ -25,13 +28,16 @@ interface ImportRun {
   limited: number;
 }
 
+/** The package's command-line tools, from the installed tarball. */
+const toolsBin = () => path.join(installedPackage(), "node_modules/pulumi-integration-platform/dist/cli/main.js");
+
 /**
  * Runs `pulumi-integration-platform import` from the installed tarball, with the emulator's
  * address and API key in the environment as a user would export them. Asynchronously: the
  * emulator answers from this process.
  */
 function runImport(emulator: RunningEmulator, args: string[]): Promise<ImportRun> {
-  const bin = path.join(installedPackage(), "node_modules/pulumi-integration-platform/dist/cli/main.js");
+  const bin = toolsBin();
   const from = emulator.requests.list().length;
   const started = Date.now();
   return new Promise((resolve) => {
@@ -152,6 +158,44 @@ async function adopt(
     });
     return { seconds: up.ms / 1000, calls };
   });
+}
+
+/** Runs the tools' other commands (`shards`) in `cwd`, with `env`; resolves to the exit code and output. */
+function runTools(args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [toolsBin(), ...args], { cwd, env, maxBuffer: 64 * 1024 * 1024 }, (error, _, stderr) =>
+      resolve({ code: error ? Number(error.code ?? 1) : 0, stderr }),
+    );
+  });
+}
+
+/**
+ * The edit of an imported index.ts that docs/guides/scaling.md ("From an imported program to
+ * shards") shows, line for line: each stack takes the setups of its shard's linked accounts, and
+ * shard 0 the env values that belong to no linked account.
+ */
+const SHARDING_EDIT: [string, string][] = [
+  ["for (const setup of setups) {", "for (const setup of platform.inThisShard(setups, (s) => s.linkedAccountId)) {"],
+  [
+    "for (const [name, value, workflowId] of sharedEnvValues) {",
+    "for (const [name, value, workflowId] of platform.stackShard().shard === 0 ? sharedEnvValues : []) {",
+  ],
+];
+
+/** The resources of a stack's state, by type: the setups' linked accounts, and the names of the shared env values. */
+async function placed(stack: Stack): Promise<{ setups: string[]; shared: string[] }> {
+  // Named: the stacks share the program's folder, whose selected stack is the last one a command chose.
+  const state = JSON.parse((await stack.ok(["stack", "export", "--stack", stack.name])).stdout) as StackExport;
+  const name = (urn: string) => urn.split("::").pop()!;
+  return {
+    setups: resourcesOfType(state, "integration-platform:index:LinkedAccountSetup")
+      .map((r) => name(r.urn).replace(/-hubspot$/, ""))
+      .sort(),
+    shared: resourcesOfType(state, TYPE("EnvVariableValue"))
+      .map((r) => name(r.urn))
+      .filter((n) => n.startsWith("env/"))
+      .sort(),
+  };
 }
 
 describe("e2e: import a live workspace, then adopt it with pulumi up", function () {
@@ -299,6 +343,111 @@ describe("e2e: import a live workspace, then adopt it with pulumi up", function 
       // the end, not after each of 800 steps (the engine's time otherwise grows with the square).
       const up = await adopt(e2e, large.run, resources, { PULUMI_SKIP_CHECKPOINTS: "true" });
       console.log(`      pulumi up of ${resources} resources: ${up.calls} calls, 0 writes, ${up.seconds.toFixed(1)} s`);
+    });
+
+    it("takes an import of 40 linked accounts from its one stack into 4 shards by the scaling guide's steps, with 0 writes; each shard previews no change", async () => {
+      const SHARDS = 4;
+      const accounts = [...FIXTURE.accounts, ...Array.from({ length: 37 }, (_, i) => `tenant-${i}`)];
+      const dir = path.join(e2e.workspace.root, "sharded");
+      const stacks = Array.from({ length: SHARDS }, (_, i) => new Stack(e2e.workspace, dir, `prod-${i}`));
+      const guide = fs.readFileSync(path.join(REPO, "docs/guides/scaling.md"), "utf8");
+      const before = e2e.emulator.store.snapshot();
+      e2e.emulator.requests.clear();
+      const started = Date.now();
+      const seconds = new Map<string, number>();
+      /** Runs a step and keeps its time, for the figures printed at the end. */
+      const timed = async <T>(name: string, run: () => Promise<T>) => {
+        const at = Date.now();
+        const result = await step(name, run);
+        seconds.set(name.split(" ")[0], (Date.now() - at) / 1000);
+        return result;
+      };
+
+      const run = await timed(`0. import of ${accounts.length} linked accounts`, async () => {
+        const imported = await runImport(e2e.emulator, [
+          "--slug",
+          "hubspot",
+          ...accounts.flatMap((id) => ["--linked-account", id]),
+          "--out",
+          dir,
+        ]);
+        assert.equal(imported.code, 0, imported.stderr);
+        fs.symlinkSync(path.join(installedPackage(), "node_modules"), path.join(dir, "node_modules"), "dir");
+        return imported;
+      });
+      const adopted = await timed("1. the import's first up, on stack prod-0: it adopts every account", async () => {
+        await e2e.addStack(stacks[0], { secrets: printedSecrets(e2e.emulator, run.stdout) });
+        await stacks[0].ok(["up", "--yes", "--skip-preview", "--stack", "prod-0"], { PULUMI_SKIP_CHECKPOINTS: "true" });
+        const all = await placed(stacks[0]);
+        assert.deepEqual(all.setups, [...accounts].sort());
+        assert.ok(all.shared.length > 0, "the import declares env values of no linked account");
+        return all;
+      });
+      await timed("2. the program takes its stack's shard of the accounts, as the guide edits it", async () => {
+        const program = path.join(dir, "index.ts");
+        let text = fs.readFileSync(program, "utf8");
+        for (const [from, to] of SHARDING_EDIT) {
+          assert.equal(text.split(from).length, 2, `index.ts has one line ${from}`);
+          assert.ok(guide.includes(to), `the guide shows the line ${to}`);
+          text = text.replace(from, to);
+        }
+        fs.writeFileSync(program, text);
+      });
+      await timed("3. the other stacks, with prod-0's config and secrets (pulumi config cp)", async () => {
+        for (const stack of stacks.slice(1)) {
+          await stack.ok(["stack", "init", stack.name]);
+          await stack.ok(["config", "cp", "--stack", "prod-0", "--dest", stack.name]);
+        }
+        assert.ok(guide.includes("pulumi config cp --stack prod-0 --dest"), "the guide copies the config so");
+      });
+      const env = e2e.workspace.env();
+      const moved = await timed(
+        "4. shards move --from 1 --to 4: each account's resources to its shard's stack",
+        async () => {
+          const args = ["shards", "move", "--from", "1", "--to", String(SHARDS), "--stack", "prod-{shard}"];
+          assert.ok(guide.includes(`pulumi-integration-platform ${args.join(" ")}`), "the guide's command");
+          const result = await runTools(args, dir, env);
+          assert.equal(result.code, 0, result.stderr.slice(-4000));
+          return result;
+        },
+      );
+      await timed("5. shards preview --expect-no-changes: every shard previews no change", async () => {
+        const args = [
+          "shards",
+          "preview",
+          "--shards",
+          String(SHARDS),
+          "--stack",
+          "prod-{shard}",
+          "--expect-no-changes",
+        ];
+        assert.ok(guide.includes(`pulumi-integration-platform ${args.join(" ")}`), "the guide's command");
+        const result = await runTools(args, dir, env);
+        assert.equal(result.code, 0, result.stderr.slice(-4000));
+      });
+
+      await step("each account's setup is in its shard's stack, what belongs to none in prod-0; 0 writes", async () => {
+        for (const [i, stack] of stacks.entries()) {
+          const mine = accounts.filter((id) => shardOf(id, SHARDS) === i).sort();
+          assert.ok(mine.length > 0, `shard ${i} has accounts`);
+          assert.deepEqual(await placed(stack), { setups: mine, shared: i === 0 ? adopted.shared : [] }, stack.name);
+        }
+        assert.match(
+          moved.stderr,
+          new RegExp(`${accounts.filter((id) => shardOf(id, SHARDS) !== 0).length} linked accounts move`),
+        );
+        assert.deepEqual(
+          writes(e2e.emulator).map((r) => `${r.method} ${r.path}`),
+          [],
+          "no write at the platform, from the import to the last preview",
+        );
+        assert.deepEqual(e2e.emulator.store.snapshot(), before, "the emulator's state is unchanged");
+      });
+      const calls = e2e.emulator.requests.list().length;
+      console.log(
+        `      ${accounts.length} imported accounts into ${SHARDS} shards: ${calls} calls, 0 writes, ${((Date.now() - started) / 1000).toFixed(1)} s ` +
+          `(${[...seconds].map(([n, s]) => `step ${n} ${s.toFixed(1)} s`).join(", ")})`,
+      );
     });
   });
 });

@@ -2,8 +2,8 @@
 // language's own tools (Python runs the program on stand-ins of the SDK, `go vet` and `mvn compile`
 // check Go and Java against the generated SDKs, YAML is parsed); hostile text written as each
 // language's literal and read back by its own parser; the default language from an existing
-// Pulumi.yaml; and the refusal of an unknown one. The e2e (test/e2e/importLanguages.test.ts) runs
-// the projects through the real CLI.
+// Pulumi.yaml; the refusal of an unknown one; and the scaling guide's edit that shards a Python
+// project. The e2e (test/e2e/importLanguages.test.ts) runs the projects through the real CLI.
 import * as assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -15,6 +15,8 @@ import { goString, javaString, pythonString, yamlString } from "../../cli/import
 import { NATIVE_DEPENDENCIES } from "../../cli/import/native";
 import { REPO } from "../../harness/engine";
 import { javaEnv } from "../../harness/languages";
+import { seedTenants } from "../../harness/tenants";
+import { shardOf } from "../../provider/sharding";
 import { useResetEmulator } from "../support/emulator";
 
 /** Text no literal may let out: quotes, backslashes, line breaks, interpolations, bidi and other invisible characters. */
@@ -38,9 +40,21 @@ const HOSTILE = [
 /** Python stand-ins of `pulumi` and the SDK that record what the program declares, printed as JSON at exit. */
 const PYTHON_STUBS = {
   "pulumi/__init__.py": `
+import os
+
 class Config:
+    def __init__(self, name=None):
+        self.name = name
+
     def require_secret(self, key):
         return {"secret": key}
+
+    def get(self, key):
+        # The one setting the SDK's sharding module reads: integration-platform:shards, from the test.
+        return os.environ.get("STUB_SHARDS") if (self.name, key) == ("integration-platform", "shards") else None
+
+def get_stack():
+    return os.environ.get("STUB_STACK", "dev")
 
 class ResourceOptions:
     def __init__(self, **options):
@@ -82,17 +96,31 @@ class EnvVariableValue:
 `,
 };
 
-/** Runs a generated __main__.py on the stand-ins; returns what it declared, with the SDK's names in camelCase. */
-function runPython(dir: string): Record<string, unknown>[] {
+/**
+ * Runs a generated __main__.py on the stand-ins, beside the SDK's own sharding module (standard
+ * library only), as stack `stack` with `integration-platform:shards` set to `shards`; returns what
+ * it declared, with the SDK's names in camelCase.
+ */
+function runPython(dir: string, where: { stack?: string; shards?: string } = {}): Record<string, unknown>[] {
   const stubs = fs.mkdtempSync(path.join(os.tmpdir(), "pip-python-stubs-"));
   try {
     for (const [file, text] of Object.entries(PYTHON_STUBS)) {
       fs.mkdirSync(path.dirname(path.join(stubs, file)), { recursive: true });
       fs.writeFileSync(path.join(stubs, file), text);
     }
+    fs.copyFileSync(
+      path.join(REPO, "sdk/python/pulumi_integration_platform/sharding.py"),
+      path.join(stubs, "pulumi_integration_platform/sharding.py"),
+    );
     const out = execFileSync("python3", ["__main__.py"], {
       cwd: dir,
-      env: { ...process.env, PYTHONPATH: stubs, PYTHONDONTWRITEBYTECODE: "1" },
+      env: {
+        ...process.env,
+        PYTHONPATH: stubs,
+        PYTHONDONTWRITEBYTECODE: "1",
+        ...(where.stack === undefined ? {} : { STUB_STACK: where.stack }),
+        ...(where.shards === undefined ? {} : { STUB_SHARDS: where.shards }),
+      },
       encoding: "utf8",
     });
     return JSON.parse(out) as Record<string, unknown>[];
@@ -274,6 +302,49 @@ describe("pulumi-integration-platform import --language", function () {
       { fieldId: "hs_api_domain", value: "api.hubapi.com", restoreOnDelete: { value: "api.hubapi.com" } },
       { fieldId: "hs_pipeline", name: "Sales", restoreOnDelete: { name: "Deals pipeline" } },
     ]);
+  });
+
+  it("Python: the scaling guide's edit makes each stack declare its shard's setups, and shard 0 the shared env values", async () => {
+    await seedTenants(ctx.emulator, "tenant", 9, { existingSetup: true });
+    const { out } = await imported("python");
+    const guide = fs.readFileSync(path.join(REPO, "docs/guides/scaling.md"), "utf8");
+    const program = path.join(out, "__main__.py");
+    let text = fs.readFileSync(program, "utf8");
+    // docs/guides/scaling.md, "From an imported program to shards": the import of the helpers, and the two loops.
+    const edit: [string, string][] = [
+      [
+        "import pulumi_integration_platform as platform\n",
+        "import pulumi_integration_platform as platform\nfrom pulumi_integration_platform.sharding import in_this_shard, stack_shard\n",
+      ],
+      ["for setup in SETUPS:\n", 'for setup in in_this_shard(SETUPS, lambda s: s["linked_account_id"]):\n'],
+      [
+        "for name, value, *workflow in SHARED_ENV_VALUES:\n",
+        "for name, value, *workflow in SHARED_ENV_VALUES if stack_shard().shard == 0 else []:\n",
+      ],
+    ];
+    for (const [from, to] of edit) {
+      assert.equal(text.split(from).length, 2, `__main__.py has one line ${from}`);
+      assert.ok(guide.includes(to.split("\n").at(-2)!), `the guide shows ${to}`);
+      text = text.replace(from, to);
+    }
+    fs.writeFileSync(program, text);
+
+    const names = (declared: Record<string, unknown>[], type: string) =>
+      declared.filter((d) => d.type === type).map((d) => String(d.name));
+    const alone = runPython(out);
+    const setups = names(alone, "LinkedAccountSetup");
+    const shared = names(alone, "EnvVariableValue");
+    assert.equal(setups.length, 12, "without integration-platform:shards, the stack is the only shard: every account");
+    assert.ok(shared.length > 0);
+    const found: string[] = [];
+    for (let shard = 0; shard < 4; shard++) {
+      const declared = runPython(out, { stack: `prod-${shard}`, shards: "4" });
+      const mine = names(declared, "LinkedAccountSetup");
+      for (const setup of mine) assert.equal(shardOf(setup.replace(/-hubspot$/, ""), 4), shard, setup);
+      assert.deepEqual(names(declared, "EnvVariableValue"), shard === 0 ? shared : [], `prod-${shard}`);
+      found.push(...mine);
+    }
+    assert.deepEqual(found.sort(), [...setups].sort(), "every account's setup is in exactly one shard");
   });
 
   it("YAML: one resource per data line, restore values inline, and a README that says why", async () => {
