@@ -7,16 +7,23 @@ import type { EmulatorContext } from "./context";
 import { registerRunAndWebhookRoutes } from "./controlWebhooks";
 import { registerDashboard } from "./dashboardRoutes";
 import { notFound } from "./errors";
+import { sinceQuerySchema } from "./requests";
 import { parseInput } from "./validation";
 
 /** Prefix of the control plane: never under /api, never authenticated, logged or faulted. */
 export const CONTROL_PREFIX = "/_emulator";
 
-const sinceQuerySchema = z.object({ since: z.coerce.number().int().min(0).default(0) });
-const faultIdSchema = z.object({ id: z.coerce.number().int().min(1) });
+/** The path of one fault rule. */
+export const faultIdSchema = z.object({
+  id: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .meta({ description: "The rule's id, as listed", examples: [1] }),
+});
 
-// Text only: the object form of the limit is for the library, a JSON client sends "RPS/BURST".
-const rateLimitChangeSchema = z.strictObject({
+/** The body of `PUT /_emulator/rate-limit`; text only: the object form of the limit is the library's. */
+export const rateLimitChangeSchema = z.strictObject({
   rateLimit: z
     .string()
     .superRefine((value, ctx) => {

@@ -6,10 +6,16 @@ import { WebhookInputError } from "../contract/webhookReceivers";
 import type { EmulatorContext } from "./context";
 import { badRequest, notFound } from "./errors";
 import type { RunRequest } from "./runs";
+import { pathParameter, sinceQuerySchema } from "./requests";
 import { parseInput } from "./validation";
 import { webhookReceiverBodySchema } from "./webhooks";
 
-const sinceQuerySchema = z.object({ since: z.coerce.number().int().min(0).default(0) });
+/** The path of one workflow run. */
+export const runParamsSchema = z.object({ id: pathParameter("The run's instance_id") });
+/** The path of one webhook receiver. */
+export const receiverParamsSchema = z.object({ id: pathParameter('The receiver\'s id, "rcv_" and a number') });
+/** The path of one webhook delivery. */
+export const deliveryParamsSchema = z.object({ id: pathParameter('The delivery\'s id, "dlv_" and a number') });
 
 /** Registers /_emulator/workflow-runs and /_emulator/webhooks under `prefix`. */
 export function registerRunAndWebhookRoutes(
@@ -24,14 +30,15 @@ export function registerRunAndWebhookRoutes(
 
   app.get(`${prefix}/workflow-runs`, async () => ({ runs: runs.list() }));
 
-  app.get<{ Params: { id: string } }>(`${prefix}/workflow-runs/:id`, async (request) => {
-    const run = runs.get(request.params.id);
-    if (!run) throw notFound(`Workflow run ${request.params.id} not found`);
+  app.get(`${prefix}/workflow-runs/:id`, async (request) => {
+    const { id } = parseInput(runParamsSchema, request.params, "params");
+    const run = runs.get(id);
+    if (!run) throw notFound(`Workflow run ${id} not found`);
     return { run };
   });
 
-  app.post<{ Params: { id: string } }>(`${prefix}/workflow-runs/:id/stop`, async (request) => ({
-    run: await runs.stop(request.params.id),
+  app.post(`${prefix}/workflow-runs/:id/stop`, async (request) => ({
+    run: await runs.stop(parseInput(runParamsSchema, request.params, "params").id),
   }));
 
   app.get(`${prefix}/webhooks/receivers`, async () => ({ receivers: webhooks.listReceivers(), ...webhooks.settings }));
@@ -46,8 +53,9 @@ export function registerRunAndWebhookRoutes(
     }
   });
 
-  app.delete<{ Params: { id: string } }>(`${prefix}/webhooks/receivers/:id`, async (request) => {
-    if (!webhooks.removeReceiver(request.params.id)) throw notFound(`Webhook receiver ${request.params.id} not found`);
+  app.delete(`${prefix}/webhooks/receivers/:id`, async (request) => {
+    const { id } = parseInput(receiverParamsSchema, request.params, "params");
+    if (!webhooks.removeReceiver(id)) throw notFound(`Webhook receiver ${id} not found`);
     return { receivers: webhooks.listReceivers() };
   });
 
@@ -56,15 +64,17 @@ export function registerRunAndWebhookRoutes(
     return { deliveries: webhooks.deliveries(since), pending: webhooks.pending };
   });
 
-  app.get<{ Params: { id: string } }>(`${prefix}/webhooks/deliveries/:id`, async (request) => {
-    const delivery = webhooks.delivery(request.params.id);
-    if (!delivery) throw notFound(`Webhook delivery ${request.params.id} not found (the log keeps the newest 1,000)`);
+  app.get(`${prefix}/webhooks/deliveries/:id`, async (request) => {
+    const { id } = parseInput(deliveryParamsSchema, request.params, "params");
+    const delivery = webhooks.delivery(id);
+    if (!delivery) throw notFound(`Webhook delivery ${id} not found (the log keeps the newest 1,000)`);
     return { delivery };
   });
 
-  app.post<{ Params: { id: string } }>(`${prefix}/webhooks/deliveries/:id/redeliver`, async (request, reply) => {
-    const delivery = webhooks.redeliver(request.params.id);
-    if (!delivery) throw notFound(`Webhook delivery ${request.params.id} not found (the log keeps the newest 1,000)`);
+  app.post(`${prefix}/webhooks/deliveries/:id/redeliver`, async (request, reply) => {
+    const { id } = parseInput(deliveryParamsSchema, request.params, "params");
+    const delivery = webhooks.redeliver(id);
+    if (!delivery) throw notFound(`Webhook delivery ${id} not found (the log keeps the newest 1,000)`);
     return reply.code(201).send({ delivery });
   });
 }

@@ -1,6 +1,7 @@
 // The platform's error answers (docs/design/contract.md#errors): one body shape, its status and code,
 // and how anything thrown in a request becomes one, so that no internal detail reaches a client.
 import { STATUS_CODES } from "node:http";
+import { z } from "zod";
 
 /** Which property of the error body carries the internal code; a few platform endpoints use `error_code`. */
 export type ErrorCodeKey = "error" | "error_code";
@@ -13,6 +14,34 @@ export interface ErrorBody {
   error_code?: string;
   message: string;
 }
+
+/**
+ * The error body's schema for one status, or any 5xx, as the OpenAPI document describes each error
+ * answer: `status_code` is the answer's own status, so a body that disagrees with its status fails it.
+ */
+export function errorBodySchema(status: number | "5XX"): z.ZodType<ErrorBody> {
+  let schema = errorBodySchemas.get(status);
+  if (!schema) {
+    const statusCode = status === "5XX" ? z.number().int().min(500).max(599) : z.literal(status);
+    schema = z
+      .object({
+        status_code: statusCode,
+        http_error_type: z.string().meta({ description: "The status's reason phrase: BAD_REQUEST, NOT_FOUND, ..." }),
+        error: z.string().optional().meta({ description: "The internal code, e.g. VALIDATION_ERROR" }),
+        error_code: z.string().optional().meta({
+          description: "The internal code, where the platform puts it here instead (a missing linked_account_id)",
+        }),
+        message: z.string().meta({ description: "What went wrong, and what to send instead" }),
+      })
+      // One component per status: a tool shows each answer's own status_code.
+      .meta({ id: `ErrorBody${status}`, description: "The platform's error body" });
+    errorBodySchemas.set(status, schema);
+  }
+  return schema;
+}
+
+// Made once per status: zod's registry takes each component id once.
+const errorBodySchemas = new Map<number | "5XX", z.ZodType<ErrorBody>>();
 
 /** An error the emulator answers with the platform's error body. */
 export class ApiError extends Error {
@@ -100,6 +129,9 @@ export function toApiError(err: unknown): ApiError {
     case "FST_ERR_CTP_INVALID_CONTENT_LENGTH":
       // The facts list 400 as the platform's only client-error status besides 401/404/429.
       return badRequest("Content-Type must be application/json");
+    case "FST_ERR_CTP_BODY_TOO_LARGE":
+      // The same 400 as a body between the parser's bound and fastify's (server.ts), not a 413.
+      return badRequest("The body is too large; no operation of the API takes that much");
   }
   if (typeof statusCode === "number" && statusCode >= 400 && statusCode < 500) {
     return new ApiError(statusCode, defaultErrorCode(statusCode), message || httpErrorType(statusCode));

@@ -1,8 +1,6 @@
 #!/usr/bin/env node
 // The emulator's command line (`pulumi-integration-platform-emulator`): options checked before the
 // server and its dependencies load, then the emulator runs until a signal stops it.
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { parseArgs } from "node:util";
 import type { RunningEmulator } from "./index";
 import {
@@ -12,7 +10,6 @@ import {
   type RateLimitAnswerStatus,
   type RateLimitStatus,
 } from "./rateLimit";
-import { packageAsset } from "../contract/packageFiles";
 import { receiverUrlProblem, webhookEventOf } from "../contract/webhookReceivers";
 import { parseReceiverOption } from "./webhookReceivers";
 import type { WebhookSettings } from "./webhooks";
@@ -213,10 +210,8 @@ async function main(argv: string[]): Promise<void> {
   }
   if (options.version) {
     // The package's own package.json (the single executable's asset), as the other command prints it.
-    const { packageRoot } = await import("./stateFile");
-    const manifest = packageAsset("package.json") ?? readFileSync(join(packageRoot(), "package.json"), "utf8");
-    const { version } = JSON.parse(manifest) as { version: string };
-    process.stdout.write(`${version}\n`);
+    const { packageVersion } = await import("./stateFile");
+    process.stdout.write(`${packageVersion()}\n`);
     return;
   }
 
@@ -236,6 +231,7 @@ async function main(argv: string[]): Promise<void> {
       `API key: ${emulator.apiKey}`,
       `Bearer token: ${emulator.token}`,
       `Control plane: ${emulator.url}${CONTROL_PREFIX}/`,
+      `Dashboard: ${emulator.url}${CONTROL_PREFIX}/ (open it in a browser)`,
       options.data ? `State file: ${options.data}` : "State: in memory (use --data FILE to keep it)",
       ...(options.snapshots ? [`Snapshots: in memory and in ${options.snapshots}`] : []),
       describeRateLimit(emulator.rateLimit.get()),

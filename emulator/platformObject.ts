@@ -4,6 +4,7 @@
 import { randomBytes } from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
+import type { OperationDocs } from "./operationDoc";
 
 /** Timestamp given to fixture objects that do not carry one, so that every reset yields identical state. */
 export const FIXTURE_EPOCH = "2024-01-01T00:00:00.000Z";
@@ -77,6 +78,8 @@ export interface PlatformObject<Name extends string, Shape extends z.ZodRawShape
   readonly operations?: (store: Needs) => Ops;
   /** Registers its public operations, as the platform answers them. */
   readonly routes?: (app: FastifyInstance, store: Needs & OperationsOf<Name, Ops>) => void;
+  /** Its routes as the OpenAPI document describes them (openApiDocument.ts); every route has its entry. */
+  readonly docs?: OperationDocs;
 }
 
 /** `{ <name>: Ops }`, or nothing for an object without operations. */

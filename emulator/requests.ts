@@ -1,9 +1,32 @@
 // What every route reads from a request the same way: the credentials it accepts, its headers,
 // and who is asking. The platform's rules are not here but in the objects' operations (objects/).
 import type { FastifyRequest } from "fastify";
+import { z } from "zod";
 import type { AuthPolicy } from "./auth";
 import { badRequest, missingLinkedAccountId } from "./errors";
 import type { Actor } from "./platformObject";
+
+/** The longest path parameter a route matches (fastify's default, set in server.ts); a longer one is answered 400. */
+export const MAX_PATH_PARAMETER = 100;
+
+/** A path parameter: any text up to MAX_PATH_PARAMETER characters (an empty last one matches too). */
+export function pathParameter(description: string, example?: string) {
+  return z
+    .string()
+    .max(MAX_PATH_PARAMETER)
+    .meta({ description, ...(example !== undefined && { examples: [example] }) });
+}
+
+/** The `linked_account_id` header: whose config or value an operation means. */
+export const linkedAccountIdHeader = z
+  .string()
+  .min(1)
+  .meta({ description: "The linked account's account_id", examples: ["acme"] });
+
+/** The query of the control plane's logs (requests, deliveries): only entries after a sequence number. */
+export const sinceQuerySchema = z.object({
+  since: z.coerce.number().int().min(0).default(0).meta({ description: "Only entries with a greater seq" }),
+});
 
 /** Route options that declare which credentials an operation accepts. */
 export function accepts(auth: AuthPolicy) {

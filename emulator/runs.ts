@@ -53,16 +53,18 @@ const outcomeSchema = z.string().transform((text, ctx) => {
 });
 
 /** A control plane request for a run. */
-export const runRequestSchema = z.strictObject({
-  linked_account_id: z.string().min(1).max(256),
-  slug: z.string().min(1).max(256),
-  /** Defaults to the linked account id, as the platform's configs do. */
-  config_id: z.string().min(1).max(256).optional(),
-  workflow_id: z.string().min(1).max(256),
-  outcome: outcomeSchema.default("COMPLETED"),
-  /** How long the run takes before it ends with `outcome`; 0 ends it at once. */
-  delay_ms: z.number().int().min(0).max(MAX_RUN_DELAY_MS).default(0),
-});
+export const runRequestSchema = z
+  .strictObject({
+    linked_account_id: z.string().min(1).max(256),
+    slug: z.string().min(1).max(256),
+    /** Defaults to the linked account id, as the platform's configs do. */
+    config_id: z.string().min(1).max(256).optional(),
+    workflow_id: z.string().min(1).max(256),
+    outcome: outcomeSchema.default("COMPLETED"),
+    /** How long the run takes before it ends with `outcome`; 0 ends it at once. */
+    delay_ms: z.number().int().min(0).max(MAX_RUN_DELAY_MS).default(0),
+  })
+  .meta({ examples: [{ linked_account_id: "acme", slug: "hubspot", workflow_id: "wf_hs_contact_sync" }] });
 
 /** What starts a run: the control plane's body, or `RunningEmulator.runs.start`'s argument. */
 export interface RunRequest {

@@ -1,7 +1,7 @@
 // The emulator's HTTP server: the platform's public operations (each object's routes, objects/), the
 // control plane, and what stands in front of them, in the platform's order: rate limit, injected
 // faults, authentication.
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type RouteOptions } from "fastify";
 import { setTimeout as sleep } from "node:timers/promises";
 import { detectAuthKind, enforceAuth, type AuthKind, type AuthPolicy } from "./auth";
 import { registerControlPlane, CONTROL_PREFIX } from "./control";
@@ -10,6 +10,8 @@ import { ApiError, badRequest, defaultErrorCode, toApiError } from "./errors";
 import type { FaultKind, FiredFault } from "./faults";
 import type { EmulatorContext } from "./context";
 import { OBJECTS } from "./objects";
+import { registerOpenApiDocument } from "./openApiDocument";
+import { MAX_PATH_PARAMETER } from "./requests";
 import { isPlainObject } from "./validation";
 
 /** Bookkeeping of one API request (control-plane requests have none). */
@@ -31,10 +33,21 @@ declare module "fastify" {
   }
 }
 
-/** Builds the fastify app: API routes, control plane, rate limit, fault injection, auth and request logging. */
-export function buildServer(ctx: EmulatorContext): FastifyInstance {
-  // forceCloseConnections: a delay fault must not hold close() hostage.
-  const app = Fastify({ logger: false, forceCloseConnections: true });
+/**
+ * Builds the fastify app: API routes, control plane, rate limit, fault injection, auth and request
+ * logging. `onRoute` sees each route as it is registered: how the OpenAPI document's test finds them all.
+ */
+export function buildServer(ctx: EmulatorContext, onRoute?: (route: RouteOptions) => void): FastifyInstance {
+  // forceCloseConnections: a delay fault must not hold close() hostage. frameworkErrors: the
+  // answers fastify gives before any route or hook (a bad URL) carry the platform's body too.
+  const app = Fastify({
+    logger: false,
+    forceCloseConnections: true,
+    routerOptions: { maxParamLength: MAX_PATH_PARAMETER },
+    // Its reply type is generic over the route's; this one answers before any route is chosen.
+    frameworkErrors: (error, _request, reply) => answerUnroutable(error.code, reply as unknown as FastifyReply),
+  });
+  if (onRoute) app.addHook("onRoute", onRoute);
   app.decorateRequest("apiCall", null);
   // Aborts delay faults when the server closes, so a long delay keeps neither close() nor the process waiting.
   const closing = new AbortController();
@@ -45,6 +58,7 @@ export function buildServer(ctx: EmulatorContext): FastifyInstance {
   // Each platform object's public operations, from the one list of objects (objects/index.ts).
   for (const object of OBJECTS) object.routes?.(app, ctx.store);
   registerControlPlane(app, ctx);
+  registerOpenApiDocument(app);
   return app;
 }
 
@@ -140,6 +154,15 @@ function registerErrorAnswers(app: FastifyInstance, ctx: EmulatorContext): void 
     const error = new ApiError(404, "RESOURCE_NOT_FOUND", `No operation ${request.method} ${pathOf(request.url)}`);
     return reply.code(404).send(error.toBody());
   });
+}
+
+/** Answers a URL fastify cannot route (a bad escape, an over-long parameter) with the platform's 400. */
+function answerUnroutable(code: string, reply: FastifyReply): void {
+  const answer =
+    code === "FST_ERR_MAX_PARAM_LENGTH"
+      ? badRequest(`A path parameter is over ${MAX_PATH_PARAMETER} characters; no id of the API is that long`)
+      : badRequest("The path is not a valid URL: a % that starts no UTF-8 escape");
+  void reply.code(answer.statusCode).send(answer.toBody());
 }
 
 /**

@@ -49,6 +49,12 @@ export async function readStateFile(path: string, what: "fixture" | "data file" 
   return parseStateText(text, `${what} ${path}`);
 }
 
+/** The package's version: its package.json's, the single executable's asset or the package's file. */
+export function packageVersion(): string {
+  const manifest = packageAsset("package.json") ?? readFileSync(join(packageRoot(), "package.json"), "utf8");
+  return (JSON.parse(manifest) as { version: string }).version;
+}
+
 /** The default fixture: the single executable's asset, or the package's file (defaultFixturePath). */
 export async function readDefaultFixture(): Promise<EmulatorState> {
   const asset = packageAsset("emulator/fixtures/default.json");

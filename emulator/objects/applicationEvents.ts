@@ -4,8 +4,9 @@ import { API_PREFIX } from "../../contract/api";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { notFound } from "../errors";
+import type { OperationDocs } from "../operationDoc";
 import { checkUnique, defineObject, idSchema, type Actor, type Issue, type StoreCore } from "../platformObject";
-import { accepts, actorOf } from "../requests";
+import { accepts, actorOf, pathParameter } from "../requests";
 import { isPlainObject, parseInput } from "../validation";
 import type { Audit } from "./audit";
 
@@ -99,32 +100,70 @@ export class ApplicationEvents {
   }
 }
 
+/** An application event as the API answers it: its declared response structure, and the sample it came from. */
+export const eventViewSchema = z.object({
+  _id: z.string(),
+  name: z.string(),
+  response: z.array(eventPropertySchema),
+  raw_response: z.string(),
+});
+
 /** An application event record (docs/design/contract.md#application-events). */
-export function eventView({ _id, name, response, raw_response }: ApplicationEvent) {
+export function eventView({ _id, name, response, raw_response }: ApplicationEvent): z.output<typeof eventViewSchema> {
   return { _id, name, response, raw_response };
 }
 
 const SAMPLE_ERROR = "must be a JSON object, or a string holding a JSON object";
 
 /** The event update body; `response` arrives as an object or as a JSON-encoded string of one. */
-const eventBodySchema = z.object({
-  name: z.string(),
-  response: z.unknown().transform((value, ctx) => {
-    const sample = typeof value === "string" ? parseSampleDocument(value) : isPlainObject(value) ? value : undefined;
-    if (sample === undefined) {
-      ctx.addIssue({ code: "custom", message: value === undefined ? `required (${SAMPLE_ERROR})` : SAMPLE_ERROR });
-      return z.NEVER;
-    }
-    return sample;
-  }),
-});
+export const eventBodySchema = z
+  .object({
+    name: z.string(),
+    response: z
+      .unknown()
+      .meta({
+        description: "A sample document: a JSON object, or a string holding one",
+        // The document's view of what the check below takes; zod's own would be "anything".
+        override: { anyOf: [{ type: "object" }, { type: "string", contentMediaType: "application/json" }] },
+      })
+      .transform((value, ctx) => {
+        const sample =
+          typeof value === "string" ? parseSampleDocument(value) : isPlainObject(value) ? value : undefined;
+        if (sample === undefined) {
+          ctx.addIssue({ code: "custom", message: value === undefined ? `required (${SAMPLE_ERROR})` : SAMPLE_ERROR });
+          return z.NEVER;
+        }
+        return sample;
+      }),
+  })
+  .meta({ examples: [{ name: "contact.created", response: { contact: { id: "c_1", email: "ada@example.com" } } }] });
+
+/** The path of one application event. */
+export const eventParamsSchema = z.object({ event_id: pathParameter("The event's _id", "64f0000000000000000000e1") });
+
+const EVENT_URL = `${API_PREFIX}/application/event/:event_id`;
+
+/** The event update, as the OpenAPI document describes it. */
+const eventDocs: OperationDocs = {
+  [EVENT_URL]: {
+    put: {
+      operationId: "updateApplicationEvent",
+      summary: "Renames an application event and declares its response structure from a sample document",
+      caller: "api_key",
+      params: { path: eventParamsSchema },
+      body: eventBodySchema,
+      answer: { schema: z.array(eventViewSchema), description: "Every application event, the updated one among them" },
+      errors: { 400: "No name, or a response that is no JSON object", 404: "No event has this _id" },
+    },
+  },
+};
 
 /** Application event routes: update an event's name and declared response structure. */
 function registerEventRoutes(app: FastifyInstance, store: { applicationEvents: ApplicationEvents }): void {
-  const url = `${API_PREFIX}/application/event/:event_id`;
-  app.put<{ Params: { event_id: string } }>(url, accepts("api_key"), async (request) => {
+  app.put(EVENT_URL, accepts("api_key"), async (request) => {
+    const { event_id } = parseInput(eventParamsSchema, request.params, "params");
     const body = parseInput(eventBodySchema, request.body);
-    await store.applicationEvents.update(request.params.event_id, body, actorOf(request));
+    await store.applicationEvents.update(event_id, body, actorOf(request));
     return store.applicationEvents.list().map(eventView);
   });
 }
@@ -137,4 +176,5 @@ export const applicationEvents = defineObject({
     checkUnique(issue, state.events, (e) => e._id, "events", "event _id"),
   operations: (store: ApplicationEventsStore) => new ApplicationEvents(store),
   routes: registerEventRoutes,
+  docs: eventDocs,
 });

@@ -3,7 +3,8 @@
 import { API_PREFIX } from "../../contract/api";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import { paginate, paginationQuerySchema } from "../pagination";
+import type { OperationDocs } from "../operationDoc";
+import { pageSchema, paginate, paginationQuerySchema } from "../pagination";
 import {
   defineObject,
   idSchema,
@@ -97,15 +98,34 @@ export class Audit {
   }
 }
 
+/** An audit log item as the list answers it: the entry as stored. */
+export const auditViewSchema = auditEntrySchema;
+
 /** An audit log item (the emulator's own shape; the platform does not document one). */
-export function auditView(entry: AuditEntry) {
+export function auditView(entry: AuditEntry): z.output<typeof auditViewSchema> {
   const { _id, event_type, linked_account_id, slug, config_id, workflow_id, resource_id, auth, createdAt } = entry;
   return { _id, event_type, linked_account_id, slug, config_id, workflow_id, resource_id, auth, createdAt };
 }
 
+const LIST_URL = `${API_PREFIX}/audit/event-received`;
+
+/** The audit log's list, as the OpenAPI document describes it. */
+const auditDocs: OperationDocs = {
+  [LIST_URL]: {
+    get: {
+      operationId: "listAuditEvents",
+      summary: "Lists the audit log, newest entry first, a page at a time",
+      caller: "api_key_or_bearer",
+      params: { query: paginationQuerySchema },
+      answer: { schema: pageSchema(auditViewSchema), description: "A page of audit entries" },
+      errors: { 400: "A bad page or limit" },
+    },
+  },
+};
+
 /** Audit log of received events, newest first; accepts the API key or a bearer token. */
 function registerAuditRoutes(app: FastifyInstance, { audit }: { audit: Audit }): void {
-  app.get(`${API_PREFIX}/audit/event-received`, accepts("api_key_or_bearer"), async (request) => {
+  app.get(LIST_URL, accepts("api_key_or_bearer"), async (request) => {
     const query = parseInput(paginationQuerySchema, request.query, "query");
     return paginate(audit.newestFirst(), query, auditView);
   });
@@ -117,4 +137,5 @@ export const audit = defineObject({
   state: { audit: z.array(auditEntrySchema).default([]) },
   operations: (store: StoreCore<AuditState>) => new Audit(store),
   routes: registerAuditRoutes,
+  docs: auditDocs,
 });

@@ -6,6 +6,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
 import { bodyEntryFor, bodyWorkflowIdOf, resolveField, type FieldUpdate, type ResolvedField } from "../configFields";
 import { badRequest, notFound, workflowNotPublished } from "../errors";
+import type { OperationDocs } from "../operationDoc";
 import {
   checkUnique,
   defineObject,
@@ -18,9 +19,18 @@ import {
   type NameValue,
   type StoreCore,
 } from "../platformObject";
-import { accepts, actorOf, optionalHeader, requireHeader, requireLinkedAccountId } from "../requests";
+import {
+  accepts,
+  actorOf,
+  linkedAccountIdHeader,
+  optionalHeader,
+  pathParameter,
+  requireHeader,
+  requireLinkedAccountId,
+} from "../requests";
 import { isPlainObject, parseInput } from "../validation";
 import {
+  FIELD_TYPES,
   publishedWorkflows,
   type App,
   type Applications,
@@ -240,40 +250,49 @@ function checkConfigs(state: ConfigsState & ApplicationsState & LinkedAccountsSt
 // Views: the wire shapes of configs (docs/design/contract.md#config-fields).
 
 /** A config field as the field update operation returns it (docs/design/contract.md#config-fields). */
-export interface ConfigFieldView {
-  required: boolean;
-  id: string;
-  name: string;
-  has_dynamic_map_fields: boolean;
-  field_type: string;
-  options: NameValue[];
-  dynamic_slot_identifier: string;
-  hidden: boolean;
-}
+export const configFieldViewSchema = z.object({
+  required: z.boolean(),
+  id: z.string(),
+  name: z.string(),
+  has_dynamic_map_fields: z.boolean(),
+  field_type: z.enum(FIELD_TYPES),
+  options: z.array(nameValueSchema),
+  dynamic_slot_identifier: z.string(),
+  hidden: z.boolean(),
+});
 
 /** A config field inside a get-config response: the 2.1 object plus labels and value. */
-export interface ConfigFieldDetailView extends ConfigFieldView {
-  labels: NameValue[];
-  value: unknown;
-}
+export const configFieldDetailViewSchema = configFieldViewSchema.extend({
+  labels: z.array(nameValueSchema),
+  value: z.unknown().meta({ description: "The field's value: any JSON, null when not set" }),
+});
 
 /** A workflow with its toggle, as the workflow toggle operation lists it. */
-export interface WorkflowSummaryView {
-  id: string;
-  name: string;
-  description: string;
-  enabled: boolean;
-}
+export const workflowSummaryViewSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  enabled: z.boolean(),
+});
 
+/** The get-config / upsert-config response; `labels` is an addition of the emulator. */
+export const configViewSchema = z.object({
+  slug: z.string(),
+  config_id: z.string(),
+  fields: z.array(configFieldDetailViewSchema),
+  workflows: z.array(workflowSummaryViewSchema.extend({ fields: z.array(configFieldDetailViewSchema) })),
+  field_errors: z.array(z.unknown()),
+  labels: z.array(nameValueSchema),
+});
+
+/** A config field as the field update operation returns it. */
+export type ConfigFieldView = z.output<typeof configFieldViewSchema>;
+/** A config field inside a get-config response. */
+export type ConfigFieldDetailView = z.output<typeof configFieldDetailViewSchema>;
+/** A workflow with its toggle. */
+export type WorkflowSummaryView = z.output<typeof workflowSummaryViewSchema>;
 /** The get-config / upsert-config response. */
-export interface ConfigView {
-  slug: string;
-  config_id: string;
-  fields: ConfigFieldDetailView[];
-  workflows: (WorkflowSummaryView & { fields: ConfigFieldDetailView[] })[];
-  field_errors: unknown[];
-  labels: NameValue[];
-}
+export type ConfigView = z.output<typeof configViewSchema>;
 
 /** The config's override over the field definition; `disableFieldOptions` empties `options`. */
 export function configFieldView(
@@ -336,7 +355,7 @@ const fieldInputSchema = z.object({
 });
 
 /** The spec's field update body (docs/design/contract.md#config-fields). */
-const specFieldBodySchema = z.object({
+export const specFieldBodySchema = z.object({
   slug: z.string(),
   config_id: z.string(),
   fields: z.array(fieldInputSchema),
@@ -344,32 +363,107 @@ const specFieldBodySchema = z.object({
 });
 
 /** The platform reference's field update body: just the value (slug and config_id may ride along). */
-const valueFieldBodySchema = z.object({
-  value: z.unknown(),
-  slug: z.string().optional(),
-  config_id: z.string().optional(),
+export const valueFieldBodySchema = z
+  .object({
+    value: z.unknown().meta({ description: "The field's new value: any JSON" }),
+    slug: z.string().optional(),
+    config_id: z.string().optional(),
+  })
+  .meta({ examples: [{ value: "sales" }] });
+
+/** The field update's query: the field's workflow, and the config when the body does not say. */
+export const fieldQuerySchema = z.object({
+  workflow_id: z.string().min(1).optional().meta({ description: "The workflow whose field this is" }),
+  config_id: z.string().min(1).optional().meta({ description: "The config (default: the linked account's id)" }),
+});
+/** The upsert's body: the application, the config id and its labels. */
+export const upsertConfigBodySchema = z
+  .object({
+    slug: z.string().min(1),
+    config_id: z.string().min(1).optional(),
+    labels: z.array(nameValueSchema).optional(),
+  })
+  .meta({ examples: [{ slug: "hubspot", config_id: "acme", labels: [{ name: "tier", value: "gold" }] }] });
+/** The field update's path. */
+export const fieldParamsSchema = z.object({ fieldId: pathParameter("The field's id", "hs_pipeline") });
+/** A config's path: the application and the config id. */
+export const configParamsSchema = z.object({
+  slug: pathParameter("The application's slug", "hubspot"),
+  config_id: pathParameter("The config's id (the linked account's id by default)", "acme"),
+});
+/** The field update's headers. */
+export const fieldHeadersSchema = z.object({
+  linked_account_id: linkedAccountIdHeader,
+  slug: z
+    .string()
+    .min(1)
+    .meta({ description: "The application's slug", examples: ["hubspot"] }),
+  disable_field_options: z
+    .enum(["true", "false"])
+    .optional()
+    .meta({ description: "true answers the field with its options emptied" }),
 });
 
-const fieldQuerySchema = z.object({
-  workflow_id: z.string().min(1).optional(),
-  config_id: z.string().min(1).optional(),
-});
-const upsertConfigBodySchema = z.object({
-  slug: z.string().min(1),
-  config_id: z.string().min(1).optional(),
-  labels: z.array(nameValueSchema).optional(),
-});
-
-type FieldParams = { fieldId: string };
-type ConfigParams = { slug: string; config_id: string };
 type FieldBody =
   | ({ form: "spec" } & z.output<typeof specFieldBodySchema>)
   | ({ form: "value" } & z.output<typeof valueFieldBodySchema>);
 
+const URLS = {
+  field: `${API_PREFIX}/config/field/:fieldId`,
+  config: `${API_PREFIX}/slug/:slug/config/:config_id`,
+  upsert: `${API_PREFIX}/config`,
+};
+const LINKED_ACCOUNT_HEADER = z.object({ linked_account_id: linkedAccountIdHeader });
+
+/** The config operations, as the OpenAPI document describes them. */
+const configDocs: OperationDocs = {
+  [URLS.field]: {
+    put: {
+      operationId: "updateConfigField",
+      summary:
+        "Sets a config's field: the spec's body keeps its name, options and labels, the `{value}` body its value",
+      description:
+        "A body with `fields` or `workflows` is the spec's; one with `value` alone is the platform reference's. " +
+        "A body that does not fit changes nothing.",
+      caller: "api_key",
+      params: { path: fieldParamsSchema, query: fieldQuerySchema, header: fieldHeadersSchema },
+      body: z.union([specFieldBodySchema, valueFieldBodySchema]),
+      answer: { schema: configFieldViewSchema, description: "The field as the config now has it" },
+      errors: {
+        400:
+          "A missing header or a bad body; a slug that disagrees with the header's; an unknown field; " +
+          "a draft workflow; a spec body with no entry for the field",
+        404: "No such config, or no such workflow",
+      },
+    },
+  },
+  [URLS.config]: {
+    get: {
+      operationId: "getConfig",
+      summary: "Gets a linked account's config of an application: its fields and its published workflows",
+      caller: "api_key",
+      params: { path: configParamsSchema, header: LINKED_ACCOUNT_HEADER },
+      answer: { schema: configViewSchema, description: "The config" },
+      errors: { 400: "No linked_account_id header", 404: "No such config" },
+    },
+  },
+  [URLS.upsert]: {
+    post: {
+      operationId: "upsertConfig",
+      summary: "Creates a linked account's config of an application (every workflow disabled), or replaces its labels",
+      caller: "api_key",
+      params: { header: LINKED_ACCOUNT_HEADER },
+      body: upsertConfigBodySchema,
+      answer: { schema: configViewSchema, description: "The config" },
+      errors: { 400: "No linked_account_id header, or a bad body", 404: "No such application or linked account" },
+    },
+  },
+};
+
 /** Config routes: update a field (docs/design/contract.md#config-fields), get a config, upsert a config. */
 function registerConfigRoutes(app: FastifyInstance, { configs }: { configs: Configs }): void {
-  app.put<{ Params: FieldParams }>(`${API_PREFIX}/config/field/:fieldId`, accepts("api_key"), async (request) => {
-    const { fieldId } = request.params;
+  app.put(URLS.field, accepts("api_key"), async (request) => {
+    const { fieldId } = parseInput(fieldParamsSchema, request.params, "params");
     const query = parseInput(fieldQuerySchema, request.query, "query");
     const linkedAccountId = requireLinkedAccountId(request);
     const slug = requireHeader(request, "slug");
@@ -384,18 +478,14 @@ function registerConfigRoutes(app: FastifyInstance, { configs }: { configs: Conf
     return configFieldView(definition, state, disableFieldOptions);
   });
 
-  app.get<{ Params: ConfigParams }>(
-    `${API_PREFIX}/slug/:slug/config/:config_id`,
-    accepts("api_key"),
-    async (request) => {
-      const { slug, config_id: configId } = request.params;
-      const linkedAccountId = requireLinkedAccountId(request);
-      const { app: application, config } = configs.require({ linkedAccountId, slug, configId });
-      return configView(application, config);
-    },
-  );
+  app.get(URLS.config, accepts("api_key"), async (request) => {
+    const { slug, config_id: configId } = parseInput(configParamsSchema, request.params, "params");
+    const linkedAccountId = requireLinkedAccountId(request);
+    const { app: application, config } = configs.require({ linkedAccountId, slug, configId });
+    return configView(application, config);
+  });
 
-  app.post(`${API_PREFIX}/config`, accepts("api_key"), async (request) => {
+  app.post(URLS.upsert, accepts("api_key"), async (request) => {
     const linkedAccountId = requireLinkedAccountId(request);
     const body = parseInput(upsertConfigBodySchema, request.body);
     const key = { linkedAccountId, slug: body.slug, configId: body.config_id ?? linkedAccountId };
@@ -426,4 +516,5 @@ export const configs = defineObject({
   checkReferences: checkConfigs,
   operations: (store: ConfigsStore) => new Configs(store),
   routes: registerConfigRoutes,
+  docs: configDocs,
 });

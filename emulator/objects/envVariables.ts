@@ -5,7 +5,8 @@ import { API_PREFIX } from "../../contract/api";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { badRequest, notFound } from "../errors";
-import { paginate, paginationQuerySchema } from "../pagination";
+import type { OperationDocs } from "../operationDoc";
+import { pageSchema, paginate, paginationQuerySchema } from "../pagination";
 import {
   checkUnique,
   defineObject,
@@ -18,7 +19,7 @@ import {
   type OrgState,
   type StoreCore,
 } from "../platformObject";
-import { accepts, actorOf } from "../requests";
+import { accepts, actorOf, pathParameter } from "../requests";
 import { parseInput } from "../validation";
 import { requirePublishedWorkflow, type Applications, type ApplicationsState } from "./applications";
 import type { Audit } from "./audit";
@@ -350,8 +351,11 @@ function checkEnvVariables(state: EnvVariablesState & LinkedAccountsState & Appl
 
 // Views: the wire shapes of definitions and values.
 
+/** An env variable definition as the API answers it: the record as stored. */
+export const envDefinitionViewSchema = envDefinitionSchema;
+
 /** An env variable definition. */
-export function envDefinitionView(d: EnvDefinition) {
+export function envDefinitionView(d: EnvDefinition): EnvDefinition {
   const { _id, org_id, name, description, scope, var_format, encrypted, created_by, updated_by, createdAt, updatedAt } =
     d;
   return { _id, org_id, name, description, scope, var_format, encrypted, created_by, updated_by, createdAt, updatedAt };
@@ -362,8 +366,13 @@ export function visibleValue(definition: EnvDefinition, value: EnvValue): string
   return definition.encrypted ? REDACTED : value.value;
 }
 
+/** An env value as `POST /env/values` answers it: the record, its value redacted when encrypted. */
+export const envValueViewSchema = envValueSchema.extend({
+  value: z.string().meta({ description: `The value, or "${REDACTED}" for an encrypted definition` }),
+});
+
 /** An env value as `POST /env/values` returns it. */
-export function envValueView(definition: EnvDefinition, v: EnvValue) {
+export function envValueView(definition: EnvDefinition, v: EnvValue): z.output<typeof envValueViewSchema> {
   return {
     _id: v._id,
     variable_definition_id: v.variable_definition_id,
@@ -379,8 +388,18 @@ export function envValueView(definition: EnvDefinition, v: EnvValue) {
   };
 }
 
+/** An env value as `GET /env/values/:scope` lists it, its definition populated. */
+export const envValueListItemViewSchema = z.object({
+  ...envValueSchema.pick({ _id: true, linked_account_id: true, workflow_id: true, updatedAt: true }).shape,
+  variable_definition_id: envDefinitionSchema.pick({ _id: true, name: true, scope: true, encrypted: true }),
+  value: envValueViewSchema.shape.value,
+});
+
 /** An env value as `GET /env/values/:scope` lists it, with its definition populated. */
-export function envValueListItemView(definition: EnvDefinition, v: EnvValue) {
+export function envValueListItemView(
+  definition: EnvDefinition,
+  v: EnvValue,
+): z.output<typeof envValueListItemViewSchema> {
   const { _id, name, scope, encrypted } = definition;
   return {
     _id: v._id,
@@ -392,8 +411,17 @@ export function envValueListItemView(definition: EnvDefinition, v: EnvValue) {
   };
 }
 
+/** An env value as `GET /env/value/:definition_id` answers it. */
+export const envValueLookupViewSchema = z.object({
+  value: envValueViewSchema.shape.value,
+  encrypted: z.boolean(),
+  name: z.string(),
+  scope: z.enum(ENV_SCOPES),
+  variable_definition_id: z.string(),
+});
+
 /** An env value as `GET /env/value/:definition_id` returns it. */
-export function envValueLookupView(definition: EnvDefinition, v: EnvValue) {
+export function envValueLookupView(definition: EnvDefinition, v: EnvValue): z.output<typeof envValueLookupViewSchema> {
   const { name, scope, encrypted } = definition;
   return { value: visibleValue(definition, v), encrypted, name, scope, variable_definition_id: definition._id };
 }
@@ -401,40 +429,158 @@ export function envValueLookupView(definition: EnvDefinition, v: EnvValue) {
 // Routes: the request's parsing; the rules are the operations' above.
 
 const placement = {
-  linked_account_id: z.string().min(1).optional(),
-  workflow_id: z.string().min(1).optional(),
+  linked_account_id: z
+    .string()
+    .min(1)
+    .optional()
+    .meta({
+      description: "The linked account the value is for (linked_account and workflow scopes)",
+      examples: ["acme"],
+    }),
+  workflow_id: z
+    .string()
+    .min(1)
+    .optional()
+    .meta({ description: "The workflow the value is for (workflow scope)", examples: ["wf_hs_contact_sync"] }),
 };
-const definitionsQuerySchema = paginationQuerySchema.extend({
+/** The definitions' list query: a page, and filters by scope, format and part of the name. */
+export const definitionsQuerySchema = paginationQuerySchema.extend({
   scope: z.enum(ENV_SCOPES).optional(),
   var_format: z.enum(VAR_FORMATS).optional(),
-  name: z.string().optional(),
+  name: z.string().optional().meta({ description: "Part of the name, in any case" }),
 });
-const placementQuerySchema = z.object(placement);
-const scopeParamsSchema = z.object({ scope: z.enum(ENV_SCOPES) });
-const valuesQuerySchema = paginationQuerySchema.extend({ variable_definition_id: z.string().optional(), ...placement });
-const setValueBodySchema = z.object({
-  variable_definition_id: z.string().min(1),
-  value: z.string(),
-  // null is read as "absent": clients often serialise unset optional ids that way.
-  linked_account_id: z.string().min(1).nullish(),
-  workflow_id: z.string().min(1).nullish(),
+/** Where a value is: its linked account and workflow, as the scope wants them. */
+export const placementQuerySchema = z.object(placement);
+/** The values' list path: the scope listed. */
+export const scopeParamsSchema = z.object({ scope: z.enum(ENV_SCOPES) });
+/** The values' list query: a page, the definition, and where the values are. */
+export const valuesQuerySchema = paginationQuerySchema.extend({
+  variable_definition_id: z.string().optional(),
+  ...placement,
 });
+/** The body of `POST /env/values`: a definition's value, and where it applies. */
+export const setValueBodySchema = z
+  .object({
+    variable_definition_id: z.string().min(1),
+    value: z.string(),
+    // null is read as "absent": clients often serialise unset optional ids that way.
+    linked_account_id: z.string().min(1).nullish(),
+    workflow_id: z.string().min(1).nullish(),
+  })
+  .meta({
+    examples: [{ variable_definition_id: "64f0000000000000000000d5", value: "gold", linked_account_id: "acme" }],
+  });
+/** The path of one definition. */
+export const definitionParamsSchema = z.object({
+  id: pathParameter("The definition's _id", "64f0000000000000000000d5"),
+});
+/** The path of one definition's value lookup. */
+export const valueLookupParamsSchema = z.object({
+  definition_id: pathParameter("The definition's _id", "64f0000000000000000000d5"),
+});
+/** The path of one value. */
+export const valueParamsSchema = z.object({ value_id: pathParameter("The value's _id", "64f0000000000000000000f6") });
+
+const ENV = `${API_PREFIX}/env`;
+const URLS = {
+  definitions: `${ENV}/definitions`,
+  definition: `${ENV}/definitions/:id`,
+  values: `${ENV}/values/:scope`,
+  value: `${ENV}/value/:definition_id`,
+  setValue: `${ENV}/values`,
+  deleteValue: `${ENV}/values/:value_id`,
+};
+
+const IDS_FIT_THE_SCOPE = "linked_account_id or workflow_id where the scope takes none, or missing where it needs one";
+
+/** The env variable operations, as the OpenAPI document describes them. */
+const envDocs: OperationDocs = {
+  [URLS.definitions]: {
+    get: {
+      operationId: "listEnvDefinitions",
+      summary: "Lists the env variable definitions, a page at a time",
+      description: "An org-admin operation: bearer tokens are refused.",
+      caller: "api_key",
+      params: { query: definitionsQuerySchema },
+      answer: { schema: pageSchema(envDefinitionViewSchema), description: "A page of definitions" },
+      errors: { 400: "A bad page, limit, scope or var_format" },
+    },
+  },
+  [URLS.definition]: {
+    get: {
+      operationId: "getEnvDefinition",
+      summary: "Gets one env variable definition",
+      caller: "api_key_or_bearer",
+      params: { path: definitionParamsSchema },
+      answer: { schema: z.object({ definition: envDefinitionViewSchema }), description: "The definition" },
+      errors: { 404: "No definition has this _id" },
+    },
+  },
+  [URLS.values]: {
+    get: {
+      operationId: "listEnvValues",
+      summary: "Lists the values of a scope's definitions, a page at a time",
+      caller: "api_key_or_bearer",
+      params: { path: scopeParamsSchema, query: valuesQuerySchema },
+      answer: {
+        schema: pageSchema(envValueListItemViewSchema).extend({ status: z.literal("success") }),
+        description: "A page of values, each with its definition",
+      },
+      errors: { 400: `An unknown scope, a bad page or limit, or ${IDS_FIT_THE_SCOPE}` },
+    },
+  },
+  [URLS.value]: {
+    get: {
+      operationId: "getEnvValue",
+      summary: "Gets a definition's value for a linked account and workflow, as its scope places it",
+      caller: "api_key_or_bearer",
+      params: { path: valueLookupParamsSchema, query: placementQuerySchema },
+      answer: { schema: envValueLookupViewSchema, description: "The value, redacted when encrypted" },
+      errors: { 400: IDS_FIT_THE_SCOPE, 404: "No definition has this _id, or it has no value there" },
+    },
+  },
+  [URLS.setValue]: {
+    post: {
+      operationId: "setEnvValue",
+      summary: "Sets a definition's value for a linked account and workflow: created, or updated in place",
+      caller: "api_key_or_bearer",
+      body: setValueBodySchema,
+      answer: { schema: envValueViewSchema, description: "The value as stored, redacted when encrypted" },
+      errors: {
+        400: `${IDS_FIT_THE_SCOPE}; a value that does not fit var_format; a draft workflow`,
+        404: "No definition, linked account or workflow has this id",
+      },
+    },
+  },
+  [URLS.deleteValue]: {
+    delete: {
+      operationId: "deleteEnvValue",
+      summary: "Deletes an env value",
+      caller: "api_key_or_bearer",
+      params: { path: valueParamsSchema },
+      answer: {
+        schema: z.object({ status: z.literal("success"), message: z.string() }),
+        description: "Deleted",
+      },
+      errors: { 404: "No value has this _id" },
+    },
+  },
+};
 
 /** Env variable routes: definitions (read-only) and values (list, get, upsert, delete). */
 function registerEnvRoutes(app: FastifyInstance, { envVariables }: { envVariables: EnvVariables }): void {
-  const env = `${API_PREFIX}/env`;
-
   // Listing definitions is an org-admin operation: the platform refuses bearer tokens there.
-  app.get(`${env}/definitions`, accepts("api_key"), async (request) => {
+  app.get(URLS.definitions, accepts("api_key"), async (request) => {
     const query = parseInput(definitionsQuerySchema, request.query, "query");
     return paginate(envVariables.listDefinitions(query), query, envDefinitionView);
   });
 
-  app.get<{ Params: { id: string } }>(`${env}/definitions/:id`, accepts("api_key_or_bearer"), async (request) => {
-    return { definition: envDefinitionView(envVariables.requireDefinition(request.params.id)) };
+  app.get(URLS.definition, accepts("api_key_or_bearer"), async (request) => {
+    const { id } = parseInput(definitionParamsSchema, request.params, "params");
+    return { definition: envDefinitionView(envVariables.requireDefinition(id)) };
   });
 
-  app.get(`${env}/values/:scope`, accepts("api_key_or_bearer"), async (request) => {
+  app.get(URLS.values, accepts("api_key_or_bearer"), async (request) => {
     const { scope } = parseInput(scopeParamsSchema, request.params, "params");
     const query = parseInput(valuesQuerySchema, request.query, "query");
     const page = paginate(envVariables.listValues(scope, query), query, ({ definition, value }) =>
@@ -443,30 +589,24 @@ function registerEnvRoutes(app: FastifyInstance, { envVariables }: { envVariable
     return { status: "success", ...page };
   });
 
-  app.get<{ Params: { definition_id: string } }>(
-    `${env}/value/:definition_id`,
-    accepts("api_key_or_bearer"),
-    async (request) => {
-      const query = parseInput(placementQuerySchema, request.query, "query");
-      const { definition, value } = envVariables.valueAt(request.params.definition_id, query);
-      return envValueLookupView(definition, value);
-    },
-  );
+  app.get(URLS.value, accepts("api_key_or_bearer"), async (request) => {
+    const { definition_id } = parseInput(valueLookupParamsSchema, request.params, "params");
+    const query = parseInput(placementQuerySchema, request.query, "query");
+    const { definition, value } = envVariables.valueAt(definition_id, query);
+    return envValueLookupView(definition, value);
+  });
 
-  app.post(`${env}/values`, accepts("api_key_or_bearer"), async (request) => {
+  app.post(URLS.setValue, accepts("api_key_or_bearer"), async (request) => {
     const body = parseInput(setValueBodySchema, request.body);
     const { definition, value } = await envVariables.putValue(body, actorOf(request));
     return envValueView(definition, value);
   });
 
-  app.delete<{ Params: { value_id: string } }>(
-    `${env}/values/:value_id`,
-    accepts("api_key_or_bearer"),
-    async (request) => {
-      await envVariables.removeValue(request.params.value_id, actorOf(request));
-      return { status: "success", message: "Variable value deleted" };
-    },
-  );
+  app.delete(URLS.deleteValue, accepts("api_key_or_bearer"), async (request) => {
+    const { value_id } = parseInput(valueParamsSchema, request.params, "params");
+    await envVariables.removeValue(value_id, actorOf(request));
+    return { status: "success", message: "Variable value deleted" };
+  });
 }
 
 /** Env variables: definitions and values, their fixture checks, operations, views and routes. */
@@ -479,4 +619,5 @@ export const envVariables = defineObject({
   checkReferences: checkEnvVariables,
   operations: (store: EnvVariablesStore) => new EnvVariables(store),
   routes: registerEnvRoutes,
+  docs: envDocs,
 });

@@ -4,7 +4,8 @@ import { API_PREFIX } from "../../contract/api";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { badRequest, notFound } from "../errors";
-import { paginate, paginationQuerySchema } from "../pagination";
+import type { OperationDocs } from "../operationDoc";
+import { pageSchema, paginate, paginationQuerySchema } from "../pagination";
 import {
   checkUnique,
   defineObject,
@@ -97,20 +98,46 @@ export class LinkedAccounts {
   }
 }
 
+/** A linked account as the list answers it: the record as stored. */
+export const linkedAccountViewSchema = linkedAccountSchema;
+
 /** A linked account list item. */
-export function linkedAccountView({ _id, account_id, name, environment, udf, createdAt, updatedAt }: LinkedAccount) {
+export function linkedAccountView(account: LinkedAccount): z.output<typeof linkedAccountViewSchema> {
+  const { _id, account_id, name, environment, udf, createdAt, updatedAt } = account;
   return { _id, account_id, name, environment, udf, createdAt, updatedAt };
 }
 
-const linkedAccountsQuerySchema = paginationQuerySchema.extend({
-  search: z.string().optional(),
-  env_variable_name: z.string().min(1).optional(),
-  env_variable_value: z.string().optional(),
+/** The list's query: a page, part of the name, or a linked_account-scope env value (name and value together). */
+export const linkedAccountsQuerySchema = paginationQuerySchema.extend({
+  search: z.string().optional().meta({ description: "Part of the name, in any case" }),
+  env_variable_name: z
+    .string()
+    .min(1)
+    .optional()
+    .meta({ description: "A linked_account-scope env variable's name; with env_variable_value" }),
+  env_variable_value: z.string().optional().meta({ description: "The value it must have; with env_variable_name" }),
 });
+
+const LIST_URL = `${API_PREFIX}/linked-account`;
+
+/** Get Linked Accounts, as the OpenAPI document describes it. */
+const linkedAccountDocs: OperationDocs = {
+  [LIST_URL]: {
+    get: {
+      operationId: "listLinkedAccounts",
+      summary: "Lists the linked accounts, a page at a time",
+      description: "An org-admin operation: bearer tokens are refused. An encrypted env variable matches nothing.",
+      caller: "api_key",
+      params: { query: linkedAccountsQuerySchema },
+      answer: { schema: pageSchema(linkedAccountViewSchema), description: "A page of linked accounts" },
+      errors: { 400: "A bad page or limit, or only one of env_variable_name and env_variable_value" },
+    },
+  },
+};
 
 /** Get Linked Accounts: an org-admin operation, so bearer tokens are refused. */
 function registerLinkedAccountRoutes(app: FastifyInstance, { linkedAccounts }: { linkedAccounts: LinkedAccounts }) {
-  app.get(`${API_PREFIX}/linked-account`, accepts("api_key"), async (request) => {
+  app.get(LIST_URL, accepts("api_key"), async (request) => {
     const query = parseInput(linkedAccountsQuerySchema, request.query, "query");
     if ((query.env_variable_name === undefined) !== (query.env_variable_value === undefined)) {
       throw badRequest("env_variable_name and env_variable_value must be given together");
@@ -131,4 +158,5 @@ export const linkedAccounts = defineObject({
     checkUnique(issue, state.linkedAccounts, (a) => a.account_id, "linkedAccounts", "account_id"),
   operations: (store: LinkedAccountsStore) => new LinkedAccounts(store),
   routes: registerLinkedAccountRoutes,
+  docs: linkedAccountDocs,
 });

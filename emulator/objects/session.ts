@@ -3,12 +3,31 @@
 import { API_PREFIX } from "../../contract/api";
 import type { FastifyInstance } from "fastify";
 import { ApiError } from "../errors";
+import type { OperationDocs } from "../operationDoc";
 import { defineObject } from "../platformObject";
 import { accepts } from "../requests";
 
+/** Where the refresh was: at the root, and under the API's prefix. */
+const REFRESH_URLS = ["/session-token/refresh", `${API_PREFIX}/session-token/refresh`] as const;
+
+/** The refresh at both places, as the OpenAPI document describes it. */
+const sessionDocs: OperationDocs = Object.fromEntries(
+  REFRESH_URLS.map((url, i) => [
+    url,
+    {
+      post: {
+        operationId: i === 0 ? "refreshSessionToken" : "refreshSessionTokenUnderPrefix",
+        summary: "Decommissioned in v3.4.16: always 410, whatever the credentials",
+        caller: "none",
+        errors: { 410: "Always: use a personal access token or the API key instead" },
+      },
+    },
+  ]),
+);
+
 /** The session token refresh, decommissioned in v3.4.16: always 410, whatever the credentials. */
 function registerSessionRoutes(app: FastifyInstance): void {
-  for (const url of ["/session-token/refresh", `${API_PREFIX}/session-token/refresh`]) {
+  for (const url of REFRESH_URLS) {
     app.post(url, accepts("none"), async () => {
       throw new ApiError(
         410,
@@ -20,4 +39,4 @@ function registerSessionRoutes(app: FastifyInstance): void {
 }
 
 /** The session: only its decommissioned refresh is left, answered 410. */
-export const session = defineObject({ name: "session", state: {}, routes: registerSessionRoutes });
+export const session = defineObject({ name: "session", state: {}, routes: registerSessionRoutes, docs: sessionDocs });

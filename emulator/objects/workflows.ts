@@ -5,12 +5,13 @@ import { API_PREFIX } from "../../contract/api";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
 import { badRequest } from "../errors";
+import type { OperationDoc, OperationDocs } from "../operationDoc";
 import { defineObject, now, type Actor, type StoreCore } from "../platformObject";
-import { accepts, actorOf, optionalHeader } from "../requests";
+import { accepts, actorOf, linkedAccountIdHeader, optionalHeader, pathParameter } from "../requests";
 import { parseInput } from "../validation";
 import { requirePublishedWorkflow, type App } from "./applications";
 import type { Audit } from "./audit";
-import { configNotFound, workflowSummaries, type Config, type Configs } from "./configs";
+import { configNotFound, workflowSummaries, workflowSummaryViewSchema, type Config, type Configs } from "./configs";
 
 /** What the toggle takes of the store: the configs and the audit log. */
 export type WorkflowsStore = StoreCore<unknown> & { configs: Configs; audit: Audit };
@@ -66,17 +67,53 @@ export class Workflows {
   }
 }
 
-type ToggleParams = { slug: string; configId: string; workflowId: string };
-const toggleBodySchema = z.object({ enabled: z.boolean() });
+/** The toggle's path: the application, the config and the workflow. */
+export const toggleParamsSchema = z.object({
+  slug: pathParameter("The application's slug", "hubspot"),
+  configId: pathParameter("The config's id (the linked account's id by default)", "acme"),
+  workflowId: pathParameter("The workflow's id", "wf_hs_deal_alerts"),
+});
+/** The toggle's body. */
+export const toggleBodySchema = z.object({ enabled: z.boolean() });
+
+const TOGGLE_URL = `${API_PREFIX}/slug/:slug/config/:configId/workflows/:workflowId`;
+
+/** The toggle, under either method. */
+function toggleDoc(operationId: string, method: string): OperationDoc {
+  return {
+    operationId,
+    summary: `Enables or disables a published workflow for a config (${method})`,
+    description: "Without the linked_account_id header, the config id alone must say whose config it is.",
+    caller: "api_key",
+    params: {
+      path: toggleParamsSchema,
+      header: z.object({ linked_account_id: linkedAccountIdHeader.optional() }),
+    },
+    body: toggleBodySchema,
+    answer: {
+      schema: z.object({ workflows: z.array(workflowSummaryViewSchema) }),
+      description: "The config's published workflows with their toggles",
+    },
+    errors: {
+      400: "No enabled, a draft workflow, or a config id several linked accounts have and no linked_account_id",
+      404: "No such application, config or workflow",
+    },
+  };
+}
+
+/** The toggle, as the OpenAPI document describes it: PUT is the spec's method, PATCH today's platform reference's. */
+const workflowDocs: OperationDocs = {
+  [TOGGLE_URL]: { put: toggleDoc("toggleWorkflow", "PUT"), patch: toggleDoc("toggleWorkflowPatch", "PATCH") },
+};
 
 /** Workflow toggle: PUT (the spec's method) and PATCH (today's platform reference) do the same. */
 function registerWorkflowRoutes(app: FastifyInstance, { workflows }: { workflows: Workflows }): void {
-  app.route<{ Params: ToggleParams }>({
+  app.route({
     method: ["PUT", "PATCH"],
-    url: `${API_PREFIX}/slug/:slug/config/:configId/workflows/:workflowId`,
+    url: TOGGLE_URL,
     ...accepts("api_key"),
     handler: async (request) => {
-      const { slug, configId, workflowId } = request.params;
+      const { slug, configId, workflowId } = parseInput(toggleParamsSchema, request.params, "params");
       const { enabled } = parseInput(toggleBodySchema, request.body);
       // Without the header the config id alone must say whose config it is.
       const linkedAccountId = optionalHeader(request, "linked_account_id");
@@ -93,4 +130,5 @@ export const workflows = defineObject({
   state: {},
   operations: (store: WorkflowsStore) => new Workflows(store),
   routes: registerWorkflowRoutes,
+  docs: workflowDocs,
 });
