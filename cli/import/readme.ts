@@ -27,8 +27,8 @@ const WORDS: Record<Language, LanguageWords> = {
   typescript: {
     program: "index.ts",
     install: (meta) => [
-      `npm install /path/to/pulumi-integration-platform-${sdkVersion(meta)}.tgz   ` +
-        "# until the package is on the npm registry; then: npm install",
+      "npm install   # the package from the npm registry; " +
+        `offline: npm install ./pulumi-integration-platform-${sdkVersion(meta)}.tgz, the release's file`,
     ],
     secretRead: "`config.requireSecret`",
     prop: (name) => name,
@@ -64,8 +64,9 @@ const WORDS: Record<Language, LanguageWords> = {
   java: {
     program: "src/main/java/platform/App.java",
     install: (meta) => [
-      `mvn install:install-file -Dfile=integration-platform-${sdkVersion(meta)}.jar ` +
-        `-DpomFile=integration-platform-${sdkVersion(meta)}.pom   # until the SDK is on Maven Central`,
+      "mvn compile   # the SDK from Maven Central; offline, first: " +
+        `mvn install:install-file -Dfile=integration-platform-${sdkVersion(meta)}.jar ` +
+        `-DpomFile=integration-platform-${sdkVersion(meta)}.pom (the release's files)`,
     ],
     secretRead: "`ctx.config().requireSecret`",
     prop: (name) => name,

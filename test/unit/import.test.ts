@@ -153,12 +153,14 @@ describe("pulumi-integration-platform import", function () {
       assert.match(program, /\{ restoreOnDelete: restoreField\(field, was\), \.\.\.field \}/);
       for (const line of dataLines(program)) assert.doesNotMatch(line, /restoreOnDelete/);
       assert.match(files["README.md"], /`found\.json` holds it[^]*?declares it as each\s+resource's `restoreOnDelete`/);
-      // Until the package is on a registry, its `npm install` needs the release tarball (README, "Install").
+      // The package from the npm registry, at this version; offline, the release's tarball (README, "Install").
       const { version } = JSON.parse(fs.readFileSync(path.join(REPO, "package.json"), "utf8"));
       assert.equal(JSON.parse(files["package.json"]).dependencies["pulumi-integration-platform"], `^${version}`);
       assert.ok(
-        files["README.md"].includes(`npm install /path/to/pulumi-integration-platform-${version}.tgz`),
-        "the README installs the tarball",
+        files["README.md"].includes(
+          `npm install   # the package from the npm registry; offline: npm install ./pulumi-integration-platform-${version}.tgz`,
+        ),
+        "the README installs from the registry, the tarball offline",
       );
 
       // The secret: never in a file or the output; the command to set it, without a value.
