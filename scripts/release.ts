@@ -1,8 +1,8 @@
 // `npm run release`: writes every artifact of this version into one folder (docs/design/release.md):
 // the plugin as one executable per platform (archives the Pulumi CLI downloads), the command-line
 // tools and the emulator as executables too (archives, and platform wheels for Python), the SDK packages
-// (Go's as a module proxy tree), the npm package, the schema, the release's CHANGELOG section and SHA256SUMS
-// over all of them.
+// (Go's as a module proxy tree), the npm package, the schema, the emulator's OpenAPI document, the release's
+// CHANGELOG section and SHA256SUMS over all of them.
 // The GitHub release workflow (.github/workflows/release.yml) runs it on a tag and uploads the folder.
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -10,6 +10,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { Command, Option } from "commander";
+import { openApiText } from "../emulator/openApiDocument";
 import { compiledNodeSdk } from "../harness/languages";
 import { cacheRoot, ensureTool, REPO } from "../harness/tools";
 import {
@@ -43,7 +44,18 @@ interface ReleaseOptions {
  * `emulator` are their executables' archives and the platform wheels that carry them; `go` the Go module proxy tree
  * (`goproxy/` and `goproxy.tar.gz`).
  */
-const PARTS = ["plugin", "tools", "emulator", "python", "nodejs-sdk", "java", "go", "npm", "schema"] as const;
+const PARTS = [
+  "plugin",
+  "tools",
+  "emulator",
+  "python",
+  "nodejs-sdk",
+  "java",
+  "go",
+  "npm",
+  "schema",
+  "openapi",
+] as const;
 type Part = (typeof PARTS)[number];
 
 /** Runs a command, its output on stderr (stdout is this command's own summary). */
@@ -163,6 +175,8 @@ function npmPackage({ version, out, work }: ReleaseContext): void {
   }
   const manifest = JSON.parse(fs.readFileSync(path.join(REPO, "package.json"), "utf8")) as { version: string };
   fs.writeFileSync(path.join(staged, "package.json"), JSON.stringify({ ...manifest, version }, null, 2) + "\n");
+  // The emulator's document says the version the package's emulator reports, as the release's copy does.
+  fs.writeFileSync(path.join(staged, "emulator", "openapi.json"), openApiText(version));
   run("npm", ["pack", "--ignore-scripts", "--pack-destination", out, "--loglevel", "error"], staged);
 }
 
@@ -216,6 +230,7 @@ export async function release(options: ReleaseOptions): Promise<string> {
     if (wanted("go")) await goProxy(sdk, version, out);
     if (wanted("npm")) npmPackage(context);
     if (wanted("schema")) fs.copyFileSync(path.join(sdk, "schema.json"), path.join(out, "schema.json"));
+    if (wanted("openapi")) fs.writeFileSync(path.join(out, "emulator-openapi.json"), openApiText(version));
     fs.writeFileSync(path.join(out, "CHANGELOG.md"), `${releaseHeading(version, options.snapshot)}\n\n${notes}`);
     fs.writeFileSync(path.join(out, "release.json"), JSON.stringify(releaseVersions(version), null, 2) + "\n");
     writeChecksums(out);

@@ -260,6 +260,15 @@ describe(`e2e: a snapshot release's version ${LANGUAGES}`, function () {
         version,
       ],
       [
+        "emulator-openapi.json",
+        (
+          JSON.parse(fs.readFileSync(path.join(folder, "emulator-openapi.json"), "utf8")) as {
+            info: { version: string };
+          }
+        ).info.version,
+        version,
+      ],
+      [
         "the Python wheel's pulumi-plugin.json",
         (JSON.parse(zipMember(wheel, "/pulumi-plugin.json")) as { version: string }).version,
         version,
@@ -292,6 +301,7 @@ describe(`e2e: a snapshot release's version ${LANGUAGES}`, function () {
       "SHA256SUMS",
       "CHANGELOG.md",
       "schema.json",
+      "emulator-openapi.json",
       "release.json",
       "list",
       "goproxy.tar.gz",
