@@ -639,7 +639,9 @@ function actionText(action) {
 
 function whenText(rule) {
   if (rule.times !== undefined)
-    return rule.remaining === 0 ? `spent (${rule.times} times)` : `${rule.remaining} of ${rule.times} left`;
+    return rule.remaining === 0
+      ? `spent after ${plural(rule.times, "time")}`
+      : `${rule.remaining} of ${rule.times} left`;
   if (rule.probability !== undefined) return `with probability ${rule.probability}`;
   return "every match";
 }

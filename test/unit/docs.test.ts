@@ -25,9 +25,9 @@ const SDK_SOURCES = path.join(REPO, "sdk", "nodejs");
 
 /** The docs the Pulumi Registry renders out of the repository, where a relative link leads nowhere. */
 const REGISTRY_DOCS = ["docs/_index.md", "docs/installation-configuration.md"];
-/** How those docs link into this repository instead: an absolute address of the main branch. */
+/** How those docs link into this repository instead: an absolute address of the main branch (`raw/` for an image). */
 const REPO_URL =
-  /^https:\/\/github\.com\/pulumi-integration-platform\/pulumi-integration-platform\/(?:blob|tree)\/main\/([^?#]*)(#.*)?$/;
+  /^https:\/\/github\.com\/pulumi-integration-platform\/pulumi-integration-platform\/(?:blob|tree|raw)\/main\/([^?#]*)(#.*)?$/;
 
 /** Languages whose blocks are compiled. */
 const TYPESCRIPT = new Set(["ts", "typescript"]);
