@@ -6,20 +6,18 @@
 export const DESCRIPTIONS: Readonly<Record<string, string>> = {
   "ApplicationEvent.declaredKeys":
     "The keys the platform declared from the sample, with dot paths for nested properties.",
-  "ApplicationEvent.eventId": "The event's id on the platform. Changing it replaces the resource.",
+  "ApplicationEvent.eventId": "The event's id on the platform.",
   "ApplicationEvent.name": "The event's name.",
   "ApplicationEvent.rawResponse": "The sample as the platform stores it, serialized as a string.",
   "ApplicationEvent.response":
     "A sample of the event's response, as a readable object. The platform declares one key per property, with dot paths for nested properties (`user.id`), and keeps the sample itself.",
   "ApplicationEvent.restoreOnDelete":
     "What the event is set back to on delete. The API cannot read an event, so this must be declared to be restored.",
-  "ConfigField.configId":
-    "The config to update; by default the platform names a config after its linked account. Changing it replaces the resource.",
+  "ConfigField.configId": "The config to update; by default the platform names a config after its linked account.",
   "ConfigField.field": "The field as the platform returned it: required, fieldType, hidden, options and the rest.",
-  "ConfigField.fieldId": "The field's id. Changing it replaces the resource.",
+  "ConfigField.fieldId": "The field's id.",
   "ConfigField.labels": "Labels of the field. Omit them to leave the labels alone; `[]` clears them.",
-  "ConfigField.linkedAccountId":
-    "The customer's identifier of the linked account (end user). Changing it replaces the resource.",
+  "ConfigField.linkedAccountId": "The customer's identifier of the linked account (end user).",
   "ConfigField.name": "The field's display name in this config. Omit it to leave the name alone.",
   "ConfigField.options":
     "The options of a select or map field. Omit them to leave the options alone; `[]` clears them.",
@@ -29,11 +27,10 @@ export const DESCRIPTIONS: Readonly<Record<string, string>> = {
     "The value the field held before this resource took it over (null: none); delete puts it back. Stored as a secret, since a secret value's predecessor may be one too.",
   "ConfigField.restoreOnDelete":
     "What delete (destroy, or removing the resource) puts back, instead of what create found: exactly these properties, whatever create recorded. Declare it when what create found is not the state to go back to, e.g. after an interrupted create. Changing it writes nothing.",
-  "ConfigField.slug": "The application's slug, e.g. `hubspot`. Changing it replaces the resource.",
+  "ConfigField.slug": "The application's slug, e.g. `hubspot`.",
   "ConfigField.value":
     "The field's value in this config: a string for a text or select field (a select's one of its options' values), a number for a number field, an object of strings for a map field; checked against the field at preview. Omit it to leave the value alone, e.g. when the end user sets it. Pass it as a secret to keep it out of state, output and summaries.",
-  "ConfigField.workflowId":
-    "The published workflow the field belongs to; omit it for a field global to the app. Changing it replaces the resource.",
+  "ConfigField.workflowId": "The published workflow the field belongs to; omit it for a field global to the app.",
   "ConfigFieldRecord.dynamicSlotIdentifier": "The dynamic slot's identifier.",
   "ConfigFieldRecord.fieldType": "One of text, number, select, map.",
   "ConfigFieldRecord.hasDynamicMapFields": "Whether dynamic map fields are available.",
@@ -66,13 +63,13 @@ export const DESCRIPTIONS: Readonly<Record<string, string>> = {
   "EnvValue.workflowId": "The workflow, for workflow values.",
   "EnvVariableValue.adoptEncryptedValue":
     "For an encrypted definition: when the platform already holds a value at this scope, create takes it over without writing. An encrypted value reads back redacted, so it cannot be compared: `value` is trusted to equal it, and only a later change of `value` is written. `pulumi-integration-platform import` sets it on the values it brings in. A readable value that already equals `value` is never written, with or without this.",
-  "EnvVariableValue.definitionId": "The env variable definition's id. Changing it replaces the resource.",
+  "EnvVariableValue.definitionId": "The env variable definition's id.",
   "EnvVariableValue.encrypted":
     "Whether the platform encrypts the value, and so redacts it on read: drift in it cannot be seen.",
   "EnvVariableValue.foundExisting":
     "Whether the platform held a value at this placement before create took it over; delete then never deletes it.",
   "EnvVariableValue.linkedAccountId":
-    "The linked account, for a `linked_account` definition (or optionally a `workflow` one). Changing it replaces the resource.",
+    "The linked account, for a `linked_account` definition (or optionally a `workflow` one).",
   "EnvVariableValue.noValueBefore":
     "Declares that the platform held no value at this placement before this resource: delete (destroy, or removing the resource) deletes the value, whatever create found. With createWithoutRead, create is then one write. Not with restoreOnDelete or adoptEncryptedValue. Changing it writes nothing.",
   "EnvVariableValue.previousValue":
@@ -83,7 +80,7 @@ export const DESCRIPTIONS: Readonly<Record<string, string>> = {
     "The definition's scope (org, workspace, linked_account or workflow), learned at check so that read knows which list to look in.",
   "EnvVariableValue.value":
     "The value, always a string; `number` and `url` definitions check its format. Stored as a secret.",
-  "EnvVariableValue.workflowId": "The workflow, for a `workflow` definition. Changing it replaces the resource.",
+  "EnvVariableValue.workflowId": "The workflow, for a `workflow` definition.",
   "EventDefinition.name": "The event's name.",
   "EventDefinition.response": "A sample of the response; the platform derives the declared keys from it.",
   "getEnvDefinition.definitionId": "The definition's id.",
@@ -124,15 +121,14 @@ export const DESCRIPTIONS: Readonly<Record<string, string>> = {
   "ShardResult.shard": "The account's shard, 0 to shards - 1.",
   "UserDefinedField.keyName": "The field's name.",
   "UserDefinedField.keyValue": "The field's value.",
-  "WorkflowToggle.configId": "The config's id. Changing it replaces the resource.",
+  "WorkflowToggle.configId": "The config's id.",
   "WorkflowToggle.enabled": "Whether the workflow runs for this config.",
-  "WorkflowToggle.linkedAccountId":
-    "The linked account (end user) whose config holds the workflow. Changing it replaces the resource.",
+  "WorkflowToggle.linkedAccountId": "The linked account (end user) whose config holds the workflow.",
   "WorkflowToggle.previousEnabled":
     "Whether the workflow was enabled before this resource took it over; delete puts it back.",
   "WorkflowToggle.restoreOnDelete":
     "What delete (destroy, or removing the resource) sets `enabled` back to, instead of what create found (`previousEnabled`). Changing it writes nothing.",
-  "WorkflowToggle.slug": "The application's slug. Changing it replaces the resource.",
-  "WorkflowToggle.workflowId": "The published workflow's id. Changing it replaces the resource.",
+  "WorkflowToggle.slug": "The application's slug.",
+  "WorkflowToggle.workflowId": "The published workflow's id.",
   "WorkflowToggle.workflowName": "The workflow's name, as the platform reports it.",
 };

@@ -1,17 +1,27 @@
 // One `pulumi` command's session against the platform: the connection, and what the command learns
 // while it runs. A new connection is a new session: nothing learned leaks into the next command.
+import {
+  getConfig,
+  setConfigFieldValue,
+  updateConfigField,
+  type Config,
+  type ConfigFieldRecord,
+} from "./client/configs";
+import {
+  deleteEnvValue,
+  getEnvDefinition,
+  listEnvDefinitions,
+  listEnvValues,
+  setEnvValue,
+  type EnvDefinition,
+  type EnvScope,
+  type EnvValueListItem,
+  type EnvValueRecord,
+} from "./client/envVariables";
 import { NotFoundError } from "./client/errors";
-import type { PlatformClient } from "./client/http";
-import type {
-  ApplicationEventRecord,
-  Config,
-  ConfigFieldRecord,
-  EnvDefinition,
-  EnvScope,
-  EnvValueListItem,
-  EnvValueRecord,
-} from "./client/schemas";
-import type { ConnectionSettings } from "./settings";
+import type { PlatformClient, PlatformReader } from "./client/http";
+import { setWorkflowEnabled } from "./client/workflows";
+import type { ConnectionSettings } from "./settingNames";
 
 /** Where a config lives: the key of get config. */
 export interface ConfigAddress {
@@ -36,19 +46,6 @@ export interface EnvTarget {
   linkedAccountId?: string;
   workflowId?: string;
 }
-
-/** The read-only operations lookups and import use; writes go through a Session, which keeps its reads true. */
-export type PlatformReader = Pick<
-  PlatformClient,
-  | "settings"
-  | "calls"
-  | "getConfig"
-  | "getEnvDefinition"
-  | "listEnvDefinitions"
-  | "listEnvValues"
-  | "listLinkedAccounts"
-  | "listAuditEvents"
->;
 
 const configKey = (a: ConfigAddress) => JSON.stringify([a.linkedAccountId, a.slug, a.configId]);
 const itemKey = (t: ConfigTarget) =>
@@ -84,8 +81,8 @@ function shared<T>(reads: Map<string, Promise<T>>, key: string, read: () => Prom
 
 /**
  * The client of one `pulumi` command, and the reads and claims it shares among its resources.
- * Every write goes through here, so that a later read of what was written goes to the platform
- * (docs/design/session.md has the staleness rules).
+ * Every write to an object whose reads it shares goes through its methods, so that a later read
+ * of what was written goes to the platform (docs/design/session.md has the staleness rules).
  */
 export class Session {
   /** Platform objects a resource took over in this session, as `type:id`: a rename's delete must leave them alone. */
@@ -103,8 +100,11 @@ export class Session {
   /** Env values this session has written, as `placementKey + definitionId`. */
   private readonly envWritten = new Set<string>();
 
-  /** A session over `client`, which only the session writes through. */
-  constructor(private readonly client: PlatformClient) {}
+  /**
+   * A session over `client`. Writes to the objects whose reads the session shares (configs, env
+   * values) go through its methods; a write to another object (an application event) takes the client.
+   */
+  constructor(readonly client: PlatformClient) {}
 
   /** The connection's settings. */
   get settings(): ConnectionSettings {
@@ -133,8 +133,8 @@ export class Session {
   readConfig(target: ConfigTarget): Promise<Config> {
     const key = configKey(target);
     // Identical reads in flight are still shared by the client (http.ts).
-    if (this.written.has(key + itemKey(target))) return this.client.getConfig(target);
-    return shared(this.configs, key, () => this.client.getConfig(target));
+    if (this.written.has(key + itemKey(target))) return getConfig(this.client, target);
+    return shared(this.configs, key, () => getConfig(this.client, target));
   }
 
   /** Sets `values` on the target's field (docs/design/contract.md#config-fields). */
@@ -143,13 +143,13 @@ export class Session {
     values: Record<string, unknown>,
   ): Promise<ConfigFieldRecord> {
     this.written.add(configKey(target) + itemKey(target));
-    return this.client.updateConfigField({ ...target, values });
+    return updateConfigField(this.client, { ...target, values });
   }
 
   /** Sets the target's field's value, in the platform reference's `{value}` body (contract.md#conflicts). */
   setConfigFieldValue(target: ConfigTarget & { fieldId: string }, value: unknown): Promise<ConfigFieldRecord> {
     this.written.add(configKey(target) + itemKey(target));
-    return this.client.setConfigFieldValue({ ...target, value });
+    return setConfigFieldValue(this.client, { ...target, value });
   }
 
   /**
@@ -158,18 +158,7 @@ export class Session {
    */
   setWorkflowEnabled(target: ConfigAddress & { workflowId: string }, enabled: boolean) {
     this.written.add(configKey(target) + itemKey({ ...target, fieldId: undefined }));
-    return this.client.setWorkflowEnabled({ ...target, enabled });
-  }
-
-  /**
-   * Sets an application event's name and response (docs/design/contract.md#application-events);
-   * answers with every event of the org.
-   */
-  updateApplicationEvent(
-    eventId: string,
-    definition: { name: string; response: unknown },
-  ): Promise<ApplicationEventRecord[]> {
-    return this.client.updateApplicationEvent(eventId, definition);
+    return setWorkflowEnabled(this.client, { ...target, enabled });
   }
 
   /**
@@ -178,12 +167,12 @@ export class Session {
    */
   envDefinition(definitionId: string): Promise<EnvDefinition> {
     if (!this.client.settings.apiKey)
-      return shared(this.definitions, definitionId, () => this.client.getEnvDefinition(definitionId));
+      return shared(this.definitions, definitionId, () => getEnvDefinition(this.client, definitionId));
     return shared(this.definitions, definitionId, async () => {
       const listing = await shared(
         this.definitionListing,
         "all",
-        async () => new Map((await this.client.listEnvDefinitions().all()).map((d) => [d._id, d])),
+        async () => new Map((await listEnvDefinitions(this.client).all()).map((d) => [d._id, d])),
       );
       const definition = listing.get(definitionId);
       if (!definition)
@@ -222,7 +211,7 @@ export class Session {
   /** Sets the target's value (the API's upsert). */
   setEnvValue(target: EnvTarget, value: string): Promise<EnvValueRecord> {
     this.envWritten.add(placementKey(target) + target.definitionId);
-    return this.client.setEnvValue({
+    return setEnvValue(this.client, {
       variable_definition_id: target.definitionId,
       value,
       linked_account_id: target.linkedAccountId,
@@ -233,12 +222,12 @@ export class Session {
   /** Deletes the target's value, whose id is `valueId`. */
   deleteEnvValue(target: EnvTarget, valueId: string): Promise<void> {
     this.envWritten.add(placementKey(target) + target.definitionId);
-    return this.client.deleteEnvValue(valueId);
+    return deleteEnvValue(this.client, valueId);
   }
 
   /** `GET /env/values/:scope` at a placement, of one definition or of all. */
   private envList(placement: Omit<EnvTarget, "definitionId">, definitionId?: string) {
-    return this.client.listEnvValues(placement.scope, {
+    return listEnvValues(this.client, placement.scope, {
       variable_definition_id: definitionId,
       linked_account_id: placement.linkedAccountId,
       workflow_id: placement.workflowId,

@@ -1,6 +1,6 @@
 // Which field names, options and labels a config sets of its own: the API shows a field as the
 // config sees it, the app's definition and the config's override merged.
-import { NameValue, type Config } from "../../provider/client/schemas";
+import { NameValue, type Config } from "../../provider/client/configs";
 
 /**
  * Fewer configs cannot tell an app's own field name or options from a config's override: then each

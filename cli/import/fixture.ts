@@ -5,7 +5,7 @@
 // docs/guides/adopting-existing-objects.md, "A fixture of your workspace".
 import * as fs from "node:fs/promises";
 import * as path from "node:path";
-import type * as api from "../../provider/client/schemas";
+import type * as api from "../../provider/client/configs";
 import { fieldDefaults, fieldKey, fieldsOf, strictNameValues } from "./fields";
 import { REDACTED } from "./plan";
 import { ImportInputError, type WorkspaceRead } from "./read";

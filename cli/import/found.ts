@@ -1,7 +1,7 @@
 // found.json: what the import found in each data line's config, frozen apart from the data for
 // `pulumi destroy` to put back (index.ts declares it as each resource's restoreOnDelete).
 import { z } from "zod";
-import { NameValue } from "../../provider/client/schemas";
+import { NameValue } from "../../provider/client/configs";
 import type { ImportPlan } from "./plan";
 import { literal } from "./program";
 

@@ -1,6 +1,7 @@
 // What `pulumi-integration-platform import` makes of a workspace it read: what the project
 // declares, which secrets the user sets, and what could not be brought in.
-import type { Config, EnvDefinition, EnvValueListItem } from "../../provider/client/schemas";
+import type { Config } from "../../provider/client/configs";
+import type { EnvDefinition, EnvValueListItem } from "../../provider/client/envVariables";
 import { listed, plural } from "../text";
 import {
   CONFIGS_TO_TELL_DEFAULTS,

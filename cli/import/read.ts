@@ -2,8 +2,16 @@
 // through the provider's own client, so with its pacer, retries and messages. Reads only: the
 // command must never change the platform it is bringing under management.
 import { AdviceError, NotFoundError } from "../../provider/client/errors";
-import type * as api from "../../provider/client/schemas";
-import type { PlatformReader } from "../../provider/session";
+import { getConfig, type Config } from "../../provider/client/configs";
+import {
+  listEnvDefinitions,
+  listEnvValues,
+  type EnvDefinition,
+  type EnvScope,
+  type EnvValueListItem,
+} from "../../provider/client/envVariables";
+import type { PlatformReader } from "../../provider/client/http";
+import { listLinkedAccounts, type LinkedAccount } from "../../provider/client/linkedAccounts";
 
 /** Which part of the workspace to read. */
 export interface ImportSelection {
@@ -16,13 +24,13 @@ export interface ImportSelection {
 /** One linked account as read. */
 export interface AccountRead {
   /** The linked account as the platform lists it. */
-  account: api.LinkedAccount;
+  account: LinkedAccount;
   /** Its config of each app, by slug: the one named after the account; absent when the platform answered 404. */
-  configs: Map<string, api.Config>;
+  configs: Map<string, Config>;
   /** Its own env values (linked_account scope). */
-  envValues: api.EnvValueListItem[];
+  envValues: EnvValueListItem[];
   /** Its env values of workflows (workflow scope, with this linked account). */
-  workflowEnvValues: api.EnvValueListItem[];
+  workflowEnvValues: EnvValueListItem[];
 }
 
 /** Everything the import read, in the platform's shapes. */
@@ -32,14 +40,14 @@ export interface WorkspaceRead {
   /** The linked accounts read, in the platform's order. */
   accounts: AccountRead[];
   /** Every env variable definition of the org. */
-  definitions: api.EnvDefinition[];
+  definitions: EnvDefinition[];
   /** Env values not tied to a linked account: org, workspace, and workflow values for every account. */
-  sharedEnvValues: api.EnvValueListItem[];
+  sharedEnvValues: EnvValueListItem[];
   /**
    * Configs of other linked accounts, by slug, read only to tell an app's own field names and
    * options from a config's (see REFERENCE_CONFIGS); nothing of them is declared.
    */
-  referenceConfigs: Map<string, api.Config[]>;
+  referenceConfigs: Map<string, Config[]>;
   /** Workflow env values of linked accounts that were not selected, which were left out. */
   unselectedWorkflowEnvValues: number;
   /** The published workflows seen in the configs read, with their app's slug. */
@@ -109,20 +117,20 @@ async function eachLimited<T>(
 
 /** Every env value of a scope that matches `query` (one list, every page). */
 type ValueLister = (
-  scope: api.EnvScope,
+  scope: EnvScope,
   query?: { linked_account_id?: string; workflow_id?: string },
-) => Promise<api.EnvValueListItem[]>;
+) => Promise<EnvValueListItem[]>;
 
 /** Lists values only of the scopes some definition has. */
-function valueLister(client: PlatformReader, definitions: api.EnvDefinition[]): ValueLister {
+function valueLister(client: PlatformReader, definitions: EnvDefinition[]): ValueLister {
   const scopes = new Set(definitions.map((d) => d.scope));
-  return (scope, query = {}) => (scopes.has(scope) ? client.listEnvValues(scope, query).all() : Promise.resolve([]));
+  return (scope, query = {}) => (scopes.has(scope) ? listEnvValues(client, scope, query).all() : Promise.resolve([]));
 }
 
 /** An account's config of an app, or undefined when the platform has none (404). */
-async function readConfig(client: PlatformReader, accountId: string, slug: string): Promise<api.Config | undefined> {
+async function readConfig(client: PlatformReader, accountId: string, slug: string): Promise<Config | undefined> {
   try {
-    return await client.getConfig({ slug, configId: accountId, linkedAccountId: accountId });
+    return await getConfig(client, { slug, configId: accountId, linkedAccountId: accountId });
   } catch (error) {
     if (error instanceof NotFoundError) return undefined;
     throw error;
@@ -130,9 +138,9 @@ async function readConfig(client: PlatformReader, accountId: string, slug: strin
 }
 
 /** Every linked account, listed first: a refused API key fails here, on the first call. */
-async function listAccounts(client: PlatformReader, progress: ReadProgress): Promise<api.LinkedAccount[]> {
+async function listAccounts(client: PlatformReader, progress: ReadProgress): Promise<LinkedAccount[]> {
   progress.phase("Listing linked accounts");
-  const all = await client.listLinkedAccounts().all();
+  const all = await listLinkedAccounts(client).all();
   if (all.length === 0)
     throw new ImportInputError(
       "the workspace has no linked accounts, so there is nothing to import: " +
@@ -144,7 +152,7 @@ async function listAccounts(client: PlatformReader, progress: ReadProgress): Pro
 /** Each selected account's config of each app and its own env values, a few accounts at a time. */
 async function readAccounts(
   client: PlatformReader,
-  selected: api.LinkedAccount[],
+  selected: LinkedAccount[],
   slugs: string[],
   context: { listValues: ValueLister; progress: ReadProgress },
 ): Promise<AccountRead[]> {
@@ -175,13 +183,13 @@ async function readAccounts(
  */
 async function readReferenceConfigs(
   client: PlatformReader,
-  unselected: api.LinkedAccount[],
+  unselected: LinkedAccount[],
   accounts: AccountRead[],
   slugs: string[],
-): Promise<Map<string, api.Config[]>> {
-  const referenceConfigs = new Map<string, api.Config[]>();
+): Promise<Map<string, Config[]>> {
+  const referenceConfigs = new Map<string, Config[]>();
   for (const slug of slugs) {
-    const found: api.Config[] = [];
+    const found: Config[] = [];
     const selectedConfigs = accounts.filter((a) => a.configs.has(slug)).length;
     let tried = accounts.length;
     for (const account of unselected) {
@@ -203,7 +211,7 @@ async function readReferenceConfigs(
 }
 
 /** The published workflows seen in the configs read, with their app's slug. */
-function workflowsOf(accounts: AccountRead[], referenceConfigs: Map<string, api.Config[]>): Map<string, string> {
+function workflowsOf(accounts: AccountRead[], referenceConfigs: Map<string, Config[]>): Map<string, string> {
   const workflowSlugs = new Map<string, string>();
   for (const config of [
     ...accounts.flatMap((a) => [...a.configs.values()]),
@@ -222,7 +230,7 @@ function workflowsOf(accounts: AccountRead[], referenceConfigs: Map<string, api.
 async function readWorkflowValues(
   workflowSlugs: Map<string, string>,
   accounts: AccountRead[],
-  shared: api.EnvValueListItem[],
+  shared: EnvValueListItem[],
   context: { listValues: ValueLister; progress: ReadProgress; hasWorkflowScope: boolean },
 ): Promise<number> {
   if (!context.hasWorkflowScope || workflowSlugs.size === 0) return 0;
@@ -251,7 +259,7 @@ export async function readWorkspace(
   const selected = selectAccounts(all, selection.linkedAccountIds);
 
   progress.phase("Reading env variable definitions");
-  const definitions = await client.listEnvDefinitions().all();
+  const definitions = await listEnvDefinitions(client).all();
   const listValues = valueLister(client, definitions);
   const sharedEnvValues = [...(await listValues("org")), ...(await listValues("workspace"))];
 
@@ -279,7 +287,7 @@ export async function readWorkspace(
 }
 
 /** The accounts asked for, in the platform's order; every id asked for must exist. */
-function selectAccounts(all: api.LinkedAccount[], ids: string[] | undefined): api.LinkedAccount[] {
+function selectAccounts(all: LinkedAccount[], ids: string[] | undefined): LinkedAccount[] {
   if (ids === undefined) return all;
   const known = new Set(all.map((a) => a.account_id));
   const unknown = ids.filter((id) => !known.has(id));

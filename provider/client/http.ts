@@ -1,16 +1,16 @@
-// The one HTTP client for the whole API: auth headers, timeouts, retries, error mapping and
-// response validation live here and nowhere else.
+// The transport of the whole API: auth headers, timeouts, retries, error mapping, pages and
+// response validation live here and nowhere else. The operations are the platform objects' own, each
+// in its file beside its response schemas (client/configs.ts, client/envVariables.ts, …), sent
+// through `read`, `write` and `list` (docs/design/client.md).
 import { API_PREFIX } from "../../contract/api";
 import axios, { AxiosError, AxiosInstance, InternalAxiosRequestConfig } from "axios";
 import axiosRetry, { exponentialDelay, isNetworkError, retryAfter } from "axios-retry";
 import { z } from "zod";
-import type { ConnectionSettings } from "../settings";
-import { SETTINGS, settingHint, settingName, type SettingTerms } from "../settingNames";
+import { SETTINGS, settingHint, settingName, type ConnectionSettings, type SettingTerms } from "../settingNames";
 import { sendableId } from "./ids";
 import { apiErrorFrom, isRateLimitAnswer, ResponseValidationError, SettingsError } from "./errors";
 import type { Pacer } from "./pacing"; // its rate is set where a client is opened (connection.ts)
-import { PageList, PageQuery } from "./pagination";
-import * as s from "./schemas";
+import { PageList, type PageQuery, type PageResult } from "./pagination";
 
 /** Retry n waits this × 2^n (n counts from 1: 500 ms, 1 s, 2 s, ...), plus up to 20% jitter. */
 const RETRY_BASE_DELAY_MS = 250;
@@ -25,18 +25,31 @@ const RATE_LIMIT_MAX_DELAY_MS = 5_000;
 export const MAX_RETRY_DELAY_MS = 20_000;
 
 /** Which credential an operation takes: the spec allows a bearer token only on env and audit operations. */
-type Auth = "apiKey" | "tokenOrApiKey";
+export type Auth = "apiKey" | "tokenOrApiKey";
 
-interface Call<T extends z.ZodType> {
-  method: "GET" | "PUT" | "PATCH" | "POST" | "DELETE";
-  /** Path below /api/v2/public, ids already inserted. */
+/** A request's query; parameters left undefined are not sent. */
+export type Query = Record<string, string | number | undefined>;
+
+/** One read of an operation, as its platform object's file describes it. */
+export interface Read<T extends z.ZodType> {
+  /** Path below /api/v2/public, ids already inserted (`segment`). */
   path: string;
   auth: Auth;
+  /** The answer's documented shape: a body without it fails with a ResponseValidationError. */
   response: T;
-  query?: Record<string, string | number | undefined>;
+  query?: Query;
+  /** Header-bound ids, checked as path ones are; undefined ones are not sent. */
   headers?: Record<string, string | undefined>;
+}
+
+/** One write of an operation: a read's parts, its method and its body. */
+export interface Write<T extends z.ZodType> extends Read<T> {
+  method: "PUT" | "PATCH" | "POST" | "DELETE";
   body?: unknown;
 }
+
+/** What is sent: a read is a GET. */
+type Call<T extends z.ZodType> = Write<T> | (Read<T> & { method: "GET"; body?: undefined });
 
 /** The largest answer accepted: the API's largest, a page of 100 listed values, is far smaller. */
 export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
@@ -101,11 +114,6 @@ export function retryDelayMs(error: AxiosError, rateLimitBudgetMs: number): numb
   return Math.max(0, Math.min(backoff, MAX_RETRY_DELAY_MS, rateLimitBudgetMs - rateLimitedFor(state)));
 }
 
-/** One path segment: an id checked to reach the platform unchanged (client/ids.ts), then percent-encoded. */
-function segment(name: string, id: string): string {
-  return encodeURIComponent(sendableId(name, id));
-}
-
 /** Milliseconds the platform's rate limit has held this call so far. */
 function rateLimitedFor(state: RetryState): number {
   return state.firstRateLimitedAt === undefined
@@ -113,7 +121,13 @@ function rateLimitedFor(state: RetryState): number {
     : performance.now() - state.firstRateLimitedAt - state.pacedSinceRateLimited;
 }
 
-/** Typed access to every operation of the public API that the provider and the lookups use. */
+/**
+ * The read-only part of a client, which lookups and `import` are handed: a write takes the whole
+ * PlatformClient, which only the session holds (docs/design/session.md).
+ */
+export type PlatformReader = Pick<PlatformClient, "settings" | "calls" | "read" | "list">;
+
+/** The platform's API as one connection sends to it: every operation's request goes through here. */
 export class PlatformClient {
   private readonly http: AxiosInstance;
   /**
@@ -201,16 +215,22 @@ export class PlatformClient {
     return this.callCount;
   }
 
-  private call<T extends z.ZodType>(call: Call<T>): Promise<z.infer<T>> {
+  /** Sends a GET, or joins the identical one in flight; resolves to the answer checked against `response`. */
+  read<T extends z.ZodType>(read: Read<T>): Promise<z.infer<T>> {
     this.callCount++;
-    if (call.method !== "GET") return this.send(call);
-    const key = JSON.stringify([call.path, call.query, call.headers, call.auth]);
+    const key = JSON.stringify([read.path, read.query, read.headers, read.auth]);
     let pending = this.inFlight.get(key) as Promise<z.infer<T>> | undefined;
     if (!pending) {
-      pending = this.send(call).finally(() => this.inFlight.delete(key));
+      pending = this.send({ ...read, method: "GET" }).finally(() => this.inFlight.delete(key));
       this.inFlight.set(key, pending);
     }
     return pending;
+  }
+
+  /** Sends a write; resolves to the answer checked against `response`. */
+  write<T extends z.ZodType>(write: Write<T>): Promise<z.infer<T>> {
+    this.callCount++;
+    return this.send(write);
   }
 
   private async send<T extends z.ZodType>(call: Call<T>): Promise<z.infer<T>> {
@@ -265,190 +285,14 @@ export class PlatformClient {
     return parsed.data;
   }
 
-  /** `PUT /config/field/:fieldId` with the spec's body (contract.md#config-fields): sets `values` on one field. */
-  async updateConfigField(args: {
-    fieldId: string;
-    linkedAccountId: string;
-    slug: string;
-    configId: string;
-    workflowId?: string;
-    values: Record<string, unknown>;
-  }): Promise<s.ConfigFieldRecord> {
-    const entry = { id: args.fieldId, ...args.values };
-    return this.call({
-      method: "PUT",
-      path: `/config/field/${segment("fieldId", args.fieldId)}`,
-      auth: "apiKey",
-      headers: { linked_account_id: args.linkedAccountId, slug: args.slug },
-      query: { workflow_id: args.workflowId, config_id: args.configId },
-      body: {
-        slug: args.slug,
-        config_id: args.configId,
-        fields: args.workflowId === undefined ? [entry] : [],
-        workflows: args.workflowId === undefined ? [] : [{ id: args.workflowId, fields: [entry] }],
-      },
-      response: s.ConfigFieldRecord,
-    });
-  }
-
-  /**
-   * `PUT /config/field/:fieldId` with the platform reference's `{value}` body: the spec's body has no
-   * place for a value (docs/design/contract.md#conflicts).
-   */
-  async setConfigFieldValue(args: {
-    fieldId: string;
-    linkedAccountId: string;
-    slug: string;
-    configId: string;
-    workflowId?: string;
-    value: unknown;
-  }): Promise<s.ConfigFieldRecord> {
-    return this.call({
-      method: "PUT",
-      path: `/config/field/${segment("fieldId", args.fieldId)}`,
-      auth: "apiKey",
-      headers: { linked_account_id: args.linkedAccountId, slug: args.slug },
-      query: { workflow_id: args.workflowId, config_id: args.configId },
-      body: { slug: args.slug, config_id: args.configId, value: args.value },
-      response: s.ConfigFieldRecord,
-    });
-  }
-
-  /** `GET /slug/:slug/config/:configId` (docs/design/contract.md#config-fields). */
-  async getConfig(args: { slug: string; configId: string; linkedAccountId: string }): Promise<s.Config> {
-    return this.call({
-      method: "GET",
-      path: `/slug/${segment("slug", args.slug)}/config/${segment("configId", args.configId)}`,
-      auth: "apiKey",
-      headers: { linked_account_id: args.linkedAccountId },
-      response: s.Config,
-    });
-  }
-
-  /** `PUT /application/event/:eventId` (docs/design/contract.md#application-events); returns every event of the org. */
-  async updateApplicationEvent(
-    eventId: string,
-    body: { name: string; response: unknown },
-  ): Promise<s.ApplicationEventRecord[]> {
-    return this.call({
-      method: "PUT",
-      path: `/application/event/${segment("eventId", eventId)}`,
-      auth: "apiKey",
-      body,
-      response: s.ApplicationEventList,
-    });
-  }
-
-  /**
-   * `PUT /slug/:slug/config/:configId/workflows/:workflowId` with `{enabled}` (docs/design/contract.md#workflows;
-   * PUT per docs/design/contract.md#conflicts).
-   */
-  async setWorkflowEnabled(args: {
-    slug: string;
-    configId: string;
-    workflowId: string;
-    linkedAccountId: string;
-    enabled: boolean;
-  }): Promise<z.infer<typeof s.WorkflowToggleResult>> {
-    return this.call({
-      method: "PUT",
-      path:
-        `/slug/${segment("slug", args.slug)}/config/${segment("configId", args.configId)}` +
-        `/workflows/${segment("workflowId", args.workflowId)}`,
-      auth: "apiKey",
-      headers: { linked_account_id: args.linkedAccountId },
-      body: { enabled: args.enabled },
-      response: s.WorkflowToggleResult,
-    });
-  }
-
-  /** `GET /env/definitions` (org-admin: API key only). */
-  listEnvDefinitions(
-    query: PageQuery & { scope?: string; var_format?: string; name?: string } = {},
-  ): PageList<s.EnvDefinition> {
-    return this.list(query, (q) =>
-      this.call({ method: "GET", path: "/env/definitions", auth: "apiKey", query: q, response: s.EnvDefinitionPage }),
-    );
-  }
-
-  /** `GET /env/definitions/:id`. */
-  async getEnvDefinition(definitionId: string): Promise<s.EnvDefinition> {
-    const result = await this.call({
-      method: "GET",
-      path: `/env/definitions/${segment("definitionId", definitionId)}`,
-      auth: "tokenOrApiKey",
-      response: s.EnvDefinitionResult,
-    });
-    return result.definition;
-  }
-
-  /** `GET /env/values/:scope`. */
-  listEnvValues(
-    scope: s.EnvScope,
-    query: PageQuery & { variable_definition_id?: string; linked_account_id?: string; workflow_id?: string } = {},
-  ): PageList<s.EnvValueListItem> {
-    return this.list(query, (q) =>
-      this.call({
-        method: "GET",
-        path: `/env/values/${segment("scope", scope)}`,
-        auth: "tokenOrApiKey",
-        query: q,
-        response: s.EnvValuePage,
-      }),
-    );
-  }
-
-  /** `POST /env/values`: an upsert, one value per definition, linked account and workflow. */
-  setEnvValue(body: {
-    variable_definition_id: string;
-    value: string;
-    linked_account_id?: string;
-    workflow_id?: string;
-  }): Promise<s.EnvValueRecord> {
-    return this.call({ method: "POST", path: "/env/values", auth: "tokenOrApiKey", body, response: s.EnvValueRecord });
-  }
-
-  /** `DELETE /env/values/:valueId`. */
-  async deleteEnvValue(valueId: string): Promise<void> {
-    await this.call({
-      method: "DELETE",
-      path: `/env/values/${segment("valueId", valueId)}`,
-      auth: "tokenOrApiKey",
-      response: s.StatusResult,
-    });
-  }
-
-  /** `GET /linked-account` (org-admin: API key only). */
-  listLinkedAccounts(
-    query: PageQuery & { search?: string; env_variable_name?: string; env_variable_value?: string } = {},
-  ): PageList<s.LinkedAccount> {
-    return this.list(query, (q) =>
-      this.call({ method: "GET", path: "/linked-account", auth: "apiKey", query: q, response: s.LinkedAccountPage }),
-    );
-  }
-
-  /** `GET /audit/event-received`. */
-  listAuditEvents(query: PageQuery = {}): PageList<s.AuditEvent> {
-    return this.list(query, (q) =>
-      this.call({
-        method: "GET",
-        path: "/audit/event-received",
-        auth: "tokenOrApiKey",
-        query: q,
-        response: s.AuditEventPage,
-      }),
-    );
-  }
-
-  /** A list operation's pages: the filters stay, `page` and `limit` vary (client/pagination.ts). */
-  private list<T, F extends object>(
-    query: PageQuery & F,
-    fetch: (
-      query: Record<string, string | number | undefined>,
-    ) => Promise<{ docs: T[]; totalDocs: number; page: number }>,
-  ): PageList<T> {
+  /** A list operation's pages, each a read of `read` with the filters of `query` (client/pagination.ts). */
+  list<T extends z.ZodType<PageResult<unknown>>>(
+    read: Read<T>,
+    query: PageQuery & object = {},
+  ): PageList<z.output<T>["docs"][number]> {
+    // The filters stay, `page` and `limit` vary; each operation types its own filters (client/<object>.ts).
     const { page, limit, ...filter } = query;
-    return new PageList<T>((p, l) => fetch({ ...(filter as Record<string, string | undefined>), page: p, limit: l }), {
+    return new PageList((p, l) => this.read({ ...read, query: { ...(filter as Query), page: p, limit: l } }), {
       page,
       limit,
     });

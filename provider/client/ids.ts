@@ -34,3 +34,8 @@ export function sendableId(name: string, value: string): string {
   if (problem) throw new InvalidIdError(`${name} ${problem}; no request was sent. Fix the id where it is declared.`);
   return value;
 }
+
+/** One path segment of an operation: the id `name`, checked to reach the platform unchanged, then percent-encoded. */
+export function segment(name: string, id: string): string {
+  return encodeURIComponent(sendableId(name, id));
+}

@@ -1,5 +1,6 @@
 // The platform's paginated lists (`page`, `limit`, and the envelope of docs/design/contract.md#pagination),
 // walked here once: every list operation of the client returns a PageList (docs/design/client.md).
+import { z } from "zod";
 
 /** The platform's page size limit (docs/design/contract.md#pagination: `limit` at most 100). */
 export const MAX_PAGE_SIZE = 100;
@@ -11,6 +12,18 @@ export interface PageResult<T> {
   page: number;
   totalPages?: number | null;
   hasNextPage?: boolean | null;
+}
+
+/** The paginated envelope `{docs, totalDocs, limit, page, ...}` (docs/design/contract.md#pagination). */
+export function Page<T extends z.ZodType>(item: T) {
+  return z.looseObject({
+    docs: z.array(item),
+    totalDocs: z.number().int().nonnegative(),
+    limit: z.number().int().positive(),
+    page: z.number().int().positive(),
+    totalPages: z.number().int().nonnegative().nullish(),
+    hasNextPage: z.boolean().nullish(),
+  });
 }
 
 /** `page` and `limit`, as every list operation takes them. */

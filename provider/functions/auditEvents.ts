@@ -1,7 +1,7 @@
 // Lookup of the audit log (`/audit/event-received`). docs/design/contract.md#audit-logs documents
 // only its pagination, not its items, so items are returned as the platform sends them.
-import { PROCESS_CONNECTION } from "../connection";
 import { z } from "zod";
+import { listAuditEvents } from "../client/audit";
 import { listArgs, type ListArgs } from "./common";
 import { defineLookup, type OutputTwin } from "./definition";
 
@@ -20,7 +20,7 @@ export const AuditEventsLookup = defineLookup({
   args: listArgs,
   result: z.array(AuditEventSchema),
   listedAs: "events",
-  run: (reader, a) => reader.listAuditEvents().all(a.maxItems),
+  run: (reader, a) => listAuditEvents(reader).all(a.maxItems),
 });
 
 /** Arguments of getAuditEvents: only the bound, since no filters are documented. */
@@ -30,8 +30,7 @@ export type GetAuditEventsArgs = ListArgs;
  * Lists audit log entries, every page (newest first on the emulator), up to `maxItems`. Each entry is in the
  * platform's own (undocumented) shape.
  */
-export const getAuditEvents: (args?: GetAuditEventsArgs) => Promise<AuditEvent[]> =
-  AuditEventsLookup.over(PROCESS_CONNECTION);
+export const getAuditEvents: (args?: GetAuditEventsArgs) => Promise<AuditEvent[]> = AuditEventsLookup.inProgram;
 
 /** getAuditEvents, taking Inputs and returning an Output. */
 export const getAuditEventsOutput: OutputTwin<GetAuditEventsArgs, AuditEvent[]> =

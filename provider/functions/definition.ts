@@ -7,7 +7,8 @@ import type * as pulumi from "@pulumi/pulumi";
 import { output, secret as secretOutput } from "@pulumi/pulumi/output";
 import { z } from "zod";
 import type { Host } from "../resources/definition";
-import type { PlatformReader } from "../session";
+import type { PlatformReader } from "../client/http";
+import { PROCESS_CONNECTION } from "../connection";
 
 /** A lookup's arguments: name to schema, each described by its JSDoc (`documented()`, provider/documented.ts). */
 type Shape = z.ZodRawShape;
@@ -67,6 +68,12 @@ export class LookupDefinition<A extends Shape, R extends z.ZodType> {
   readonly secret: boolean;
   /** The arguments' validation: each argument's schema, no unknown one, then the rules between them. */
   readonly validation: z.ZodType<ParsedArgs<A>>;
+  /**
+   * The function the package exports (`getLinkedAccounts`): the lookup over the process's connection,
+   * as a program calls it with its arguments alone (connection.ts). The native plugin serves it over
+   * a connection of its own (`over`).
+   */
+  readonly inProgram: (args?: unknown) => Promise<z.output<R>>;
   private readonly body: (session: () => PlatformReader, args: ParsedArgs<A>) => Promise<z.output<R>>;
 
   /** Defines the lookup; see LookupDefinitionArgs. */
@@ -85,6 +92,7 @@ export class LookupDefinition<A extends Shape, R extends z.ZodType> {
     const { run, compute } = args;
     // A lookup that computes (getShard) opens no session: it needs no API key, and sends nothing.
     this.body = compute ? async (_reader, parsed) => compute(parsed) : (reader, parsed) => run!(reader(), parsed);
+    this.inProgram = this.over(PROCESS_CONNECTION);
   }
 
   /**

@@ -1,8 +1,7 @@
 // Lookups of env variable definitions: the list (with filters) and one by id.
 import { documented } from "../documented";
-import { PROCESS_CONNECTION } from "../connection";
 import { z } from "zod";
-import * as api from "../client/schemas";
+import * as api from "../client/envVariables";
 import { objectType } from "../resources/schemaTypes";
 import { Id, listArgs } from "./common";
 import { ArgsOf, defineLookup, type OutputTwin } from "./definition";
@@ -70,8 +69,8 @@ export const EnvDefinitionsLookup = defineLookup({
   result: z.array(EnvDefinitionSchema),
   listedAs: "definitions",
   run: async (reader, a) => {
-    const docs = await reader
-      .listEnvDefinitions({ scope: a.scope, name: a.name, var_format: a.format })
+    const docs = await api
+      .listEnvDefinitions(reader, { scope: a.scope, name: a.name, var_format: a.format })
       .all(a.maxItems);
     return docs.map(toEnvDefinition);
   },
@@ -86,7 +85,7 @@ export const EnvDefinitionLookup = defineLookup({
     definitionId: Id,
   }),
   result: EnvDefinitionSchema,
-  run: async (reader, a) => toEnvDefinition(await reader.getEnvDefinition(a.definitionId)),
+  run: async (reader, a) => toEnvDefinition(await api.getEnvDefinition(reader, a.definitionId)),
 });
 
 /** Arguments of getEnvDefinitions. */
@@ -100,11 +99,10 @@ export type GetEnvDefinitionArgs = ArgsOf<typeof EnvDefinitionLookup.args>;
  * tokens here).
  */
 export const getEnvDefinitions: (args?: GetEnvDefinitionsArgs) => Promise<EnvDefinition[]> =
-  EnvDefinitionsLookup.over(PROCESS_CONNECTION);
+  EnvDefinitionsLookup.inProgram;
 
 /** Returns one env variable definition by id. */
-export const getEnvDefinition: (args: GetEnvDefinitionArgs) => Promise<EnvDefinition> =
-  EnvDefinitionLookup.over(PROCESS_CONNECTION);
+export const getEnvDefinition: (args: GetEnvDefinitionArgs) => Promise<EnvDefinition> = EnvDefinitionLookup.inProgram;
 
 /** getEnvDefinitions, taking Inputs and returning an Output. */
 export const getEnvDefinitionsOutput: OutputTwin<GetEnvDefinitionsArgs, EnvDefinition[]> =

@@ -1,9 +1,7 @@
 // Lookup of env variable values in one scope. The scope rules are checked before any request.
 import { documented } from "../documented";
-import { PROCESS_CONNECTION } from "../connection";
 import { z } from "zod";
-import * as api from "../client/schemas";
-import { scopeViolations } from "../client/scopes";
+import * as api from "../client/envVariables";
 import { objectType } from "../resources/schemaTypes";
 import { Id, listArgs } from "./common";
 import { ArgsOf, defineLookup, type OutputTwin } from "./definition";
@@ -57,7 +55,7 @@ export const EnvValuesLookup = defineLookup({
   refine: (args, ctx) => {
     // The list operation's rules, checked here so that a wrong combination costs no request and
     // names the property.
-    for (const { property, broken } of scopeViolations(args.scope, args)) {
+    for (const { property, broken } of api.scopeViolations(args.scope, args)) {
       const message =
         broken === "required" ? `is required for scope ${args.scope}` : `does not apply to scope ${args.scope}`;
       ctx.addIssue({ code: "custom", path: [property], message });
@@ -68,8 +66,8 @@ export const EnvValuesLookup = defineLookup({
   // Values of definitions that are not encrypted come back readable.
   secret: true,
   run: async (reader, a) => {
-    const docs = await reader
-      .listEnvValues(a.scope, {
+    const docs = await api
+      .listEnvValues(reader, a.scope, {
         variable_definition_id: a.definitionId,
         linked_account_id: a.linkedAccountId,
         workflow_id: a.workflowId,
@@ -97,7 +95,7 @@ export type GetEnvValuesArgs = ArgsOf<typeof EnvValuesLookup.args>;
  * @remarks The list is a secret in getEnvValuesOutput's Output and in the native function's result; this
  * function's promise holds it plain.
  */
-export const getEnvValues: (args: GetEnvValuesArgs) => Promise<EnvValue[]> = EnvValuesLookup.over(PROCESS_CONNECTION);
+export const getEnvValues: (args: GetEnvValuesArgs) => Promise<EnvValue[]> = EnvValuesLookup.inProgram;
 
 /** getEnvValues, taking Inputs and returning a secret Output: values can be sensitive. */
 export const getEnvValuesOutput: OutputTwin<GetEnvValuesArgs, EnvValue[]> = EnvValuesLookup.output(getEnvValues);

@@ -1,9 +1,8 @@
 // Lookup of linked accounts (end users), by name or by an env variable and its value: how a
 // multi-tenant program chooses whom to set up.
 import { documented } from "../documented";
-import { PROCESS_CONNECTION } from "../connection";
 import { z } from "zod";
-import * as api from "../client/schemas";
+import * as api from "../client/linkedAccounts";
 import { objectType } from "../resources/schemaTypes";
 import { listArgs } from "./common";
 import { ArgsOf, defineLookup, type OutputTwin } from "./definition";
@@ -76,8 +75,8 @@ export const LinkedAccountsLookup = defineLookup({
   result: z.array(LinkedAccountSchema),
   listedAs: "linkedAccounts",
   run: async (reader, a) => {
-    const docs = await reader
-      .listLinkedAccounts({
+    const docs = await api
+      .listLinkedAccounts(reader, {
         search: a.search,
         env_variable_name: a.envVariableName,
         env_variable_value: a.envVariableValue,
@@ -107,7 +106,7 @@ function toLinkedAccount(a: api.LinkedAccount): LinkedAccount {
  * here).
  */
 export const getLinkedAccounts: (args?: GetLinkedAccountsArgs) => Promise<LinkedAccount[]> =
-  LinkedAccountsLookup.over(PROCESS_CONNECTION);
+  LinkedAccountsLookup.inProgram;
 
 /** getLinkedAccounts, taking Inputs and returning an Output. */
 export const getLinkedAccountsOutput: OutputTwin<GetLinkedAccountsArgs, LinkedAccount[]> =

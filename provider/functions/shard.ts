@@ -2,7 +2,6 @@
 // language (YAML above all, which has no code of its own) gets the same answer as shardOf. It is
 // computed by the plugin from its arguments: no API key, no call to the platform.
 import { documented } from "../documented";
-import { PROCESS_CONNECTION } from "../connection";
 import { z } from "zod";
 import { MAX_SHARDS, shardOf } from "../sharding";
 import { ArgsOf, defineLookup, type OutputTwin } from "./definition";
@@ -45,7 +44,7 @@ export type GetShardArgs = ArgsOf<typeof ShardLookup.args>;
  * The shard (0 to shards - 1) a linked account belongs to among `shards`: a jump consistent hash of its id, as
  * every SDK's shardOf computes it. Sends nothing to the platform.
  */
-export const getShard: (args: GetShardArgs) => Promise<GetShardResult> = ShardLookup.over(PROCESS_CONNECTION);
+export const getShard: (args: GetShardArgs) => Promise<GetShardResult> = ShardLookup.inProgram;
 
 /** getShard, taking Inputs and returning an Output. */
 export const getShardOutput: OutputTwin<GetShardArgs, GetShardResult> = ShardLookup.output(getShard);

@@ -4,7 +4,7 @@
 import { documented } from "../documented";
 import { z } from "zod";
 import { unlessGone } from "../client/errors";
-import * as api from "../client/schemas";
+import { updateApplicationEvent, type ApplicationEventRecord } from "../client/applicationEvents";
 import type { Session } from "../session";
 import { defineResource } from "./definition";
 import { Id, isRecord, mustBe, required } from "./inputs";
@@ -54,7 +54,7 @@ const DeclaredKeySchema = objectType(
 /** ApplicationEvent's properties, each declared once (see properties.ts). */
 export const ApplicationEventProperties = declareProperties({
   identity: documented("ApplicationEvent", {
-    /** The event's id on the platform. Changing it replaces the resource. */
+    /** The event's id on the platform. */
     eventId: Id,
   }),
   settings: documented("ApplicationEvent", {
@@ -103,8 +103,8 @@ async function putEvent(
   session: Session,
   eventId: string,
   definition: EventDefinition,
-): Promise<api.ApplicationEventRecord> {
-  const events = await session.updateApplicationEvent(eventId, definition);
+): Promise<ApplicationEventRecord> {
+  const events = await updateApplicationEvent(session.client, eventId, definition);
   const record = events.find((e) => e._id === eventId);
   if (!record) {
     throw new Error(
@@ -115,7 +115,7 @@ async function putEvent(
   return record;
 }
 
-function stateOf(inputs: ApplicationEventState, record: api.ApplicationEventRecord): ApplicationEventState {
+function stateOf(inputs: ApplicationEventState, record: ApplicationEventRecord): ApplicationEventState {
   return {
     ...ApplicationEventProperties.inputsOf(inputs),
     declaredKeys: record.response.map(({ key, type }) => ({ key, type })),

@@ -8,8 +8,8 @@ import { isDeepStrictEqual } from "node:util";
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { FieldNotFoundError, NotFoundError, unlessGone } from "../client/errors";
-import * as api from "../client/schemas";
-import { NameValue } from "../client/schemas";
+import * as api from "../client/configs";
+import { NameValue } from "../client/configs";
 import type { Session } from "../session";
 import { defineResource } from "./definition";
 import { containsUnknown, FieldValue, Id, isRecord, mustBe, NameValueList } from "./inputs";
@@ -82,20 +82,18 @@ type ManagedValues = z.output<typeof ManagedValues>;
 /** ConfigField's properties, each declared once (see properties.ts). */
 export const ConfigFieldProperties = declareProperties({
   identity: documented("ConfigField", {
-    /** The application's slug, e.g. `hubspot`. Changing it replaces the resource. */
+    /** The application's slug, e.g. `hubspot`. */
     slug: Id,
-    /** The customer's identifier of the linked account (end user). Changing it replaces the resource. */
+    /** The customer's identifier of the linked account (end user). */
     linkedAccountId: Id,
     /**
-     * The config to update; by default the platform names a config after its linked account. Changing
-     * it replaces the resource.
+     * The config to update; by default the platform names a config after its linked account.
      */
     configId: Id,
-    /** The field's id. Changing it replaces the resource. */
+    /** The field's id. */
     fieldId: Id,
     /**
-     * The published workflow the field belongs to; omit it for a field global to the app. Changing it
-     * replaces the resource.
+     * The published workflow the field belongs to; omit it for a field global to the app.
      */
     workflowId: Id.optional(),
   }),

@@ -11,8 +11,7 @@ import * as log from "@pulumi/pulumi/log";
 import { documented } from "../documented";
 import { z } from "zod";
 import { AdviceError, NotFoundError, unlessGone } from "../client/errors";
-import { EnvDefinition, EnvFormat, EnvScope } from "../client/schemas";
-import { scopeViolations } from "../client/scopes";
+import { EnvDefinition, EnvFormat, EnvScope, scopeViolations } from "../client/envVariables";
 import type { Session } from "../session";
 import { defineResource } from "./definition";
 import { containsUnknown, Id, mustBe, required } from "./inputs";
@@ -21,14 +20,13 @@ import { declareProperties, defined } from "./properties";
 /** EnvVariableValue's properties, each declared once (see properties.ts). */
 export const EnvVariableValueProperties = declareProperties({
   identity: documented("EnvVariableValue", {
-    /** The env variable definition's id. Changing it replaces the resource. */
+    /** The env variable definition's id. */
     definitionId: Id,
     /**
-     * The linked account, for a `linked_account` definition (or optionally a `workflow` one). Changing
-     * it replaces the resource.
+     * The linked account, for a `linked_account` definition (or optionally a `workflow` one).
      */
     linkedAccountId: Id.optional(),
-    /** The workflow, for a `workflow` definition. Changing it replaces the resource. */
+    /** The workflow, for a `workflow` definition. */
     workflowId: Id.optional(),
   }),
   settings: documented("EnvVariableValue", {

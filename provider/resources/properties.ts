@@ -15,7 +15,7 @@ type Shape = z.ZodRawShape;
 
 /** A resource's properties, in the groups that decide check, diff and state. */
 export interface PropertyGroups<I extends Shape, S extends Shape, D extends Shape, O extends Shape> {
-  /** Inputs that address the platform object: changing one replaces the resource (each description says so). */
+  /** Inputs that address the platform object: changing one replaces the resource (its description says so). */
   identity: I;
   /** Inputs the resource sets on the object: changing one updates it in place. */
   settings: S;
@@ -58,24 +58,24 @@ export type OutputsOf<P extends AnyProperties> = { readonly [K in keyof StateOf<
 export type AnyProperties = ResourceProperties<any, any, any, any>;
 
 /**
- * What every identity property's description ends with: each says, in its JSDoc (and so in the
- * schema and every SDK), that a change replaces the resource; the group checks that none forgets.
+ * What every identity property's description ends with, in the schema and every SDK: said by the
+ * group, so that no JSDoc has to repeat it and none can forget it.
  */
-const REPLACES = "Changing it replaces the resource.";
+export const REPLACES = "Changing it replaces the resource.";
 
-/** The identity group, each property's description checked to end with REPLACES. */
+/** The identity group, each property's description (its JSDoc, from documented()) followed by REPLACES. */
 function replacing<I extends Shape>(identity: I): I {
-  for (const [name, schema] of Object.entries(identity) as [string, z.ZodType][]) {
-    // The description read is the outermost one, which documented() sets.
-    if (!schema.description?.endsWith(REPLACES))
-      throw new Error(`identity property ${name}: end its JSDoc with "${REPLACES}", then run \`npm run build\``);
-  }
-  return identity;
+  return Object.fromEntries(
+    (Object.entries(identity) as [string, z.ZodType][]).map(([name, schema]) => [
+      name,
+      schema.describe(`${schema.description} ${REPLACES}`),
+    ]),
+  ) as unknown as I;
 }
 
 /** One resource's declared properties, and what follows from them. */
 export class ResourceProperties<I extends Shape, S extends Shape, D extends Shape, O extends Shape> {
-  /** The declared groups, the identity's descriptions ending with REPLACES. */
+  /** The declared groups, each identity property's description ending with REPLACES. */
   readonly groups: PropertyGroups<I, S, D, O>;
   /** The schemas `check` validates: identity and settings. */
   readonly inputShape: I & S;

@@ -3,7 +3,7 @@
 // config, shared with the config's other resources and with `up`'s own read in the same command.
 import type * as pulumi from "@pulumi/pulumi";
 import { NotFoundError } from "../client/errors";
-import type { Config } from "../client/schemas";
+import type { Config } from "../client/configs";
 import type { ConfigTarget, Session } from "../session";
 
 /** An id as failure reasons quote it: JSON, so that the summary can read it back. */

@@ -3,7 +3,7 @@
 import { documented } from "../documented";
 import { z } from "zod";
 import { unlessGone, WorkflowNotPublishedError } from "../client/errors";
-import * as api from "../client/schemas";
+import type * as api from "../client/configs";
 import type { Session } from "../session";
 import { defineResource } from "./definition";
 import { Id, mustBe, required } from "./inputs";
@@ -13,13 +13,13 @@ import { configOrFailure, isFailure, unpublishedWorkflow } from "./validation";
 /** WorkflowToggle's properties, each declared once (see properties.ts). */
 export const WorkflowToggleProperties = declareProperties({
   identity: documented("WorkflowToggle", {
-    /** The application's slug. Changing it replaces the resource. */
+    /** The application's slug. */
     slug: Id,
-    /** The linked account (end user) whose config holds the workflow. Changing it replaces the resource. */
+    /** The linked account (end user) whose config holds the workflow. */
     linkedAccountId: Id,
-    /** The config's id. Changing it replaces the resource. */
+    /** The config's id. */
     configId: Id,
-    /** The published workflow's id. Changing it replaces the resource. */
+    /** The published workflow's id. */
     workflowId: Id,
   }),
   settings: documented("WorkflowToggle", {

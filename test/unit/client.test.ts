@@ -13,6 +13,7 @@ import {
   WorkflowNotPublishedError,
 } from "../../provider";
 import { apiErrorFrom, isRateLimitAnswer } from "../../provider/client/errors";
+import { listLinkedAccounts } from "../../provider/client/linkedAccounts";
 import { resolveSettings } from "../../provider/settings";
 import { clientFor, rejection, useProviderAgainstEmulator } from "../support/provider";
 
@@ -32,7 +33,7 @@ describe("PlatformClient", () => {
       { path: "^/api/v2/public/linked-account", action: { status: 429, retryAfter: 1 }, times: 1 },
     ]);
     const started = Date.now();
-    const page = await client().listLinkedAccounts({});
+    const page = await listLinkedAccounts(client(), {});
     assert.equal(page.docs.length, 3);
     assert.equal(attempts(), 2);
     assert.ok(Date.now() - started >= 1000, "waited for Retry-After: 1");
@@ -44,14 +45,14 @@ describe("PlatformClient", () => {
       { path: "^/api/v2/public/linked-account", action: { status: 503 }, times: 1 },
       { path: "^/api/v2/public/linked-account", action: { reset: true }, times: 1 },
     ]);
-    await client().listLinkedAccounts({});
+    await listLinkedAccounts(client(), {});
     assert.equal(attempts(), 4);
 
     ctx.emulator.requests.clear();
     ctx.emulator.faults.clear();
     ctx.emulator.faults.add([{ path: "^/api/v2/public/linked-account", action: { delayMs: 1500 }, times: 1 }]);
     const started = Date.now();
-    await client().listLinkedAccounts({});
+    await listLinkedAccounts(client(), {});
     assert.ok(Date.now() - started < 1500, "the retry answered before the slow first attempt would have");
     assert.deepEqual(
       ctx.emulator.requests.list().map((r) => r.status),
@@ -63,18 +64,18 @@ describe("PlatformClient", () => {
   it("shares one request between identical reads in flight at the same time, and only then", async () => {
     const c = client();
     const [a, b] = await Promise.all([
-      c.listLinkedAccounts({ search: "acme" }),
-      c.listLinkedAccounts({ search: "acme" }),
+      listLinkedAccounts(c, { search: "acme" }),
+      listLinkedAccounts(c, { search: "acme" }),
     ]);
     assert.deepEqual(a, b);
     assert.equal(attempts(), 1);
-    await c.listLinkedAccounts({ search: "acme" });
-    await Promise.all([c.listLinkedAccounts({ search: "acme" }), c.listLinkedAccounts({ search: "globex" })]);
+    await listLinkedAccounts(c, { search: "acme" });
+    await Promise.all([listLinkedAccounts(c, { search: "acme" }), listLinkedAccounts(c, { search: "globex" })]);
     assert.equal(attempts(), 4, "a later read, and a different read, each make their own request");
   });
 
   it("does not retry a 400 or a 404", async () => {
-    const error = await rejection(client().listLinkedAccounts({ limit: 500 }));
+    const error = await rejection(listLinkedAccounts(client(), { limit: 500 }));
     assert.match(error.message, /^400 from GET \/linked-account: .*limit/);
     assert.equal(attempts(), 1);
   });
@@ -89,7 +90,7 @@ describe("PlatformClient", () => {
     });
     const started = Date.now();
     const error = await rejection(
-      client({ INTEGRATION_PLATFORM_BASE_URL: `http://127.0.0.1:${port}` }).listLinkedAccounts({}),
+      listLinkedAccounts(client({ INTEGRATION_PLATFORM_BASE_URL: `http://127.0.0.1:${port}` }), {}),
     );
     assert.ok(error instanceof ConnectionError);
     assert.match(error.message, /could not be reached \(ECONNREFUSED\); check `integration-platform:baseUrl`/);
@@ -100,7 +101,7 @@ describe("PlatformClient", () => {
     await ctx.emulator.store.update((state) => {
       (state.linkedAccounts[1] as { account_id: unknown }).account_id = 42;
     });
-    const error = await rejection(client().listLinkedAccounts({}));
+    const error = await rejection(listLinkedAccounts(client(), {}));
     assert.ok(error instanceof ResponseValidationError);
     assert.match(
       error.message,
@@ -111,7 +112,7 @@ describe("PlatformClient", () => {
 
   it("asks for an API key when only a token is set and the operation needs a key", async () => {
     const error = await rejection(
-      client({ INTEGRATION_PLATFORM_API_KEY: "", INTEGRATION_PLATFORM_TOKEN: "t" }).listLinkedAccounts({}),
+      listLinkedAccounts(client({ INTEGRATION_PLATFORM_API_KEY: "", INTEGRATION_PLATFORM_TOKEN: "t" }), {}),
     );
     assert.ok(error instanceof SettingsError);
     assert.match(error.message, /GET \/linked-account needs an API key.*integration-platform:apiKey/);

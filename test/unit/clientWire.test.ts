@@ -12,7 +12,19 @@ import type { AddressInfo } from "node:net";
 import * as path from "node:path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { FIXTURE } from "../../harness/fixture";
+import { updateApplicationEvent } from "../../provider/client/applicationEvents";
+import { listAuditEvents } from "../../provider/client/audit";
+import { getConfig, setConfigFieldValue, updateConfigField } from "../../provider/client/configs";
+import {
+  deleteEnvValue,
+  getEnvDefinition,
+  listEnvDefinitions,
+  listEnvValues,
+  setEnvValue,
+} from "../../provider/client/envVariables";
 import type { PlatformClient } from "../../provider/client/http";
+import { listLinkedAccounts } from "../../provider/client/linkedAccounts";
+import { setWorkflowEnabled } from "../../provider/client/workflows";
 import { Connection, openClient } from "../../provider/connection";
 import { AuditEventsLookup } from "../../provider/functions/auditEvents";
 import { EnvDefinitionLookup, EnvDefinitionsLookup } from "../../provider/functions/envDefinitions";
@@ -158,49 +170,51 @@ async function clientCalls(r: Recording, url: string, emulator: RunningEmulator)
   const field = { ...HUBSPOT, fieldId: "hs_pipeline" };
   const workflowField = { ...HUBSPOT, fieldId: "hs_contact_owner", workflowId: CONTACT_SYNC };
 
-  await r.step("getConfig", () => key.getConfig(HUBSPOT));
-  await r.step("getConfig, token only", () => token.getConfig(HUBSPOT));
-  await r.step("getConfig, both: the API key", () => both.getConfig({ ...HUBSPOT, slug: "slack" }));
-  await r.step("updateConfigField, global, name", () => key.updateConfigField({ ...field, values: { name: "Deals" } }));
+  await r.step("getConfig", () => getConfig(key, HUBSPOT));
+  await r.step("getConfig, token only", () => getConfig(token, HUBSPOT));
+  await r.step("getConfig, both: the API key", () => getConfig(both, { ...HUBSPOT, slug: "slack" }));
+  await r.step("updateConfigField, global, name", () =>
+    updateConfigField(key, { ...field, values: { name: "Deals" } }),
+  );
   await r.step("updateConfigField, global, options and labels", () =>
-    key.updateConfigField({
+    updateConfigField(key, {
       ...field,
       values: { options: [{ name: "Sales", value: "sales" }], labels: [{ name: "Team", value: "a" }] },
     }),
   );
   await r.step("updateConfigField, workflow field", () =>
-    key.updateConfigField({ ...workflowField, values: { name: "Owner" } }),
+    updateConfigField(key, { ...workflowField, values: { name: "Owner" } }),
   );
-  await r.step("setConfigFieldValue, global", () => key.setConfigFieldValue({ ...field, value: "sales" }));
+  await r.step("setConfigFieldValue, global", () => setConfigFieldValue(key, { ...field, value: "sales" }));
   await r.step("setConfigFieldValue, workflow field, an object", () =>
-    key.setConfigFieldValue({ ...workflowField, value: { id: 7, name: "Ada" } }),
+    setConfigFieldValue(key, { ...workflowField, value: { id: 7, name: "Ada" } }),
   );
-  await r.step("setConfigFieldValue, token only", () => token.setConfigFieldValue({ ...field, value: "x" }));
+  await r.step("setConfigFieldValue, token only", () => setConfigFieldValue(token, { ...field, value: "x" }));
   await r.step("setWorkflowEnabled, off", () =>
-    key.setWorkflowEnabled({ ...HUBSPOT, workflowId: CONTACT_SYNC, enabled: false }),
+    setWorkflowEnabled(key, { ...HUBSPOT, workflowId: CONTACT_SYNC, enabled: false }),
   );
   await r.step("setWorkflowEnabled, on", () =>
-    both.setWorkflowEnabled({ ...HUBSPOT, workflowId: CONTACT_SYNC, enabled: true }),
+    setWorkflowEnabled(both, { ...HUBSPOT, workflowId: CONTACT_SYNC, enabled: true }),
   );
   await r.step("updateApplicationEvent", () =>
-    key.updateApplicationEvent(FIXTURE.events[0], { name: "deal.won", response: { deal: { id: "d_1" }, n: 2 } }),
+    updateApplicationEvent(key, FIXTURE.events[0], { name: "deal.won", response: { deal: { id: "d_1" }, n: 2 } }),
   );
   await r.step("updateApplicationEvent, token only", () =>
-    token.updateApplicationEvent(FIXTURE.events[0], { name: "x", response: {} }),
+    updateApplicationEvent(token, FIXTURE.events[0], { name: "x", response: {} }),
   );
   await envCalls(r, { key, token, both });
-  await r.step("listLinkedAccounts, one page", () => key.listLinkedAccounts({ search: "acme" }));
-  await r.step("listLinkedAccounts, every page of 1", () => key.listLinkedAccounts({ limit: 1 }).all());
+  await r.step("listLinkedAccounts, one page", () => listLinkedAccounts(key, { search: "acme" }));
+  await r.step("listLinkedAccounts, every page of 1", () => listLinkedAccounts(key, { limit: 1 }).all());
   await r.step("listLinkedAccounts, by env value", () =>
-    key.listLinkedAccounts({ env_variable_name: "ACCOUNT_TIER", env_variable_value: "gold" }).all(),
+    listLinkedAccounts(key, { env_variable_name: "ACCOUNT_TIER", env_variable_value: "gold" }).all(),
   );
-  await r.step("listLinkedAccounts, token only", () => token.listLinkedAccounts().all());
+  await r.step("listLinkedAccounts, token only", () => listLinkedAccounts(token).all());
   await r.step("listAuditEvents, every page of 2, up to 5", async () => {
     const seen = [];
-    for await (const event of key.listAuditEvents({ limit: 2 })) if (seen.push(event) === 5) break;
+    for await (const event of listAuditEvents(key, { limit: 2 })) if (seen.push(event) === 5) break;
   });
-  await r.step("listAuditEvents, token", () => token.listAuditEvents({ page: 2, limit: 3 }));
-  await r.step("listAuditEvents, both: the token", () => both.listAuditEvents().all(1));
+  await r.step("listAuditEvents, token", () => listAuditEvents(token, { page: 2, limit: 3 }));
+  await r.step("listAuditEvents, both: the token", () => listAuditEvents(both).all(1));
 }
 
 /** The env operations: definitions, values by scope, the upsert's body shapes, delete. */
@@ -208,32 +222,32 @@ async function envCalls(
   r: Recording,
   c: { key: PlatformClient; token: PlatformClient; both: PlatformClient },
 ): Promise<void> {
-  await r.step("listEnvDefinitions, every page of 3", () => c.key.listEnvDefinitions({ limit: 3 }).all());
+  await r.step("listEnvDefinitions, every page of 3", () => listEnvDefinitions(c.key, { limit: 3 }).all());
   await r.step("listEnvDefinitions, filtered", () =>
-    c.key.listEnvDefinitions({ scope: "linked_account", var_format: "number", name: "ACCOUNT_QUOTA" }),
+    listEnvDefinitions(c.key, { scope: "linked_account", var_format: "number", name: "ACCOUNT_QUOTA" }),
   );
-  await r.step("listEnvDefinitions, token only", () => c.token.listEnvDefinitions().all());
-  await r.step("getEnvDefinition", () => c.key.getEnvDefinition(D.accountTier));
-  await r.step("getEnvDefinition, token", () => c.token.getEnvDefinition(D.webhookUrl));
-  await r.step("getEnvDefinition, both: the token", () => c.both.getEnvDefinition(D.apiBaseUrl));
-  await r.step("getEnvDefinition, unknown", () => c.key.getEnvDefinition("64f0000000000000000000ff"));
-  await r.step("listEnvValues, org", () => c.key.listEnvValues("org").all());
-  await r.step("listEnvValues, workspace, token", () => c.token.listEnvValues("workspace").all());
+  await r.step("listEnvDefinitions, token only", () => listEnvDefinitions(c.token).all());
+  await r.step("getEnvDefinition", () => getEnvDefinition(c.key, D.accountTier));
+  await r.step("getEnvDefinition, token", () => getEnvDefinition(c.token, D.webhookUrl));
+  await r.step("getEnvDefinition, both: the token", () => getEnvDefinition(c.both, D.apiBaseUrl));
+  await r.step("getEnvDefinition, unknown", () => getEnvDefinition(c.key, "64f0000000000000000000ff"));
+  await r.step("listEnvValues, org", () => listEnvValues(c.key, "org").all());
+  await r.step("listEnvValues, workspace, token", () => listEnvValues(c.token, "workspace").all());
   await r.step("listEnvValues, linked_account of one definition", () =>
-    c.key.listEnvValues("linked_account", { linked_account_id: "acme", variable_definition_id: D.accountTier }).all(),
+    listEnvValues(c.key, "linked_account", { linked_account_id: "acme", variable_definition_id: D.accountTier }).all(),
   );
   await r.step("listEnvValues, workflow, every page of 1", () =>
-    c.both.listEnvValues("workflow", { workflow_id: CONTACT_SYNC, limit: 1 }).all(),
+    listEnvValues(c.both, "workflow", { workflow_id: CONTACT_SYNC, limit: 1 }).all(),
   );
   await r.step("listEnvValues, workflow and account, one page", () =>
-    c.key.listEnvValues("workflow", { workflow_id: CONTACT_SYNC, linked_account_id: "acme", page: 1, limit: 10 }),
+    listEnvValues(c.key, "workflow", { workflow_id: CONTACT_SYNC, linked_account_id: "acme", page: 1, limit: 10 }),
   );
-  await r.step("setEnvValue, org", () => c.key.setEnvValue({ variable_definition_id: D.maxRetries, value: "5" }));
+  await r.step("setEnvValue, org", () => setEnvValue(c.key, { variable_definition_id: D.maxRetries, value: "5" }));
   await r.step("setEnvValue, linked_account, token", () =>
-    c.token.setEnvValue({ variable_definition_id: D.accountQuota, value: "40", linked_account_id: "globex" }),
+    setEnvValue(c.token, { variable_definition_id: D.accountQuota, value: "40", linked_account_id: "globex" }),
   );
   await r.step("setEnvValue, workflow", () =>
-    c.key.setEnvValue({
+    setEnvValue(c.key, {
       variable_definition_id: D.webhookUrl,
       value: "https://h.example/w",
       workflow_id: CONTACT_SYNC,
@@ -242,7 +256,7 @@ async function envCalls(
   let created = "";
   await r.step("setEnvValue, workflow and account, both", async () => {
     created = (
-      await c.both.setEnvValue({
+      await setEnvValue(c.both, {
         variable_definition_id: D.batchSize,
         value: "12",
         linked_account_id: "globex",
@@ -250,9 +264,9 @@ async function envCalls(
       })
     )._id;
   });
-  await r.step("deleteEnvValue, a new value", () => c.key.deleteEnvValue(created));
-  await r.step("deleteEnvValue, token", () => c.token.deleteEnvValue(FIXTURE.values.maxRetries));
-  await r.step("deleteEnvValue, gone", () => c.key.deleteEnvValue(created));
+  await r.step("deleteEnvValue, a new value", () => deleteEnvValue(c.key, created));
+  await r.step("deleteEnvValue, token", () => deleteEnvValue(c.token, FIXTURE.values.maxRetries));
+  await r.step("deleteEnvValue, gone", () => deleteEnvValue(c.key, created));
 }
 
 /** The session's shared reads (each read once), its writes, and a read again after a write. */
@@ -276,7 +290,7 @@ async function sessionCalls(r: Recording, url: string, emulator: RunningEmulator
     await session.readConfig(toggle);
   });
   await r.step("session: updateApplicationEvent", () =>
-    session.updateApplicationEvent(FIXTURE.events[1], { name: "deal.closed", response: { id: "d" } }),
+    updateApplicationEvent(session.client, FIXTURE.events[1], { name: "deal.closed", response: { id: "d" } }),
   );
   await r.step("session: envDefinition twice", async () => {
     await session.envDefinition(D.accountTier);

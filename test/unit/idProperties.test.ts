@@ -6,8 +6,12 @@ import { isDeepStrictEqual } from "node:util";
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import fc from "fast-check";
+import { updateApplicationEvent } from "../../provider/client/applicationEvents";
+import { updateConfigField } from "../../provider/client/configs";
+import { getEnvDefinition } from "../../provider/client/envVariables";
 import type { PlatformClient } from "../../provider/client/http";
 import { idProblem } from "../../provider/client/ids";
+import { setWorkflowEnabled } from "../../provider/client/workflows";
 import type { ResourceType } from "../../provider/resources";
 import { openClient, PROCESS_CONNECTION } from "../../provider/connection";
 import { resolveSettings, SETTINGS } from "../../provider/settings";
@@ -71,7 +75,7 @@ const RESOURCES: {
     },
     ids: ["slug", "linkedAccountId", "configId", "fieldId", "workflowId"],
     send: (c, v) =>
-      c.updateConfigField({
+      updateConfigField(c, {
         fieldId: v.fieldId,
         linkedAccountId: v.linkedAccountId,
         slug: v.slug,
@@ -90,7 +94,7 @@ const RESOURCES: {
     valid: { slug: "hubspot", linkedAccountId: "acme", configId: "acme", workflowId: "wf", enabled: true },
     ids: ["slug", "linkedAccountId", "configId", "workflowId"],
     send: (c, v) =>
-      c.setWorkflowEnabled({
+      setWorkflowEnabled(c, {
         slug: v.slug,
         configId: v.configId,
         linkedAccountId: v.linkedAccountId,
@@ -107,7 +111,7 @@ const RESOURCES: {
     type: "ApplicationEvent",
     valid: { eventId: "e1", name: "x", response: { a: 1 } },
     ids: ["eventId"],
-    send: (c, v) => c.updateApplicationEvent(v.eventId, { name: "x", response: {} }),
+    send: (c, v) => updateApplicationEvent(c, v.eventId, { name: "x", response: {} }),
     expect: (v) => ({ segments: ["application", "event", v.eventId], headers: {} }),
   },
   {
@@ -115,7 +119,7 @@ const RESOURCES: {
     // The definition's scope comes from the platform at check; these cases check the ids alone.
     valid: { definitionId: UNKNOWN, linkedAccountId: "acme", value: "1" },
     ids: ["definitionId"],
-    send: (c, v) => c.getEnvDefinition(v.definitionId),
+    send: (c, v) => getEnvDefinition(c, v.definitionId),
     expect: (v) => ({ segments: ["env", "definitions", v.definitionId], headers: {} }),
     // Validation lists every definition once; the id stays out of that request.
     checkReads: () => [{ segments: ["env", "definitions"], headers: {} }],
@@ -237,7 +241,7 @@ describe("ids, property-based: refused at check, or sent unchanged where they be
     await fc.assert(
       fc.asyncProperty(hostile, async (id) => {
         seen = [];
-        const error = await client.getEnvDefinition(id).then(
+        const error = await getEnvDefinition(client, id).then(
           () => undefined,
           (e: Error) => e,
         );

@@ -7,7 +7,7 @@ import * as ts from "typescript";
 import { packageSchema } from "../../provider/native/schema";
 import { RESOURCES } from "../../provider/resources";
 import { description } from "../../provider/native/types";
-import type { AnyProperties } from "../../provider/resources/properties";
+import { REPLACES, type AnyProperties } from "../../provider/resources/properties";
 
 const REPO = path.resolve(__dirname, "../..");
 const { version } = JSON.parse(fs.readFileSync(path.join(REPO, "package.json"), "utf8")) as { version: string };
@@ -165,8 +165,9 @@ describe("native schema", () => {
     assert.equal(values.outputs.properties.values.secret, true);
   });
 
-  it("says what each property's JSDoc says: the description is the same text, as data", () => {
+  it("says what each property's JSDoc says: the description is the same text, as data (identity: and REPLACES)", () => {
     // The JSDoc is what TypeScript users of the dynamic classes see; the description is what every other surface shows.
+    // An identity property's says, after its JSDoc, that a change replaces the resource: the group adds it.
     let compared = 0;
     for (const file of ["configField", "workflowToggle", "envVariableValue", "applicationEvent"]) {
       const source = ts.createSourceFile(
@@ -196,7 +197,9 @@ describe("native schema", () => {
             )
               .replace(/\s+/g, " ")
               .trim();
-            assert.equal(description(shape[node.name.text]), text, `${definition.type}.${node.name.text}`);
+            const identity = (definition.properties as AnyProperties).identity.includes(node.name.text);
+            const expected = identity ? `${text} ${REPLACES}` : text;
+            assert.equal(description(shape[node.name.text]), expected, `${definition.type}.${node.name.text}`);
             compared++;
           }
         }

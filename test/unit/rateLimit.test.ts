@@ -7,6 +7,7 @@ import { AxiosError, AxiosHeaders } from "axios";
 import { AuthenticationError, RateLimitError, ServerError } from "../../provider";
 import { MAX_RETRY_DELAY_MS, type PlatformClient, retryDelayMs } from "../../provider/client/http";
 import { Pacer } from "../../provider/client/pacing";
+import { listLinkedAccounts } from "../../provider/client/linkedAccounts";
 import { PROCESS_CONNECTION } from "../../provider/connection";
 import { clientFor, rejection, useProviderAgainstEmulator } from "../support/provider";
 
@@ -17,7 +18,7 @@ describe("Rate limits: the client paces itself and waits out 429s", () => {
   const spanMs = (log: { time: string }[]) => Date.parse(log[log.length - 1].time) - Date.parse(log[0].time);
   /** N distinct reads at once (distinct, so that identical reads in flight are not shared). */
   const burst = (c: PlatformClient, n: number) =>
-    Promise.all(Array.from({ length: n }, (_, i) => c.listLinkedAccounts({ search: `n${i}` })));
+    Promise.all(Array.from({ length: n }, (_, i) => listLinkedAccounts(c, { search: `n${i}` })));
 
   // The clients here share the process connection's pacer (clientFor); each test starts from a freshly configured one.
   const pacer = PROCESS_CONNECTION.pacer;
@@ -63,10 +64,13 @@ describe("Rate limits: the client paces itself and waits out 429s", () => {
     ctx.emulator.faults.add([{ path: "^/api/v2/public/linked-account", action: { status: 429 } }]);
     const started = Date.now();
     const error = await rejection(
-      client({
-        INTEGRATION_PLATFORM_MAX_RETRIES: "0",
-        INTEGRATION_PLATFORM_RATE_LIMIT_BUDGET_MS: "1500",
-      }).listLinkedAccounts({}),
+      listLinkedAccounts(
+        client({
+          INTEGRATION_PLATFORM_MAX_RETRIES: "0",
+          INTEGRATION_PLATFORM_RATE_LIMIT_BUDGET_MS: "1500",
+        }),
+        {},
+      ),
     );
     assert.ok(error instanceof RateLimitError);
     assert.ok(Date.now() - started >= 1_500, "kept trying for the whole budget");
@@ -104,7 +108,7 @@ describe("Rate limits: the client paces itself and waits out 429s", () => {
       { path: "^/api/v2/public/linked-account", action: { status: 403, message: "Rate Limit Hit" } },
     ]);
     const limited = await rejection(
-      client({ INTEGRATION_PLATFORM_RATE_LIMIT_BUDGET_MS: "1000" }).listLinkedAccounts({}),
+      listLinkedAccounts(client({ INTEGRATION_PLATFORM_RATE_LIMIT_BUDGET_MS: "1000" }), {}),
     );
     assert.ok(limited instanceof RateLimitError, limited.message);
     assert.match(
@@ -118,7 +122,7 @@ describe("Rate limits: the client paces itself and waits out 429s", () => {
     ctx.emulator.faults.add([
       { path: "^/api/v2/public/linked-account", action: { status: 403, message: "Forbidden" } },
     ]);
-    const refused = await rejection(client().listLinkedAccounts({}));
+    const refused = await rejection(listLinkedAccounts(client(), {}));
     assert.ok(refused instanceof AuthenticationError, refused.message);
     assert.match(
       refused.message,
@@ -129,7 +133,7 @@ describe("Rate limits: the client paces itself and waits out 429s", () => {
 
   it("keeps maxRetries for 5xx: a 500 is tried maxRetries + 1 times", async () => {
     ctx.emulator.faults.add([{ path: "^/api/v2/public/linked-account", action: { status: 500 } }]);
-    const error = await rejection(client({ INTEGRATION_PLATFORM_MAX_RETRIES: "1" }).listLinkedAccounts({}));
+    const error = await rejection(listLinkedAccounts(client({ INTEGRATION_PLATFORM_MAX_RETRIES: "1" }), {}));
     assert.ok(error instanceof ServerError);
     assert.match(error.message, /\(after 2 attempts\)/);
     assert.equal(calls().length, 2);
@@ -138,8 +142,8 @@ describe("Rate limits: the client paces itself and waits out 429s", () => {
   it("waits the Retry-After that the platform sends with a 429", async () => {
     ctx.emulator.rateLimit.set({ rateLimit: "1/1", retryAfter: true });
     const c = client();
-    await c.listLinkedAccounts({ search: "a" });
-    await c.listLinkedAccounts({ search: "b" });
+    await listLinkedAccounts(c, { search: "a" });
+    await listLinkedAccounts(c, { search: "b" });
     const log = calls();
     assert.deepEqual(
       log.map((r) => r.status),

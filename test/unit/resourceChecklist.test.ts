@@ -6,12 +6,15 @@ import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
+import { API_PREFIX } from "../../contract/api";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { stateSchemaOf } from "../../emulator/model";
 import { OBJECTS } from "../../emulator/objects";
 import { defineObject } from "../../emulator/platformObject";
 import * as pkg from "../../provider";
+import { DESCRIPTIONS } from "../../provider/descriptions";
 import { RESOURCES } from "../../provider/resources";
+import { REPLACES } from "../../provider/resources/properties";
 import { forwarderSource, pending, registrySource } from "../../scripts/gen-registration";
 
 const REPO = path.resolve(__dirname, "../..");
@@ -26,7 +29,9 @@ function checklist() {
   const start = page.indexOf("## Adding a resource type");
   assert.ok(start >= 0, "docs/design/resources.md has its section 'Adding a resource type'");
   const section = page.slice(start, page.indexOf("\n## ", start + 1));
-  const paths = [...section.matchAll(/`((?:provider|emulator|harness|docs)\/[^`\s]+)`/g)].map((m) => m[1]);
+  const paths = [...section.matchAll(/`((?:provider|emulator|harness|docs|cli)\/[^`\s]*|README\.md)`/g)].map(
+    (m) => m[1],
+  );
   return { section, paths: [...new Set(paths)] };
 }
 
@@ -43,6 +48,8 @@ describe("adding a resource type: the checklist is the real list", () => {
     const { paths } = checklist();
     assert.ok(paths.length >= 15, `the checklist names ${paths.length} paths`);
     for (const listed of paths) {
+      // The client's object files are checked against the emulator's objects below.
+      if (listed === "provider/client/<object>.ts") continue;
       // An emulator object's file is the platform object's, not the type's: checked for every object.
       if (listed.includes("<object>")) {
         for (const object of OBJECTS) {
@@ -88,6 +95,31 @@ describe("adding a resource type: the checklist is the real list", () => {
     }
   });
 
+  it("has README.md name each type, with their count in words, and link its page; and nothing else as a type", () => {
+    const readme = read("README.md");
+    const provider = /^- \*\*The provider\*\*: (\w+) Pulumi resources, ([^]*?), and lookups\./m.exec(readme);
+    assert.ok(provider, "README.md's 'The provider' names the resources");
+    const WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"];
+    assert.equal(provider[1], WORDS[RESOURCES.length], "README.md counts the resource types in words");
+    assert.deepEqual([...provider[2].matchAll(/`(\w+)`/g)].map((m) => m[1]).sort(), [...TYPES].sort());
+    const linked = [...readme.matchAll(/\[`(\w+)`\]\(docs\/resources\/([\w-]+)\.md\)/g)].map((m) => [m[1], m[2]]);
+    const types = linked.filter(([name]) => name !== "LinkedAccountSetup");
+    assert.deepEqual(
+      types.sort(),
+      TYPES.map((type) => [type, pageOf(type)]).sort(),
+      "README.md links each type's page",
+    );
+  });
+
+  it("derives 'Changing it replaces the resource.' from the identity group: no JSDoc writes it", () => {
+    for (const [key, text] of Object.entries(DESCRIPTIONS))
+      assert.ok(!text.includes(REPLACES), `${key}'s JSDoc leaves "${REPLACES}" to the identity group`);
+    for (const { type, properties } of RESOURCES) {
+      for (const [name, schema] of Object.entries(properties.groups.identity) as [string, z.ZodType][])
+        assert.ok(schema.description?.endsWith(` ${REPLACES}`), `${type}.${name}: ${schema.description}`);
+    }
+  });
+
   it("picks a new definition up: its class, its Args and its forwarder are derived, and what is derived is current", async () => {
     const throwaway = { type: "Probe", description: "A throwaway type." };
     const registry = registrySource([...RESOURCES, throwaway]);
@@ -100,6 +132,55 @@ describe("adding a resource type: the checklist is the real list", () => {
     assert.match(forwarderSource("Probe"), /\nexport = forwardingProvider\("Probe"\);\n$/);
     const stale = [...(await pending()).keys()].map((file) => path.relative(REPO, file));
     assert.deepEqual(stale, [], "the checked-in registry and forwarders are what RESOURCES gives (npm run build)");
+  });
+});
+
+describe("adding a platform object to the client: one file, its response schemas and its operations together", () => {
+  /** The transport (client/http.ts) and what it is made of; every other file of provider/client is an object's. */
+  const TRANSPORT = ["http", "errors", "ids", "pacing", "pagination", "rateBroker"];
+  const clientObjects = () =>
+    filesUnder("provider/client")
+      .map((file) => path.basename(file, ".ts"))
+      .filter((name) => !TRANSPORT.includes(name));
+
+  it("has a file per platform object, named as the emulator's object, each citing its contract section", () => {
+    const headings = [...read("docs/design/contract.md").matchAll(/^## (.+)$/gm)].map((m) =>
+      m[1]
+        .toLowerCase()
+        .replace(/[^a-z0-9 -]/g, "")
+        .replace(/ /g, "-"),
+    );
+    assert.ok(clientObjects().length >= 6, `the client's objects: ${clientObjects().join(", ")}`);
+    for (const object of clientObjects()) {
+      const file = `provider/client/${object}.ts`;
+      assert.ok(
+        OBJECTS.some((o) => o.name === object),
+        `${file} is named as one of the emulator's OBJECTS`,
+      );
+      const section = /docs\/design\/contract\.md#([a-z-]+)/.exec(read(file).split("\n")[0])?.[1];
+      assert.ok(section && headings.includes(section), `${file}'s first line cites its section of contract.md`);
+    }
+  });
+
+  it("takes only the transport's types: declaring resources, which import the objects' schemas, loads no axios", () => {
+    for (const object of clientObjects()) {
+      const file = `provider/client/${object}.ts`;
+      for (const [line] of read(file).matchAll(/^import .* from "\.\/http";$/gm))
+        assert.match(line, /^import type /, `${file}: ${line}`);
+    }
+  });
+
+  it("sends the writes whose reads the session shares only from the session", () => {
+    // Configs and env values are read once per command (docs/design/session.md): a write that skipped
+    // the session would leave a later read of the same item stale.
+    const booked = /\b(updateConfigField|setConfigFieldValue|setWorkflowEnabled|setEnvValue|deleteEnvValue)\(/;
+    for (const file of [...filesUnder("provider"), ...filesUnder("cli")]) {
+      if (file.startsWith("provider/client/") || file === "provider/session.ts") continue;
+      const calls = read(file)
+        .split("\n")
+        .filter((line) => booked.test(line) && !/session\.\w+\(/.test(line));
+      assert.deepEqual(calls, [], `${file} writes through the session`);
+    }
   });
 });
 
@@ -153,6 +234,24 @@ describe("adding a platform object to the emulator: one file and one line in OBJ
     } finally {
       await emulator?.close();
     }
+  });
+
+  it("has docs/emulator.md name each object and list every route of OBJECTS in its Operations, and no other", () => {
+    const page = read("docs/emulator.md");
+    const objects = page.slice(page.indexOf("## Platform objects"));
+    for (const object of OBJECTS)
+      assert.ok(objects.includes(`\`${object.name}\``), `Platform objects names ${object.name}`);
+    const start = page.indexOf("## Operations");
+    const table = page.slice(start, page.indexOf("\n## ", start + 1));
+    const documented = new Set<string>();
+    for (const [, methods, paths] of table.matchAll(/^\| ([A-Z, ]+) \| (.+?) \| .* \|$/gm))
+      for (const method of methods.split(/, /))
+        for (const [, route] of paths.matchAll(/`([^`]+)`/g))
+          documented.add(`${method} ${route.replace(API_PREFIX, "")}`);
+    const served = new Set(
+      OBJECTS.flatMap(routesOf).map(({ method, url }) => `${method} ${url.replace(API_PREFIX, "")}`),
+    );
+    assert.deepEqual([...documented].sort(), [...served].sort());
   });
 
   it("puts a new object's state key into the state schema, after the others, with old data files still valid", () => {

@@ -7,6 +7,10 @@ import type { AddressInfo } from "node:net";
 import { ConnectionError, InvalidIdError, RedirectError, SettingsError } from "../../provider";
 import { openClient } from "../../provider/connection";
 import { MAX_ID_LENGTH } from "../../provider/client/ids";
+import { getConfig } from "../../provider/client/configs";
+import { setEnvValue } from "../../provider/client/envVariables";
+import { listLinkedAccounts } from "../../provider/client/linkedAccounts";
+import { setWorkflowEnabled } from "../../provider/client/workflows";
 import { summarize } from "../../cli/summary";
 import { resolveSettings } from "../../provider/settings";
 import { clientFor, provider, rejection, useProviderAgainstEmulator } from "../support/provider";
@@ -70,11 +74,11 @@ describe("security: ids that cannot change meaning", () => {
   it("the client refuses them too, in a path or a header, before any request: a lookup or import cannot send them", async () => {
     const client = clientFor(ctx.emulator);
     for (const [id] of HOSTILE) {
-      const inPath = await rejection(client.getConfig({ slug: id, configId: "acme", linkedAccountId: "acme" }));
+      const inPath = await rejection(getConfig(client, { slug: id, configId: "acme", linkedAccountId: "acme" }));
       assert.ok(inPath instanceof InvalidIdError, inPath.message);
       assert.match(inPath.message, /^slug .*; no request was sent/);
       const inHeader = await rejection(
-        client.setWorkflowEnabled({
+        setWorkflowEnabled(client, {
           slug: "hubspot",
           configId: "acme",
           linkedAccountId: id,
@@ -127,7 +131,7 @@ describe("security: credentials stay with the platform's host", () => {
           INTEGRATION_PLATFORM_MAX_RETRIES: "0",
         }),
       );
-      const error = await rejection(client.setEnvValue({ variable_definition_id: "d", value: "a secret value" }));
+      const error = await rejection(setEnvValue(client, { variable_definition_id: "d", value: "a secret value" }));
       assert.ok(error instanceof RedirectError, error.message);
       assert.match(
         error.message,
@@ -183,7 +187,7 @@ describe("security: credentials stay with the platform's host", () => {
         }),
       );
       const started = Date.now();
-      const error = await rejection(client.listLinkedAccounts({}));
+      const error = await rejection(listLinkedAccounts(client, {}));
       assert.ok(error instanceof ConnectionError, error.message);
       assert.match(error.message, /the platform did not answer in time/);
       assert.ok(
@@ -209,7 +213,7 @@ describe("security: credentials stay with the platform's host", () => {
           INTEGRATION_PLATFORM_MAX_RETRIES: "0",
         }),
       );
-      const error = await rejection(client.listLinkedAccounts({}));
+      const error = await rejection(listLinkedAccounts(client, {}));
       assert.match(error.message, /the answer was larger than 16 MiB/);
     } finally {
       await big.close();

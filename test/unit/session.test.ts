@@ -2,7 +2,6 @@
 // in-process emulator at its default (the platform's documented) rate limit: what a refresh of
 // many tenants costs in calls, counted from the emulator's request log.
 import * as assert from "node:assert/strict";
-import { PageList } from "../../provider/client/pagination";
 import { Session, type EnvTarget } from "../../provider/session";
 import { FIXTURE } from "../../harness/fixture";
 import { clientFor, useProviderAgainstEmulator } from "../support/provider";
@@ -98,15 +97,16 @@ describe("Session: the reads a command shares", () => {
     const placements = await seedWorkflowValues(3);
     // The emulator's items carry linked_account_id and workflow_id; the documented shape does not.
     const client = clientFor(ctx.emulator);
-    const listEnvValues = client.listEnvValues.bind(client);
-    client.listEnvValues = (scope, query = {}) =>
-      new PageList(async (page, limit) => {
-        const listed = await listEnvValues(scope, { ...query, page, limit });
-        return {
-          ...listed,
-          docs: listed.docs.map(({ linked_account_id: _account, workflow_id: _workflow, ...documented }) => documented),
-        };
-      }, query);
+    const read = client.read.bind(client);
+    client.read = (async (call) => {
+      const answer = await read(call);
+      if (!call.path.startsWith("/env/values/")) return answer;
+      const listed = answer as { docs: Record<string, unknown>[] };
+      return {
+        ...listed,
+        docs: listed.docs.map(({ linked_account_id: _account, workflow_id: _workflow, ...documented }) => documented),
+      };
+    }) as typeof client.read;
     const session = new Session(client);
     const found = await Promise.all(placements.map((t) => session.findEnvValue(t)));
     assert.deepEqual(
