@@ -9,9 +9,22 @@ import { summarizeCommand } from "./commands/summarize";
 import { webhookCommand } from "./commands/webhook";
 import { processIo, type Io } from "./io";
 import { ownManifest } from "./manifest";
-import { COMMAND, COMMANDS, OVERVIEW, OVERVIEW_AFTER, parseProblem, UsageError, usageProblem } from "./usage";
+import { COMMAND, OVERVIEW, OVERVIEW_AFTER, parseProblem, UsageError, usageProblem } from "./usage";
 
 export type { Io } from "./io";
+
+/** The commands, in the order the overview lists them: each made afresh for a run, writing through its io. */
+const COMMANDS: readonly ((io: Io, done: (status: number) => void) => Command)[] = [
+  summarizeCommand,
+  importCommand,
+  shardsCommand,
+  webhookCommand,
+];
+
+/** The commands' names, as users type them after `pulumi-integration-platform`, in the overview's order. */
+export function commandNames(): string[] {
+  return COMMANDS.map((command) => command(processIo, () => {}).name());
+}
 
 /** How a command is named after `pulumi-integration-platform`: "", "import", "shards move". */
 function pathOf(command: Command): string {
@@ -52,16 +65,14 @@ function program(io: Io, outcome: Outcome): Command {
     .argument("[command]")
     .allowExcessArguments()
     .action((command: string | undefined) => {
-      const commands = `${COMMANDS.slice(0, -1).join(", ")} and ${COMMANDS.at(-1)}`;
+      const names = root.commands.map((sub) => sub.name());
+      const commands = `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
       if (command === undefined) throw new UsageError(`missing command: the commands are ${commands}`);
       if (command === "help")
         throw new UsageError(`there is no help command: run \`${COMMAND} <command> --help\` for a command's help`);
       throw new UsageError(`unknown command ${JSON.stringify(command)}: the commands are ${commands}`);
-    })
-    .addCommand(summarizeCommand(io, done))
-    .addCommand(importCommand(io, done))
-    .addCommand(shardsCommand(io, done))
-    .addCommand(webhookCommand(io, done));
+    });
+  for (const command of COMMANDS) root.addCommand(command(io, done));
   // A problem an action throws concerns the command whose action it is.
   root.hook("preAction", (_root, action) => {
     outcome.command = pathOf(action);

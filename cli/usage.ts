@@ -15,9 +15,6 @@ export const COMMAND = "pulumi-integration-platform";
  */
 export const INVOCATION = isSingleExecutable() ? COMMAND : `npx ${COMMAND}`;
 
-/** The commands, in the order the overview lists them. */
-export const COMMANDS = ["summarize", "import", "shards", "webhook"] as const;
-
 /** What the overview says above the list of commands. */
 export const OVERVIEW =
   "The integration platform's command line, beside Pulumi: summarizes a `pulumi preview --json` for a pull " +
