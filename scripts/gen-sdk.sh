@@ -21,6 +21,8 @@ set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 ensure_name=gen-sdk
 . "$repo/scripts/lib/ensure.sh"
+# Every SDK generated, each in sdk/<language>; sdk-overlays/<language> is laid over the one it names.
+all_languages=(nodejs python go dotnet java)
 check=false
 schema="$repo/sdk/schema.json"
 out_dir=""
@@ -30,8 +32,10 @@ while [ $# -gt 0 ]; do
     --check) check=true ;;
     --schema) schema="$(cd "$(dirname "${2:?--schema needs a file}")" && pwd)/$(basename "$2")"; shift ;;
     --out) mkdir -p "${2:?--out needs a folder}"; out_dir="$(cd "$2" && pwd)"; shift ;;
-    nodejs | python | go | dotnet | java) languages+=("$1") ;;
-    *) log "unknown argument '$1': use --check, nothing, or --schema FILE --out DIR [nodejs python go dotnet java]"; exit 2 ;;
+    *)
+      if [[ " ${all_languages[*]} " == *" $1 "* ]]; then languages+=("$1"); else
+        log "unknown argument '$1': use --check, nothing, or --schema FILE --out DIR [${all_languages[*]}]"; exit 2
+      fi ;;
   esac
   shift
 done
@@ -40,7 +44,7 @@ if [ -z "$out_dir" ] && { [ "$schema" != "$repo/sdk/schema.json" ] || [ ${#langu
 fi
 if $check && [ -n "$out_dir" ]; then log "--check compares sdk/ and takes no --out"; exit 2; fi
 [ -f "$schema" ] || { log "no schema at $schema"; exit 2; }
-[ ${#languages[@]} -gt 0 ] || languages=(nodejs python go dotnet java)
+[ ${#languages[@]} -gt 0 ] || languages=("${all_languages[@]}")
 wants() { [[ " ${languages[*]} " == *" $1 "* ]]; }
 
 # Each in its own subshell (a command substitution): go_tool's lock is let go when it returns.
@@ -74,9 +78,10 @@ generate() { # <output directory>
     printf '{\n  "resource": true,\n  "name": "integration-platform",\n  "version": "%s",\n  "server": "%s"\n}\n' \
       "$version" "$plugin_server" >"$plugin_json"
   fi
-  # What the generators cannot write (the sharding helpers): our own files, laid over theirs.
-  for language in python go java; do
-    if wants "$language"; then cp -R "$repo/sdk-overlays/$language/." "$1/$language/"; fi
+  # What the generators cannot write (the sharding helpers): our own files, laid over theirs, in
+  # each language that has a folder of them in sdk-overlays/ (its tests/ is no language: never copied).
+  for language in "${languages[@]}"; do
+    if [ -d "$repo/sdk-overlays/$language" ]; then cp -R "$repo/sdk-overlays/$language/." "$1/$language/"; fi
   done
   packaging "$1"
 }
@@ -180,7 +185,7 @@ out="$(mktemp -d "${TMPDIR:-/tmp}/gen-sdk.XXXXXX")"
 trap 'rm -rf "$out"' EXIT
 generate "$out" >/dev/null
 status=0
-for language in nodejs python go dotnet java; do
+for language in "${all_languages[@]}"; do
   if ! diff -r "$repo/sdk/$language" "$out/$language" >"$out/$language.diff" 2>&1; then
     log "sdk/$language is not what sdk/schema.json generates:"
     head -n 40 "$out/$language.diff" >&2
@@ -191,4 +196,4 @@ if [ $status -ne 0 ]; then
   log "run 'npm run gen:schema && bash scripts/gen-sdk.sh' and commit sdk/"
   exit 1
 fi
-log "sdk/nodejs, sdk/python, sdk/go, sdk/dotnet and sdk/java match sdk/schema.json"
+log "sdk/{$(IFS=,; echo "${all_languages[*]}")} match sdk/schema.json"
