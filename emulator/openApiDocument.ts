@@ -80,7 +80,8 @@ export function openApiDocument(version: string = packageVersion()): OpenApiDocu
 function buildDocument(version: string): OpenApiDocument {
   const paths: ZodOpenApiPathsObject = {};
   const schemas: Record<string, oas31.SchemaObject> = {};
-  for (const { url, method, doc, tag } of describedOperations()) {
+  const operations = describedOperations();
+  for (const { url, method, doc, tag } of operations) {
     const path = openApiPath(url);
     if (paths[path]?.[method]) throw new Error(`${method.toUpperCase()} ${url} is described twice`);
     paths[path] = { ...paths[path], [method]: operationObject(method, doc, tag, schemas) };
@@ -95,7 +96,7 @@ function buildDocument(version: string): OpenApiDocument {
     },
     // Relative: the emulator that serves the document, whatever its port.
     servers: [{ url: "/" }],
-    tags: [...new Set(describedOperations().map((operation) => operation.tag))].map((name) => ({ name })),
+    tags: [...new Set(operations.map((operation) => operation.tag))].map((name) => ({ name })),
     components: { securitySchemes: SECURITY_SCHEMES, schemas },
     paths,
   });
