@@ -1,7 +1,7 @@
 // Applications, with their field and workflow definitions: what the fixture seeds and the public
 // API only reads (through configs, env values and the workflow toggle); no route of their own.
 import { z } from "zod";
-import { notFound, workflowNotPublished } from "../errors";
+import { badRequest, notFound, workflowNotPublished } from "../errors";
 import { checkUnique, defineObject, idSchema, nameValueSchema, type Issue, type StoreCore } from "../platformObject";
 
 /** Field input types the platform knows. */
@@ -82,6 +82,47 @@ export function requirePublishedWorkflow(
   if (!workflow) throw notFound(`Workflow ${workflowId} not found`);
   if (!workflow.published) throw workflowNotPublished(workflowId);
   return workflow;
+}
+
+/** A field's definition and the workflow holding it (null for an application's global field). */
+export interface ResolvedField {
+  definition: FieldDefinition;
+  workflow: WorkflowDefinition | null;
+}
+
+/**
+ * Finds the field's definition. An explicit `workflow_id` query is looked at first, then the
+ * application's global fields, then the workflow whose body entry lists the field, and last the
+ * one workflow of the application that has a field with this id.
+ */
+export function resolveField(
+  app: App,
+  fieldId: string,
+  queryWorkflowId: string | undefined,
+  bodyWorkflowId: string | undefined,
+): ResolvedField {
+  const inWorkflow = (workflowId: string) => {
+    const workflow = app.workflows.find((w) => w.id === workflowId);
+    if (!workflow) throw notFound(`Workflow ${workflowId} not found`);
+    const definition = workflow.fields.find((f) => f.id === fieldId);
+    return definition && { definition, workflow };
+  };
+  if (queryWorkflowId !== undefined) {
+    const found = inWorkflow(queryWorkflowId);
+    if (found) return found;
+  }
+  const global = app.fields.find((f) => f.id === fieldId);
+  if (global) return { definition: global, workflow: null };
+  if (queryWorkflowId === undefined) {
+    if (bodyWorkflowId !== undefined) {
+      const found = inWorkflow(bodyWorkflowId);
+      if (found) return found;
+    } else {
+      const owners = app.workflows.filter((w) => w.fields.some((f) => f.id === fieldId));
+      if (owners.length === 1) return inWorkflow(owners[0].id)!;
+    }
+  }
+  throw badRequest(`Field with id ${fieldId} not found`);
 }
 
 function checkApplications(state: ApplicationsState, issue: Issue): void {

@@ -4,7 +4,6 @@
 import { API_PREFIX } from "../../contract/api";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { z } from "zod";
-import { bodyEntryFor, bodyWorkflowIdOf, resolveField, type FieldUpdate, type ResolvedField } from "../configFields";
 import { badRequest, notFound, workflowNotPublished } from "../errors";
 import type { OperationDocs } from "../operationDoc";
 import {
@@ -32,10 +31,12 @@ import { isPlainObject, parseInput } from "../validation";
 import {
   FIELD_TYPES,
   publishedWorkflows,
+  resolveField,
   type App,
   type Applications,
   type ApplicationsState,
   type FieldDefinition,
+  type ResolvedField,
   type WorkflowDefinition,
 } from "./applications";
 import type { Audit } from "./audit";
@@ -88,6 +89,40 @@ export interface ConfigKey {
   linkedAccountId: string;
   slug: string;
   configId: string;
+}
+
+/** One field's entry in the body of a field update: the overrides to keep. */
+export interface FieldEntry {
+  id: string;
+  name?: string;
+  options?: NameValue[];
+  labels?: NameValue[];
+}
+
+/** The field update's body: the spec's form with `fields` and `workflows`, or the platform reference's `{value}`. */
+export type FieldUpdate =
+  | { form: "spec"; fields: FieldEntry[]; workflows: { id: string; fields: FieldEntry[] }[] }
+  | { form: "value"; value: unknown };
+
+/** The workflow whose entry in the spec's body lists the field, if any. */
+export function bodyWorkflowIdOf(update: FieldUpdate, fieldId: string): string | undefined {
+  return update.form === "spec" ? update.workflows.find((w) => w.fields.some((f) => f.id === fieldId))?.id : undefined;
+}
+
+/** The body's entry for the field: in `fields` for a global field, in its workflow's `fields` otherwise. */
+export function bodyEntryFor(
+  update: Extract<FieldUpdate, { form: "spec" }>,
+  fieldId: string,
+  workflowId: string | null,
+): FieldEntry {
+  const entries =
+    workflowId === null ? update.fields : (update.workflows.find((w) => w.id === workflowId)?.fields ?? []);
+  const entry = entries.find((f) => f.id === fieldId);
+  if (!entry) {
+    const where = workflowId === null ? "fields" : `the fields of workflows entry ${workflowId}`;
+    throw badRequest(`The body has no entry for field ${fieldId} in ${where}`);
+  }
+  return entry;
 }
 
 /** A field update as the route parsed it: where the field is, which one, and the body. */
