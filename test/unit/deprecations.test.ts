@@ -110,9 +110,10 @@ describe("deprecations: each names the release that removes it, and is gone by t
 
   it("CHANGELOG.md's Upgrading section names each removal release", () => {
     const changelog = fs.readFileSync(path.join(REPO, "CHANGELOG.md"), "utf8");
-    const start = changelog.indexOf("## [Unreleased]");
-    const unreleased = changelog.slice(start, changelog.indexOf("\n## [", start));
-    const upgrading = unreleased.slice(unreleased.indexOf("### Upgrading"));
+    // The newest section that has an Upgrading part: [Unreleased], or the release just cut.
+    const sections = changelog.split(/\n(?=## \[)/).filter((section) => section.startsWith("## ["));
+    const newest = sections.find((section) => section.includes("### Upgrading")) ?? "";
+    const upgrading = newest.slice(newest.indexOf("### Upgrading"));
     for (const release of new Set(found.map((d) => d.removedIn).filter(Boolean)))
       assert.match(upgrading, new RegExp(`removed in ${release!.replace(/\./g, "\\.")}`), `names ${release}`);
   });

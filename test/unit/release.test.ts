@@ -57,11 +57,10 @@ describe("npm run release", () => {
     assert.equal(changelogSection(changelog, "Unreleased"), "- new\n");
     assert.equal(changelogSection(changelog, "0.5.0"), "- old\n");
     assert.equal(changelogSection(changelog, "0.6.0"), undefined);
-    assert.ok(
-      changelogSection(fs.readFileSync(path.join(REPO, "CHANGELOG.md"), "utf8"), "Unreleased")?.includes(
-        "one executable",
-      ),
-    );
+    // The release of this package.json's version holds the executables (0.6.0 brought them).
+    const { version } = JSON.parse(fs.readFileSync(path.join(REPO, "package.json"), "utf8"));
+    const text = fs.readFileSync(path.join(REPO, "CHANGELOG.md"), "utf8");
+    assert.ok((changelogSection(text, version) ?? changelogSection(text, "Unreleased"))?.includes("one executable"));
   });
 });
 
