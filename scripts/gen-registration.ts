@@ -3,7 +3,9 @@
 //   - provider/dynamic/registry.ts: the class users construct and its Args, and the table of
 //     forwarder modules, each `require` literal (the plugin's bundler follows only those);
 //   - provider/dynamic/forwarders/<Type>.ts for a type that has none. Existing ones are never
-//     rewritten or removed: state written by every release requires them (docs/design/dynamic.md).
+//     rewritten or removed: state written by every release requires them (docs/design/dynamic.md);
+//   - README.md's sections "resource types" (their count in words and their names) and "resource
+//     pages" (a link to each type's page), between their markers (scripts/generatedSections.ts).
 // `npm run build` runs it first; `--check` (npm run lint) fails when a written file is not current.
 //
 //   npx ts-node --transpile-only scripts/gen-registration.ts [--check]
@@ -11,8 +13,10 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import * as prettier from "prettier";
 import { RESOURCES } from "../provider/resources";
+import { pendingSections, wrapped } from "./generatedSections";
 
 const DYNAMIC = path.join(__dirname, "..", "provider", "dynamic");
+const README = path.join(__dirname, "..", "README.md");
 
 /** `an` before a vowel, as the hand-written JSDoc said it ("Inputs of an ApplicationEvent"). */
 const article = (word: string) => (/^[AEIOU]/.test(word) ? "an" : "a");
@@ -66,6 +70,26 @@ export function forwarderSource(type: string): string {
   ].join("\n");
 }
 
+const WORDS = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"];
+
+/** The page name of a type: `ConfigField` → `config-field`. */
+export const pageOf = (type: string) => type.replace(/(?<=[a-z])(?=[A-Z])/g, "-").toLowerCase();
+
+/** README.md's sections written from these types: their count in words and names, and their pages' links. */
+export function readmeSections(types: string[]): Record<string, string> {
+  const count = `${WORDS[types.length] ?? types.length} Pulumi resource${types.length === 1 ? "" : "s"},`;
+  const names = types.flatMap((type, i) => {
+    const name = `\`${type}\``;
+    if (i === types.length - 1) return i > 0 ? ["and", name] : [name];
+    return [i === types.length - 2 ? name : `${name},`];
+  });
+  const links = types.map((type) => `[\`${type}\`](docs/resources/${pageOf(type)}.md)`);
+  return {
+    "resource types": `${count}\n  ${wrapped(names, " ", 98, "  ", 2)}`,
+    "resource pages": `\n${wrapped(links, ", ", 110)}`,
+  };
+}
+
 /** `text` as prettier formats it at `file`, so that the lint's formatting check passes whatever the names' lengths. */
 async function formatted(file: string, text: string): Promise<string> {
   return prettier.format(text, { ...(await prettier.resolveConfig(file)), filepath: file });
@@ -79,6 +103,8 @@ export async function pending(): Promise<Map<string, string>> {
     if (!fs.existsSync(file)) files.set(file, forwarderSource(type));
   }
   const stale = new Map<string, string>();
+  const readme = pendingSections(README, readmeSections(RESOURCES.map((d) => d.type)));
+  if (readme !== undefined) stale.set(README, readme);
   for (const [file, text] of files) {
     const wanted = await formatted(file, text);
     if (!fs.existsSync(file) || fs.readFileSync(file, "utf8") !== wanted) stale.set(file, wanted);

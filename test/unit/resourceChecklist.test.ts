@@ -15,13 +15,13 @@ import * as pkg from "../../provider";
 import { DESCRIPTIONS } from "../../provider/descriptions";
 import { RESOURCES } from "../../provider/resources";
 import { REPLACES } from "../../provider/resources/properties";
-import { forwarderSource, pending, registrySource } from "../../scripts/gen-registration";
+import { pendingSections } from "../../scripts/generatedSections";
+import { EMULATOR_PAGE, pending as pendingOpenApi } from "../../scripts/gen-openapi";
+import { forwarderSource, pageOf, pending, readmeSections, registrySource } from "../../scripts/gen-registration";
 
 const REPO = path.resolve(__dirname, "../..");
 const read = (file: string) => fs.readFileSync(path.join(REPO, file), "utf8");
 const TYPES = RESOURCES.map((d) => d.type);
-/** The page name of a type: `ConfigField` → `config-field`. */
-const pageOf = (type: string) => type.replace(/(?<=[a-z])(?=[A-Z])/g, "-").toLowerCase();
 
 /** The checklist's section, and the repository paths it names (in backticks). */
 function checklist() {
@@ -95,20 +95,23 @@ describe("adding a resource type: the checklist is the real list", () => {
     }
   });
 
-  it("has README.md name each type, with their count in words, and link its page; and nothing else as a type", () => {
-    const readme = read("README.md");
-    const provider = /^- \*\*The provider\*\*: (\w+) Pulumi resources, ([^]*?), and lookups\./m.exec(readme);
-    assert.ok(provider, "README.md's 'The provider' names the resources");
-    const WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"];
-    assert.equal(provider[1], WORDS[RESOURCES.length], "README.md counts the resource types in words");
-    assert.deepEqual([...provider[2].matchAll(/`(\w+)`/g)].map((m) => m[1]).sort(), [...TYPES].sort());
-    const linked = [...readme.matchAll(/\[`(\w+)`\]\(docs\/resources\/([\w-]+)\.md\)/g)].map((m) => [m[1], m[2]]);
-    const types = linked.filter(([name]) => name !== "LinkedAccountSetup");
-    assert.deepEqual(
-      types.sort(),
-      TYPES.map((type) => [type, pageOf(type)]).sort(),
-      "README.md links each type's page",
+  it("writes README.md's list of types, their count in words, and their pages' links from RESOURCES", () => {
+    const sections = readmeSections([...TYPES, "Probe"]);
+    const words = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"];
+    assert.match(sections["resource types"], new RegExp(`^${words[TYPES.length + 1]} Pulumi resources,`));
+    assert.match(sections["resource types"], /and `Probe`$/);
+    assert.match(sections["resource pages"], /\[`Probe`\]\(docs\/resources\/probe\.md\)$/);
+    assert.equal(
+      pendingSections(path.join(REPO, "README.md"), readmeSections(TYPES)),
+      undefined,
+      "README.md's sections are what RESOURCES gives (npm run build)",
     );
+    const linked = [...read("README.md").matchAll(/\[`(\w+)`\]\(docs\/resources\/([\w-]+)\.md\)/g)];
+    for (const type of TYPES)
+      assert.ok(
+        linked.some(([, name, page]) => name === type && page === pageOf(type)),
+        `README.md links ${type}'s page`,
+      );
   });
 
   it("derives 'Changing it replaces the resource.' from the identity group: no JSDoc writes it", () => {
@@ -236,7 +239,8 @@ describe("adding a platform object to the emulator: one file and one line in OBJ
     }
   });
 
-  it("has docs/emulator.md name each object and list every route of OBJECTS in its Operations, and no other", () => {
+  it("has docs/emulator.md's list of objects and its Operations written from OBJECTS: every route, no other", () => {
+    assert.ok(!pendingOpenApi().has(EMULATOR_PAGE), "docs/emulator.md is what OBJECTS gives (npm run gen:openapi)");
     const page = read("docs/emulator.md");
     const objects = page.slice(page.indexOf("## Platform objects"));
     for (const object of OBJECTS)
