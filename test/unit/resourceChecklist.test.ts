@@ -68,6 +68,18 @@ describe("adding a resource type: the checklist is the real list", () => {
     }
   });
 
+  it("lists no file a generator writes among the docs written by hand", () => {
+    const { section } = checklist();
+    const start = section.indexOf("Written by hand, in the docs:");
+    const docs = section.slice(start, section.indexOf("Then its tests", start));
+    assert.ok(start >= 0 && docs.includes("docs/resources/<page>.md"), "the checklist lists the docs written by hand");
+    for (const generated of ["`README.md`", "`docs/emulator.md`"])
+      assert.ok(
+        !docs.includes(generated),
+        `${generated} is written by a generator (npm run lint checks it), not by hand`,
+      );
+  });
+
   it("lists every provider/ file that names every type: a per-type list written by hand would be one", () => {
     const { paths } = checklist();
     const perType = filesUnder("provider").filter((file) => TYPES.every((type) => read(file).includes(type)));
