@@ -30,7 +30,12 @@ function blocks(language: string): { where: string; code: string }[] {
     for (let i = 0; i < lines.length; i++) {
       if (lines[i].trim() !== "```" + language) continue;
       const end = lines.findIndex((line, j) => j > i && line.trim() === "```");
-      found.push({ where: `${file}:${i + 1}`, code: lines.slice(i + 1, end).join("\n") });
+      // A block inside a list item is indented as its fence is: the code is what is under the fence.
+      const indent = lines[i].length - lines[i].trimStart().length;
+      const code = lines
+        .slice(i + 1, end)
+        .map((line) => line.slice(Math.min(indent, line.length - line.trimStart().length)));
+      found.push({ where: `${file}:${i + 1}`, code: code.join("\n") });
       i = end;
     }
   }
