@@ -370,6 +370,8 @@ async function providerCalls(r: Recording, url: string, emulator: RunningEmulato
 describe("the client on the wire: every request, as sent (golden client-wire.txt)", () => {
   let emulator: RunningEmulator;
   before(async () => {
+    // Limit off, though the platform has one (20/s, burst 5): the golden is every request as sent, and a
+    // 429's retry would add requests that depend on timing; the pacing itself is proven by rateLimit.test.ts.
     emulator = await startEmulator({ quiet: true, rateLimit: "off" });
   });
   after(async () => emulator?.close());
