@@ -6,6 +6,7 @@
 //
 //   npx ts-node --transpile-only scripts/gen-dashboard.ts [--check]
 import { createHash } from "node:crypto";
+import { staleFile, writeOrCheck } from "./lib/generated";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as prettier from "prettier";
@@ -57,18 +58,7 @@ export function assetsSource(dir = SOURCE): string {
 
 async function main(): Promise<void> {
   const text = await prettier.format(assetsSource(), { ...(await prettier.resolveConfig(FILE)), filepath: FILE });
-  const current = fs.existsSync(FILE) ? fs.readFileSync(FILE, "utf8") : "";
-  if (process.argv.includes("--check")) {
-    if (current !== text) {
-      console.error(
-        "emulator/dashboardAssets.ts is not what emulator/dashboard/ gives: run `npm run build` and commit it",
-      );
-      process.exit(1);
-    }
-  } else if (current !== text) {
-    fs.writeFileSync(FILE, text);
-    console.log("gen-dashboard: wrote emulator/dashboardAssets.ts");
-  }
+  writeOrCheck("gen-dashboard", staleFile(FILE, text), "not what emulator/dashboard/ gives", "npm run build");
 }
 
 if (require.main === module) {

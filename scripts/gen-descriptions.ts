@@ -6,7 +6,7 @@
 // `npm run build` runs it first; `--check` (npm run lint) fails when the table is not current.
 //
 //   npx ts-node --transpile-only scripts/gen-descriptions.ts [--check]
-import * as fs from "node:fs";
+import { staleFile, writeOrCheck } from "./lib/generated";
 import * as path from "node:path";
 import * as prettier from "prettier";
 import * as ts from "typescript";
@@ -85,16 +85,7 @@ async function main(): Promise<void> {
     ...(await prettier.resolveConfig(FILE)),
     filepath: FILE,
   });
-  const current = fs.existsSync(FILE) ? fs.readFileSync(FILE, "utf8") : "";
-  if (process.argv.includes("--check")) {
-    if (current !== text) {
-      console.error("provider/descriptions.ts is not the JSDoc's: run `npm run build` and commit it");
-      process.exit(1);
-    }
-  } else if (current !== text) {
-    fs.writeFileSync(FILE, text);
-    console.log("gen-descriptions: wrote provider/descriptions.ts");
-  }
+  writeOrCheck("gen-descriptions", staleFile(FILE, text), "not the JSDoc's", "npm run build");
 }
 
 if (require.main === module) {

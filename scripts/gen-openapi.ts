@@ -7,6 +7,7 @@
 //
 //   npx ts-node --transpile-only scripts/gen-openapi.ts [--check]
 import * as fs from "node:fs";
+import { writeOrCheck } from "./lib/generated";
 import * as path from "node:path";
 import { API_PREFIX } from "../contract/api";
 import { OBJECTS } from "../emulator/objects";
@@ -62,17 +63,7 @@ export function pending(): Map<string, string> {
 }
 
 function main(): void {
-  const stale = pending();
-  const shown = [...stale.keys()].map((file) => path.relative(path.join(__dirname, ".."), file));
-  if (process.argv.includes("--check")) {
-    if (stale.size > 0) {
-      console.error(`not what the routes describe: ${shown.join(", ")}; run \`npm run gen:openapi\` and commit them`);
-      process.exit(1);
-    }
-  } else {
-    for (const [file, text] of stale) fs.writeFileSync(file, text);
-    if (stale.size > 0) console.log(`gen-openapi: wrote ${shown.join(", ")}`);
-  }
+  writeOrCheck("gen-openapi", pending(), "not what the routes describe", "npm run gen:openapi");
 }
 
 if (require.main === module) main();

@@ -10,6 +10,7 @@
 //
 //   npx ts-node --transpile-only scripts/gen-registration.ts [--check]
 import * as fs from "node:fs";
+import { writeOrCheck } from "./lib/generated";
 import * as path from "node:path";
 import * as prettier from "prettier";
 import { RESOURCES } from "../provider/resources";
@@ -113,17 +114,7 @@ export async function pending(): Promise<Map<string, string>> {
 }
 
 async function main(): Promise<void> {
-  const stale = await pending();
-  const shown = [...stale.keys()].map((file) => path.relative(path.join(__dirname, ".."), file));
-  if (process.argv.includes("--check")) {
-    if (stale.size > 0) {
-      console.error(`not derived from RESOURCES: ${shown.join(", ")}; run \`npm run build\` and commit them`);
-      process.exit(1);
-    }
-  } else {
-    for (const [file, text] of stale) fs.writeFileSync(file, text);
-    if (stale.size > 0) console.log(`gen-registration: wrote ${shown.join(", ")}`);
-  }
+  writeOrCheck("gen-registration", await pending(), "not derived from RESOURCES", "npm run build");
 }
 
 if (require.main === module) {
