@@ -168,6 +168,7 @@ describe("docs: one story (versions, commands, options, type tokens, files)", fu
     helps.set("webhook send", optionsIn(await helpOf(["webhook", "send"])));
     const root = optionsIn(await helpOf([]));
     const problems: string[] = [];
+    let checked = 0;
     for (const { at, match } of matches(markdown, /(?<![\w/-])pulumi-integration-platform (?!-)([^\n]*)/g)) {
       const words = commandWords(match[1]);
       if (words.length === 0 || !/^[a-z-]+$/.test(words[0])) continue;
@@ -179,19 +180,18 @@ describe("docs: one story (versions, commands, options, type tokens, files)", fu
       }
       const known = helps.get(`${command} ${sub}`) ?? helps.get(command)!;
       // `shards <pulumi command>` passes the rest to pulumi: only the options before it are shards'.
-      const own =
-        command === "shards"
-          ? words.slice(
-              1,
-              words.findIndex((w, i) => i > 0 && /^[a-z]+$/.test(w)),
-            )
-          : words;
-      for (const option of own.map((w) => /^--[a-z][a-z-]*/.exec(w)?.[0]).filter((o): o is string => !!o))
+      const end = words.findIndex((w, i) => i > 0 && /^[a-z]+$/.test(w));
+      const own = command === "shards" ? words.slice(1, end === -1 ? undefined : end) : words;
+      for (const option of own.map((w) => /^--[a-z][a-z-]*/.exec(w)?.[0]).filter((o): o is string => !!o)) {
+        checked++;
         if (!known.has(option) && !root.has(option))
           problems.push(
             `${where(at)}\n    ${command}${sub && helps.has(`${command} ${sub}`) ? ` ${sub}` : ""} has no ${option}`,
           );
+      }
     }
+    // The matching must find the docs' commands at all, or the check above proves nothing.
+    assert.ok(checked > 30, `only ${checked} options of the command line found in the docs: fix the matching`);
     const emulator = emulatorOptions();
     for (const { at, match } of matches(markdown, /pulumi-integration-platform-emulator ([^\n]*)/g))
       for (const option of commandWords(match[1]).filter((w) => /^--[a-z]/.test(w)))
