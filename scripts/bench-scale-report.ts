@@ -2,7 +2,7 @@
 // with the number of linked accounts, against the rate floor and the engine floor:
 //
 //   npx ts-node --transpile-only scripts/bench-scale-report.ts <results.json> ... \
-//     [--svg <file> --plot shards|shards-skip --backend file|s3 --provider dynamic|native|python] \
+//     [--svg <file> --plot shards|shards-skip --backend file|s3 --provider dynamic|native|python|go|java] \
 //     [--target 1.15 --most-429 0.2]
 import * as fs from "node:fs";
 import { parseArgs } from "node:util";
@@ -11,11 +11,17 @@ import { logLogSvg } from "./lib/plot";
 
 /**
  * Which of our providers a row's program ran on: the dynamic resources (`ours`), the native provider
- * from TypeScript (`native`), or the native provider from a Python program (`python`).
+ * from TypeScript (`native`), or the native provider from a Python, Go or Java program (`python`, `go`, `java`).
  */
-type Provider = "dynamic" | "native" | "python";
+type Provider = "dynamic" | "native" | "python" | "go" | "java";
 /** The results' key of each provider's program (scripts/lib/scalePrograms.ts PROGRAMS). */
-const PROGRAM_OF: Record<Provider, string> = { dynamic: "ours", native: "native", python: "python" };
+const PROGRAM_OF: Record<Provider, string> = {
+  dynamic: "ours",
+  native: "native",
+  python: "python",
+  go: "go",
+  java: "java",
+};
 
 /** One K, layout, backend and provider: our program's run, the floor's and the peer's when they ran at that K. */
 interface Row {
@@ -61,7 +67,7 @@ const fmt = (n: number, digits = 1) => n.toFixed(digits);
 function rows(results: Record<string, unknown>): Row[] {
   const runs = new Map<string, Partial<Record<string, ProgramRun>>>();
   for (const [key, value] of Object.entries(results)) {
-    const match = /^(\d+)\/([^/]+)\/(ours|floor|native|python)(?:\/(s3))?$/.exec(key);
+    const match = /^(\d+)\/([^/]+)\/(ours|floor|native|python|go|java)(?:\/(s3))?$/.exec(key);
     if (!match) continue;
     const id = `${match[1]}/${match[2]}/${match[4] ?? "file"}`;
     runs.set(id, { ...runs.get(id), [match[3]]: value as ProgramRun });
@@ -69,7 +75,7 @@ function rows(results: Record<string, unknown>): Row[] {
   const found: Row[] = [];
   for (const [id, programs] of runs) {
     const [k, layout, backend] = id.split("/");
-    for (const provider of ["dynamic", "native", "python"] as Provider[]) {
+    for (const provider of Object.keys(PROGRAM_OF) as Provider[]) {
       const run = programs[PROGRAM_OF[provider]];
       if (!run) continue;
       const peer = results[`${k}/peer`] as Row["peer"];
@@ -266,7 +272,7 @@ function main(): void {
   if (positionals.length < 1)
     throw new Error(
       "usage: bench-scale-report.ts <results.json> ... [--svg <file> --plot shards|shards-skip --backend file|s3" +
-        " --provider dynamic|native|python] [--target 1.15 --most-429 0.2]",
+        " --provider dynamic|native|python|go|java] [--target 1.15 --most-429 0.2]",
     );
   // Several runs' results together: later files add to (or replace) the earlier ones' rows.
   const runs = positionals.map((file) => JSON.parse(fs.readFileSync(file, "utf8")) as Record<string, unknown>);

@@ -6,9 +6,17 @@ import * as fs from "node:fs";
 const PROVIDER_HOSTS = ["cmd/dynamic-provider", "pulumi-resource-integration-platform"];
 /**
  * What a Pulumi program's command line holds: a Node.js one runs through the SDK's `cmd/run`, a
- * Python one through the host's `pulumi-language-python-exec`.
+ * Python one through the host's `pulumi-language-python-exec`, a Go one is the binary the host built
+ * (`/tmp/pulumi-go.<n>`) or the bench's prebuilt one, a Java one Maven's `exec:java` or the bench's jar.
  */
-const PROGRAMS = ["@pulumi/pulumi/cmd/run/", "pulumi-language-python-exec"];
+const PROGRAMS = [
+  "@pulumi/pulumi/cmd/run/",
+  "pulumi-language-python-exec",
+  "/pulumi-go.",
+  "bench-program",
+  "exec:java",
+  "-1.0-SNAPSHOT.jar",
+];
 
 /** Peak RSS (VmHWM) of the processes watched (hosts or programs): the largest one's, and their most at once. */
 export interface HostMemory {

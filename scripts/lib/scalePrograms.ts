@@ -1,12 +1,13 @@
 // The programs `npm run bench:scale` and `npm run bench:shard-preview` run: per linked account a
 // ConfigField, a WorkflowToggle and an EnvVariableValue, on the dynamic resources, on the native
-// provider (from TypeScript or from Python), or as no-op dynamic resources (the engine's own time).
-// Each takes its shard's accounts.
+// provider (from TypeScript, Python, Go or Java), or as no-op dynamic resources (the engine's own time).
+// Each takes its shard's accounts, with its SDK's own sharding helper.
+import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../emulator";
-import { Workspace } from "../../harness/engine";
-import { languageHostsDir, nodeSdkInstall, pythonBin } from "../../harness/languages";
+import { REPO, Workspace } from "../../harness/engine";
+import { javaEnv, languageHostsDir, nodeSdkInstall, pythonBin } from "../../harness/languages";
 import { nativePath } from "../../harness/native";
 import { installedPackage, writeProgram } from "../../harness/program";
 import { startS3Backend } from "../../harness/s3";
@@ -52,16 +53,154 @@ for id in tenants:
                               value="tier-bench", no_value_before=True)
 `;
 
-/** The programs: their main file's text, the install their node_modules come from, and their runtime. */
-export const PROGRAMS = {
-  ours: { text: () => setup("pulumi-integration-platform"), install: () => installedPackage(), python: false },
-  native: { text: () => setup("pulumi-integration-platform-sdk"), install: () => nodeSdkInstall(), python: false },
-  floor: { text: () => FLOOR, install: () => installedPackage(), python: false },
-  // The plugin comes from the package's bin link (nativePath); the program runs in the venv of sdk/python.
-  python: { text: () => PYTHON, install: () => installedPackage(), python: true },
-};
+/**
+ * The same setup in Go on the generated SDK (sdk/go, by a `replace`), its shard's accounts picked by the SDK's
+ * `InThisShard`. The Go host builds the program at each command, as `pulumi new go` leaves it.
+ */
+const GO = `package main
+
+import (
+	"encoding/json"
+	"os"
+
+	ip "github.com/pulumi-integration-platform/pulumi-integration-platform/sdk/go/integrationplatform"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+)
+
+func main() {
+	pulumi.Run(func(ctx *pulumi.Context) error {
+		data, err := os.ReadFile("tenants.json")
+		if err != nil {
+			return err
+		}
+		var all []string
+		if err := json.Unmarshal(data, &all); err != nil {
+			return err
+		}
+		where, err := ip.StackShard(ctx)
+		if err != nil {
+			return err
+		}
+		for _, id := range ip.InThisShard(all, func(id string) string { return id }, where) {
+			account := pulumi.String(id)
+			if _, err := ip.NewConfigField(ctx, id+"-pipeline", &ip.ConfigFieldArgs{
+				Slug: pulumi.String("hubspot"), LinkedAccountId: account, ConfigId: account,
+				FieldId: pulumi.String("hs_pipeline"), Name: pulumi.String(id + " pipeline"),
+				RestoreOnDelete: &ip.ConfigFieldValuesArgs{Name: pulumi.String("Pipeline")},
+			}); err != nil {
+				return err
+			}
+			if _, err := ip.NewWorkflowToggle(ctx, id+"-deal-alerts", &ip.WorkflowToggleArgs{
+				Slug: pulumi.String("hubspot"), LinkedAccountId: account, ConfigId: account,
+				WorkflowId: pulumi.String("wf_hs_deal_alerts"), Enabled: pulumi.Bool(true), RestoreOnDelete: pulumi.Bool(false),
+			}); err != nil {
+				return err
+			}
+			// As the peer program does: a tier the new account did not have, so destroy deletes it.
+			if _, err := ip.NewEnvVariableValue(ctx, id+"-tier", &ip.EnvVariableValueArgs{
+				DefinitionId: pulumi.String("${ACCOUNT_TIER}"), LinkedAccountId: account,
+				Value: pulumi.String("tier-bench"), NoValueBefore: pulumi.Bool(true),
+			}); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+`;
+
+/**
+ * The same setup in Java on the generated SDK (installed in the tests' Maven repository), its shard's accounts
+ * picked by the SDK's `Sharding.inThisShard`; the Java host runs it with `mvn compile exec:java`, as
+ * `pulumi new java` leaves it. The accounts are read one a line: the program needs no JSON library.
+ */
+const JAVA = `package bench;
+
+import com.pulumi.Context;
+import com.pulumi.Pulumi;
+import io.github.pulumiintegrationplatform.integrationplatform.*;
+import io.github.pulumiintegrationplatform.integrationplatform.inputs.ConfigFieldValuesArgs;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+public class App {
+    public static void main(String[] args) {
+        Pulumi.run(App::stack);
+    }
+
+    static void stack(Context ctx) {
+        List<String> all;
+        try {
+            all = Files.readAllLines(Path.of("tenants.txt"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        for (var id : Sharding.inThisShard(all, t -> t, Sharding.stackShard(ctx))) {
+            new ConfigField(id + "-pipeline", ConfigFieldArgs.builder()
+                .slug("hubspot").linkedAccountId(id).configId(id).fieldId("hs_pipeline").name(id + " pipeline")
+                .restoreOnDelete(ConfigFieldValuesArgs.builder().name("Pipeline").build()).build());
+            new WorkflowToggle(id + "-deal-alerts", WorkflowToggleArgs.builder()
+                .slug("hubspot").linkedAccountId(id).configId(id).workflowId("wf_hs_deal_alerts")
+                .enabled(true).restoreOnDelete(false).build());
+            // As the peer program does: a tier the new account did not have, so destroy deletes it.
+            new EnvVariableValue(id + "-tier", EnvVariableValueArgs.builder()
+                .definitionId("${ACCOUNT_TIER}").linkedAccountId(id).value("tier-bench").noValueBefore(true).build());
+        }
+    }
+}
+`;
+
 /** One of the programs. */
-export type Program = keyof typeof PROGRAMS;
+export type Program = "ours" | "native" | "floor" | "python" | "go" | "go-binary" | "java" | "java-jar";
+
+/** The plugin that makes a prebuilt Java program's jar with its dependencies, its main class in the manifest. */
+const SHADE = `      <plugin>
+        <groupId>org.apache.maven.plugins</groupId>
+        <artifactId>maven-shade-plugin</artifactId>
+        <version>3.6.2</version>
+        <executions>
+          <execution>
+            <phase>package</phase>
+            <goals><goal>shade</goal></goals>
+            <configuration>
+              <createDependencyReducedPom>false</createDependencyReducedPom>
+              <transformers>
+                <transformer implementation="org.apache.maven.plugins.shade.resource.ServicesResourceTransformer"/>
+                <transformer implementation="org.apache.maven.plugins.shade.resource.ManifestResourceTransformer">
+                  <mainClass>bench.App</mainClass>
+                </transformer>
+              </transformers>
+            </configuration>
+          </execution>
+        </executions>
+      </plugin>
+`;
+
+/** A program's language: how its project is laid out and which host runs it. */
+type Runtime = "nodejs" | "python" | "go" | "java";
+
+/**
+ * The programs: their main file's text, the install their node_modules come from, their runtime, and for Go and
+ * Java whether the program is built once beforehand (`prebuilt`, the runtime's `binary` option) instead of by the
+ * host at each command (`go build`, `mvn compile exec:java`).
+ */
+export const PROGRAMS: Record<
+  Program,
+  { text: () => string; install: () => string; runtime: Runtime; prebuilt?: boolean }
+> = {
+  ours: { text: () => setup("pulumi-integration-platform"), install: () => installedPackage(), runtime: "nodejs" },
+  native: { text: () => setup("pulumi-integration-platform-sdk"), install: () => nodeSdkInstall(), runtime: "nodejs" },
+  floor: { text: () => FLOOR, install: () => installedPackage(), runtime: "nodejs" },
+  // The plugin comes from the package's bin link (nativePath); the program runs in the venv of sdk/python.
+  python: { text: () => PYTHON, install: () => installedPackage(), runtime: "python" },
+  go: { text: () => GO, install: () => installedPackage(), runtime: "go" },
+  "go-binary": { text: () => GO, install: () => installedPackage(), runtime: "go", prebuilt: true },
+  java: { text: () => JAVA, install: () => installedPackage(), runtime: "java" },
+  "java-jar": { text: () => JAVA, install: () => installedPackage(), runtime: "java", prebuilt: true },
+};
 
 /** The same resources as no-op dynamic resources: the engine's floor. */
 const FLOOR = `${NOOP_RESOURCE}
@@ -75,19 +214,67 @@ for (const id of tenants) {
 }
 `;
 
-/** Writes `program` for `tenants` into `parent`/`name`; returns its directory. */
+/** Writes `program` for `tenants` into `parent`/`name` (building a prebuilt one); returns its directory. */
 export function writeScaleProgram(program: Program, parent: string, name: string, tenants: string[]): string {
-  const { text, install, python } = PROGRAMS[program];
-  const main = python ? "__main__.py" : "index.ts";
+  const { text, install, runtime, prebuilt } = PROGRAMS[program];
+  const main = { nodejs: "index.ts", python: "__main__.py", go: "main.go", java: "src/main/java/bench/App.java" }[
+    runtime
+  ];
   const dir = writeProgram(parent, name, { [main]: text(), "tenants.json": JSON.stringify(tenants) }, install());
-  if (python) {
+  if (runtime === "python") {
     const venv = path.dirname(pythonBin());
     fs.writeFileSync(
       path.join(dir, "Pulumi.yaml"),
       `name: ${name}\nruntime:\n  name: python\n  options:\n    virtualenv: ${JSON.stringify(venv)}\n`,
     );
   }
+  if (runtime !== "go" && runtime !== "java") return dir;
+  let binary: string | undefined;
+  if (runtime === "go") {
+    writeGoModule(dir, name);
+    if (prebuilt) binary = build(dir, "go", ["build", "-o", "bench-program", "."], "./bench-program");
+  } else {
+    writeMavenProject(dir, name, tenants, prebuilt === true);
+    const jar = `target/${name}-1.0-SNAPSHOT.jar`;
+    const maven = ["--batch-mode", "--quiet", "--no-transfer-progress", "package"];
+    if (prebuilt) binary = build(dir, "mvn", maven, jar, javaEnv());
+  }
+  const options = binary ? `\n  options:\n    binary: ${binary}` : "";
+  fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `name: ${name}\nruntime:\n  name: ${runtime}${options}\n`);
   return dir;
+}
+
+/** Builds a prebuilt program once, as a CI job would before its shards' commands; returns what the host runs. */
+function build(dir: string, command: string, args: string[], output: string, env: Record<string, string> = {}): string {
+  const started = Date.now();
+  execFileSync(command, args, { cwd: dir, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "inherit"] });
+  process.stderr.write(`bench:   built ${output} once in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  return output;
+}
+
+/** The Go example's module files, as this program's module, with the SDK replaced by this checkout's sdk/go. */
+function writeGoModule(dir: string, name: string): void {
+  const example = path.join(REPO, "examples", "native", "go");
+  const gomod = fs
+    .readFileSync(path.join(example, "go.mod"), "utf8")
+    .replace(/^module .*$/m, `module ${name}`)
+    .replace(/=> \.\.\/\.\.\/\.\.\/sdk\/go$/m, `=> ${path.join(REPO, "sdk", "go")}`);
+  fs.writeFileSync(path.join(dir, "go.mod"), gomod);
+  fs.copyFileSync(path.join(example, "go.sum"), path.join(dir, "go.sum"));
+}
+
+/**
+ * The Java example's pom (the SDK of this checkout's version) with this program's main class, and its accounts; a
+ * prebuilt program's jar holds its dependencies (maven-shade-plugin), as the Java host's `binary` option runs it.
+ */
+function writeMavenProject(dir: string, name: string, tenants: string[], prebuilt: boolean): void {
+  let pom = fs
+    .readFileSync(path.join(REPO, "examples", "native", "java", "pom.xml"), "utf8")
+    .replace("<artifactId>quickstart-java</artifactId>", `<artifactId>${name}</artifactId>`)
+    .replace("<mainClass>quickstart.App</mainClass>", "<mainClass>bench.App</mainClass>");
+  if (prebuilt) pom = pom.replace("    </plugins>", `${SHADE}    </plugins>`);
+  fs.writeFileSync(path.join(dir, "pom.xml"), pom);
+  fs.writeFileSync(path.join(dir, "tenants.txt"), tenants.join("\n") + "\n");
 }
 
 /**
@@ -100,7 +287,9 @@ export function connection(program: Program, emulator: RunningEmulator): Record<
     INTEGRATION_PLATFORM_API_KEY: emulator.apiKey,
     INTEGRATION_PLATFORM_CREATE_WITHOUT_READ: "true",
     ...(program === "native" ? { PATH: nativePath() } : {}),
-    ...(program === "python" ? { PATH: nativePath(languageHostsDir()) } : {}),
+    // The other languages' hosts beside the engine; Java's Maven with the repository that holds the SDK.
+    ...(PROGRAMS[program].runtime !== "nodejs" ? { PATH: nativePath(languageHostsDir()) } : {}),
+    ...(PROGRAMS[program].runtime === "java" ? javaEnv() : {}),
   };
 }
 
