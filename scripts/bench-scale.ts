@@ -81,6 +81,7 @@ async function measure(
       : connection;
   emulator.requests.clear();
   const stop = watchMemory();
+  const cpuBefore = childrenCpuSeconds();
   const started = Date.now();
   let code: number;
   let output: string;
@@ -119,6 +120,9 @@ async function measure(
     hostsTogetherMb: memory.togetherMb,
     programPeakMb: programs.peakMb,
     programsTogetherMb: programs.togetherMb,
+    cpuSeconds: childrenCpuSeconds() - cpuBefore,
+    hostsCpuSeconds: memory.cpuSeconds,
+    programsCpuSeconds: programs.cpuSeconds,
   };
   if (calls.length > 0) {
     // Where the seconds over the rate floor go: before the first call and after the last.
@@ -139,10 +143,25 @@ async function measure(
     measured.beforeFirstCall === undefined
       ? ""
       : `, first call at ${measured.beforeFirstCall.toFixed(1)} s, ${measured.afterLastCall?.toFixed(1)} s after the last`;
+  const cpu = `; CPU ${measured.cpuSeconds!.toFixed(1)} s (programs ${programs.cpuSeconds.toFixed(1)}, plugins ${memory.cpuSeconds.toFixed(1)})`;
   process.stderr.write(
-    `bench:   ${command}: ${seconds.toFixed(1)} s, ${measured.calls} calls, ${measured.rateLimited} × 429${edges}\n`,
+    `bench:   ${command}: ${seconds.toFixed(1)} s, ${measured.calls} calls, ${measured.rateLimited} × 429${edges}${cpu}\n`,
   );
   return measured;
+}
+
+/**
+ * CPU seconds of the children this process waited for, and theirs (Linux /proc: cutime and cstime, in ticks of
+ * 1/100 s): a command's whole cost to the machine's cores, whatever else runs beside it.
+ */
+function childrenCpuSeconds(): number {
+  const stat = fs.readFileSync("/proc/self/stat", "utf8");
+  const [cutime, cstime] = stat
+    .slice(stat.lastIndexOf(")") + 2)
+    .split(" ")
+    .slice(13, 15)
+    .map(Number);
+  return (cutime + cstime) / 100;
 }
 
 /** What the tenants hold on the platform, as the API shows it: their configs and env values, one text each. */

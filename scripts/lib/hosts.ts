@@ -24,6 +24,8 @@ export interface HostMemory {
   peakMb: number;
   /** The most memory the hosts held together at one sample, in MB (several stacks at once). */
   togetherMb: number;
+  /** Their CPU seconds together (user and system), as last sampled before each ended (within 100 ms). */
+  cpuSeconds: number;
 }
 
 /**
@@ -60,6 +62,8 @@ export function watchMemory(): () => CommandMemory {
   const groups = { hosts: PROVIDER_HOSTS, programs: PROGRAMS };
   const peakKb = { hosts: 0, programs: 0 };
   const togetherKb = { hosts: 0, programs: 0 };
+  // Each process's CPU ticks when last sampled: its total when it ended, to a sample's interval.
+  const ticks = { hosts: new Map<number, number>(), programs: new Map<number, number>() };
   // A process's ancestry does not change while it runs: walk it once per process.
   const ours = new Map<number, boolean>();
   const sample = () => {
@@ -79,6 +83,13 @@ export function watchMemory(): () => CommandMemory {
         const rss = /VmRSS:\s+(\d+) kB/.exec(status);
         if (hwm) peakKb[group] = Math.max(peakKb[group], Number(hwm[1]));
         if (rss) now[group] += Number(rss[1]);
+        const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+        const [utime, stime] = stat
+          .slice(stat.lastIndexOf(")") + 2)
+          .split(" ")
+          .slice(11, 13)
+          .map(Number);
+        ticks[group].set(pid, utime + stime);
       } catch {
         // The process ended between listing and reading: nothing to sample.
       }
@@ -90,9 +101,11 @@ export function watchMemory(): () => CommandMemory {
   return () => {
     clearInterval(timer);
     sample();
+    // Linux counts CPU time in ticks of 1/100 s (USER_HZ).
+    const cpu = (group: "hosts" | "programs") => [...ticks[group].values()].reduce((a, b) => a + b, 0) / 100;
     return {
-      hosts: { peakMb: mb(peakKb.hosts), togetherMb: mb(togetherKb.hosts) },
-      programs: { peakMb: mb(peakKb.programs), togetherMb: mb(togetherKb.programs) },
+      hosts: { peakMb: mb(peakKb.hosts), togetherMb: mb(togetherKb.hosts), cpuSeconds: cpu("hosts") },
+      programs: { peakMb: mb(peakKb.programs), togetherMb: mb(togetherKb.programs), cpuSeconds: cpu("programs") },
     };
   };
 }

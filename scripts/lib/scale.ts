@@ -19,6 +19,13 @@ export interface Measured {
   programPeakMb?: number;
   /** The most all programs held at once (MB). */
   programsTogetherMb?: number;
+  /**
+   * CPU seconds of the command's processes (the CLI, its language hosts, programs and plugins; not the emulator,
+   * which runs in the bench's own process), and of its provider hosts and its programs among them.
+   */
+  cpuSeconds?: number;
+  hostsCpuSeconds?: number;
+  programsCpuSeconds?: number;
   /** Seconds from the command's start to the first API call: engine, program and plugin start-up. */
   beforeFirstCall?: number;
   /** Seconds from the last API call's answer to the command's end: the final state writes and exits. */
