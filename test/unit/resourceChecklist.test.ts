@@ -18,6 +18,7 @@ import { REPLACES } from "../../provider/resources/properties";
 import { pendingSections } from "../../scripts/generatedSections";
 import { EMULATOR_PAGE, pending as pendingOpenApi } from "../../scripts/gen-openapi";
 import { forwarderSource, pageOf, pending, readmeSections, registrySource } from "../../scripts/gen-registration";
+import { entries, indexSection, pending as pendingIndex } from "../../scripts/gen-resource-index";
 
 const REPO = path.resolve(__dirname, "../..");
 const read = (file: string) => fs.readFileSync(path.join(REPO, file), "utf8");
@@ -73,7 +74,7 @@ describe("adding a resource type: the checklist is the real list", () => {
     const start = section.indexOf("Written by hand, in the docs:");
     const docs = section.slice(start, section.indexOf("Then its tests", start));
     assert.ok(start >= 0 && docs.includes("docs/resources/<page>.md"), "the checklist lists the docs written by hand");
-    for (const generated of ["`README.md`", "`docs/emulator.md`"])
+    for (const generated of ["`README.md`", "`docs/emulator.md`", "`docs/resources/README.md`"])
       assert.ok(
         !docs.includes(generated),
         `${generated} is written by a generator (npm run lint checks it), not by hand`,
@@ -124,6 +125,47 @@ describe("adding a resource type: the checklist is the real list", () => {
         linked.some(([, name, page]) => name === type && page === pageOf(type)),
         `README.md links ${type}'s page`,
       );
+  });
+
+  it("writes docs/resources/README.md's entry of each type from its definition and its page's first examples", () => {
+    assert.deepEqual([...pendingIndex().keys()], [], "docs/resources/README.md is what RESOURCES and the pages give");
+    const index = read("docs/resources/README.md");
+    const headings = [...index.matchAll(/^## (\w+)$/gm)].map((m) => m[1]);
+    assert.deepEqual(
+      headings.filter((h) => TYPES.includes(h as never)),
+      TYPES,
+      "one entry per type, in RESOURCES' order",
+    );
+    const probe = {
+      type: "Probe",
+      description: "A throwaway type.",
+      page: [
+        "# Probe\n\nA lead.\n\n```ts",
+        'import * as platform from "pulumi-integration-platform";\n\nconst probe = new platform.Probe("p", {});',
+        '```\n\n```go\nip.NewProbe()\n```\n\n```python\nimport pulumi_integration_platform as platform\n\nplatform.Probe("p")',
+        "```\n\n```ts\nlater();\n```\n",
+      ].join("\n"),
+    };
+    const section = indexSection([...entries(), probe]);
+    assert.ok(
+      section.endsWith(
+        [
+          "## Probe\n\nA throwaway type.\nReference: [probe.md](probe.md).\n",
+          '<!-- snippet: continues -->\n```ts\nconst probe = new platform.Probe("p", {});\n```\n',
+          '```python\nplatform.Probe("p")\n```\n\n',
+        ].join("\n"),
+      ),
+      `a new type's entry is its description and its page's first blocks, continuing the program:\n${section}`,
+    );
+    assert.match(
+      section,
+      /^\n\n## ConfigField\n[^]*?```ts\nimport \* as pulumi from "@pulumi\/pulumi";\nimport \* as platform /,
+    );
+    assert.equal(section.split('from "pulumi-integration-platform"').length, 2, "the package is imported once");
+    assert.throws(
+      () => indexSection([{ ...probe, page: "# Probe\n\n```ts\nx;\n```\n" }]),
+      /probe\.md has no ```python/,
+    );
   });
 
   it("derives 'Changing it replaces the resource.' from the identity group: no JSDoc writes it", () => {
