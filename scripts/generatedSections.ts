@@ -1,7 +1,8 @@
 // Sections of a hand-written page that a script writes: what lies between
 // `<!-- generated: NAME (HOW) -->` and `<!-- end generated -->`. The scripts that own them
-// (gen-openapi.ts, gen-registration.ts) rewrite them, and their `--check` (npm run lint) fails
-// when one is not what they would write, so that a list in the docs cannot drift from the code.
+// (gen-openapi.ts, gen-registration.ts, gen-resource-index.ts) rewrite them, and their `--check`
+// (npm run lint) fails when one is not what they would write, so that a list or an example in the
+// docs cannot drift from the code or the page it comes from.
 import * as fs from "node:fs";
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

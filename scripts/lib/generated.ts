@@ -1,6 +1,6 @@
 // What every generator of a committed file does last (gen-descriptions, gen-registration,
-// gen-dashboard, gen-openapi): write the files that differ, or with `--check` (npm run lint) fail
-// naming them, so that a generated file cannot drift from what it is made from.
+// gen-resource-index, gen-dashboard, gen-openapi): write the files that differ, or with `--check`
+// (npm run lint) fail naming them, so that a generated file cannot drift from what it is made from.
 import * as fs from "node:fs";
 import * as path from "node:path";
 
