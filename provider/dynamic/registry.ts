@@ -16,7 +16,7 @@ const FORWARDERS: Record<ResourceType, () => pulumi.dynamic.ResourceProvider> = 
   WorkflowToggle: () => require("./forwarders/WorkflowToggle"),
 };
 
-/** Sets one field's name, options or labels in one config, and restores them on delete. */
+/** Sets one field's value, name, options or labels in one config, and restores them on delete. */
 export class ConfigField extends resourceClass(definitionOf("ConfigField"), FORWARDERS.ConfigField()) {}
 /** Inputs of a ConfigField. */
 export type ConfigFieldArgs = ArgsOfType<"ConfigField">;

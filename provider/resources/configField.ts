@@ -264,7 +264,7 @@ function idOf(s: ConfigFieldState): string {
 /** ConfigField, defined once: the host serves its operations, the change summary its words. */
 export const ConfigFieldDefinition = defineResource({
   type: "ConfigField",
-  description: "Sets one field's name, options or labels in one config, and restores them on delete.",
+  description: "Sets one field's value, name, options or labels in one config, and restores them on delete.",
   properties: ConfigFieldProperties,
   operations: {
     async validate({ session }, inputs) {

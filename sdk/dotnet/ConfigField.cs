@@ -11,7 +11,7 @@ using Pulumi;
 namespace PulumiIntegrationPlatform.IntegrationPlatform
 {
     /// <summary>
-    /// Sets one field's name, options or labels in one config, and restores them on delete.
+    /// Sets one field's value, name, options or labels in one config, and restores them on delete.
     /// </summary>
     [IntegrationPlatformResourceType("integration-platform:index:ConfigField")]
     public partial class ConfigField : global::Pulumi.CustomResource

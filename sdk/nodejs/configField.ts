@@ -7,7 +7,7 @@ import * as outputs from "./types/output";
 import * as utilities from "./utilities";
 
 /**
- * Sets one field's name, options or labels in one config, and restores them on delete.
+ * Sets one field's value, name, options or labels in one config, and restores them on delete.
  */
 export class ConfigField extends pulumi.CustomResource {
     /**

@@ -12,7 +12,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// Sets one field's name, options or labels in one config, and restores them on delete.
+// Sets one field's value, name, options or labels in one config, and restores them on delete.
 type ConfigField struct {
 	pulumi.CustomResourceState
 

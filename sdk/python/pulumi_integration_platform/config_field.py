@@ -201,7 +201,7 @@ class ConfigField(pulumi.CustomResource):
                  workflow_id: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
-        Sets one field's name, options or labels in one config, and restores them on delete.
+        Sets one field's value, name, options or labels in one config, and restores them on delete.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -223,7 +223,7 @@ class ConfigField(pulumi.CustomResource):
                  args: ConfigFieldArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        Sets one field's name, options or labels in one config, and restores them on delete.
+        Sets one field's value, name, options or labels in one config, and restores them on delete.
 
         :param str resource_name: The name of the resource.
         :param ConfigFieldArgs args: The arguments to use to populate this resource's properties.

@@ -20,7 +20,7 @@ import java.util.Optional;
 import javax.annotation.Nullable;
 
 /**
- * Sets one field&#39;s name, options or labels in one config, and restores them on delete.
+ * Sets one field&#39;s value, name, options or labels in one config, and restores them on delete.
  * 
  */
 @ResourceType(type="integration-platform:index:ConfigField")
