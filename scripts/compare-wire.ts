@@ -1,19 +1,20 @@
 // `npx ts-node --transpile-only scripts/compare-wire.ts --checkouts <old>,<new> [--resources 400]`: whether two
 // builds of the package send the platform the same requests. Each checkout's package (its built dist/, packed as
 // users install it) runs the bench's workload (`npm run bench`'s program: N resources of the four kinds over N/4
-// linked accounts) through the real CLI: up, a no-change preview, up with 10% changed, refresh, destroy; then a
-// program that calls every lookup. A recording proxy stands between the provider and the emulator and keeps each
-// request's method, path and query, headers and body (an id the emulator made at random written as the request
-// that made it). The two recordings must be the same, each command's requests compared as a multiset (the engine
-// runs resources in parallel, so their order is not the program's).
-// Exits 1 naming the first differences.
+// linked accounts) through the real CLI: up, a no-change preview, up with 10% changed, refresh, the checkout's own
+// `import` of the workspace, destroy; then a program that calls every lookup. A recording proxy stands between
+// the provider (and the CLI) and the emulator and keeps each request's method, path and query, headers and body (an
+// id the emulator made at random written as the request that made it). The two recordings must be the same, each
+// command's requests compared as a multiset (the engine runs resources in parallel, so their order is not the
+// program's). Exits 1 naming the first differences.
+import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
-import { parseArgs } from "node:util";
+import { parseArgs, promisify } from "node:util";
 import { startEmulator, type RunningEmulator } from "../emulator";
 import { Stack, Workspace } from "../harness/engine";
 import { installTarball, packTarball, writeProgram } from "../harness/program";
@@ -85,6 +86,22 @@ async function startRecorder(target: string): Promise<{ url: string; take(): str
   };
 }
 
+/**
+ * Runs the checkout's own `import` of every linked account's hubspot and slack configs, pacing off; in a child
+ * process waited for without blocking, since the recording proxy answers it from this one.
+ */
+async function importWorkspace(checkout: string, url: string, apiKey: string, root: string): Promise<void> {
+  const cli = path.join(checkout, "dist", "cli", "main.js");
+  const out = path.join(root, "imported");
+  const env = {
+    ...process.env,
+    INTEGRATION_PLATFORM_BASE_URL: url,
+    INTEGRATION_PLATFORM_API_KEY: apiKey,
+    INTEGRATION_PLATFORM_REQUESTS_PER_SECOND: "0",
+  };
+  await promisify(execFile)("node", [cli, "import", "--slug", "hubspot", "--slug", "slack", "--out", out], { env });
+}
+
 /** One checkout's recording: each command's requests, sorted. */
 async function record(checkout: string, n: number): Promise<Record<string, string[]>> {
   const packDir = fs.mkdtempSync(path.join(os.tmpdir(), "pip-wire-pack-"));
@@ -101,7 +118,7 @@ async function record(checkout: string, n: number): Promise<Record<string, strin
     const stack = new Stack(workspace, dir);
     const config = { "integration-platform:baseUrl": recorder.url, "integration-platform:requestsPerSecond": "0" };
     await stack.init(config, { "integration-platform:apiKey": emulator.apiKey });
-    const steps: [string, string[], (() => void)?][] = [
+    const steps: [string, string[], (() => void | Promise<void>)?][] = [
       ["up", ["up", "--yes"]],
       ["preview (no change)", ["preview", "--expect-no-changes"]],
       [
@@ -110,12 +127,14 @@ async function record(checkout: string, n: number): Promise<Record<string, strin
         () => fs.writeFileSync(path.join(dir, "resources.json"), JSON.stringify(specs(n, true))),
       ],
       ["refresh", ["refresh", "--yes", "--skip-preview"]],
+      // The command-line tools' reads: `import` of the whole workspace (its own process, not the engine).
+      ["import (the CLI)", [], () => importWorkspace(checkout, recorder.url, emulator.apiKey, workspace.root)],
       ["destroy", ["destroy", "--yes"]],
       ["lookups", ["up", "--yes"], () => fs.writeFileSync(path.join(dir, "index.ts"), LOOKUPS)],
     ];
     for (const [name, args, before] of steps) {
-      before?.();
-      await stack.ok(args);
+      await before?.();
+      if (args.length > 0) await stack.ok(args);
       recorded[name] = recorder.take();
       process.stderr.write(`compare-wire: ${path.basename(checkout)}: ${name}: ${recorded[name].length} requests\n`);
     }
