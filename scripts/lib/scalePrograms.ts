@@ -2,13 +2,13 @@
 // ConfigField, a WorkflowToggle and an EnvVariableValue, on the dynamic resources, on the native
 // provider (from TypeScript, Python, Go or Java), or as no-op dynamic resources (the engine's own time).
 // Each takes its shard's accounts, with its SDK's own sharding helper.
-import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../emulator";
 import { REPO, Workspace } from "../../harness/engine";
 import { javaEnv, languageHostsDir, nodeSdkInstall, pythonBin } from "../../harness/languages";
 import { nativePath } from "../../harness/native";
+import { prebuildGo, prebuildJava } from "../../harness/prebuilt";
 import { installedPackage, writeProgram } from "../../harness/program";
 import { startS3Backend } from "../../harness/s3";
 import { ACCOUNT_TIER, seedTenants } from "../../harness/tenants";
@@ -156,29 +156,6 @@ public class App {
 /** One of the programs. */
 export type Program = "ours" | "native" | "floor" | "python" | "go" | "go-binary" | "java" | "java-jar";
 
-/** The plugin that makes a prebuilt Java program's jar with its dependencies, its main class in the manifest. */
-const SHADE = `      <plugin>
-        <groupId>org.apache.maven.plugins</groupId>
-        <artifactId>maven-shade-plugin</artifactId>
-        <version>3.6.2</version>
-        <executions>
-          <execution>
-            <phase>package</phase>
-            <goals><goal>shade</goal></goals>
-            <configuration>
-              <createDependencyReducedPom>false</createDependencyReducedPom>
-              <transformers>
-                <transformer implementation="org.apache.maven.plugins.shade.resource.ServicesResourceTransformer"/>
-                <transformer implementation="org.apache.maven.plugins.shade.resource.ManifestResourceTransformer">
-                  <mainClass>bench.App</mainClass>
-                </transformer>
-              </transformers>
-            </configuration>
-          </execution>
-        </executions>
-      </plugin>
-`;
-
 /** A program's language: how its project is laid out and which host runs it. */
 type Runtime = "nodejs" | "python" | "go" | "java";
 
@@ -229,27 +206,14 @@ export function writeScaleProgram(program: Program, parent: string, name: string
     );
   }
   if (runtime !== "go" && runtime !== "java") return dir;
-  let binary: string | undefined;
-  if (runtime === "go") {
-    writeGoModule(dir, name);
-    if (prebuilt) binary = build(dir, "go", ["build", "-o", "bench-program", "."], "./bench-program");
-  } else {
-    writeMavenProject(dir, name, tenants, prebuilt === true);
-    const jar = `target/${name}-1.0-SNAPSHOT.jar`;
-    const maven = ["--batch-mode", "--quiet", "--no-transfer-progress", "package"];
-    if (prebuilt) binary = build(dir, "mvn", maven, jar, javaEnv());
+  fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `name: ${name}\nruntime: ${runtime}\n`);
+  if (runtime === "go") writeGoModule(dir, name);
+  else writeMavenProject(dir, name, tenants);
+  if (prebuilt) {
+    const seconds = runtime === "go" ? prebuildGo(dir) : prebuildJava(dir, "bench.App", javaEnv());
+    process.stderr.write(`bench:   built the ${runtime} program once in ${seconds.toFixed(1)} s\n`);
   }
-  const options = binary ? `\n  options:\n    binary: ${binary}` : "";
-  fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `name: ${name}\nruntime:\n  name: ${runtime}${options}\n`);
   return dir;
-}
-
-/** Builds a prebuilt program once, as a CI job would before its shards' commands; returns what the host runs. */
-function build(dir: string, command: string, args: string[], output: string, env: Record<string, string> = {}): string {
-  const started = Date.now();
-  execFileSync(command, args, { cwd: dir, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "inherit"] });
-  process.stderr.write(`bench:   built ${output} once in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
-  return output;
 }
 
 /** The Go example's module files, as this program's module, with the SDK replaced by this checkout's sdk/go. */
@@ -263,16 +227,12 @@ function writeGoModule(dir: string, name: string): void {
   fs.copyFileSync(path.join(example, "go.sum"), path.join(dir, "go.sum"));
 }
 
-/**
- * The Java example's pom (the SDK of this checkout's version) with this program's main class, and its accounts; a
- * prebuilt program's jar holds its dependencies (maven-shade-plugin), as the Java host's `binary` option runs it.
- */
-function writeMavenProject(dir: string, name: string, tenants: string[], prebuilt: boolean): void {
-  let pom = fs
+/** The Java example's pom (the SDK of this checkout's version) with this program's main class, and its accounts. */
+function writeMavenProject(dir: string, name: string, tenants: string[]): void {
+  const pom = fs
     .readFileSync(path.join(REPO, "examples", "native", "java", "pom.xml"), "utf8")
     .replace("<artifactId>quickstart-java</artifactId>", `<artifactId>${name}</artifactId>`)
     .replace("<mainClass>quickstart.App</mainClass>", "<mainClass>bench.App</mainClass>");
-  if (prebuilt) pom = pom.replace("    </plugins>", `${SHADE}    </plugins>`);
   fs.writeFileSync(path.join(dir, "pom.xml"), pom);
   fs.writeFileSync(path.join(dir, "tenants.txt"), tenants.join("\n") + "\n");
 }
