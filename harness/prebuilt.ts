@@ -37,7 +37,10 @@ function useBinary(dir: string, name: "go" | "java", binary: string): void {
   fs.writeFileSync(file, text.replace(runtime, `runtime:\n  name: ${name}\n  options:\n    binary: ${binary}\n`));
 }
 
-/** Builds a program once, as a CI job would before its commands; resolves to the seconds it took. */
+/** Where `prebuildGo` puts the program, relative to its folder. */
+export const PREBUILT_GO = "bin/program";
+
+/** Builds a program once, as a CI job would before its commands; returns the seconds it took. */
 function build(dir: string, command: string, args: string[], env: Record<string, string | undefined>): number {
   const started = Date.now();
   execFileSync(command, args, {
@@ -50,13 +53,13 @@ function build(dir: string, command: string, args: string[], env: Record<string,
 }
 
 /**
- * Builds the Go program in `dir` into `bin/program` and has the Go host run it; returns the build's seconds.
+ * Builds the Go program in `dir` into `PREBUILT_GO` and has the Go host run it; returns the build's seconds.
  * `env` is the go command's (GOPROXY, GOFLAGS, …).
  */
 export function prebuildGo(dir: string, env: Record<string, string | undefined> = {}): number {
-  const seconds = build(dir, "go", ["build", "-o", path.join("bin", "program"), "."], env);
+  const seconds = build(dir, "go", ["build", "-o", PREBUILT_GO, "."], env);
   // A relative path that names a folder: the host does not look it up on PATH.
-  useBinary(dir, "go", "./bin/program");
+  useBinary(dir, "go", `./${PREBUILT_GO}`);
   return seconds;
 }
 

@@ -29,7 +29,7 @@ import { parseArgs } from "node:util";
 import { startEmulator, type RunningEmulator } from "../emulator";
 import { observableState } from "../harness/e2e";
 import { REPO, Stack, Workspace } from "../harness/engine";
-import { watchMemory } from "./lib/hosts";
+import { childrenCpuSeconds, watchMemory } from "./lib/hosts";
 import { ensurePeer, preparePeer, runPeerPhase, seedPeerTenants, type PeerPhase } from "./lib/peer";
 import { COMMANDS, type Command, type Measured, type PeerMeasured, type ProgramRun, wholeNumbers } from "./lib/scale";
 import { startS3Backend } from "../harness/s3";
@@ -148,20 +148,6 @@ async function measure(
     `bench:   ${command}: ${seconds.toFixed(1)} s, ${measured.calls} calls, ${measured.rateLimited} × 429${edges}${cpu}\n`,
   );
   return measured;
-}
-
-/**
- * CPU seconds of the children this process waited for, and theirs (Linux /proc: cutime and cstime, in ticks of
- * 1/100 s): a command's whole cost to the machine's cores, whatever else runs beside it.
- */
-function childrenCpuSeconds(): number {
-  const stat = fs.readFileSync("/proc/self/stat", "utf8");
-  const [cutime, cstime] = stat
-    .slice(stat.lastIndexOf(")") + 2)
-    .split(" ")
-    .slice(13, 15)
-    .map(Number);
-  return (cutime + cstime) / 100;
 }
 
 /** What the tenants hold on the platform, as the API shows it: their configs and env values, one text each. */

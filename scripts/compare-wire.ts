@@ -106,7 +106,8 @@ async function importWorkspace(checkout: string, url: string, apiKey: string, ro
 async function record(checkout: string, n: number): Promise<Record<string, string[]>> {
   const packDir = fs.mkdtempSync(path.join(os.tmpdir(), "pip-wire-pack-"));
   const install = installTarball(packTarball(checkout, packDir));
-  // The limit off: a 429's retry would add requests that depend on timing, not on the client.
+  // Limit and pacing off, though the platform has one (20/s, burst 5): a 429's retry would add requests that depend
+  // on timing, not on the client; the pacing is proven by test/e2e/rateLimit.test.ts.
   const emulator: RunningEmulator = await startEmulator({ quiet: true, rateLimit: "off" });
   const recorder = await startRecorder(emulator.url);
   const workspace = new Workspace();

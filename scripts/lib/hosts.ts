@@ -1,19 +1,21 @@
 // The provider hosts' memory, sampled from /proc while a command runs (Linux): the dynamic
 // resources' hosts and the native provider's plugin processes alike; and the Pulumi programs'.
 import * as fs from "node:fs";
+import { PREBUILT_GO } from "../../harness/prebuilt";
 
 /** What a provider host's command line holds: the dynamic resources' host, or the native plugin. */
 const PROVIDER_HOSTS = ["cmd/dynamic-provider", "pulumi-resource-integration-platform"];
 /**
  * What a Pulumi program's command line holds: a Node.js one runs through the SDK's `cmd/run`, a
  * Python one through the host's `pulumi-language-python-exec`, a Go one is the binary the host built
- * (`/tmp/pulumi-go.<n>`) or the bench's prebuilt one, a Java one Maven's `exec:java` or the bench's jar.
+ * (`/tmp/pulumi-go.<n>`) or the one built beforehand (harness/prebuilt.ts), a Java one Maven's `exec:java` or the
+ * jar built beforehand.
  */
 const PROGRAMS = [
   "@pulumi/pulumi/cmd/run/",
   "pulumi-language-python-exec",
   "/pulumi-go.",
-  "bench-program",
+  PREBUILT_GO,
   "exec:java",
   "-1.0-SNAPSHOT.jar",
 ];
@@ -36,11 +38,32 @@ export function watchProviderHosts(): () => number {
   return () => watch().hosts.peakMb;
 }
 
-/** The parent of a process, from /proc/<pid>/stat (its name, in brackets, may hold spaces). */
-function parentOf(pid: number): number {
+/**
+ * The numeric fields of /proc/<pid>/stat after the process's name (which, in brackets, may hold spaces): index 0 is
+ * the state's, so field N of proc(5) is at N - 3 (the parent 1, utime 11, stime 12, cutime 13, cstime 14).
+ */
+function statFields(pid: number | "self"): number[] {
   const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-  return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+  return stat
+    .slice(stat.lastIndexOf(")") + 2)
+    .split(" ")
+    .map(Number);
 }
+
+/** Linux counts CPU time in ticks of 1/100 s (USER_HZ). */
+const TICKS_PER_SECOND = 100;
+
+/**
+ * CPU seconds of the children this process waited for, and of theirs (cutime and cstime): a command's whole cost
+ * to the machine's cores, whatever else runs beside it.
+ */
+export function childrenCpuSeconds(): number {
+  const fields = statFields("self");
+  return (fields[13] + fields[14]) / TICKS_PER_SECOND;
+}
+
+/** The parent of a process. */
+const parentOf = (pid: number): number => statFields(pid)[1];
 
 /** Whether a process descends from this one: another bench running beside this one has hosts of its own. */
 function isOurs(pid: number): boolean {
@@ -83,13 +106,8 @@ export function watchMemory(): () => CommandMemory {
         const rss = /VmRSS:\s+(\d+) kB/.exec(status);
         if (hwm) peakKb[group] = Math.max(peakKb[group], Number(hwm[1]));
         if (rss) now[group] += Number(rss[1]);
-        const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-        const [utime, stime] = stat
-          .slice(stat.lastIndexOf(")") + 2)
-          .split(" ")
-          .slice(11, 13)
-          .map(Number);
-        ticks[group].set(pid, utime + stime);
+        const fields = statFields(pid);
+        ticks[group].set(pid, fields[11] + fields[12]);
       } catch {
         // The process ended between listing and reading: nothing to sample.
       }
@@ -101,8 +119,8 @@ export function watchMemory(): () => CommandMemory {
   return () => {
     clearInterval(timer);
     sample();
-    // Linux counts CPU time in ticks of 1/100 s (USER_HZ).
-    const cpu = (group: "hosts" | "programs") => [...ticks[group].values()].reduce((a, b) => a + b, 0) / 100;
+    const cpu = (group: "hosts" | "programs") =>
+      [...ticks[group].values()].reduce((a, b) => a + b, 0) / TICKS_PER_SECOND;
     return {
       hosts: { peakMb: mb(peakKb.hosts), togetherMb: mb(togetherKb.hosts), cpuSeconds: cpu("hosts") },
       programs: { peakMb: mb(peakKb.programs), togetherMb: mb(togetherKb.programs), cpuSeconds: cpu("programs") },

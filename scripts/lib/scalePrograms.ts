@@ -55,7 +55,8 @@ for id in tenants:
 
 /**
  * The same setup in Go on the generated SDK (sdk/go, by a `replace`), its shard's accounts picked by the SDK's
- * `InThisShard`. The Go host builds the program at each command, as `pulumi new go` leaves it.
+ * `InThisShard`. The Go host builds the program at each command, as `pulumi new go` leaves it (`go`), or runs the
+ * binary built once beforehand (`go-binary`).
  */
 const GO = `package main
 
@@ -112,7 +113,8 @@ func main() {
 /**
  * The same setup in Java on the generated SDK (installed in the tests' Maven repository), its shard's accounts
  * picked by the SDK's `Sharding.inThisShard`; the Java host runs it with `mvn compile exec:java`, as
- * `pulumi new java` leaves it. The accounts are read one a line: the program needs no JSON library.
+ * `pulumi new java` leaves it (`java`), or the jar built once beforehand (`java-jar`). The accounts are read one a
+ * line: the program needs no JSON library.
  */
 const JAVA = `package bench;
 
