@@ -2,7 +2,8 @@
 // with the number of linked accounts, against the rate floor and the engine floor:
 //
 //   npx ts-node --transpile-only scripts/bench-scale-report.ts <results.json> ... \
-//     [--svg <file> --plot shards|shards-skip --backend file|s3 --provider dynamic|native|python|go|java] \
+//     [--svg <file> --plot shards|shards-skip --backend file|s3 \
+//      --provider dynamic|native|python|go|go-binary|java|java-jar] \
 //     [--target 1.15 --most-429 0.2]
 import * as fs from "node:fs";
 import { parseArgs } from "node:util";
@@ -11,16 +12,19 @@ import { logLogSvg } from "./lib/plot";
 
 /**
  * Which of our providers a row's program ran on: the dynamic resources (`ours`), the native provider
- * from TypeScript (`native`), or the native provider from a Python, Go or Java program (`python`, `go`, `java`).
+ * from TypeScript (`native`), or the native provider from a Python, Go or Java program (`python`, `go`, `java`;
+ * `go-binary` and `java-jar` built once before the commands).
  */
-type Provider = "dynamic" | "native" | "python" | "go" | "java";
+type Provider = "dynamic" | "native" | "python" | "go" | "go-binary" | "java" | "java-jar";
 /** The results' key of each provider's program (scripts/lib/scalePrograms.ts PROGRAMS). */
 const PROGRAM_OF: Record<Provider, string> = {
   dynamic: "ours",
   native: "native",
   python: "python",
   go: "go",
+  "go-binary": "go-binary",
   java: "java",
+  "java-jar": "java-jar",
 };
 
 /** One K, layout, backend and provider: our program's run, the floor's and the peer's when they ran at that K. */
@@ -67,7 +71,7 @@ const fmt = (n: number, digits = 1) => n.toFixed(digits);
 function rows(results: Record<string, unknown>): Row[] {
   const runs = new Map<string, Partial<Record<string, ProgramRun>>>();
   for (const [key, value] of Object.entries(results)) {
-    const match = /^(\d+)\/([^/]+)\/(ours|floor|native|python|go|java)(?:\/(s3))?$/.exec(key);
+    const match = /^(\d+)\/([^/]+)\/(ours|floor|native|python|go|go-binary|java|java-jar)(?:\/(s3))?$/.exec(key);
     if (!match) continue;
     const id = `${match[1]}/${match[2]}/${match[4] ?? "file"}`;
     runs.set(id, { ...runs.get(id), [match[3]]: value as ProgramRun });
@@ -272,7 +276,7 @@ function main(): void {
   if (positionals.length < 1)
     throw new Error(
       "usage: bench-scale-report.ts <results.json> ... [--svg <file> --plot shards|shards-skip --backend file|s3" +
-        " --provider dynamic|native|python|go|java] [--target 1.15 --most-429 0.2]",
+        " --provider dynamic|native|python|go|go-binary|java|java-jar] [--target 1.15 --most-429 0.2]",
     );
   // Several runs' results together: later files add to (or replace) the earlier ones' rows.
   const runs = positionals.map((file) => JSON.parse(fs.readFileSync(file, "utf8")) as Record<string, unknown>);

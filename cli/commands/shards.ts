@@ -2,10 +2,12 @@
 import { Command } from "commander";
 import type { Io } from "../io";
 import {
+  buildAdvice,
   moveShards,
   onEveryStack,
   parseCanary,
   parseShares,
+  projectRuntime,
   rollOut,
   SHARD_COMMANDS,
   shardCount,
@@ -110,6 +112,8 @@ async function runOnEveryStack(
         values.startingAtOnce === undefined ? undefined : shardCount("--starting-at-once", values.startingAtOnce),
     };
     const shardsIo = { stdout: io.stdout, stderr: io.stderr, env: io.env };
+    const advice = buildAdvice(await projectRuntime(options), options.shards);
+    if (advice) io.stderr(advice);
     const rollout = [values.waves, values.canary, values.check, values.dryRun, values.resume, values.record];
     if (values.waves === undefined) {
       if (rollout.some((v) => v !== undefined))
@@ -252,10 +256,10 @@ export function shardsCommand(io: Io, done: (status: number) => void): Command {
       .option("--expect-no-changes", "Fail a stack whose up, preview or refresh would change anything.")
       .option(
         "--starting-at-once <n>",
-        "up: how many stacks may be starting at once, running their program before their first request " +
+        "up, refresh and destroy: how many stacks may be starting at once, before their first request " +
           "(default: the machine's CPUs). A program builds all its resources on the CPU before it sends " +
-          "anything; a stack that has sent its first request is paced by the limit and makes room for the " +
-          "next. The other commands start every stack at once.",
+          "anything, and every stack's engine loads its state and plugins; a stack that has sent its first " +
+          "request is paced by the limit and makes room for the next. preview starts every stack at once.",
       )
       // Stray words are refused by runOnEveryStack, in words that name the commands.
       .allowExcessArguments()

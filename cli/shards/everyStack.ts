@@ -23,6 +23,11 @@ export type ShardCommand = (typeof SHARD_COMMANDS)[number];
  * destroy do not).
  */
 const RUNS_PROGRAM: ReadonlySet<ShardCommand> = new Set(["up", "preview"]);
+/**
+ * The commands whose time is their paced requests: their stacks start a few at a time. A preview makes no
+ * request to wait on, so all its stacks start at once and share the CPU to the end.
+ */
+const STARTS_BY_TURNS: ReadonlySet<ShardCommand> = new Set(["up", "refresh", "destroy"]);
 
 /** Calls `write` with each whole line of a stream of chunks; `flush` writes what is left. */
 function lines(write: (line: string) => void) {
@@ -58,9 +63,9 @@ export interface EveryStackOptions extends ShardStacks {
   /** Fail when the command would change anything (preview, up and refresh). */
   expectNoChanges?: boolean;
   /**
-   * `up`: how many stacks may be starting at once, running their program before their first request
+   * `up`, `refresh` and `destroy`: how many stacks may be starting at once, before their first request
    * (default: the machine's CPUs, os.availableParallelism); a stack starts once one of those has made
-   * its first request or ended. The other commands start every stack at once.
+   * its first request or ended. `preview` starts every stack at once.
    */
   startingAtOnce?: number;
   /**
@@ -125,8 +130,8 @@ const AUTOMATION: Record<
 };
 
 /**
- * Runs `command` on every shard's stack at once (`up`: `startingAtOnce` starting at a time, each
- * next once one has made its first request) and waits for all of them; resolves to the number
+ * Runs `command` on every shard's stack at once (`up`, `refresh`, `destroy`: `startingAtOnce` starting
+ * at a time, each next once one has made its first request) and waits for all of them; resolves to the number
  * of stacks whose command failed. Every stack takes its requests' turns at one pacer of the key's
  * whole limit, served here (rateBroker.ts): a stack that is done leaves its part to the others.
  * Should that pacer be unreachable, each paces itself to an equal part (a stack whose config sets
@@ -149,12 +154,11 @@ export async function onEveryStack(options: EveryStackOptions, io: ShardsIo): Pr
     ...(options.previewOnly ? { PULUMI_SKIP_CONFIRMATIONS: "false" } : {}),
   });
   // `up`'s programs build every resource before their first request, on the CPU: ten at once on two
-  // cores made the first request wait 120 s where one alone makes it in 20 (BENCHMARKS.md, 2026-11-28).
-  // Those that have started sending are paced by the rate limit, and leave the CPU to the next.
-  const starting =
-    options.command === "up"
-      ? Math.min(options.shards, options.startingAtOnce ?? os.availableParallelism())
-      : options.shards;
+  // cores made the first request wait 120 s where one alone makes it in 20 (BENCHMARKS.md, 2026-11-28);
+  // ten refreshes' engines, state and plugins, 19 s. A stack that sends is paced and leaves the CPU to the next.
+  const starting = STARTS_BY_TURNS.has(options.command)
+    ? Math.min(options.shards, options.startingAtOnce ?? os.availableParallelism())
+    : options.shards;
   const places = new Places(starting);
   const atATime = starting < options.shards ? ` (${starting} starting at a time)` : "";
   io.stderr(

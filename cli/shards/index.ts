@@ -1,7 +1,17 @@
 // The `shards` commands' public face, for cli/commands/shards.ts and the tests.
 export { moveShards, planMoves, type MoveShardsOptions, type PlannedMove } from "./move";
 export { onEveryStack, SHARD_COMMANDS, type EveryStackOptions, type ShardCommand } from "./everyStack";
-export { checkTemplate, shardCount, ShardsError, stackName, type ShardStacks, type ShardsIo } from "./stacks";
+export {
+  buildAdvice,
+  checkTemplate,
+  projectRuntime,
+  shardCount,
+  ShardsError,
+  stackName,
+  type ProjectRuntime,
+  type ShardStacks,
+  type ShardsIo,
+} from "./stacks";
 export { describeWaves, parseCanary, parseShares, planWaves, waveBucketOf, WavesError, type Wave } from "./waves";
 export {
   changesByAccount,

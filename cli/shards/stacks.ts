@@ -79,6 +79,46 @@ export function placeStack(stack: Stack, shards: number): Promise<void> {
   return stack.setConfig(SHARDS_SETTING, { value: String(shards) });
 }
 
+/** A project's `runtime` as Pulumi.yaml gives it: a name, or a name with options. */
+export type ProjectRuntime = string | { name: string; options?: { [key: string]: unknown } };
+
+/** What each runtime's host builds at every command when the project names no `binary`. */
+const BUILT_AT_EVERY_COMMAND: Record<string, string> = {
+  go: "the Go host runs `go build`",
+  java: "the Java host runs Maven (`mvn compile exec:java`, in the same target/ folder for every stack)",
+};
+
+/**
+ * The advice `shards` prints before running S stacks of a Go or Java program that its host builds at
+ * every command, or undefined: S builds at once cost the cores what one build before them would.
+ */
+export function buildAdvice(runtime: ProjectRuntime | undefined, shards: number): string | undefined {
+  const name = typeof runtime === "string" ? runtime : runtime?.name;
+  const binary = typeof runtime === "object" ? runtime.options?.binary : undefined;
+  const builds = name === undefined ? undefined : BUILT_AT_EVERY_COMMAND[name];
+  if (builds === undefined || binary !== undefined || shards < 2) return undefined;
+  return (
+    `shards: this ${name === "go" ? "Go" : "Java"} program names no runtime.options.binary in Pulumi.yaml, so ` +
+    `${builds} for each of the ${shards} stacks at every command, refresh and destroy included. Build it once ` +
+    `before the stacks' commands and set runtime.options.binary to what you built ` +
+    `(docs/guides/scaling.md, "Go and Java: build the program once per job").\n`
+  );
+}
+
+/**
+ * The `runtime` of the program's Pulumi.yaml, read through the Automation API; undefined where there
+ * is none to read (the stacks' own commands then say what is wrong).
+ */
+export async function projectRuntime(stacks: ShardStacks): Promise<ProjectRuntime | undefined> {
+  const { LocalWorkspace } = await automation();
+  try {
+    const workspace = await LocalWorkspace.create({ workDir: path.resolve(stacks.dir) });
+    return (await workspace.projectSettings()).runtime;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The last lines of an error that quotes a whole command's output: the part that says why. */
 export function lastLines(text: string): string {
   const kept = text

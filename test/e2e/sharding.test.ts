@@ -3,7 +3,8 @@
 // CI matrix's jobs would share one): examples/multi-tenant over 4 shards of about 100 linked
 // accounts each, previewed into one summary, deployed at once on one API key by `shards up`, a
 // second job on a locked stack refused, a killed job recovered, re-sharded to 5 by `shards move`
-// without a call to the platform, and destroyed back to what was there.
+// without a call to the platform, and destroyed back to what was there; and `shards`'s advice to a Go
+// or Java program that its host builds at every command.
 import * as assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
@@ -248,11 +249,49 @@ describe(`e2e: a workspace in shards on an S3 backend, deployed at once on one A
         const configFiles = () =>
           stacks.map((stack) => fs.statSync(path.join(e2e.stack.dir, `Pulumi.${stack.name}.yaml`)).mtimeMs);
         const before = configFiles();
-        const destroy = await cli(["shards", "destroy", "--shards", "5", "--stack", "shard-{shard}"]);
+        const destroy = await cli([
+          "shards",
+          "destroy",
+          "--shards",
+          "5",
+          "--stack",
+          "shard-{shard}",
+          "--starting-at-once",
+          "2",
+        ]);
         assert.equal(destroy.code, 0, destroy.stderr.slice(-4000));
+        // Like up, destroy starts a few stacks at a time: its time is its paced requests, not its stacks' start.
+        assert.match(
+          destroy.stderr,
+          /shards: destroy on 5 stacks \(shard-0 to shard-4\) at once \(2 starting at a time\)/,
+        );
         assert.deepEqual(configFiles(), before, "no stack's config file written");
         assert.ok(tenants.every((id) => dealAlerts(id) === false));
         for (const stack of stacks) assert.deepEqual(await setupsIn(stack), []);
+      },
+    );
+
+    await step(
+      "5. `shards` tells a Go or Java program's owner to build it once, unless Pulumi.yaml names the binary",
+      async () => {
+        // The stacks do not exist, so each command fails at selecting them; the advice comes before.
+        const dir = path.join(e2e.workspace.root, "built-by-host");
+        fs.mkdirSync(dir, { recursive: true });
+        const shardsWith = async (runtime: string) => {
+          fs.writeFileSync(path.join(dir, "Pulumi.yaml"), `name: built-by-host\nruntime:\n${runtime}`);
+          const run = await cli(["shards", "destroy", "--shards", "3", "--stack", "absent-{shard}", "--cwd", dir]);
+          assert.equal(run.code, 1, run.stderr);
+          assert.match(run.stderr, /shards: 0 of 3 stacks succeeded/);
+          return run.stderr.split("\n").filter((line) => line.includes("runtime.options.binary"));
+        };
+        const go = await shardsWith("  name: go\n");
+        assert.equal(go.length, 1, "one line of advice");
+        assert.match(go[0], /this Go program .* the Go host runs `go build` for each of the 3 stacks at every command/);
+        const java = await shardsWith("  name: java\n");
+        assert.match(java[0] ?? "", /this Java program .* runs Maven .* for each of the 3 stacks/);
+        assert.deepEqual(await shardsWith("  name: java\n  options:\n    binary: target/program.jar\n"), []);
+        assert.deepEqual(await shardsWith("  name: go\n  options:\n    binary: bin/program\n"), []);
+        assert.deepEqual(await shardsWith("  name: python\n"), []);
       },
     );
   });
