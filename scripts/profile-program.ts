@@ -111,7 +111,9 @@ function pySpyVirtualenv(programDir: string, pySpy: string, out: string): void {
   const python = path.join(venv, "bin", "python");
   fs.writeFileSync(
     python,
-    `#!/bin/sh\nexec ${JSON.stringify(pySpy)} record --format raw --full-filenames --rate 100 --nonblocking ` +
+    // The host's own questions (`-m pip list`, `--version`) run unprofiled: they parse what python prints.
+    `#!/bin/sh\ncase "$1" in -m|-c|--version|-V) exec ${JSON.stringify(path.join(real, "bin", "python"))} "$@";; esac\n` +
+      `exec ${JSON.stringify(pySpy)} record --format raw --full-filenames --rate 100 --nonblocking ` +
       `--output ${JSON.stringify(out)}/py-spy-$$.txt -- ${JSON.stringify(path.join(real, "bin", "python"))} "$@"\n`,
   );
   fs.chmodSync(python, 0o755);
