@@ -33,10 +33,11 @@ interface Frame {
 /** Which origin a frame belongs to, by its file (Python) or class (Java). */
 function originOf(program: Program, frame: Frame): Origin {
   const w = frame.where;
-  if (/pulumi_integration_platform|io\.github\.pulumiintegrationplatform/.test(w)) return "ours (generated SDK)";
-  if (/[/\\]pulumi[/\\]|^com\.pulumi\./.test(w)) return "Pulumi SDK";
-  if (/grpc|protobuf|^io\.netty\./.test(w)) return "gRPC, protobuf";
-  if (program === "python" ? /python3\.\d+[/\\](?!site-packages)|^<frozen /.test(w) : /^(java|jdk|sun)\./.test(w))
+  // Flight Recorder names classes with slashes (java/lang/String), py-spy files by their path.
+  if (/pulumi_integration_platform|io[./]github[./]pulumiintegrationplatform/.test(w)) return "ours (generated SDK)";
+  if (/[/\\]pulumi[/\\]|^com[./]pulumi[./]/.test(w)) return "Pulumi SDK";
+  if (/grpc|protobuf|^io[./]netty[./]/.test(w)) return "gRPC, protobuf";
+  if (program === "python" ? /python3\.\d+[/\\](?!site-packages)|^<frozen /.test(w) : /^(java|jdk|sun)[./]/.test(w))
     return "runtime, standard library";
   return "other";
 }
@@ -189,8 +190,14 @@ async function main(): Promise<void> {
       tenants: { type: "string", default: "334" },
       command: { type: "string", default: "preview" },
       "py-spy": { type: "string", default: "py-spy" },
+      jfr: { type: "string" },
     },
   });
+  // `--jfr <file>`: read a recording made before instead of running the program again.
+  if (values.jfr) {
+    process.stdout.write(JSON.stringify(javaProfile(values.jfr), null, 2) + "\n");
+    return;
+  }
   const program = values.program as Program;
   if (program !== "python" && program !== "java-jar")
     throw new Error(`--program takes python or java-jar; got ${program}`);
