@@ -85,12 +85,12 @@ export type ProjectRuntime = string | { name: string; options?: { [key: string]:
 /** What each runtime's host builds at every command when the project names no `binary`. */
 const BUILT_AT_EVERY_COMMAND: Record<string, string> = {
   go: "the Go host runs `go build`",
-  java: "the Java host runs Maven (`mvn compile exec:java`, in the same target/ folder for every stack)",
+  java: "the Java host runs Maven or Gradle (`mvn compile exec:java`, in the same target/ folder for every stack)",
 };
 
 /**
  * The advice `shards` prints before running S stacks of a Go or Java program that its host builds at
- * every command, or undefined: S builds at once cost the cores what one build before them would.
+ * every command, or undefined: S builds at once cost the cores S times what one build before them would.
  */
 export function buildAdvice(runtime: ProjectRuntime | undefined, shards: number): string | undefined {
   const name = typeof runtime === "string" ? runtime : runtime?.name;
