@@ -160,6 +160,8 @@ function javaProfile(file: string): Profile {
 /** Sets up the stack, runs the profiled command, and reads the profile. */
 async function profileProgram(program: Program, k: number, command: "up" | "preview", pySpy: string) {
   const out = fs.mkdtempSync(path.join(os.tmpdir(), `pip-profile-${program}-`));
+  // Limit off, though the platform has one (20/s, burst 5): what is profiled is the program's CPU, which
+  // pacing would only spread out; the paced figures are bench:scale's.
   return withScaleProgram(
     program,
     k,
