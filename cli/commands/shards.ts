@@ -3,6 +3,7 @@ import { Command } from "commander";
 import type { Io } from "../io";
 import {
   buildAdvice,
+  heapAdvice,
   moveShards,
   onEveryStack,
   parseCanary,
@@ -112,8 +113,12 @@ async function runOnEveryStack(
         values.startingAtOnce === undefined ? undefined : shardCount("--starting-at-once", values.startingAtOnce),
     };
     const shardsIo = { stdout: io.stdout, stderr: io.stderr, env: io.env };
-    const advice = buildAdvice(await projectRuntime(options), options.shards);
-    if (advice) io.stderr(advice);
+    const runtime = await projectRuntime(options);
+    for (const advice of [
+      buildAdvice(runtime, options.shards),
+      heapAdvice(runtime, options.shards, options.command, io.env ?? process.env),
+    ])
+      if (advice) io.stderr(advice);
     const rollout = [values.waves, values.canary, values.check, values.dryRun, values.resume, values.record];
     if (values.waves === undefined) {
       if (rollout.some((v) => v !== undefined))

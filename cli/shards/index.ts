@@ -4,6 +4,7 @@ export { onEveryStack, SHARD_COMMANDS, type EveryStackOptions, type ShardCommand
 export {
   buildAdvice,
   checkTemplate,
+  heapAdvice,
   projectRuntime,
   shardCount,
   ShardsError,

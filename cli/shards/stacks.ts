@@ -105,6 +105,35 @@ export function buildAdvice(runtime: ProjectRuntime | undefined, shards: number)
   );
 }
 
+/** The environment variables a JVM reads its options from, in the order it reads them. */
+const JVM_OPTION_VARIABLES = ["JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS", "_JAVA_OPTIONS"];
+/** The share of the machine's memory a JVM takes as its largest heap when no option sizes it. */
+const JVM_DEFAULT_HEAP_SHARE = 0.25;
+
+/**
+ * The advice `shards` prints before an `up` or a preview of S Java stacks whose JVMs no option sizes, or undefined:
+ * each JVM's heap may grow to a quarter of the machine's memory, so four or more can take all of it (at 3,334
+ * accounts in 10 shards, the kernel killed two of ten at a preview: docs/guides/scaling.md).
+ */
+export function heapAdvice(
+  runtime: ProjectRuntime | undefined,
+  shards: number,
+  command: string,
+  env: NodeJS.ProcessEnv,
+): string | undefined {
+  const name = typeof runtime === "string" ? runtime : runtime?.name;
+  if (name !== "java" || (command !== "up" && command !== "preview")) return undefined;
+  if (shards * JVM_DEFAULT_HEAP_SHARE < 1) return undefined;
+  const sized = JVM_OPTION_VARIABLES.some((variable) => /-Xmx|MaxHeapSize|MaxRAM/.test(env[variable] ?? ""));
+  if (sized) return undefined;
+  return (
+    `shards: ${shards} Java programs will run at once, and no JAVA_TOOL_OPTIONS sets their heap: each JVM may grow ` +
+    `to a quarter of this machine's memory, together more than all of it. Size them for a shard, e.g. ` +
+    `JAVA_TOOL_OPTIONS="-Xmx1g -XX:+UseSerialGC -XX:TieredStopAtLevel=1" ` +
+    `(docs/guides/scaling.md, "Java: size each JVM for a shard").\n`
+  );
+}
+
 /**
  * The `runtime` of the program's Pulumi.yaml, read through the Automation API; undefined where there
  * is none to read (the stacks' own commands then say what is wrong).

@@ -52,7 +52,10 @@ describe(`e2e: a workspace in shards on an S3 backend, deployed at once on one A
    * docs/guides/scaling.md sets them for `shards`; resolves to its exit code and output. Steps 2b
    * and 2c run `pulumi` itself, checkpoints on: a killed job's recovery is theirs to prove.
    */
-  function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string; seconds: number }> {
+  function cli(
+    args: string[],
+    extraEnv: Record<string, string> = {},
+  ): Promise<{ code: number; stdout: string; stderr: string; seconds: number }> {
     const started = Date.now();
     return new Promise((resolve) => {
       execFile(
@@ -60,7 +63,7 @@ describe(`e2e: a workspace in shards on an S3 backend, deployed at once on one A
         [CLI, ...args],
         {
           cwd: e2e.stack.dir,
-          env: e2e.workspace.env({ PULUMI_SKIP_CHECKPOINTS: "true" }),
+          env: e2e.workspace.env({ PULUMI_SKIP_CHECKPOINTS: "true", ...extraEnv }),
           maxBuffer: 256 * 1024 * 1024,
         },
         (error, stdout, stderr) => {
@@ -272,7 +275,7 @@ describe(`e2e: a workspace in shards on an S3 backend, deployed at once on one A
     );
 
     await step(
-      "5. `shards` tells a Go or Java program's owner to build it once, unless Pulumi.yaml names the binary",
+      "5. `shards` tells a Go or Java program's owner to build it once, unless Pulumi.yaml names the binary, and to size four or more JVMs",
       async () => {
         // The stacks do not exist, so each command fails at selecting them; the advice comes before.
         const dir = path.join(e2e.workspace.root, "built-by-host");
@@ -292,6 +295,23 @@ describe(`e2e: a workspace in shards on an S3 backend, deployed at once on one A
         assert.deepEqual(await shardsWith("  name: java\n  options:\n    binary: target/program.jar\n"), []);
         assert.deepEqual(await shardsWith("  name: go\n  options:\n    binary: bin/program\n"), []);
         assert.deepEqual(await shardsWith("  name: python\n"), []);
+        // Four or more JVMs at an up or a preview, none sized: their default heaps together exceed the machine.
+        // A preview creates absent stacks; names Pulumi refuses make it fail before any stack or Java host exists.
+        const heapLines = async (jvmOptions: string) => {
+          fs.writeFileSync(path.join(dir, "Pulumi.yaml"), "name: built-by-host\nruntime: java\n");
+          const noJvmOptions = { JAVA_TOOL_OPTIONS: jvmOptions, JDK_JAVA_OPTIONS: "", _JAVA_OPTIONS: "" };
+          const args = ["shards", "preview", "--shards", "4", "--stack", "no such!-{shard}", "--cwd", dir];
+          const run = await cli(args, noJvmOptions);
+          assert.match(run.stderr, /shards: 0 of 4 stacks succeeded/);
+          return run.stderr.split("\n").filter((line) => line.includes("Java programs will run at once"));
+        };
+        const unsized = await heapLines("");
+        assert.equal(unsized.length, 1, "one line of advice");
+        assert.match(
+          unsized[0],
+          /4 Java programs .* JAVA_TOOL_OPTIONS="-Xmx1g -XX:\+UseSerialGC -XX:TieredStopAtLevel=1"/,
+        );
+        assert.deepEqual(await heapLines("-Xmx1g"), []);
       },
     );
   });

@@ -1,7 +1,7 @@
 // Scaling (docs/guides/scaling.md): the shard of a linked account, the moves of a re-shard, one
 // summary of several stacks' previews, and creates without a read where restoreOnDelete is declared.
 import * as assert from "node:assert/strict";
-import { planMoves, stackName, checkTemplate } from "../../cli/shards";
+import { checkTemplate, heapAdvice, planMoves, stackName } from "../../cli/shards";
 import { mergePreviews, parsePreview, summarize } from "../../cli/summary";
 import { resolveSettings } from "../../provider/settings";
 import { inThisShard, shardOf, stackShard } from "../../provider/sharding";
@@ -149,6 +149,36 @@ describe("shards move: the plan", () => {
       assert.throws(() => checkTemplate(bad), /--stack must end with \{shard\}/, bad);
     checkTemplate("{shard}");
     checkTemplate("my-org/prod-{shard}");
+  });
+});
+
+describe("shards' advice on a Java program's heap", () => {
+  const unsized = { JAVA_TOOL_OPTIONS: "", JDK_JAVA_OPTIONS: "", _JAVA_OPTIONS: "" };
+
+  it("is given before an up or a preview of four or more Java stacks whose JVMs no option sizes", () => {
+    for (const runtime of ["java", { name: "java", options: { binary: "target/program.jar" } }]) {
+      for (const command of ["up", "preview"]) {
+        const advice = heapAdvice(runtime, 10, command, unsized) ?? "";
+        assert.match(advice, /^shards: 10 Java programs will run at once, and no JAVA_TOOL_OPTIONS sets their heap/);
+        assert.match(advice, /JAVA_TOOL_OPTIONS="-Xmx1g -XX:\+UseSerialGC -XX:TieredStopAtLevel=1"/);
+      }
+    }
+    assert.match(heapAdvice("java", 4, "up", {}) ?? "", /^shards: 4 Java programs/);
+  });
+
+  it("is not given where a JVM option sizes the heap, below four stacks, at refresh and destroy, or for other runtimes", () => {
+    for (const variable of ["JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS", "_JAVA_OPTIONS"])
+      for (const option of ["-Xmx2g", "-XX:MaxRAMPercentage=10", "-XX:MaxHeapSize=1g"])
+        assert.equal(
+          heapAdvice("java", 10, "up", { ...unsized, [variable]: option }),
+          undefined,
+          `${variable}=${option}`,
+        );
+    assert.equal(heapAdvice("java", 3, "up", unsized), undefined);
+    assert.equal(heapAdvice("java", 10, "refresh", unsized), undefined);
+    assert.equal(heapAdvice("java", 10, "destroy", unsized), undefined);
+    for (const runtime of ["python", "go", "nodejs", undefined])
+      assert.equal(heapAdvice(runtime, 10, "up", unsized), undefined);
   });
 });
 
