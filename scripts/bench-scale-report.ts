@@ -3,7 +3,8 @@
 //
 //   npx ts-node --transpile-only scripts/bench-scale-report.ts <results.json> ... \
 //     [--svg <file> --plot shards|shards-skip --backend file|s3 \
-//      --provider dynamic|native|python|go|go-binary|java|java-jar] \
+//      --provider dynamic|native|python|go|go-binary|java|java-jar \
+//                 |native-setup|python-setup|go-binary-setup|java-jar-setup] \
 //     [--target 1.15 --most-429 0.2]
 import * as fs from "node:fs";
 import { parseArgs } from "node:util";
@@ -15,7 +16,18 @@ import { logLogSvg } from "./lib/plot";
  * from TypeScript (`native`), or the native provider from a Python, Go or Java program (`python`, `go`, `java`;
  * `go-binary` and `java-jar` built once before the commands).
  */
-type Provider = "dynamic" | "native" | "python" | "go" | "go-binary" | "java" | "java-jar";
+type Provider =
+  | "dynamic"
+  | "native"
+  | "python"
+  | "go"
+  | "go-binary"
+  | "java"
+  | "java-jar"
+  | "native-setup"
+  | "python-setup"
+  | "go-binary-setup"
+  | "java-jar-setup";
 /** The results' key of each provider's program (scripts/lib/scalePrograms.ts PROGRAMS). */
 const PROGRAM_OF: Record<Provider, string> = {
   dynamic: "ours",
@@ -25,6 +37,10 @@ const PROGRAM_OF: Record<Provider, string> = {
   "go-binary": "go-binary",
   java: "java",
   "java-jar": "java-jar",
+  "native-setup": "native-setup",
+  "python-setup": "python-setup",
+  "go-binary-setup": "go-binary-setup",
+  "java-jar-setup": "java-jar-setup",
 };
 
 /** How a plot's title names each provider other than the dynamic resources. */
@@ -36,6 +52,10 @@ const PROVIDER_TITLE: Record<Provider, string> = {
   "go-binary": "Go program, prebuilt",
   java: "Java program",
   "java-jar": "Java program, prebuilt jar",
+  "native-setup": "native provider, LinkedAccountSetup",
+  "python-setup": "Python program, LinkedAccountSetup",
+  "go-binary-setup": "Go program, prebuilt, LinkedAccountSetup",
+  "java-jar-setup": "Java program, prebuilt jar, LinkedAccountSetup",
 };
 
 /** One K, layout, backend and provider: our program's run, the floor's and the peer's when they ran at that K. */
@@ -82,7 +102,7 @@ const fmt = (n: number, digits = 1) => n.toFixed(digits);
 function rows(results: Record<string, unknown>): Row[] {
   const runs = new Map<string, Partial<Record<string, ProgramRun>>>();
   for (const [key, value] of Object.entries(results)) {
-    const match = /^(\d+)\/([^/]+)\/(ours|floor|native|python|go|go-binary|java|java-jar)(?:\/(s3))?$/.exec(key);
+    const match = /^(\d+)\/([^/]+)\/([a-z-]+)(?:\/(s3))?$/.exec(key);
     if (!match) continue;
     const id = `${match[1]}/${match[2]}/${match[4] ?? "file"}`;
     runs.set(id, { ...runs.get(id), [match[3]]: value as ProgramRun });
@@ -313,7 +333,7 @@ function main(): void {
   if (positionals.length < 1)
     throw new Error(
       "usage: bench-scale-report.ts <results.json> ... [--svg <file> --plot shards|shards-skip --backend file|s3" +
-        " --provider dynamic|native|python|go|go-binary|java|java-jar] [--target 1.15 --most-429 0.2]",
+        " --provider dynamic|native|python|go|go-binary|java|java-jar|native-setup|python-setup|go-binary-setup|java-jar-setup] [--target 1.15 --most-429 0.2]",
     );
   // Several runs' results together: later files add to (or replace) the earlier ones' rows, command by command.
   const runs = positionals.map((file) => JSON.parse(fs.readFileSync(file, "utf8")) as Record<string, unknown>);

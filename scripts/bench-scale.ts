@@ -11,6 +11,8 @@
 //   - native: the same program on the native provider (the TypeScript SDK and the plugin);
 //   - python, go, java: the same program in that language on the native provider's SDK; go-binary and
 //             java-jar built once before the commands (the runtime's `binary` option), not by the host at each;
+//   - native-setup, python-setup, go-binary-setup, java-jar-setup: the same accounts as one LinkedAccountSetup each,
+//             whose three children the plugin constructs;
 //   - floor:  the same 3K resources as no-op dynamic resources, split the same way: the engine's own time.
 // Reported per command: wall time, API calls, 429s, the rate floor (calls answered / 20 per second),
 // the engine floor, their ratio, state bytes, and the provider hosts' peak memory. `--layouts`

@@ -16,26 +16,42 @@ import { NOOP_RESOURCE } from "./floor";
 
 /**
  * Every tenant's setup, each resource declaring what destroy puts back (so create needs no read),
- * with the resources of `resources`: the package (the dynamic resources) or the native SDK.
+ * with the resources of `resources`: the package (the dynamic resources) or the native SDK; as three
+ * resources per account, or (`shape` "setup") one LinkedAccountSetup of the same three.
  */
-const setup = (resources: string) => `
+const setup = (resources: string, shape: Shape = "resources") => `
 import * as platform from "${resources}";
 import { inThisShard } from "pulumi-integration-platform";
 const tenants: string[] = inThisShard(require("./tenants.json"), (id: string) => id);
 for (const id of tenants) {
-  const config = { slug: "hubspot", linkedAccountId: id, configId: id };
+${shape === "resources" ? TS_RESOURCES : TS_SETUP}}
+`;
+
+/** One account's three resources in TypeScript. */
+const TS_RESOURCES = `  const config = { slug: "hubspot", linkedAccountId: id, configId: id };
   new platform.ConfigField(\`\${id}-pipeline\`, { ...config, fieldId: "hs_pipeline", name: \`\${id} pipeline\`, restoreOnDelete: { name: "Pipeline" } });
   new platform.WorkflowToggle(\`\${id}-deal-alerts\`, { ...config, workflowId: "wf_hs_deal_alerts", enabled: true, restoreOnDelete: false });
   // As the peer program does: a tier the new account did not have, so destroy deletes it.
   new platform.EnvVariableValue(\`\${id}-tier\`, { definitionId: "${ACCOUNT_TIER}", linkedAccountId: id, value: "tier-bench", noValueBefore: true });
-}
 `;
+
+/** The same three as one LinkedAccountSetup in TypeScript. */
+const TS_SETUP = `  new platform.LinkedAccountSetup(\`\${id}-hubspot\`, {
+    linkedAccountId: id, slug: "hubspot", configId: id,
+    fields: [{ fieldId: "hs_pipeline", name: \`\${id} pipeline\`, restoreOnDelete: { name: "Pipeline" } }],
+    workflows: { wf_hs_deal_alerts: { enabled: true, restoreOnDelete: false } },
+    envValues: [{ definitionId: "${ACCOUNT_TIER}", value: "tier-bench", noValueBefore: true }],
+  });
+`;
+
+/** How a program declares each account: three resources, or one LinkedAccountSetup of them (the plugin's Construct). */
+type Shape = "resources" | "setup";
 
 /**
  * The same setup in Python on the generated SDK, its shard's accounts picked by the SDK's own
  * `in_this_shard` (the same shard as TypeScript's inThisShard, by the shared vectors).
  */
-const PYTHON = `
+const python = (shape: Shape) => `
 import json
 import pulumi_integration_platform as platform
 from pulumi_integration_platform.sharding import in_this_shard
@@ -43,7 +59,10 @@ from pulumi_integration_platform.sharding import in_this_shard
 with open("tenants.json") as f:
     tenants = in_this_shard(json.load(f), lambda id: id)
 for id in tenants:
-    config = dict(slug="hubspot", linked_account_id=id, config_id=id)
+${shape === "resources" ? PYTHON_RESOURCES : PYTHON_SETUP}`;
+
+/** One account's three resources in Python. */
+const PYTHON_RESOURCES = `    config = dict(slug="hubspot", linked_account_id=id, config_id=id)
     platform.ConfigField(f"{id}-pipeline", field_id="hs_pipeline", name=f"{id} pipeline",
                          restore_on_delete=platform.ConfigFieldValuesArgs(name="Pipeline"), **config)
     platform.WorkflowToggle(f"{id}-deal-alerts", workflow_id="wf_hs_deal_alerts", enabled=True,
@@ -53,12 +72,22 @@ for id in tenants:
                               value="tier-bench", no_value_before=True)
 `;
 
+/** The same three as one LinkedAccountSetup in Python. */
+const PYTHON_SETUP = `    platform.LinkedAccountSetup(
+        f"{id}-hubspot", linked_account_id=id, slug="hubspot", config_id=id,
+        fields=[platform.SetupFieldArgs(field_id="hs_pipeline", name=f"{id} pipeline",
+                                        restore_on_delete=platform.ConfigFieldValuesArgs(name="Pipeline"))],
+        workflows={"wf_hs_deal_alerts": platform.SetupWorkflowArgs(enabled=True, restore_on_delete=False)},
+        env_values=[platform.SetupEnvValueArgs(definition_id="${ACCOUNT_TIER}", value="tier-bench",
+                                               no_value_before=True)])
+`;
+
 /**
  * The same setup in Go on the generated SDK (sdk/go, by a `replace`), its shard's accounts picked by the SDK's
  * `InThisShard`. The Go host builds the program at each command, as `pulumi new go` leaves it (`go`), or runs the
  * binary built once beforehand (`go-binary`).
  */
-const GO = `package main
+const go = (shape: Shape) => `package main
 
 import (
 	"encoding/json"
@@ -83,7 +112,14 @@ func main() {
 			return err
 		}
 		for _, id := range ip.InThisShard(all, func(id string) string { return id }, where) {
-			account := pulumi.String(id)
+${shape === "resources" ? GO_RESOURCES : GO_SETUP}		}
+		return nil
+	})
+}
+`;
+
+/** One account's three resources in Go. */
+const GO_RESOURCES = `			account := pulumi.String(id)
 			if _, err := ip.NewConfigField(ctx, id+"-pipeline", &ip.ConfigFieldArgs{
 				Slug: pulumi.String("hubspot"), LinkedAccountId: account, ConfigId: account,
 				FieldId: pulumi.String("hs_pipeline"), Name: pulumi.String(id + " pipeline"),
@@ -104,10 +140,24 @@ func main() {
 			}); err != nil {
 				return err
 			}
-		}
-		return nil
-	})
-}
+`;
+
+/** The same three as one LinkedAccountSetup in Go. */
+const GO_SETUP = `			if _, err := ip.NewLinkedAccountSetup(ctx, id+"-hubspot", &ip.LinkedAccountSetupArgs{
+				LinkedAccountId: pulumi.String(id), Slug: pulumi.String("hubspot"), ConfigId: pulumi.String(id),
+				Fields: ip.SetupFieldArray{ip.SetupFieldArgs{
+					FieldId: pulumi.String("hs_pipeline"), Name: pulumi.String(id + " pipeline"),
+					RestoreOnDelete: &ip.ConfigFieldValuesArgs{Name: pulumi.String("Pipeline")},
+				}},
+				Workflows: ip.SetupWorkflowMap{"wf_hs_deal_alerts": ip.SetupWorkflowArgs{
+					Enabled: pulumi.Bool(true), RestoreOnDelete: pulumi.Bool(false),
+				}},
+				EnvValues: ip.SetupEnvValueArray{ip.SetupEnvValueArgs{
+					DefinitionId: pulumi.String("${ACCOUNT_TIER}"), Value: pulumi.String("tier-bench"), NoValueBefore: pulumi.Bool(true),
+				}},
+			}); err != nil {
+				return err
+			}
 `;
 
 /**
@@ -116,17 +166,18 @@ func main() {
  * `pulumi new java` leaves it (`java`), or the jar built once beforehand (`java-jar`). The accounts are read one a
  * line: the program needs no JSON library.
  */
-const JAVA = `package bench;
+const java = (shape: Shape) => `package bench;
 
 import com.pulumi.Context;
 import com.pulumi.Pulumi;
 import io.github.pulumiintegrationplatform.integrationplatform.*;
-import io.github.pulumiintegrationplatform.integrationplatform.inputs.ConfigFieldValuesArgs;
+import io.github.pulumiintegrationplatform.integrationplatform.inputs.*;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 
 public class App {
     public static void main(String[] args) {
@@ -141,7 +192,13 @@ public class App {
             throw new UncheckedIOException(e);
         }
         for (var id : Sharding.inThisShard(all, t -> t, Sharding.stackShard(ctx))) {
-            new ConfigField(id + "-pipeline", ConfigFieldArgs.builder()
+${shape === "resources" ? JAVA_RESOURCES : JAVA_SETUP}        }
+    }
+}
+`;
+
+/** One account's three resources in Java. */
+const JAVA_RESOURCES = `            new ConfigField(id + "-pipeline", ConfigFieldArgs.builder()
                 .slug("hubspot").linkedAccountId(id).configId(id).fieldId("hs_pipeline").name(id + " pipeline")
                 .restoreOnDelete(ConfigFieldValuesArgs.builder().name("Pipeline").build()).build());
             new WorkflowToggle(id + "-deal-alerts", WorkflowToggleArgs.builder()
@@ -150,13 +207,33 @@ public class App {
             // As the peer program does: a tier the new account did not have, so destroy deletes it.
             new EnvVariableValue(id + "-tier", EnvVariableValueArgs.builder()
                 .definitionId("${ACCOUNT_TIER}").linkedAccountId(id).value("tier-bench").noValueBefore(true).build());
-        }
-    }
-}
+`;
+
+/** The same three as one LinkedAccountSetup in Java. */
+const JAVA_SETUP = `            new LinkedAccountSetup(id + "-hubspot", LinkedAccountSetupArgs.builder()
+                .linkedAccountId(id).slug("hubspot").configId(id)
+                .fields(SetupFieldArgs.builder().fieldId("hs_pipeline").name(id + " pipeline")
+                    .restoreOnDelete(ConfigFieldValuesArgs.builder().name("Pipeline").build()).build())
+                .workflows(Map.of("wf_hs_deal_alerts", SetupWorkflowArgs.builder().enabled(true).restoreOnDelete(false).build()))
+                .envValues(SetupEnvValueArgs.builder()
+                    .definitionId("${ACCOUNT_TIER}").value("tier-bench").noValueBefore(true).build())
+                .build());
 `;
 
 /** One of the programs. */
-export type Program = "ours" | "native" | "floor" | "python" | "go" | "go-binary" | "java" | "java-jar";
+export type Program =
+  | "ours"
+  | "native"
+  | "floor"
+  | "python"
+  | "go"
+  | "go-binary"
+  | "java"
+  | "java-jar"
+  | "native-setup"
+  | "python-setup"
+  | "go-binary-setup"
+  | "java-jar-setup";
 
 /** A program's language: how its project is laid out and which host runs it. */
 type Runtime = "nodejs" | "python" | "go" | "java";
@@ -174,11 +251,20 @@ export const PROGRAMS: Record<
   native: { text: () => setup("pulumi-integration-platform-sdk"), install: () => nodeSdkInstall(), runtime: "nodejs" },
   floor: { text: () => FLOOR, install: () => installedPackage(), runtime: "nodejs" },
   // The plugin comes from the package's bin link (nativePath); the program runs in the venv of sdk/python.
-  python: { text: () => PYTHON, install: () => installedPackage(), runtime: "python" },
-  go: { text: () => GO, install: () => installedPackage(), runtime: "go" },
-  "go-binary": { text: () => GO, install: () => installedPackage(), runtime: "go", prebuilt: true },
-  java: { text: () => JAVA, install: () => installedPackage(), runtime: "java" },
-  "java-jar": { text: () => JAVA, install: () => installedPackage(), runtime: "java", prebuilt: true },
+  python: { text: () => python("resources"), install: () => installedPackage(), runtime: "python" },
+  go: { text: () => go("resources"), install: () => installedPackage(), runtime: "go" },
+  "go-binary": { text: () => go("resources"), install: () => installedPackage(), runtime: "go", prebuilt: true },
+  java: { text: () => java("resources"), install: () => installedPackage(), runtime: "java" },
+  "java-jar": { text: () => java("resources"), install: () => installedPackage(), runtime: "java", prebuilt: true },
+  // The same accounts as one LinkedAccountSetup each, which the plugin constructs (what the Construct costs).
+  "native-setup": {
+    text: () => setup("pulumi-integration-platform-sdk", "setup"),
+    install: () => nodeSdkInstall(),
+    runtime: "nodejs",
+  },
+  "python-setup": { text: () => python("setup"), install: () => installedPackage(), runtime: "python" },
+  "go-binary-setup": { text: () => go("setup"), install: () => installedPackage(), runtime: "go", prebuilt: true },
+  "java-jar-setup": { text: () => java("setup"), install: () => installedPackage(), runtime: "java", prebuilt: true },
 };
 
 /** The same resources as no-op dynamic resources: the engine's floor. */
@@ -248,7 +334,7 @@ export function connection(program: Program, emulator: RunningEmulator): Record<
     INTEGRATION_PLATFORM_BASE_URL: emulator.url,
     INTEGRATION_PLATFORM_API_KEY: emulator.apiKey,
     INTEGRATION_PLATFORM_CREATE_WITHOUT_READ: "true",
-    ...(program === "native" ? { PATH: nativePath() } : {}),
+    ...(program === "native" || program === "native-setup" ? { PATH: nativePath() } : {}),
     // The other languages' hosts beside the engine; Java's Maven with the repository that holds the SDK.
     ...(PROGRAMS[program].runtime !== "nodejs" ? { PATH: nativePath(languageHostsDir()) } : {}),
     ...(PROGRAMS[program].runtime === "java" ? javaEnv() : {}),
