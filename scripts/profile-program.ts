@@ -1,5 +1,5 @@
 // `npx ts-node --transpile-only scripts/profile-program.ts --program python|java-jar [--tenants 334]
-// [--command preview|up]`:
+// [--command preview|up] [--paced]`:
 // where a language's program spends its CPU while it registers the bench's resources (scripts/lib/scalePrograms.ts:
 // a ConfigField, a WorkflowToggle and an EnvVariableValue per linked account), one stack, through the real CLI.
 // The samples of the program's own process are sorted by where their innermost frame is: the generated SDK
@@ -12,7 +12,8 @@
 //
 // The stack is set up by one `up` against an emulator with its rate limit OFF, though the platform has one
 // (20/s, burst 5): the profile is of the program's CPU, which a paced `up` would only spread out in time;
-// `--command up` profiles that unpaced `up` itself, `preview` (the default) the no-change preview after it.
+// `--command up` profiles that unpaced `up` itself, `preview` (the default) the no-change preview after it;
+// `--paced` keeps the platform's limit on, to profile a program while its registrations wait for their turns.
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -158,15 +159,15 @@ function javaProfile(file: string): Profile {
 }
 
 /** Sets up the stack, runs the profiled command, and reads the profile. */
-async function profileProgram(program: Program, k: number, command: "up" | "preview", pySpy: string) {
+async function profileProgram(program: Program, k: number, command: "up" | "preview", pySpy: string, paced: boolean) {
   const out = fs.mkdtempSync(path.join(os.tmpdir(), `pip-profile-${program}-`));
-  // Limit off, though the platform has one (20/s, burst 5): what is profiled is the program's CPU, which
-  // pacing would only spread out; the paced figures are bench:scale's.
+  // Limit off unless --paced, though the platform has one (20/s, burst 5): what is profiled is the program's CPU,
+  // which pacing spreads out in time; --paced shows what the program spends while it waits as well.
   return withScaleProgram(
     program,
     k,
     "profile",
-    { quiet: true, rateLimit: "off" },
+    paced ? { quiet: true } : { quiet: true, rateLimit: "off" },
     async ({ emulator, workspace, dir }) => {
       const stack = new Stack(workspace, dir, "profile-0", connection(program, emulator));
       await stack.init();
@@ -193,6 +194,7 @@ async function main(): Promise<void> {
       command: { type: "string", default: "preview" },
       "py-spy": { type: "string", default: "py-spy" },
       jfr: { type: "string" },
+      paced: { type: "boolean", default: false },
     },
   });
   // `--jfr <file>`: read a recording made before instead of running the program again.
@@ -206,10 +208,11 @@ async function main(): Promise<void> {
   const command = values.command as "up" | "preview";
   if (command !== "up" && command !== "preview") throw new Error(`--command takes up or preview; got ${command}`);
   const k = Number(values.tenants);
-  const { seconds, profile, out } = await profileProgram(program, k, command, values["py-spy"]!);
+  const { seconds, profile, out } = await profileProgram(program, k, command, values["py-spy"]!, values.paced!);
   const share = (n: number) => `${((100 * n) / Math.max(1, profile.samples)).toFixed(1)} %`;
   process.stdout.write(
-    `${program}, ${3 * k} resources, ${command}: ${seconds.toFixed(1)} s, ${profile.samples} samples (${out})\n\n`,
+    `${program}, ${3 * k} resources, ${command}${values.paced ? " at 20/s" : ""}: ${seconds.toFixed(1)} s, ` +
+      `${profile.samples} samples (${out})\n\n`,
   );
   process.stdout.write("| where the innermost frame is | samples | share |\n|---|---:|---:|\n");
   for (const [origin, n] of Object.entries(profile.byOrigin).sort((a, b) => b[1] - a[1]))
