@@ -105,7 +105,7 @@ export function buildAdvice(runtime: ProjectRuntime | undefined, shards: number)
   );
 }
 
-/** The environment variables a JVM reads its options from, in the order it reads them. */
+/** The environment variables a JVM (or its `java` launcher) takes options from. */
 const JVM_OPTION_VARIABLES = ["JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS", "_JAVA_OPTIONS"];
 /** The share of the machine's memory a JVM takes as its largest heap when no option sizes it. */
 const JVM_DEFAULT_HEAP_SHARE = 0.25;
@@ -128,7 +128,7 @@ export function heapAdvice(
   if (sized) return undefined;
   return (
     `shards: ${shards} Java programs will run at once, and no JAVA_TOOL_OPTIONS sets their heap: each JVM may grow ` +
-    `to a quarter of this machine's memory, together more than all of it. Size them for a shard, e.g. ` +
+    `to a quarter of this machine's memory, together all of it or more. Size them for a shard, e.g. ` +
     `JAVA_TOOL_OPTIONS="-Xmx1g -XX:+UseSerialGC -XX:TieredStopAtLevel=1" ` +
     `(docs/guides/scaling.md, "Java: size each JVM for a shard").\n`
   );
