@@ -8,40 +8,26 @@
 //     [--target 1.15 --most-429 0.2]
 import * as fs from "node:fs";
 import { parseArgs } from "node:util";
-import { COMMANDS, type Command, type Measured, type PeerMeasured, type ProgramRun } from "./lib/scale";
+import {
+  COMMANDS,
+  PROGRAM_NAMES,
+  type Command,
+  type Measured,
+  type PeerMeasured,
+  type Program,
+  type ProgramRun,
+} from "./lib/scale";
 import { logLogSvg } from "./lib/plot";
 
 /**
- * Which of our providers a row's program ran on: the dynamic resources (`ours`), the native provider
- * from TypeScript (`native`), or the native provider from a Python, Go or Java program (`python`, `go`, `java`;
- * `go-binary` and `java-jar` built once before the commands).
+ * Which of our providers a row's program ran on: the dynamic resources (`dynamic`, the program `ours`), or the
+ * program of that name (PROGRAM_NAMES) on the native provider.
  */
-type Provider =
-  | "dynamic"
-  | "native"
-  | "python"
-  | "go"
-  | "go-binary"
-  | "java"
-  | "java-jar"
-  | "native-setup"
-  | "python-setup"
-  | "go-binary-setup"
-  | "java-jar-setup";
-/** The results' key of each provider's program (scripts/lib/scalePrograms.ts PROGRAMS). */
-const PROGRAM_OF: Record<Provider, string> = {
-  dynamic: "ours",
-  native: "native",
-  python: "python",
-  go: "go",
-  "go-binary": "go-binary",
-  java: "java",
-  "java-jar": "java-jar",
-  "native-setup": "native-setup",
-  "python-setup": "python-setup",
-  "go-binary-setup": "go-binary-setup",
-  "java-jar-setup": "java-jar-setup",
-};
+type Provider = "dynamic" | Exclude<Program, "ours" | "floor">;
+/** Every provider, in the order of the programs. */
+const PROVIDERS = PROGRAM_NAMES.filter((p) => p !== "floor").map((p) => (p === "ours" ? "dynamic" : p)) as Provider[];
+/** The results' key of a provider's program. */
+const programOf = (provider: Provider): Program => (provider === "dynamic" ? "ours" : provider);
 
 /** How a plot's title names each provider other than the dynamic resources. */
 const PROVIDER_TITLE: Record<Provider, string> = {
@@ -110,8 +96,8 @@ function rows(results: Record<string, unknown>): Row[] {
   const found: Row[] = [];
   for (const [id, programs] of runs) {
     const [k, layout, backend] = id.split("/");
-    for (const provider of Object.keys(PROGRAM_OF) as Provider[]) {
-      const run = programs[PROGRAM_OF[provider]];
+    for (const provider of PROVIDERS) {
+      const run = programs[programOf(provider)];
       if (!run) continue;
       const peer = results[`${k}/peer`] as Row["peer"];
       found.push({ k: Number(k), layout, backend, provider, run, floor: programs.floor, peer });

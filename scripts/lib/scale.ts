@@ -1,6 +1,28 @@
 // What `npm run bench:scale` records (scripts/bench-scale.ts) and its report reads
 // (scripts/bench-scale-report.ts).
 
+/**
+ * The programs bench:scale runs (scripts/lib/scalePrograms.ts PROGRAMS): the dynamic resources (`ours`), the no-op
+ * floor, the native provider from TypeScript, Python, Go and Java (`go-binary`, `java-jar` built once beforehand), and
+ * the same accounts as one LinkedAccountSetup each (`*-setup`).
+ */
+export const PROGRAM_NAMES = [
+  "ours",
+  "native",
+  "floor",
+  "python",
+  "go",
+  "go-binary",
+  "java",
+  "java-jar",
+  "native-setup",
+  "python-setup",
+  "go-binary-setup",
+  "java-jar-setup",
+] as const;
+/** One of PROGRAM_NAMES. */
+export type Program = (typeof PROGRAM_NAMES)[number];
+
 /** The commands each program goes through, in order. */
 export const COMMANDS = ["up", "preview", "refresh", "destroy"] as const;
 /** One of COMMANDS. */

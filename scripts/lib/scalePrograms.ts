@@ -13,6 +13,9 @@ import { installedPackage, writeProgram } from "../../harness/program";
 import { startS3Backend } from "../../harness/s3";
 import { ACCOUNT_TIER, seedTenants } from "../../harness/tenants";
 import { NOOP_RESOURCE } from "./floor";
+import type { Program } from "./scale";
+
+export type { Program } from "./scale";
 
 /**
  * Every tenant's setup, each resource declaring what destroy puts back (so create needs no read),
@@ -219,21 +222,6 @@ const JAVA_SETUP = `            new LinkedAccountSetup(id + "-hubspot", LinkedAc
                     .definitionId("${ACCOUNT_TIER}").value("tier-bench").noValueBefore(true).build())
                 .build());
 `;
-
-/** One of the programs. */
-export type Program =
-  | "ours"
-  | "native"
-  | "floor"
-  | "python"
-  | "go"
-  | "go-binary"
-  | "java"
-  | "java-jar"
-  | "native-setup"
-  | "python-setup"
-  | "go-binary-setup"
-  | "java-jar-setup";
 
 /** A program's language: how its project is laid out and which host runs it. */
 type Runtime = "nodejs" | "python" | "go" | "java";
