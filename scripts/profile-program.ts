@@ -1,14 +1,17 @@
-// `npx ts-node --transpile-only scripts/profile-program.ts --program python|java-jar [--tenants 334]
-// [--command preview|up] [--paced]`:
+// `npx ts-node --transpile-only scripts/profile-program.ts --program python|java-jar|<any bench:scale program>
+// [--tenants 334] [--command preview|up] [--paced] [--process program|plugin]`:
 // where a language's program spends its CPU while it registers the bench's resources (scripts/lib/scalePrograms.ts:
-// a ConfigField, a WorkflowToggle and an EnvVariableValue per linked account), one stack, through the real CLI.
-// The samples of the program's own process are sorted by where their innermost frame is: the generated SDK
-// (ours), Pulumi's SDK, gRPC and protobuf, the language's runtime, the rest. Issue 62's question: what of the
-// 39 (Python) and 52 (Java) CPU-seconds per 1,000 registrations is ours to remove.
+// a ConfigField, a WorkflowToggle and an EnvVariableValue per linked account, or one LinkedAccountSetup of them
+// for the `-setup` programs), one stack, through the real CLI. The samples of the profiled process are sorted by
+// where their innermost frame is: ours, Pulumi's SDK, gRPC and protobuf, the language's runtime, the rest.
+// Issue 62's question: what of the 39 (Python) and 52 (Java) CPU-seconds per 1,000 registrations is ours to
+// remove, and what of the plugin's Construct (`--process plugin`).
 //
 // Python through py-spy (100 samples a second, the program started under it by a virtualenv whose `python` runs
 // py-spy: `--py-spy <path>`, `pip install py-spy`); Java through Flight Recorder (`-XX:StartFlightRecording`,
 // the `profile` settings) and `jfr print --json`, with the JIT compiler's and the garbage collector's time beside.
+// `--process plugin` profiles the native provider's plugin instead (Node.js's --cpu-prof, 1,000 samples a
+// second, idle ones left out), whatever the program's language.
 //
 // The stack is set up by one `up` against an emulator with its rate limit OFF, though the platform has one
 // (20/s, burst 5): the profile is of the program's CPU, which a paced `up` would only spread out in time;
@@ -20,26 +23,41 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { Stack } from "../harness/engine";
+import { PROGRAM_NAMES } from "./lib/scale";
 import { connection, type Program, withScaleProgram } from "./lib/scalePrograms";
 
 /** Where a sample's innermost frame is. */
-type Origin = "ours (generated SDK)" | "Pulumi SDK" | "gRPC, protobuf" | "runtime, standard library" | "other";
+type Origin = "ours" | "Pulumi SDK" | "gRPC, protobuf" | "runtime, standard library" | "other";
 
-/** A language's frame, named as its profiler names it: `file` for Python, `package.Class` for Java. */
+/** The profiled process's language, which says how its frames name their origin. */
+type Language = "python" | "java" | "node";
+
+/** A frame, named as its profiler names it: `file` for Python, `package.Class` for Java, a URL for Node.js. */
 interface Frame {
   where: string;
   name: string;
 }
 
-/** Which origin a frame belongs to, by its file (Python) or class (Java). */
-function originOf(program: Program, frame: Frame): Origin {
+/** Which origin a frame belongs to, by its file (Python, Node.js) or class (Java). */
+function originOf(language: Language, frame: Frame): Origin {
   const w = frame.where;
-  // Flight Recorder names classes with slashes (java/lang/String), py-spy files by their path.
-  if (/pulumi_integration_platform|io[./]github[./]pulumiintegrationplatform/.test(w)) return "ours (generated SDK)";
+  // Flight Recorder names classes with slashes (java/lang/String), py-spy files by their path; the plugin's own
+  // modules are the installed package's dist/ (its @pulumi/pulumi is under its node_modules/, not dist/).
+  if (
+    /pulumi_integration_platform|io[./]github[./]pulumiintegrationplatform|pulumi-integration-platform[/\\]dist[/\\]/.test(
+      w,
+    )
+  )
+    return "ours";
   if (/[/\\]pulumi[/\\]|^com[./]pulumi[./]/.test(w)) return "Pulumi SDK";
   if (/grpc|protobuf|^io[./]netty[./]/.test(w)) return "gRPC, protobuf";
-  if (program === "python" ? /python3\.\d+[/\\](?!site-packages)|^<frozen /.test(w) : /^(java|jdk|sun)[./]/.test(w))
-    return "runtime, standard library";
+  const runtime = {
+    python: /python3\.\d+[/\\](?!site-packages)|^<frozen /,
+    java: /^(java|jdk|sun)[./]/,
+    // Node.js's own modules, and V8's pseudo-frames: `(program)` (native code), `(garbage collector)`.
+    node: /^node:|^$/,
+  }[language];
+  if (runtime.test(w)) return "runtime, standard library";
   return "other";
 }
 
@@ -55,7 +73,7 @@ interface Profile {
 }
 
 /** Counts innermost frames (each stack given innermost first) into a Profile. */
-function tally(program: Program, stacks: { frames: Frame[]; weight: number }[]): Profile {
+function tally(language: Language, stacks: { frames: Frame[]; weight: number }[]): Profile {
   const byOrigin: Partial<Record<Origin, number>> = {};
   const leaves = new Map<string, { origin: Origin; samples: number }>();
   const sdkFrames = new Map<string, { origin: Origin; samples: number }>();
@@ -69,12 +87,12 @@ function tally(program: Program, stacks: { frames: Frame[]; weight: number }[]):
   for (const { frames: stack, weight } of stacks) {
     const leaf = stack[0];
     if (!leaf) continue;
-    const origin = originOf(program, leaf);
+    const origin = originOf(language, leaf);
     samples += weight;
     byOrigin[origin] = (byOrigin[origin] ?? 0) + weight;
     count(leaves, leaf, origin, weight);
-    const sdk = stack.find((f) => /^(ours|Pulumi)/.test(originOf(program, f)));
-    if (sdk) count(sdkFrames, sdk, originOf(program, sdk), weight);
+    const sdk = stack.find((f) => /^(ours|Pulumi)/.test(originOf(language, f)));
+    if (sdk) count(sdkFrames, sdk, originOf(language, sdk), weight);
   }
   const ranked = (from: typeof leaves) =>
     [...from.entries()]
@@ -149,7 +167,7 @@ function javaProfile(file: string): Profile {
     frames: (event.values.stackTrace?.frames ?? []).map((f) => ({ name: f.method.name, where: f.method.type.name })),
     weight: 1,
   }));
-  const profile = tally("java-jar", stacks);
+  const profile = tally("java", stacks);
   const sum = (events: JfrEvent[]) => events.reduce((s, e) => s + isoSeconds(e.values.duration), 0);
   profile.jvm = {
     compilationSeconds: sum(print("jdk.Compilation")),
@@ -158,8 +176,63 @@ function javaProfile(file: string): Profile {
   return profile;
 }
 
+/** A V8 CPU profile (`--cpu-prof`): a call tree and, per sample, the id of its innermost node. */
+interface CpuProfile {
+  nodes: { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }[];
+  samples: number[];
+}
+
+/**
+ * The samples of the `.cpuprofile` files in `dir` whose call tree holds `marker` (a module's path), idle ones
+ * left out; each sample's stack walked from its node up to the root.
+ */
+function nodeProfile(dir: string, marker: RegExp): Profile & { processes: number } {
+  const stacks: { frames: Frame[]; weight: number }[] = [];
+  let processes = 0;
+  for (const file of fs.readdirSync(dir).filter((f) => f.endsWith(".cpuprofile"))) {
+    const profile = JSON.parse(fs.readFileSync(path.join(dir, file), "utf8")) as CpuProfile;
+    if (!profile.nodes.some((n) => marker.test(n.callFrame.url))) continue;
+    processes++;
+    const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+    const parent = new Map<number, number>();
+    for (const n of profile.nodes) for (const child of n.children ?? []) parent.set(child, n.id);
+    const frames = new Map<number, Frame[]>();
+    /** A node's stack, innermost first, built once per node. */
+    const stackOf = (id: number): Frame[] => {
+      let known = frames.get(id);
+      if (!known) {
+        const { functionName, url, lineNumber } = byId.get(id)!.callFrame;
+        const up = parent.get(id);
+        known = [
+          { name: `${functionName || "(anonymous)"}:${lineNumber + 1}`, where: url },
+          ...(up ? stackOf(up) : []),
+        ];
+        frames.set(id, known);
+      }
+      return known;
+    };
+    const counts = new Map<number, number>();
+    for (const id of profile.samples) counts.set(id, (counts.get(id) ?? 0) + 1);
+    for (const [id, weight] of counts) {
+      if (byId.get(id)!.callFrame.functionName === "(idle)") continue;
+      stacks.push({ frames: stackOf(id), weight });
+    }
+  }
+  return { ...tally("node", stacks), processes };
+}
+
+/** What is profiled: the program's own process, or the native provider's plugin (each the command starts). */
+type Profiled = "program" | "plugin";
+
 /** Sets up the stack, runs the profiled command, and reads the profile. */
-async function profileProgram(program: Program, k: number, command: "up" | "preview", pySpy: string, paced: boolean) {
+async function profileProgram(
+  program: Program,
+  k: number,
+  command: "up" | "preview",
+  pySpy: string,
+  paced: boolean,
+  profiled: Profiled,
+) {
   const out = fs.mkdtempSync(path.join(os.tmpdir(), `pip-profile-${program}-`));
   // Limit off unless --paced, though the platform has one (20/s, burst 5): what is profiled is the program's CPU,
   // which pacing spreads out in time; --paced shows what the program spends while it waits as well.
@@ -174,14 +247,25 @@ async function profileProgram(program: Program, k: number, command: "up" | "prev
       if (command === "preview") await stack.ok(["up", "--yes", "--skip-preview"], { PULUMI_SKIP_CHECKPOINTS: "true" });
       const jfr = path.join(out, "program.jfr");
       const env =
-        program === "python"
-          ? (pySpyVirtualenv(dir, pySpy, out), {})
-          : { JAVA_TOOL_OPTIONS: `-XX:StartFlightRecording=filename=${jfr},settings=profile` };
+        profiled === "plugin"
+          ? // The engine stops its plugins with a signal, on which Node.js writes no profile: exitOnSignal.js exits.
+            {
+              NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${out} --require ${path.join(__dirname, "lib", "exitOnSignal.js")}`,
+            }
+          : program === "python"
+            ? (pySpyVirtualenv(dir, pySpy, out), {})
+            : { JAVA_TOOL_OPTIONS: `-XX:StartFlightRecording=filename=${jfr},settings=profile` };
       const args = command === "up" ? ["up", "--yes", "--skip-preview"] : ["preview", "--expect-no-changes"];
       const started = Date.now();
       await stack.ok(args, { PULUMI_SKIP_CHECKPOINTS: "true", ...env });
       const seconds = (Date.now() - started) / 1000;
-      return { seconds, profile: program === "python" ? pythonProfile(out) : javaProfile(jfr), out };
+      const profile =
+        profiled === "plugin"
+          ? nodeProfile(out, /provider[/\\]native[/\\]main\.js$/)
+          : program === "python"
+            ? pythonProfile(out)
+            : javaProfile(jfr);
+      return { seconds, profile, out };
     },
   );
 }
@@ -195,6 +279,7 @@ async function main(): Promise<void> {
       "py-spy": { type: "string", default: "py-spy" },
       jfr: { type: "string" },
       paced: { type: "boolean", default: false },
+      process: { type: "string", default: "program" },
     },
   });
   // `--jfr <file>`: read a recording made before instead of running the program again.
@@ -203,16 +288,30 @@ async function main(): Promise<void> {
     return;
   }
   const program = values.program as Program;
-  if (program !== "python" && program !== "java-jar")
-    throw new Error(`--program takes python or java-jar; got ${program}`);
+  const profiled = values.process as Profiled;
+  if (profiled !== "program" && profiled !== "plugin")
+    throw new Error(`--process takes program or plugin; got ${profiled}`);
+  // A program's own process can be profiled in Python and Java; the plugin under any program that uses it.
+  const programs: readonly string[] =
+    profiled === "plugin" ? PROGRAM_NAMES.filter((p) => p !== "ours" && p !== "floor") : ["python", "java-jar"];
+  if (!programs.includes(program))
+    throw new Error(`--program takes ${programs.join(", ")} with --process ${profiled}; got ${program}`);
   const command = values.command as "up" | "preview";
   if (command !== "up" && command !== "preview") throw new Error(`--command takes up or preview; got ${command}`);
   const k = Number(values.tenants);
-  const { seconds, profile, out } = await profileProgram(program, k, command, values["py-spy"]!, values.paced!);
+  const { seconds, profile, out } = await profileProgram(
+    program,
+    k,
+    command,
+    values["py-spy"]!,
+    values.paced!,
+    profiled,
+  );
   const share = (n: number) => `${((100 * n) / Math.max(1, profile.samples)).toFixed(1)} %`;
   process.stdout.write(
-    `${program}, ${3 * k} resources, ${command}${values.paced ? " at 20/s" : ""}: ${seconds.toFixed(1)} s, ` +
-      `${profile.samples} samples (${out})\n\n`,
+    `${profiled === "plugin" ? "the plugin under " : ""}${program}, ${3 * k} resources, ${command}` +
+      `${values.paced ? " at 20/s" : ""}: ${seconds.toFixed(1)} s, ${profile.samples} samples` +
+      `${"processes" in profile ? ` of ${profile.processes} plugin process(es), 1 ms each` : ""} (${out})\n\n`,
   );
   process.stdout.write("| where the innermost frame is | samples | share |\n|---|---:|---:|\n");
   for (const [origin, n] of Object.entries(profile.byOrigin).sort((a, b) => b[1] - a[1]))
@@ -229,7 +328,10 @@ async function main(): Promise<void> {
     for (const { frame, origin, samples } of rows)
       process.stdout.write(`| \`${frame}\` | ${origin} | ${samples} | ${share(samples)} |\n`);
   }
-  fs.writeFileSync(path.join(out, "profile.json"), JSON.stringify({ program, k, command, seconds, profile }, null, 2));
+  fs.writeFileSync(
+    path.join(out, "profile.json"),
+    JSON.stringify({ program, profiled, k, command, seconds, profile }, null, 2),
+  );
 }
 
 main().catch((error) => {

@@ -31,8 +31,12 @@ const sdk = {
     resetOptions(...args: [string, string, number, string, string, boolean, string]): void;
     awaitFeatureSupport(): Promise<void>;
     waitForRPCs(): Promise<void>;
+    getEngine(): unknown;
   },
-  state: require("@pulumi/pulumi/runtime/state") as { withLocalStorage<T>(body: () => Promise<T>): Promise<T> },
+  state: require("@pulumi/pulumi/runtime/state") as {
+    withLocalStorage<T>(body: () => Promise<T>): Promise<T>;
+    getStore(): { settings: { monitor?: unknown; engine?: unknown } };
+  },
   server: require("@pulumi/pulumi/provider/server") as {
     deserializeInputs(inputs: structproto.Struct, dependencies: unknown): Promise<Record<string, unknown>>;
   },
@@ -141,6 +145,27 @@ function childInputs(type: ResourceType, inputs: Record<string, unknown>): pulum
   return out;
 }
 
+/**
+ * Constructs a resource through the SDK with Error.stackTraceLimit at 0, as the dynamic classes and the
+ * generated TypeScript SDK do: the SDK formats a stack trace for each promise it makes, which only its
+ * promise-leak report prints, and at preview a third of the plugin's Construct went to them
+ * (docs/design/resources.md, "Registering many"). The limit comes back whatever happens.
+ */
+function withoutPromiseStacks<T>(construct: () => T): T {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return construct();
+  } catch (error) {
+    // What the SDK refuses at once keeps a stack, from the line that constructed the resource.
+    Error.stackTraceLimit = limit;
+    if (error instanceof Error) Error.captureStackTrace(error, withoutPromiseStacks);
+    throw error;
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+}
+
 /** The component resource itself: it has no outputs. */
 class SetupComponent extends ComponentResource {
   constructor(name: string, opts: pulumi.ComponentResourceOptions) {
@@ -156,6 +181,24 @@ class SetupComponent extends ComponentResource {
 /** A child resource: served by this plugin when the engine creates it, like any native resource. */
 class SetupChild extends CustomResource {}
 
+/** Declares one child of `component`, served by this plugin at `version`. */
+function declareChild(
+  component: SetupComponent,
+  version: string,
+  type: ResourceType,
+  child: string,
+  props: Record<string, unknown>,
+  retainOnDelete?: boolean,
+): SetupChild {
+  return withoutPromiseStacks(
+    () =>
+      new SetupChild(nativeToken(type), child, childInputs(type, props), {
+        ...childOptions(type, component, version),
+        ...(retainOnDelete === undefined ? {} : { retainOnDelete }),
+      }),
+  );
+}
+
 /**
  * Declares a LinkedAccountSetup and its children, as the TypeScript one does
  * (components/linkedAccountSetup.ts): what Construct runs, with the call's inputs decoded.
@@ -166,17 +209,14 @@ export async function declareSetup(
   opts: pulumi.ComponentResourceOptions,
   version: string,
 ): Promise<SetupComponent> {
-  const component = new SetupComponent(name, opts);
+  const component = withoutPromiseStacks(() => new SetupComponent(name, opts));
   const config = {
     slug: inputs.slug,
     linkedAccountId: inputs.linkedAccountId,
     configId: inputs.configId ?? inputs.linkedAccountId,
   };
   const declare = (type: ResourceType, child: string, props: Record<string, unknown>, retainOnDelete?: boolean) =>
-    new SetupChild(nativeToken(type), child, childInputs(type, props), {
-      ...childOptions(type, component, version),
-      ...(retainOnDelete === undefined ? {} : { retainOnDelete }),
-    });
+    declareChild(component, version, type, child, props, retainOnDelete);
   // A secret anywhere in a list arrives as the whole list secret (the SDKs push secretness up): a
   // flag (true or false) is never the secret, so it is stored plain; every other setting stays secret.
   const settingsOf = (
@@ -241,6 +281,12 @@ export async function declareSetup(
   return component;
 }
 
+/**
+ * The resource monitor's and the engine's gRPC clients of the last Construct, which the next one of the same
+ * deployment reuses: the SDK's per-call store would open two channels for every Construct and close neither.
+ */
+let clients: { monitorAddress: string; monitor: unknown; engine: unknown } | undefined;
+
 /** The Construct method: `engine` is the engine's address the plugin was started with; `version` the plugin's. */
 export function construct(
   engine: string | undefined,
@@ -264,7 +310,17 @@ export function construct(
         req.getDryrun(),
         req.getOrganization(),
       );
+      const { settings } = sdk.state.getStore();
+      if (clients?.monitorAddress === req.getMonitorendpoint()) {
+        settings.monitor = clients.monitor;
+        settings.engine = clients.engine;
+      }
       await sdk.settings.awaitFeatureSupport();
+      clients = {
+        monitorAddress: req.getMonitorendpoint(),
+        monitor: settings.monitor,
+        engine: sdk.settings.getEngine(),
+      };
       runtimeConfig.setAllConfig(Object.fromEntries(req.getConfigMap().entries()), req.getConfigsecretkeysList());
       const inputs = await sdk.server.deserializeInputs(req.getInputs()!, req.getInputdependenciesMap());
       const component = await declareSetup(req.getName(), inputs, optionsOf(req), version);

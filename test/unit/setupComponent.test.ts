@@ -49,6 +49,36 @@ describe("LinkedAccountSetup: the native component and the TypeScript one", () =
     );
   });
 
+  it("the native one has the SDK format no stack for the promises it makes while it constructs each resource", async () => {
+    // As the dynamic classes and the generated SDK do (registration.test.ts): a stack with frames that passes
+    // through the plugin's construct code and the SDK's debuggablePromise is one formatted in a constructor.
+    let formats = 0;
+    let inConstructors = 0;
+    const original = Error.prepareStackTrace;
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 17;
+    Error.prepareStackTrace = (error, stack) => {
+      formats += 1;
+      const frames = stack.map((site) => `${site.getFunctionName()} ${site.getFileName()}`);
+      if (frames.some((f) => /native[/\\]construct/.test(f)) && frames.some((f) => f.startsWith("debuggablePromise ")))
+        inConstructors += 1;
+      return original ? original(error, stack) : `${error}`;
+    };
+    let after: number;
+    try {
+      await registrations(() => {
+        void declareSetup("acme-hubspot", INPUTS, {}, "0.0.0");
+      });
+    } finally {
+      Error.prepareStackTrace = original;
+      after = Error.stackTraceLimit;
+      Error.stackTraceLimit = limit;
+    }
+    assert.ok(formats > 0, `the SDK made its promises (${formats} stacks asked for)`);
+    assert.equal(inConstructors, 0, `stacks formatted in the constructors, of ${formats}`);
+    assert.equal(after, 17, "the limit is back");
+  });
+
   it("the native one takes entries given as Outputs, as a call from another language sends them", async () => {
     const plain = await registrations(() => {
       void declareSetup("acme-hubspot", INPUTS, {}, "0.0.0");
