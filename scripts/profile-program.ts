@@ -11,7 +11,8 @@
 // py-spy: `--py-spy <path>`, `pip install py-spy`); Java through Flight Recorder (`-XX:StartFlightRecording`,
 // the `profile` settings) and `jfr print --json`, with the JIT compiler's and the garbage collector's time beside.
 // `--process plugin` profiles the native provider's plugin instead (Node.js's --cpu-prof, 1,000 samples a
-// second, idle ones left out), whatever the program's language.
+// second, idle ones left out), whatever the program's language; the plugin runs on the first `node` on PATH,
+// which must be 22 or later (20 refuses --cpu-prof in NODE_OPTIONS).
 //
 // The stack is set up by one `up` against an emulator with its rate limit OFF, though the platform has one
 // (20/s, burst 5): the profile is of the program's CPU, which a paced `up` would only spread out in time;
