@@ -148,7 +148,7 @@ function childInputs(type: ResourceType, inputs: Record<string, unknown>): pulum
 /**
  * Constructs a resource through the SDK with Error.stackTraceLimit at 0, as the dynamic classes and the
  * generated TypeScript SDK do: the SDK formats a stack trace for each promise it makes, which only its
- * promise-leak report prints, and at preview a third of the plugin's Construct went to them
+ * promise-leak report prints, and a fifth of the plugin's CPU at a preview of setups went to them
  * (docs/design/resources.md, "Registering many"). The limit comes back whatever happens.
  */
 function withoutPromiseStacks<T>(construct: () => T): T {
