@@ -12,6 +12,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { BACKGROUND_TAG, REPO, taggedProcesses } from "../harness/engine";
+import { cpuProfileEnv } from "./lib/hosts";
 import { connection, PROGRAMS, type Program, withScaleProgram } from "./lib/scalePrograms";
 
 /** Stops every process of a run: SIGINT first, so that Node.js processes write their --cpu-prof, then SIGKILL. */
@@ -43,12 +44,7 @@ async function firstCall(program: Program, k: number, shards: number, profiles?:
         INTEGRATION_PLATFORM_VALIDATE_AT_PREVIEW: "false",
         PULUMI_SKIP_CHECKPOINTS: "true",
         [BACKGROUND_TAG]: value,
-        // A handler that exits on SIGINT, so that --cpu-prof writes its profile (Node.js writes none when killed).
-        ...(profiles
-          ? {
-              NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profiles} --require ${path.join(__dirname, "lib", "exitOnSignal.js")}`,
-            }
-          : {}),
+        ...(profiles ? cpuProfileEnv(profiles) : {}),
       });
       emulator.requests.clear();
       const started = Date.now();

@@ -24,6 +24,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { Stack } from "../harness/engine";
+import { cpuProfileEnv } from "./lib/hosts";
 import { PROGRAM_NAMES } from "./lib/scale";
 import { connection, type Program, withScaleProgram } from "./lib/scalePrograms";
 
@@ -249,10 +250,7 @@ async function profileProgram(
       const jfr = path.join(out, "program.jfr");
       const env =
         profiled === "plugin"
-          ? // The engine stops its plugins with a signal, on which Node.js writes no profile: exitOnSignal.js exits.
-            {
-              NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${out} --require ${path.join(__dirname, "lib", "exitOnSignal.js")}`,
-            }
+          ? cpuProfileEnv(out)
           : program === "python"
             ? (pySpyVirtualenv(dir, pySpy, out), {})
             : { JAVA_TOOL_OPTIONS: `-XX:StartFlightRecording=filename=${jfr},settings=profile` };

@@ -1,6 +1,7 @@
 // The provider hosts' memory, sampled from /proc while a command runs (Linux): the dynamic
 // resources' hosts and the native provider's plugin processes alike; and the Pulumi programs'.
 import * as fs from "node:fs";
+import * as path from "node:path";
 import { PREBUILT_GO } from "../../harness/prebuilt";
 
 /** What a provider host's command line holds: the dynamic resources' host, or the native plugin. */
@@ -126,4 +127,13 @@ export function watchMemory(): () => CommandMemory {
       programs: { peakMb: mb(peakKb.programs), togetherMb: mb(togetherKb.programs), cpuSeconds: cpu("programs") },
     };
   };
+}
+
+/**
+ * The environment in which every Node.js process a command starts (programs, plugins, hosts) writes a CPU
+ * profile into `dir` when it ends: exitOnSignal.js makes SIGINT and SIGTERM exit, since Node.js writes none
+ * for a process a signal kills. Needs Node.js 22 or later (20 refuses --cpu-prof in NODE_OPTIONS).
+ */
+export function cpuProfileEnv(dir: string): { NODE_OPTIONS: string } {
+  return { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${dir} --require ${path.join(__dirname, "exitOnSignal.js")}` };
 }
