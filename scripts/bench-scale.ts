@@ -310,6 +310,8 @@ async function main(): Promise<void> {
   const results: Record<string, unknown> = {
     machine: `${os.cpus().length} vCPUs (${os.cpus()[0]?.model.trim()}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`,
     load: os.loadavg()[0],
+    // Every JVM of a Java program reads them (a sized heap; an agent, BENCHMARKS.md "Java's runner loop").
+    ...(process.env.JAVA_TOOL_OPTIONS ? { javaToolOptions: process.env.JAVA_TOOL_OPTIONS } : {}),
   };
 
   for (const [i, k] of sizes.entries()) {

@@ -253,7 +253,15 @@ async function profileProgram(
           ? cpuProfileEnv(out)
           : program === "python"
             ? (pySpyVirtualenv(dir, pySpy, out), {})
-            : { JAVA_TOOL_OPTIONS: `-XX:StartFlightRecording=filename=${jfr},settings=profile` };
+            : {
+                // After the caller's JVM options (a sized heap, an agent), which the recording should not drop.
+                JAVA_TOOL_OPTIONS: [
+                  process.env.JAVA_TOOL_OPTIONS,
+                  `-XX:StartFlightRecording=filename=${jfr},settings=profile`,
+                ]
+                  .filter(Boolean)
+                  .join(" "),
+              };
       const args = command === "up" ? ["up", "--yes", "--skip-preview"] : ["preview", "--expect-no-changes"];
       const started = Date.now();
       await stack.ok(args, { PULUMI_SKIP_CHECKPOINTS: "true", ...env });

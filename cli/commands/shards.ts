@@ -2,8 +2,6 @@
 import { Command } from "commander";
 import type { Io } from "../io";
 import {
-  buildAdvice,
-  heapAdvice,
   moveShards,
   onEveryStack,
   parseCanary,
@@ -12,6 +10,7 @@ import {
   rollOut,
   SHARD_COMMANDS,
   shardCount,
+  shardsAdvice,
   ShardsError,
   type ShardCommand,
 } from "../shards";
@@ -114,11 +113,8 @@ async function runOnEveryStack(
     };
     const shardsIo = { stdout: io.stdout, stderr: io.stderr, env: io.env };
     const runtime = await projectRuntime(options);
-    for (const advice of [
-      buildAdvice(runtime, options.shards),
-      heapAdvice(runtime, options.shards, options.command, io.env ?? process.env),
-    ])
-      if (advice) io.stderr(advice);
+    for (const advice of await shardsAdvice(runtime, options.shards, options.command, io.env ?? process.env))
+      io.stderr(advice);
     const rollout = [values.waves, values.canary, values.check, values.dryRun, values.resume, values.record];
     if (values.waves === undefined) {
       if (rollout.some((v) => v !== undefined))

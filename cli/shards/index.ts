@@ -4,9 +4,12 @@ export { onEveryStack, SHARD_COMMANDS, type EveryStackOptions, type ShardCommand
 export {
   buildAdvice,
   checkTemplate,
+  commonPoolAdvice,
   heapAdvice,
+  javaMajorVersion,
   projectRuntime,
   shardCount,
+  shardsAdvice,
   ShardsError,
   stackName,
   type ProjectRuntime,

@@ -1,5 +1,7 @@
 // The stacks of a sharded program (docs/guides/scaling.md): their names, and selecting them
 // through Pulumi's Automation API; what `shards` and `shards move` share.
+import { execFile } from "node:child_process";
+import * as os from "node:os";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { MAX_SHARDS, SHARDS_SETTING } from "../../provider/sharding";
@@ -132,6 +134,61 @@ export function heapAdvice(
     `JAVA_TOOL_OPTIONS="-Xmx1g -XX:+UseSerialGC -XX:TieredStopAtLevel=1" ` +
     `(docs/guides/scaling.md, "Java: size each JVM for a shard").\n`
   );
+}
+
+/**
+ * The advice `shards` prints before an `up` or a preview of Java stacks on Java 25 or later on a machine of 2 cores
+ * or fewer, or undefined: there the JVM's common pool has one thread, and Pulumi's Java SDK (com.pulumi:pulumi
+ * 1.36.1) hangs (pulumi/pulumi-java#2270) unless an option gives the pool two (docs/guides/languages.md, "Java").
+ */
+export function commonPoolAdvice(
+  runtime: ProjectRuntime | undefined,
+  command: string,
+  javaMajor: number | undefined,
+  cores: number,
+  env: NodeJS.ProcessEnv,
+): string | undefined {
+  const name = typeof runtime === "string" ? runtime : runtime?.name;
+  if (name !== "java" || (command !== "up" && command !== "preview")) return undefined;
+  if (javaMajor === undefined || javaMajor < 25 || cores > 2) return undefined;
+  const given = JVM_OPTION_VARIABLES.map((v) => /ForkJoinPool\.common\.parallelism=(\d+)/.exec(env[v] ?? ""));
+  if (given.some((match) => match !== null && Number(match[1]) >= 2)) return undefined;
+  return (
+    `shards: the Java programs will run on Java ${javaMajor} with ${cores} CPU core${cores === 1 ? "" : "s"}, where ` +
+    `Pulumi's Java SDK (com.pulumi:pulumi 1.36.1) hangs, one core busy (pulumi/pulumi-java#2270). Add ` +
+    `-Djava.util.concurrent.ForkJoinPool.common.parallelism=2 to JAVA_TOOL_OPTIONS, or run Java 17 or 21 ` +
+    `(docs/guides/languages.md, "Java").\n`
+  );
+}
+
+/**
+ * The major version of the `java` first on the environment's PATH, which the Java host runs, from
+ * `java -version`; undefined when there is none or it does not say.
+ */
+export function javaMajorVersion(env: NodeJS.ProcessEnv): Promise<number | undefined> {
+  return new Promise((resolve) => {
+    execFile("java", ["-version"], { env, timeout: 10_000 }, (error, stdout, stderr) => {
+      // `openjdk version "25.0.3" 2026-04-21 LTS`; Java 8 says "1.8.0_…".
+      const version = /version "(?:1\.)?(\d+)/.exec(`${stderr}${stdout}`);
+      resolve(error || !version ? undefined : Number(version[1]));
+    });
+  });
+}
+
+/** The lines of advice `shards` prints before it starts the stacks of a command (none, mostly). */
+export async function shardsAdvice(
+  runtime: ProjectRuntime | undefined,
+  shards: number,
+  command: string,
+  env: NodeJS.ProcessEnv,
+): Promise<string[]> {
+  const java = (typeof runtime === "string" ? runtime : runtime?.name) === "java";
+  const javaMajor = java ? await javaMajorVersion(env) : undefined;
+  return [
+    buildAdvice(runtime, shards),
+    heapAdvice(runtime, shards, command, env),
+    commonPoolAdvice(runtime, command, javaMajor, os.availableParallelism(), env),
+  ].filter((advice): advice is string => advice !== undefined);
 }
 
 /**

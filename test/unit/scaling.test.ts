@@ -1,7 +1,10 @@
 // Scaling (docs/guides/scaling.md): the shard of a linked account, the moves of a re-shard, one
 // summary of several stacks' previews, and creates without a read where restoreOnDelete is declared.
 import * as assert from "node:assert/strict";
-import { checkTemplate, heapAdvice, planMoves, stackName } from "../../cli/shards";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { checkTemplate, commonPoolAdvice, heapAdvice, javaMajorVersion, planMoves, stackName } from "../../cli/shards";
 import { mergePreviews, parsePreview, summarize } from "../../cli/summary";
 import { resolveSettings } from "../../provider/settings";
 import { inThisShard, shardOf, stackShard } from "../../provider/sharding";
@@ -179,6 +182,64 @@ describe("shards' advice on a Java program's heap", () => {
     assert.equal(heapAdvice("java", 10, "destroy", unsized), undefined);
     for (const runtime of ["python", "go", "nodejs", undefined])
       assert.equal(heapAdvice(runtime, 10, "up", unsized), undefined);
+  });
+});
+
+describe("shards' advice on Java 25 with 2 cores or fewer", () => {
+  const none = { JAVA_TOOL_OPTIONS: "", JDK_JAVA_OPTIONS: "", _JAVA_OPTIONS: "" };
+
+  it("is given before an up or a preview of Java stacks on Java 25 or later with 2 cores or fewer", () => {
+    for (const [major, cores] of [
+      [25, 2],
+      [25, 1],
+      [26, 2],
+    ])
+      for (const command of ["up", "preview"]) {
+        const advice = commonPoolAdvice("java", command, major, cores, none) ?? "";
+        assert.match(advice, new RegExp(`^shards: the Java programs will run on Java ${major} with ${cores} CPU core`));
+        assert.match(advice, /pulumi\/pulumi-java#2270/);
+        assert.match(advice, /-Djava\.util\.concurrent\.ForkJoinPool\.common\.parallelism=2/);
+      }
+    // A parallelism of 1 set on purpose hangs as well.
+    const one = { ...none, JAVA_TOOL_OPTIONS: "-Xmx1g -Djava.util.concurrent.ForkJoinPool.common.parallelism=1" };
+    assert.ok(commonPoolAdvice({ name: "java", options: { binary: "app.jar" } }, "up", 25, 2, one));
+  });
+
+  it("is not given before Java 25, with more cores, with the pool given 2 threads, at refresh, or for other runtimes", () => {
+    assert.equal(commonPoolAdvice("java", "up", 21, 2, none), undefined);
+    assert.equal(commonPoolAdvice("java", "up", 17, 1, none), undefined);
+    assert.equal(commonPoolAdvice("java", "up", 25, 4, none), undefined);
+    assert.equal(commonPoolAdvice("java", "up", undefined, 2, none), undefined);
+    for (const variable of ["JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS", "_JAVA_OPTIONS"])
+      assert.equal(
+        commonPoolAdvice("java", "preview", 25, 2, {
+          ...none,
+          [variable]: "-Xmx1g -Djava.util.concurrent.ForkJoinPool.common.parallelism=2",
+        }),
+        undefined,
+        variable,
+      );
+    assert.equal(commonPoolAdvice("java", "refresh", 25, 2, none), undefined);
+    for (const runtime of ["python", "go", "nodejs", undefined])
+      assert.equal(commonPoolAdvice(runtime, "up", 25, 2, none), undefined);
+  });
+
+  it("reads the major version of the java first on PATH, and undefined where there is none", async function () {
+    this.timeout(20_000);
+    const bin = fs.mkdtempSync(path.join(os.tmpdir(), "pip-java-"));
+    try {
+      const fake = (said: string) => {
+        fs.writeFileSync(path.join(bin, "java"), `#!/bin/sh\necho '${said}' >&2\n`, { mode: 0o755 });
+      };
+      fake('openjdk version "25.0.3" 2026-04-21 LTS');
+      assert.equal(await javaMajorVersion({ PATH: bin }), 25);
+      fake('java version "1.8.0_402"');
+      assert.equal(await javaMajorVersion({ PATH: bin }), 8);
+      fs.rmSync(path.join(bin, "java"));
+      assert.equal(await javaMajorVersion({ PATH: bin }), undefined);
+    } finally {
+      fs.rmSync(bin, { recursive: true, force: true });
+    }
   });
 });
 
