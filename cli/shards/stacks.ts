@@ -155,7 +155,7 @@ export function commonPoolAdvice(
   if (given.some((match) => match !== null && Number(match[1]) >= 2)) return undefined;
   return (
     `shards: the Java programs will run on Java ${javaMajor} with ${cores} CPU core${cores === 1 ? "" : "s"}, where ` +
-    `Pulumi's Java SDK (com.pulumi:pulumi 1.36.1) hangs, one core busy (pulumi/pulumi-java#2270). Add ` +
+    `Pulumi's Java SDK (com.pulumi:pulumi 1.36.1 and earlier) hangs, one core busy (pulumi/pulumi-java#2270). Add ` +
     `-Djava.util.concurrent.ForkJoinPool.common.parallelism=2 to JAVA_TOOL_OPTIONS, or run Java 17 or 21 ` +
     `(docs/guides/languages.md, "Java").\n`
   );
@@ -187,6 +187,7 @@ export async function shardsAdvice(
   return [
     buildAdvice(runtime, shards),
     heapAdvice(runtime, shards, command, env),
+    // The cores this process may use; a JVM in a container with a CPU quota counts fewer (the advice then stays quiet).
     commonPoolAdvice(runtime, command, javaMajor, os.availableParallelism(), env),
   ].filter((advice): advice is string => advice !== undefined);
 }
