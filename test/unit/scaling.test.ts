@@ -4,7 +4,15 @@ import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { checkTemplate, commonPoolAdvice, heapAdvice, javaMajorVersion, planMoves, stackName } from "../../cli/shards";
+import {
+  checkTemplate,
+  commonPoolAdvice,
+  heapAdvice,
+  javaMajorVersion,
+  planMoves,
+  shardsAdvice,
+  stackName,
+} from "../../cli/shards";
 import { mergePreviews, parsePreview, summarize } from "../../cli/summary";
 import { resolveSettings } from "../../provider/settings";
 import { inThisShard, shardOf, stackShard } from "../../provider/sharding";
@@ -237,6 +245,23 @@ describe("shards' advice on Java 25 with 2 cores or fewer", () => {
       assert.equal(await javaMajorVersion({ PATH: bin }), 8);
       fs.rmSync(path.join(bin, "java"));
       assert.equal(await javaMajorVersion({ PATH: bin }), undefined);
+    } finally {
+      fs.rmSync(bin, { recursive: true, force: true });
+    }
+  });
+
+  it("is among the lines shards prints, from the java on PATH and this machine's cores", async function () {
+    this.timeout(20_000);
+    const bin = fs.mkdtempSync(path.join(os.tmpdir(), "pip-java-"));
+    try {
+      fs.writeFileSync(path.join(bin, "java"), `#!/bin/sh\necho 'openjdk version "25.0.3"' >&2\n`, { mode: 0o755 });
+      const env = { PATH: bin, JAVA_TOOL_OPTIONS: "-Xmx1g" };
+      const lines = await shardsAdvice({ name: "java", options: { binary: "app.jar" } }, 1, "preview", env);
+      // This machine's cores decide, as they decide whether the JVM's common pool gets one thread.
+      if (os.availableParallelism() <= 2)
+        assert.match(lines.join(""), /^shards: the Java programs will run on Java 25/);
+      else assert.deepEqual(lines, []);
+      assert.deepEqual(await shardsAdvice("python", 1, "preview", env), []);
     } finally {
       fs.rmSync(bin, { recursive: true, force: true });
     }
