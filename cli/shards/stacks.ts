@@ -84,6 +84,16 @@ export function placeStack(stack: Stack, shards: number): Promise<void> {
 /** A project's `runtime` as Pulumi.yaml gives it: a name, or a name with options. */
 export type ProjectRuntime = string | { name: string; options?: { [key: string]: unknown } };
 
+/** The runtime's name, whichever form Pulumi.yaml gives it in. */
+function runtimeName(runtime: ProjectRuntime | undefined): string | undefined {
+  return typeof runtime === "string" ? runtime : runtime?.name;
+}
+
+/** Whether `shards <command>` of a Java project runs its program's JVMs (`up` and the preview do). */
+function runsJavaProgram(runtime: ProjectRuntime | undefined, command: string): boolean {
+  return runtimeName(runtime) === "java" && (command === "up" || command === "preview");
+}
+
 /** What each runtime's host builds at every command when the project names no `binary`. */
 const BUILT_AT_EVERY_COMMAND: Record<string, string> = {
   go: "the Go host runs `go build`",
@@ -95,7 +105,7 @@ const BUILT_AT_EVERY_COMMAND: Record<string, string> = {
  * every command, or undefined: S builds at once cost the cores S times what one build before them would.
  */
 export function buildAdvice(runtime: ProjectRuntime | undefined, shards: number): string | undefined {
-  const name = typeof runtime === "string" ? runtime : runtime?.name;
+  const name = runtimeName(runtime);
   const binary = typeof runtime === "object" ? runtime.options?.binary : undefined;
   const builds = name === undefined ? undefined : BUILT_AT_EVERY_COMMAND[name];
   if (builds === undefined || binary !== undefined || shards < 2) return undefined;
@@ -123,8 +133,7 @@ export function heapAdvice(
   command: string,
   env: NodeJS.ProcessEnv,
 ): string | undefined {
-  const name = typeof runtime === "string" ? runtime : runtime?.name;
-  if (name !== "java" || (command !== "up" && command !== "preview")) return undefined;
+  if (!runsJavaProgram(runtime, command)) return undefined;
   if (shards * JVM_DEFAULT_HEAP_SHARE < 1) return undefined;
   const sized = JVM_OPTION_VARIABLES.some((variable) => /-Xmx|MaxHeapSize|MaxRAM/.test(env[variable] ?? ""));
   if (sized) return undefined;
@@ -148,8 +157,7 @@ export function commonPoolAdvice(
   cores: number,
   env: NodeJS.ProcessEnv,
 ): string | undefined {
-  const name = typeof runtime === "string" ? runtime : runtime?.name;
-  if (name !== "java" || (command !== "up" && command !== "preview")) return undefined;
+  if (!runsJavaProgram(runtime, command)) return undefined;
   if (javaMajor === undefined || javaMajor < 25 || cores > 2) return undefined;
   const given = JVM_OPTION_VARIABLES.map((v) => /ForkJoinPool\.common\.parallelism=(\d+)/.exec(env[v] ?? ""));
   if (given.some((match) => match !== null && Number(match[1]) >= 2)) return undefined;
@@ -182,8 +190,8 @@ export async function shardsAdvice(
   command: string,
   env: NodeJS.ProcessEnv,
 ): Promise<string[]> {
-  const java = (typeof runtime === "string" ? runtime : runtime?.name) === "java";
-  const javaMajor = java ? await javaMajorVersion(env) : undefined;
+  // `java -version` starts a JVM: only where its answer can matter.
+  const javaMajor = runsJavaProgram(runtime, command) ? await javaMajorVersion(env) : undefined;
   return [
     buildAdvice(runtime, shards),
     heapAdvice(runtime, shards, command, env),

@@ -254,7 +254,9 @@ describe("shards' advice on Java 25 with 2 cores or fewer", () => {
     this.timeout(20_000);
     const bin = fs.mkdtempSync(path.join(os.tmpdir(), "pip-java-"));
     try {
-      fs.writeFileSync(path.join(bin, "java"), `#!/bin/sh\necho 'openjdk version "25.0.3"' >&2\n`, { mode: 0o755 });
+      const ran = path.join(bin, "ran");
+      const script = `#!/bin/sh\necho x >> '${ran}'\necho 'openjdk version "25.0.3"' >&2\n`;
+      fs.writeFileSync(path.join(bin, "java"), script, { mode: 0o755 });
       const env = { PATH: bin, JAVA_TOOL_OPTIONS: "-Xmx1g" };
       const lines = await shardsAdvice({ name: "java", options: { binary: "app.jar" } }, 1, "preview", env);
       // This machine's cores decide, as they decide whether the JVM's common pool gets one thread.
@@ -262,6 +264,9 @@ describe("shards' advice on Java 25 with 2 cores or fewer", () => {
         assert.match(lines.join(""), /^shards: the Java programs will run on Java 25/);
       else assert.deepEqual(lines, []);
       assert.deepEqual(await shardsAdvice("python", 1, "preview", env), []);
+      // refresh and destroy run no program: no JVM is started to ask its version.
+      assert.deepEqual(await shardsAdvice("java", 1, "destroy", env), []);
+      assert.equal(fs.readFileSync(ran, "utf8"), "x\n", "java -version ran once, for the preview");
     } finally {
       fs.rmSync(bin, { recursive: true, force: true });
     }
